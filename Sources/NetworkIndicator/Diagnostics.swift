@@ -1,0 +1,73 @@
+import Foundation
+
+/// A report of misuse or of a suspicious task, passed to a manager's
+/// ``NetworkIndicatorManager/diagnosticsHandler``.
+///
+/// Misuse never crashes and never corrupts the count: the offending call is ignored (or, for a
+/// dead token, its tasks end) and one diagnostic describes what happened.
+public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)`` for a token with no open
+        /// task: never begun, already finished, or ended by a reset. Ignored.
+        case unknownFinish
+        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)`` found the tasks of a token
+        /// that is already deallocated (or running its `deinit`) at that address. Those tasks
+        /// end; the call ends nothing else.
+        case finishAfterTokenDeath
+        /// ``NetworkIndicatorManager/popNetworkActivity()`` with no push outstanding. Ignored.
+        case popWithoutPush
+        /// ``NetworkActivityGroup/operationFinished()`` with no operation outstanding in that
+        /// group. Ignored.
+        case groupFinishWithoutStart
+        /// A task has been active for longer than
+        /// ``NetworkIndicatorManager/staleTaskThreshold``; reported once per task, at a sweep.
+        case staleTask(age: TimeInterval)
+        /// A setting was given a value it cannot take (negative, zero or not finite); the
+        /// stated replacement was used instead.
+        case invalidSetting(name: String, replacement: TimeInterval?)
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The label of the task or token concerned (by default its type's name).
+    public let label: String
+
+    /// Creates a diagnostic; the manager creates them, tests may too.
+    public init(kind: Kind, label: String) {
+        self.kind = kind
+        self.label = label
+    }
+
+    /// One line describing the problem, suitable for a log.
+    public var description: String {
+        switch kind {
+        case .unknownFinish:
+            "finishedNetworkTask(forToken:) for '\(label)', which has no open task (never begun, already finished, or ended by a reset); ignored"
+        case .finishAfterTokenDeath:
+            "finishedNetworkTask(forToken:) for '\(label)', whose earlier token at the same address was already deallocated; its tasks ended"
+        case .popWithoutPush:
+            "popNetworkActivity() with no push outstanding; ignored"
+        case .groupFinishWithoutStart:
+            "operationFinished() on group '\(label)' with no operation outstanding; ignored"
+        case .staleTask(let age):
+            "task '\(label)' has been active for \(Int(age.rounded())) s; is a finish missing or a token still held?"
+        case .invalidSetting(let name, let replacement):
+            "\(name) must be a finite, non-negative number of seconds; using \(replacement.map { "\($0)" } ?? "nil (off)")"
+        }
+    }
+}
+
+/// Receives a manager's diagnostics, on the thread that made the offending call (misuse) or on
+/// the main thread (stale tasks). It must not block; it may call back into the manager.
+public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicatorDiagnostic) -> Void
+
+extension NetworkIndicatorManager {
+    /// The handler a manager starts with: in debug builds of the package, one line on standard
+    /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing.
+    public static let defaultDiagnosticsHandler: NetworkIndicatorDiagnosticsHandler = { diagnostic in
+        #if DEBUG
+        FileHandle.standardError.write(Data("NetworkIndicator: \(diagnostic)\n".utf8))
+        #endif
+    }
+}

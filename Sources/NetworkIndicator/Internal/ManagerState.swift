@@ -1,0 +1,164 @@
+import Foundation
+
+/// Everything a manager knows, kept behind its one lock.
+struct ManagerState {
+    var registry = TaskRegistry()
+    var settings: Settings
+    var main = MainQueueState()
+
+    /// Values set from any thread and read at the next event.
+    struct Settings {
+        var completionCheckInterval: TimeInterval = 1
+        var startDelay: TimeInterval = 0
+        var completionDelay: TimeInterval = 0.2
+        var staleTaskThreshold: TimeInterval?
+        var isEnabled = true
+        var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
+    }
+
+    /// What the main-queue side owns. Only main-actor code changes it (apart from stream
+    /// registration and ``isHopPending``), so a plan made under the lock stays valid until it
+    /// has been performed.
+    struct MainQueueState {
+        /// A reconcile hop is queued; later changes ride on it.
+        var isHopPending = false
+        var policy = VisibilityPolicy()
+        var policyTimer: (any NetworkIndicatorCancellable)?
+        /// Bumped whenever the policy timer is started or cancelled; a firing that carries an
+        /// older value is stale and ignored.
+        var policyTimerGeneration: UInt64 = 0
+        var sweepTimer: (any NetworkIndicatorCancellable)?
+        /// The interval of the running (or being started) sweep timer; `nil` when none.
+        var sweepTimerInterval: TimeInterval?
+        var outputs: [(output: any NetworkIndicatorOutput, receivesCount: Bool)] = []
+        var countObservingOutputCount = 0
+        var streams: [UInt64: AsyncStream<Bool>.Continuation] = [:]
+        var unprimedStreamIDs: [UInt64] = []
+        var nextStreamID: UInt64 = 0
+        /// What the outputs and streams were last told.
+        var deliveredVisibility = false
+        var deliveredCount = 0
+        var isShutDown = false
+    }
+
+    /// The main-queue work one event calls for, performed after the lock is released.
+    struct MainQueuePlan {
+        var cancelledTimers: [any NetworkIndicatorCancellable] = []
+        var policyTimer: (delay: TimeInterval, generation: UInt64)?
+        var sweepInterval: TimeInterval?
+        var visibility: Bool?
+        var count: Int?
+        var outputs: [(output: any NetworkIndicatorOutput, receivesCount: Bool)] = []
+        var updatedStreams: [AsyncStream<Bool>.Continuation] = []
+        var primedStreams: [AsyncStream<Bool>.Continuation] = []
+        var currentVisibility = false
+    }
+
+    var needsSweep: Bool {
+        registry.sweptEntryCount > 0
+            || (settings.staleTaskThreshold != nil && registry.activeTaskCount > 0)
+    }
+
+    /// Marks a reconcile hop pending and returns `true` if the caller must enqueue it.
+    mutating func requestHop() -> Bool {
+        guard !main.isHopPending, !main.isShutDown else { return false }
+        main.isHopPending = true
+        return true
+    }
+
+    /// After the count changed from `oldCount`: does the main queue need to hear of it?
+    /// Only edges matter for visibility; every change matters when an output wants counts;
+    /// the first swept token needs the sweep started.
+    mutating func requestHop(afterCountChangeFrom oldCount: Int) -> Bool {
+        let newCount = registry.activeTaskCount
+        let isWanted =
+            (oldCount == 0) != (newCount == 0)
+            || (main.countObservingOutputCount > 0 && oldCount != newCount)
+            || (main.sweepTimerInterval == nil && needsSweep)
+        return isWanted && requestHop()
+    }
+
+    /// Brings the policy, the timers and what the outputs were told up to date with the
+    /// registry and settings, then applies `event` (a timer firing, say).
+    mutating func makePlan(
+        then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
+    ) -> MainQueuePlan {
+        var plan = MainQueuePlan()
+        guard !main.isShutDown else { return plan }
+
+        apply(
+            main.policy.activityChanged(
+                isActive: registry.activeTaskCount > 0,
+                startDelay: settings.startDelay,
+                completionDelay: settings.completionDelay
+            ),
+            to: &plan
+        )
+        apply(main.policy.enabledChanged(settings.isEnabled), to: &plan)
+        apply(event(&main.policy), to: &plan)
+
+        planSweep(&plan)
+
+        if main.policy.isVisible != main.deliveredVisibility {
+            main.deliveredVisibility = main.policy.isVisible
+            plan.visibility = main.deliveredVisibility
+            plan.updatedStreams = main.streams.filter { !main.unprimedStreamIDs.contains($0.key) }
+                .map(\.value)
+        }
+        if registry.activeTaskCount != main.deliveredCount {
+            main.deliveredCount = registry.activeTaskCount
+            if main.countObservingOutputCount > 0 { plan.count = main.deliveredCount }
+        }
+        if plan.visibility != nil || plan.count != nil {
+            plan.outputs = main.outputs
+        }
+        plan.primedStreams = main.unprimedStreamIDs.compactMap { main.streams[$0] }
+        main.unprimedStreamIDs.removeAll()
+        plan.currentVisibility = main.deliveredVisibility
+        return plan
+    }
+
+    private mutating func apply(_ actions: VisibilityPolicy.Actions, to plan: inout MainQueuePlan) {
+        guard let timer = actions.timer else { return }
+        if let running = main.policyTimer {
+            plan.cancelledTimers.append(running)
+            main.policyTimer = nil
+        }
+        main.policyTimerGeneration &+= 1
+        switch timer {
+        case .start(let delay):
+            plan.policyTimer = (delay, main.policyTimerGeneration)
+        case .cancel:
+            plan.policyTimer = nil
+        }
+    }
+
+    private mutating func planSweep(_ plan: inout MainQueuePlan) {
+        if needsSweep {
+            guard main.sweepTimerInterval != settings.completionCheckInterval else { return }
+            if let running = main.sweepTimer {
+                plan.cancelledTimers.append(running)
+                main.sweepTimer = nil
+            }
+            main.sweepTimerInterval = settings.completionCheckInterval
+            plan.sweepInterval = settings.completionCheckInterval
+        } else if main.sweepTimerInterval != nil {
+            if let running = main.sweepTimer {
+                plan.cancelledTimers.append(running)
+            }
+            main.sweepTimer = nil
+            main.sweepTimerInterval = nil
+        }
+    }
+
+    /// Stops everything for good; returns what must be cancelled or finished outside the lock.
+    mutating func shutDown() -> (timers: [any NetworkIndicatorCancellable], streams: [AsyncStream<Bool>.Continuation]) {
+        main.isShutDown = true
+        let timers = [main.policyTimer, main.sweepTimer].compactMap { $0 }
+        let streams = Array(main.streams.values)
+        main.policyTimer = nil
+        main.sweepTimer = nil
+        main.streams.removeAll()
+        return (timers, streams)
+    }
+}

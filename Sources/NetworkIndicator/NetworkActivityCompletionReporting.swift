@@ -1,0 +1,43 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A token that can say its network activity is over even while something still holds it.
+///
+/// The manager holds tokens weakly, so a token normally ends its tasks by dying. Apps often
+/// keep finished work around (an `Operation` in a property, a `URLSessionTask` in a
+/// dictionary), which would keep the indicator on forever. At each sweep the manager asks
+/// tokens that conform to this protocol whether they are finished and ends the tasks of those
+/// that are. `Operation` and `URLSessionTask` conform out of the box.
+///
+/// ```swift
+/// final class Upload: NetworkActivityCompletionReporting {
+///     var isDone = false        // guard it with your own lock if set off the main thread
+///     var isNetworkActivityFinished: Bool { isDone }
+/// }
+/// ```
+///
+/// The manager decides whether a token conforms when the token's first task begins.
+public protocol NetworkActivityCompletionReporting: AnyObject {
+    /// Whether the activity this object stands for is over. Read on the main thread during a
+    /// sweep, without any of the manager's locks held; it may call into the manager. It must be
+    /// safe to read from the main thread and should be cheap.
+    var isNetworkActivityFinished: Bool { get }
+}
+
+extension Operation: NetworkActivityCompletionReporting {
+    /// `true` once the operation has finished, or when it was cancelled and is not executing
+    /// (a cancelled operation that never started will do no network work).
+    public var isNetworkActivityFinished: Bool {
+        isFinished || (isCancelled && !isExecuting)
+    }
+}
+
+extension URLSessionTask: NetworkActivityCompletionReporting {
+    /// `true` once the task's `state` is `.completed` (finished, failed or cancelled).
+    public var isNetworkActivityFinished: Bool {
+        state == .completed
+    }
+}

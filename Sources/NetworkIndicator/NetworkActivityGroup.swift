@@ -1,0 +1,60 @@
+/// A client's own share of the network activity, which it can cancel without touching anyone
+/// else's (the pattern of Gilt's `MBNetworkIndicator`).
+///
+/// Each group keeps its own count and adds it to its manager's total.
+///
+/// ```swift
+/// final class FeedLoader {
+///     private let activity = NetworkActivityGroup()
+///     func load() { activity.operationStarted(); api.fetch { _ in self.activity.operationFinished() } }
+///     func cancel() { activity.cancelOperations() }
+/// }
+/// ```
+///
+/// Releasing the group ends whatever it still has open. All methods are safe from any thread
+/// and O(1). The group keeps its manager alive.
+public final class NetworkActivityGroup: Sendable {
+    /// The manager this group contributes to.
+    public let manager: NetworkIndicatorManager
+    private let key = ActivityKey()
+    private let label: String
+
+    /// Creates an empty group that contributes to `manager`.
+    ///
+    /// - Parameters:
+    ///   - manager: The manager whose indicator the group drives; `.shared` by default.
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics.
+    public init(manager: NetworkIndicatorManager = .shared, label: String = "NetworkActivityGroup") {
+        self.manager = manager
+        self.label = label
+    }
+
+    deinit {
+        manager.finishAll(ObjectIdentifier(key))
+    }
+
+    /// The number of this group's operations that are open. Exact on any thread.
+    public var activeOperationCount: Int {
+        manager.state.withLock { $0.registry.count(for: ObjectIdentifier(key)) }
+    }
+
+    /// Begins one operation in this group.
+    public func operationStarted() {
+        manager.begin(ObjectIdentifier(key), object: nil, kind: .group, label: .text(label))
+    }
+
+    /// Ends one operation of this group. With none open (more finishes than starts, or after
+    /// ``cancelOperations()`` or a manager reset) it does nothing (it never takes from another
+    /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
+    public func operationFinished() {
+        if !manager.finishOne(ObjectIdentifier(key)) {
+            manager.report(.groupFinishWithoutStart, label: label)
+        }
+    }
+
+    /// Ends every open operation of this group, and only of this group. Finishes that arrive
+    /// afterwards for those operations are ignored and reported.
+    public func cancelOperations() {
+        manager.finishAll(ObjectIdentifier(key))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What a manager is tracking at one moment, for debugging: returned by
+/// ``NetworkIndicatorManager/activitySnapshot()``.
+public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
+    /// How a task was begun.
+    public enum Kind: String, Sendable, Equatable {
+        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:)``: held weakly, swept.
+        case weakToken
+        /// ``NetworkIndicatorManager/beganNetworkTask(label:)`` (or scoped activity): ends with
+        /// its ``NetworkActivityToken``.
+        case opaqueToken
+        /// A ``NetworkActivityGroup``'s operations.
+        case group
+        /// ``NetworkIndicatorManager/pushNetworkActivity()`` counting.
+        case counter
+    }
+
+    /// The open tasks of one token, group or counter.
+    public struct Activity: Sendable, Equatable, CustomStringConvertible {
+        /// The label given at the first begin, or the token's type name.
+        public let label: String
+        /// How the tasks were begun.
+        public let kind: Kind
+        /// How many tasks are open under this token, group or counter.
+        public let taskCount: Int
+        /// When the first of them began, in the scheduler's time (seconds).
+        public let startedAt: TimeInterval
+        /// Seconds since ``startedAt`` when the snapshot was taken.
+        public let age: TimeInterval
+        /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
+        public let isTokenAlive: Bool
+
+        /// One line: label, kind, count and age.
+        public var description: String {
+            let age = (age * 10).rounded() / 10
+            return "\(label) [\(kind.rawValue)] ×\(taskCount), \(age) s\(isTokenAlive ? "" : " (token deallocated)")"
+        }
+    }
+
+    /// Every entry, oldest first.
+    public let activities: [Activity]
+    /// The manager's ``NetworkIndicatorManager/activeTaskCount`` at the same moment.
+    public let activeTaskCount: Int
+    /// When the snapshot was taken, in the scheduler's time.
+    public let takenAt: TimeInterval
+
+    /// A multi-line listing, one activity per line.
+    public var description: String {
+        (["\(activeTaskCount) active task(s)"] + activities.map { "  \($0)" }).joined(separator: "\n")
+    }
+}
+
+extension NetworkIndicatorManager {
+    /// Everything the manager tracks now, oldest first. O(tracked tokens); takes the lock once
+    /// and calls nothing of yours, so it is safe to call from a debugger or any thread.
+    public func activitySnapshot() -> NetworkActivitySnapshot {
+        let now = scheduler.now
+        return state.withLock { state in
+            let activities = state.registry.entries.values.map { entry in
+                NetworkActivitySnapshot.Activity(
+                    label: entry.label.text,
+                    kind: NetworkActivitySnapshot.Kind(entry.kind),
+                    taskCount: entry.count,
+                    startedAt: entry.startedAt,
+                    age: max(0, now - entry.startedAt),
+                    isTokenAlive: !entry.isDead
+                )
+            }
+            return NetworkActivitySnapshot(
+                activities: activities.sorted { $0.startedAt < $1.startedAt },
+                activeTaskCount: state.registry.activeTaskCount,
+                takenAt: now
+            )
+        }
+    }
+}
+
+extension NetworkActivitySnapshot.Kind {
+    init(_ kind: TaskRegistry.Kind) {
+        switch kind {
+        case .token, .completionReportingToken: self = .weakToken
+        case .opaqueToken: self = .opaqueToken
+        case .group: self = .group
+        case .counter: self = .counter
+        }
+    }
+}

@@ -1,0 +1,38 @@
+extension NetworkIndicatorManager {
+    /// Begins one counted task (the classic app-delegate counter, iOS Recipes'
+    /// `PRPNetworkActivity`). Balance it with ``popNetworkActivity()``.
+    ///
+    /// Pushes are counted apart from token tasks and groups: a pop never ends a token's task.
+    /// Safe from any thread; O(1).
+    public func pushNetworkActivity() {
+        begin(ObjectIdentifier(counterKey), object: nil, kind: .counter, label: .text("pushNetworkActivity()"))
+    }
+
+    /// Ends one task begun with ``pushNetworkActivity()``.
+    ///
+    /// With no push outstanding (more pops than pushes, or a pop after
+    /// ``resetNetworkActivity()``) the call does nothing and reports
+    /// ``NetworkIndicatorDiagnostic/Kind/popWithoutPush``. Safe from any thread; O(1).
+    public func popNetworkActivity() {
+        if !finishOne(ObjectIdentifier(counterKey)) {
+            report(.popWithoutPush, label: "popNetworkActivity()")
+        }
+    }
+
+    /// Ends **every** task the manager tracks (pushes, tokens, opaque tokens, groups, scoped
+    /// activity) and hides the indicator at the next main-queue hop (after the completion
+    /// delay).
+    ///
+    /// Calls that refer to activity from before the reset are harmless: a later finish or pop
+    /// is ignored and reported, a token's death or a group's release ends nothing new. The count
+    /// never goes negative. Tokens begun again after the reset are new tasks. Safe from any
+    /// thread.
+    public func resetNetworkActivity() {
+        let hop = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            state.registry.removeAll()
+            return state.requestHop(afterCountChangeFrom: oldCount)
+        }
+        if hop { enqueueReconcile() }
+    }
+}

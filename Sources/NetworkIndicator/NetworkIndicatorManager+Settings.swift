@@ -1,0 +1,109 @@
+import Foundation
+
+extension NetworkIndicatorManager {
+    /// Seconds between sweeps for dead or finished tokens. Default `1.0`.
+    ///
+    /// The sweep runs on the main queue only while tokens passed to
+    /// ``beganNetworkTask(withToken:label:)`` are tracked (or while ``staleTaskThreshold`` is set
+    /// and any task is active); it stops when none are left. A new value takes effect at the
+    /// next main-queue hop. Settable from any thread. A value that is not a positive finite
+    /// number is replaced by `1.0` and reported to ``diagnosticsHandler``.
+    public var completionCheckInterval: TimeInterval {
+        get { state.withLock { $0.settings.completionCheckInterval } }
+        set {
+            let value = validated(newValue, name: "completionCheckInterval", allowsZero: false, replacement: 1)
+            updateSettings { $0.completionCheckInterval = value }
+        }
+    }
+
+    /// Seconds a task must stay active before the indicator appears. Default `0`: show at once.
+    ///
+    /// Users read a spinner that appears late as a broken indicator, and the design card shows
+    /// at once; raise it (AFNetworking used 1 s, Alamofire 1 s) only to hide the spinner for
+    /// requests you know to be very short. A task that starts and ends inside the delay never
+    /// shows the indicator. A new value applies to the next delay; a running one is not
+    /// restarted. Settable from any thread; a negative or non-finite value is replaced by `0`
+    /// and reported.
+    public var startDelay: TimeInterval {
+        get { state.withLock { $0.settings.startDelay } }
+        set {
+            let value = validated(newValue, name: "startDelay", allowsZero: true, replacement: 0)
+            updateSettings { $0.startDelay = value }
+        }
+    }
+
+    /// Seconds the indicator stays after the last task ends. Default `0.2`.
+    ///
+    /// Back-to-back requests (a list page, then its images) would otherwise flash the indicator
+    /// off and on; a task that begins during the wait cancels the hide. 0.2 s is long enough to
+    /// bridge such gaps and short enough that nobody sees a spinner for finished work.
+    /// A new value applies to the next delay; a running one is not restarted. Settable from any
+    /// thread; a negative or non-finite value is replaced by `0` and reported.
+    public var completionDelay: TimeInterval {
+        get { state.withLock { $0.settings.completionDelay } }
+        set {
+            let value = validated(newValue, name: "completionDelay", allowsZero: true, replacement: 0)
+            updateSettings { $0.completionDelay = value }
+        }
+    }
+
+    /// Whether the manager drives its outputs. Default `true`.
+    ///
+    /// Disabling hides the indicator and stops driving the outputs, but tasks are still counted,
+    /// so that enabling again shows the truth at once (without the start delay). Settable from
+    /// any thread; applied at the next main-queue hop.
+    public var isEnabled: Bool {
+        get { state.withLock { $0.settings.isEnabled } }
+        set { updateSettings { $0.isEnabled = newValue } }
+    }
+
+    /// Tasks active for longer than this many seconds are reported once, with their label, to
+    /// ``diagnosticsHandler`` as ``NetworkIndicatorDiagnostic/Kind/staleTask(age:)``. Default
+    /// `nil` (off).
+    ///
+    /// The check runs at each sweep, so it is as precise as ``completionCheckInterval``; while
+    /// a threshold is set the sweep runs whenever any task is active. Settable from any thread;
+    /// a value that is not a positive finite number is replaced by `nil` and reported.
+    public var staleTaskThreshold: TimeInterval? {
+        get { state.withLock { $0.settings.staleTaskThreshold } }
+        set {
+            var value = newValue
+            if let threshold = newValue, !(threshold.isFinite && threshold > 0) {
+                report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), label: "staleTaskThreshold")
+                value = nil
+            }
+            updateSettings { $0.staleTaskThreshold = value }
+        }
+    }
+
+    /// Receives misuse reports and stale-task reports (see ``NetworkIndicatorDiagnostic``).
+    ///
+    /// Defaults to ``defaultDiagnosticsHandler`` (a line on standard error in debug builds).
+    /// Called without any lock held, on the thread of the offending call or, for stale tasks, on
+    /// the main thread; it may call back into the manager. Settable from any thread.
+    public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
+        get { state.withLock { $0.settings.diagnosticsHandler } }
+        set { state.withLock { $0.settings.diagnosticsHandler = newValue } }
+    }
+
+    private func updateSettings(_ update: (inout ManagerState.Settings) -> Void) {
+        let hop = state.withLock { state in
+            update(&state.settings)
+            return state.requestHop()
+        }
+        if hop { enqueueReconcile() }
+    }
+
+    private func validated(
+        _ value: TimeInterval,
+        name: String,
+        allowsZero: Bool,
+        replacement: TimeInterval
+    ) -> TimeInterval {
+        if value.isFinite && (value > 0 || (allowsZero && value == 0)) {
+            return value
+        }
+        report(.invalidSetting(name: name, replacement: replacement), label: name)
+        return replacement
+    }
+}

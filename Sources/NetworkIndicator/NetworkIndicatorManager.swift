@@ -1,0 +1,217 @@
+import Foundation
+
+/// Keeps one network activity indicator truthful while any number of tasks, on any threads,
+/// start and finish.
+///
+/// Tell the manager when network work begins, in whichever of three ways fits the caller:
+///
+/// ```swift
+/// // 1. An object whose lifetime is the task: the task ends when it is deallocated
+/// //    (or, for an Operation or URLSessionTask, when it reports that it is finished).
+/// NetworkIndicatorManager.shared.beganNetworkTask(withToken: operation)
+///
+/// // 2. An opaque token: the task ends when the last reference to it goes away.
+/// var token: NetworkActivityToken? = NetworkIndicatorManager.shared.beganNetworkTask()
+/// token = nil
+///
+/// // 3. An explicit finish, when you know you are done.
+/// NetworkIndicatorManager.shared.beganNetworkTask(withToken: request)
+/// NetworkIndicatorManager.shared.finishedNetworkTask(forToken: request)
+/// ```
+///
+/// The manager keeps only **weak** references to caller tokens. A repeating timer on the main
+/// queue (every ``completionCheckInterval`` seconds, and only while such tokens are tracked)
+/// sweeps out tokens that have died or report completion. The indicator's outputs
+/// (``NetworkIndicatorOutput``, ``visibilityUpdates()``) are told on the main actor, after the
+/// ``startDelay`` and ``completionDelay``.
+///
+/// ## Threads
+///
+/// Every method and property may be used from any thread, actor or task unless it is marked
+/// `@MainActor`, and none blocks waiting for the main thread. ``activeTaskCount`` is exact as
+/// soon as a call returns; outputs follow on the main queue, coalesced: however many calls
+/// arrive, at most one main-queue hop is pending at a time.
+///
+/// ## Misuse
+///
+/// Nothing here traps. A finish or pop that matches no open task is ignored (the count never
+/// goes negative and never absorbs a later begin) and reported once to ``diagnosticsHandler``.
+public final class NetworkIndicatorManager: Sendable {
+    /// The manager for the app's one indicator. On iOS it drives the status-bar spinner
+    /// (``StatusBarNetworkIndicatorOutput``); elsewhere it has no output until you add one.
+    public static let shared: NetworkIndicatorManager = {
+        let manager = NetworkIndicatorManager()
+        #if canImport(UIKit) && os(iOS)
+        manager.scheduler.enqueue {
+            manager.addOutput(StatusBarNetworkIndicatorOutput())
+        }
+        #endif
+        return manager
+    }()
+
+    let scheduler: any NetworkIndicatorScheduler
+    let state: LockedState<ManagerState>
+    /// The key under which push/pop counting is recorded; no caller can hold it.
+    let counterKey = ActivityKey()
+
+    /// Creates an independent manager on the main queue (for tests, or a second indicator).
+    /// It has no outputs until you add some.
+    public convenience init() {
+        self.init(scheduler: MainQueueScheduler())
+    }
+
+    /// Creates an independent manager that takes its time and main-thread work from
+    /// `scheduler`.
+    ///
+    /// - Parameters:
+    ///   - scheduler: ``MainQueueScheduler`` in production, ``ManualNetworkIndicatorScheduler``
+    ///     in tests.
+    ///   - diagnosticsHandler: Receives misuse reports; see ``diagnosticsHandler``.
+    public init(
+        scheduler: any NetworkIndicatorScheduler,
+        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler = NetworkIndicatorManager
+            .defaultDiagnosticsHandler
+    ) {
+        self.scheduler = scheduler
+        self.state = LockedState(ManagerState(settings: .init(diagnosticsHandler: diagnosticsHandler)))
+    }
+
+    deinit {
+        let (timers, streams) = state.withLock { $0.shutDown() }
+        for timer in timers { timer.cancel() }
+        for stream in streams { stream.finish() }
+    }
+
+    // MARK: - Beginning and finishing
+
+    /// Begins a task that lasts until `token` is deallocated, reports itself finished (see
+    /// ``NetworkActivityCompletionReporting``), or is passed to
+    /// ``finishedNetworkTask(forToken:)``.
+    ///
+    /// The manager holds `token` weakly and never extends its life. Beginning the same token
+    /// twice opens two tasks: one finish ends one of them; the token's death ends all of them.
+    /// Safe from any thread; O(1).
+    ///
+    /// - Parameters:
+    ///   - token: Any object whose lifetime (or completion) is the task's.
+    ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
+    ///     type. Only the label given with the token's first open task is kept.
+    public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
+        let kind = kind(of: token)
+        begin(
+            ObjectIdentifier(token),
+            object: kind == .opaqueToken ? nil : token,
+            kind: kind,
+            label: label.map(TaskRegistry.Label.text) ?? .type(type(of: token))
+        )
+    }
+
+    /// Begins a task that lasts as long as the returned token lives.
+    ///
+    /// Hold the token for as long as the work runs; releasing the last reference ends the task
+    /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)`` ends it
+    /// earlier. Safe from any thread; O(1).
+    ///
+    /// - Parameter label: A name for ``activitySnapshot()`` and diagnostics.
+    /// - Returns: The token. Discarding it ends the task immediately.
+    public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
+        let token = NetworkActivityToken(manager: self)
+        begin(
+            ObjectIdentifier(token),
+            object: nil,
+            kind: .opaqueToken,
+            label: label.map(TaskRegistry.Label.text) ?? .type(NetworkActivityToken.self)
+        )
+        return token
+    }
+
+    /// Ends one task begun with `token`.
+    ///
+    /// If `token` has no open task (never begun, already finished, ended by
+    /// ``resetNetworkActivity()``) the call does nothing and reports
+    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``: the count never goes negative. Safe
+    /// from any thread, including a different one from the begin; O(1).
+    public func finishedNetworkTask(forToken token: AnyObject) {
+        let key = ObjectIdentifier(token)
+        let (outcome, handler) = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            let outcome = state.registry.finishOne(key)
+            let hop = state.requestHop(afterCountChangeFrom: oldCount)
+            return ((outcome, hop), outcome == .finished ? nil : state.settings.diagnosticsHandler)
+        }
+        if outcome.1 { enqueueReconcile() }
+        if let handler {
+            let label = String(describing: type(of: token))
+            handler(.init(kind: outcome.0 == .unknown ? .unknownFinish : .finishAfterTokenDeath, label: label))
+        }
+    }
+
+    // MARK: - State
+
+    /// The number of open tasks of every kind (tokens, opaque tokens, pushes, groups). Exact as
+    /// soon as the call that changed it returns, on any thread.
+    public var activeTaskCount: Int {
+        state.withLock { $0.registry.activeTaskCount }
+    }
+
+    /// What the outputs were last told: whether the indicator is showing now.
+    ///
+    /// It lags ``activeTaskCount`` by a main-queue hop and by the start and completion delays.
+    @MainActor
+    public var isIndicatorVisible: Bool {
+        state.withLock { $0.main.deliveredVisibility }
+    }
+
+    // MARK: - Internals shared with the other files
+
+    /// Begins one task under `key` and asks for a main-queue hop if the change matters there.
+    func begin(
+        _ key: ObjectIdentifier,
+        object: AnyObject?,
+        kind: TaskRegistry.Kind,
+        label: @autoclosure () -> TaskRegistry.Label
+    ) {
+        let hop = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            state.registry.begin(key, object: object, kind: kind, label: label(), now: scheduler.now)
+            return state.requestHop(afterCountChangeFrom: oldCount)
+        }
+        if hop { enqueueReconcile() }
+    }
+
+    /// Ends every task under `key` without reporting anything (a token or group going away).
+    func finishAll(_ key: ObjectIdentifier) {
+        let hop = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            state.registry.finishAll(key)
+            return state.requestHop(afterCountChangeFrom: oldCount)
+        }
+        if hop { enqueueReconcile() }
+    }
+
+    /// Ends one task under `key`; returns `false` (and changes nothing) if it had none.
+    func finishOne(_ key: ObjectIdentifier) -> Bool {
+        let (finished, hop) = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            let finished = state.registry.finishOne(key) == .finished
+            return (finished, state.requestHop(afterCountChangeFrom: oldCount))
+        }
+        if hop { enqueueReconcile() }
+        return finished
+    }
+
+    func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
+        let handler = state.withLock { $0.settings.diagnosticsHandler }
+        handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+    }
+
+    private func kind(of token: AnyObject) -> TaskRegistry.Kind {
+        if let opaque = token as? NetworkActivityToken, opaque.manager === self {
+            return .opaqueToken
+        }
+        return token is any NetworkActivityCompletionReporting ? .completionReportingToken : .token
+    }
+}
+
+/// An object that exists only to give a task entry an identity no caller can hold.
+final class ActivityKey: Sendable {}

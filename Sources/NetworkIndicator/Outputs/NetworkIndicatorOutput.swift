@@ -1,0 +1,44 @@
+/// Something that shows the network activity indicator: a spinner, a status bar, a model.
+///
+/// A manager tells its outputs, on the main actor, when the indicator should appear or
+/// disappear (after its start and completion delays, coalesced: only real changes are told).
+/// Attach outputs with ``NetworkIndicatorManager/addOutput(_:)``; several may be attached at once
+/// and each is told the current visibility as soon as it is added.
+///
+/// ```swift
+/// @MainActor final class SpinnerOutput: NetworkIndicatorOutput {
+///     let spinner: MySpinnerView
+///     init(spinner: MySpinnerView) { self.spinner = spinner }
+///     func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+///         isVisible ? spinner.startAnimating() : spinner.stopAnimating()
+///     }
+/// }
+/// ```
+///
+/// Callbacks may call back into the manager (begin, finish, read the count, add or remove
+/// outputs): the manager holds no lock while calling them.
+@MainActor
+public protocol NetworkIndicatorOutput: AnyObject, Sendable {
+    /// The indicator should now be visible (`true`) or hidden (`false`). Called on the main
+    /// actor, only when the value changes, and once with the current value when the output is
+    /// added.
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool)
+
+    /// Whether the output also wants ``networkIndicatorActiveTaskCountDidChange(_:)``.
+    /// Read once, when the output is added. Defaults to `false`, which spares the manager a
+    /// main-queue hop for every count change.
+    var receivesActiveTaskCount: Bool { get }
+
+    /// The number of active tasks changed. Called on the main actor, coalesced (intermediate
+    /// counts may be skipped), only if ``receivesActiveTaskCount`` was `true` when the output
+    /// was added. Does nothing by default.
+    func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int)
+}
+
+extension NetworkIndicatorOutput {
+    /// Outputs ignore the task count unless they say otherwise.
+    public var receivesActiveTaskCount: Bool { false }
+
+    /// Ignores the count.
+    public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {}
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// A scheduler whose time stands still until you advance it: for deterministic tests of the
+/// manager and of code that uses it.
+///
+/// Nothing runs until the test calls ``advance(by:)`` or ``runPendingWork()`` on the main
+/// actor; work then runs on the calling (main) thread in deadline order, first-scheduled first
+/// among equals. Work scheduled while advancing runs in the same call if it falls due within the
+/// advanced interval.
+///
+/// ```swift
+/// let scheduler = ManualNetworkIndicatorScheduler()
+/// let manager = NetworkIndicatorManager(scheduler: scheduler)
+/// let token = manager.beganNetworkTask()
+/// scheduler.runPendingWork()            // the main-queue hop: the indicator shows
+/// ```
+///
+/// Counters such as ``enqueuedWorkCount`` and ``pendingWorkCount`` let a test prove how much
+/// main-thread work the manager asked for. The scheduler is safe to schedule on from any
+/// thread.
+public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
+    private struct Item {
+        var deadline: TimeInterval
+        var interval: TimeInterval?
+        var work: @MainActor @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: TimeInterval
+        var items: [UInt64: Item] = [:]
+        var nextID: UInt64 = 0
+        var enqueuedWorkCount = 0
+        var scheduledTimerCount = 0
+        var executedWorkCount = 0
+
+        @discardableResult
+        mutating func insert(_ item: Item) -> UInt64 {
+            let id = nextID
+            nextID += 1
+            items[id] = item
+            return id
+        }
+    }
+
+    private let state: LockedState<State>
+
+    /// Creates a scheduler whose clock reads `now` until advanced.
+    public init(now: TimeInterval = 0) {
+        state = LockedState(State(now: now))
+    }
+
+    /// The manual clock's current reading, in seconds.
+    public var now: TimeInterval {
+        state.withLock { $0.now }
+    }
+
+    /// How many main-queue hops (``enqueue(_:)`` calls) were ever requested.
+    public var enqueuedWorkCount: Int {
+        state.withLock { $0.enqueuedWorkCount }
+    }
+
+    /// How many timers (``schedule(after:repeating:leeway:_:)`` calls) were ever started.
+    public var scheduledTimerCount: Int {
+        state.withLock { $0.scheduledTimerCount }
+    }
+
+    /// How many pieces of work (hops and timer firings) have run so far.
+    public var executedWorkCount: Int {
+        state.withLock { $0.executedWorkCount }
+    }
+
+    /// Hops not yet run plus timers not yet fired or cancelled (a repeating timer counts once).
+    public var pendingWorkCount: Int {
+        state.withLock { $0.items.count }
+    }
+
+    /// The deadline of the earliest pending work, or `nil` when nothing is pending.
+    public var nextDeadline: TimeInterval? {
+        state.withLock { $0.items.values.map(\.deadline).min() }
+    }
+
+    /// Records `work` to run at the current time on the next ``advance(by:)`` or
+    /// ``runPendingWork()``.
+    public func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        state.withLock { state in
+            state.enqueuedWorkCount += 1
+            state.insert(Item(deadline: state.now, interval: nil, work: work))
+        }
+    }
+
+    /// Records a timer that fires when the manual clock reaches `now + delay` (and then every
+    /// `interval`, if given; intervals shorter than a millisecond are treated as one
+    /// millisecond). `leeway` is ignored: manual time is exact.
+    public func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        let id = state.withLock { state in
+            state.scheduledTimerCount += 1
+            return state.insert(
+                Item(
+                    deadline: state.now + max(delay, 0),
+                    interval: interval.map { max($0, 0.001) },
+                    work: work
+                )
+            )
+        }
+        return Handle(state: state, id: id)
+    }
+
+    /// Moves the clock forward by `seconds`, running every piece of work that falls due on
+    /// the way, in order, on the main actor.
+    ///
+    /// A negative `seconds` is treated as zero: the clock never goes back.
+    @MainActor
+    public func advance(by seconds: TimeInterval) {
+        let target = state.withLock { $0.now + max(seconds, 0) }
+        while let work = nextWork(dueBy: target) {
+            work()
+        }
+    }
+
+    /// Runs everything due now (main-queue hops, expired timers) without moving the clock.
+    @MainActor
+    public func runPendingWork() {
+        advance(by: 0)
+    }
+
+    private func nextWork(dueBy target: TimeInterval) -> (@MainActor @Sendable () -> Void)? {
+        state.withLock { state in
+            let due = state.items
+                .filter { $0.value.deadline <= target }
+                .min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+            guard let (id, item) = due else {
+                state.now = max(state.now, target)
+                return nil
+            }
+            state.now = max(state.now, item.deadline)
+            if let interval = item.interval {
+                state.items[id]?.deadline += interval
+            } else {
+                state.items[id] = nil
+            }
+            state.executedWorkCount += 1
+            return item.work
+        }
+    }
+
+    private struct Handle: NetworkIndicatorCancellable {
+        let state: LockedState<State>
+        let id: UInt64
+
+        func cancel() {
+            state.withLock { $0.items[id] = nil }
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+@MainActor
+@Suite("Weak tokens and the sweep")
+struct WeakTokenTests {
+    @Test func managerNeverRetainsToken() {
+        let harness = Harness()
+        var token: Token? = Token()
+        weak let weakToken = token
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.manager.beganNetworkTask(withToken: token!, label: "again")
+        harness.settle()
+        token = nil
+        #expect(weakToken == nil)
+    }
+
+    @Test func deadTokenEndsItsTaskAtTheNextSweep() {
+        let harness = Harness()
+        var token: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.settle()
+        #expect(harness.visibilityChanges == [false, true])
+
+        token = nil
+        #expect(harness.manager.activeTaskCount == 1, "weak tokens end at the sweep, not at once")
+        harness.advance(by: 0.999)
+        #expect(harness.manager.activeTaskCount == 1)
+        harness.advance(by: 0.001)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.visibilityChanges == [false, true, false])
+    }
+
+    @Test func sweepRunsOnlyWhileWeakTokensAreTracked() {
+        let harness = Harness()
+        #expect(harness.scheduler.pendingWorkCount == 0)
+
+        var token: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.settle()
+        #expect(harness.scheduler.scheduledTimerCount == 1)
+        #expect(harness.scheduler.pendingWorkCount == 1, "the repeating sweep")
+
+        harness.advance(by: 3)
+        #expect(harness.scheduler.executedWorkCount >= 3)
+        #expect(harness.scheduler.scheduledTimerCount == 1, "one repeating timer, not one per sweep")
+
+        token = nil
+        harness.advance(by: 1)
+        #expect(harness.scheduler.pendingWorkCount == 0, "the sweep stops when no token is left")
+
+        let second = Token()
+        harness.manager.beganNetworkTask(withToken: second)
+        harness.settle()
+        #expect(harness.scheduler.scheduledTimerCount == 2, "and restarts on the next begin")
+        harness.manager.finishedNetworkTask(forToken: second)
+        harness.settle()
+        #expect(harness.scheduler.pendingWorkCount == 0, "an explicit finish of the last token stops it too")
+    }
+
+    @Test func changingTheIntervalRestartsTheSweep() {
+        let harness = Harness()
+        var token: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.settle()
+        harness.manager.completionCheckInterval = 5
+        harness.settle()
+        #expect(harness.scheduler.scheduledTimerCount == 2)
+        #expect(harness.scheduler.pendingWorkCount == 1)
+        token = nil
+        harness.advance(by: 4.9)
+        #expect(harness.manager.activeTaskCount == 1)
+        harness.advance(by: 0.1)
+        #expect(harness.manager.activeTaskCount == 0)
+    }
+
+    @Test func sameTokenTwiceIsTwoTasksAndDeathEndsBoth() {
+        let harness = Harness()
+        var token: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        #expect(harness.manager.activeTaskCount == 2)
+        harness.manager.finishedNetworkTask(forToken: token!)
+        #expect(harness.manager.activeTaskCount == 1)
+        token = nil
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
+    @Test func explicitFinishEndsTaskWithoutWaitingForSweep() {
+        let harness = Harness()
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.settle()
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activeTaskCount == 0)
+        harness.settle()
+        #expect(harness.visibilityChanges == [false, true, false])
+    }
+
+    @Test func unknownFinishIsIgnoredReportedAndAbsorbsNothing() {
+        let harness = Harness()
+        let token = Token()
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+        #expect(harness.diagnostics.all.first?.label == "Token")
+
+        harness.manager.beganNetworkTask(withToken: token)
+        #expect(harness.manager.activeTaskCount == 1, "a later begin is not absorbed")
+        harness.manager.finishedNetworkTask(forToken: token)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.unknownFinish, .unknownFinish])
+    }
+
+    @Test func deadTokensMemoryReusedByNewObjectIsANewTask() throws {
+        let harness = Harness()
+        var token: Token? = Token()
+        let deadIdentity = ObjectIdentifier(token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        token = nil
+
+        let reused = try #require(objectReusingAddress(of: deadIdentity))
+        harness.manager.beganNetworkTask(withToken: reused)
+        #expect(harness.manager.activeTaskCount == 1, "the dead token's two tasks ended; the new one began")
+        harness.manager.finishedNetworkTask(forToken: reused)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
+    @Test func finishWithNewObjectAtDeadTokensAddressEndsTheDeadTasksAndReports() throws {
+        let harness = Harness()
+        var token: Token? = Token()
+        let deadIdentity = ObjectIdentifier(token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        token = nil
+
+        let reused = try #require(objectReusingAddress(of: deadIdentity))
+        harness.manager.finishedNetworkTask(forToken: reused)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
+        harness.manager.beganNetworkTask(withToken: reused)
+        #expect(harness.manager.activeTaskCount == 1)
+    }
+
+    @Test func labelsDefaultToTheTokensType() {
+        let harness = Harness()
+        let token = Token()
+        let operation = BlockOperation()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.beganNetworkTask(withToken: operation, label: "thumbnails")
+        let labels = Set(harness.manager.activitySnapshot().activities.map(\.label))
+        #expect(labels == ["Token", "thumbnails"])
+    }
+
+    /// Allocates tokens until one lands at `identity`'s address (malloc reuses a freed block of
+    /// the same size quickly); `nil` if none does within a few thousand tries.
+    private func objectReusingAddress(of identity: ObjectIdentifier) -> Token? {
+        var keep: [Token] = []
+        for _ in 0..<10_000 {
+            let candidate = Token()
+            if ObjectIdentifier(candidate) == identity { return candidate }
+            keep.append(candidate)
+        }
+        return nil
+    }
+}

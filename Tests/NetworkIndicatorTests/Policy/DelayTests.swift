@@ -1,0 +1,129 @@
+import Testing
+
+@testable import NetworkIndicator
+
+@MainActor
+@Suite("Start and completion delays through the manager")
+struct DelayTests {
+    @Test func defaultsShowAtOnceAndLingerBriefly() {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        #expect(manager.startDelay == 0)
+        #expect(manager.completionDelay == 0.2)
+        #expect(manager.completionCheckInterval == 1)
+        #expect(manager.isEnabled)
+        #expect(manager.staleTaskThreshold == nil)
+    }
+
+    @Test func shortTaskInsideStartDelayNeverShows() {
+        let harness = Harness(startDelay: 0.5)
+        let token = harness.manager.beganNetworkTask()
+        harness.advance(by: 0.3)
+        harness.manager.finishedNetworkTask(forToken: token)
+        harness.advance(by: 5)
+        #expect(harness.visibilityChanges == [false])
+        #expect(harness.scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func longTaskShowsWhenStartDelayElapses() {
+        let harness = Harness(startDelay: 0.5)
+        let token = harness.manager.beganNetworkTask()
+        harness.advance(by: 0.499)
+        #expect(harness.visibilityChanges == [false])
+        harness.advance(by: 0.001)
+        #expect(harness.visibilityChanges == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func backToBackTasksDoNotFlicker() {
+        let harness = Harness(completionDelay: 0.2)
+        var first: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.settle()
+        first = nil
+        harness.advance(by: 0.1)
+        let second = harness.manager.beganNetworkTask()
+        harness.advance(by: 1)
+        #expect(harness.visibilityChanges == [false, true], "no off/on between the two")
+        harness.manager.finishedNetworkTask(forToken: second)
+        harness.advance(by: 0.199)
+        #expect(harness.visibilityChanges == [false, true])
+        harness.advance(by: 0.001)
+        #expect(harness.visibilityChanges == [false, true, false])
+        _ = first
+    }
+
+    @Test func sweepsDoNotRestartAPendingStartDelay() {
+        let harness = Harness(startDelay: 2.5, completionCheckInterval: 1)
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.advance(by: 2)  // two sweeps run during the start delay
+        #expect(harness.scheduler.executedWorkCount >= 2)
+        #expect(harness.visibilityChanges == [false])
+        harness.advance(by: 0.5)
+        #expect(harness.visibilityChanges == [false, true], "2.5 s after the begin, not after a sweep")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func sweepEndingOneOfSeveralTokensKeepsTheIndicator() {
+        let harness = Harness(completionDelay: 0.2)
+        var dead: Token? = Token()
+        let alive = Token()
+        harness.manager.beganNetworkTask(withToken: dead!)
+        harness.manager.beganNetworkTask(withToken: alive)
+        harness.settle()
+        dead = nil
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 1)
+        #expect(harness.visibilityChanges == [false, true])
+        harness.manager.finishedNetworkTask(forToken: alive)
+        harness.advance(by: 0.2)
+        #expect(harness.visibilityChanges == [false, true, false])
+        _ = dead
+    }
+
+    @Test func changingADelayDoesNotRestartTheRunningOne() {
+        let harness = Harness(startDelay: 1)
+        let token = harness.manager.beganNetworkTask()
+        harness.advance(by: 0.5)
+        harness.manager.startDelay = 10
+        harness.advance(by: 0.5)
+        #expect(harness.visibilityChanges == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func disablingHidesButKeepsCountingAndEnablingShowsAtOnce() {
+        let harness = Harness(startDelay: 1)
+        harness.manager.isEnabled = false
+        let token = harness.manager.beganNetworkTask()
+        harness.advance(by: 5)
+        #expect(harness.visibilityChanges == [false])
+        #expect(harness.manager.activeTaskCount == 1)
+        harness.manager.isEnabled = true
+        harness.settle()
+        #expect(harness.visibilityChanges == [false, true])
+        harness.manager.isEnabled = false
+        harness.settle()
+        #expect(harness.visibilityChanges == [false, true, false])
+        #expect(harness.scheduler.pendingWorkCount == 0)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func invalidSettingsAreReplacedAndReported() {
+        let harness = Harness()
+        harness.manager.completionCheckInterval = 0
+        harness.manager.startDelay = -1
+        harness.manager.completionDelay = .nan
+        harness.manager.staleTaskThreshold = -5
+        #expect(harness.manager.completionCheckInterval == 1)
+        #expect(harness.manager.startDelay == 0)
+        #expect(harness.manager.completionDelay == 0)
+        #expect(harness.manager.staleTaskThreshold == nil)
+        #expect(
+            harness.diagnostics.kinds == [
+                .invalidSetting(name: "completionCheckInterval", replacement: 1),
+                .invalidSetting(name: "startDelay", replacement: 0),
+                .invalidSetting(name: "completionDelay", replacement: 0),
+                .invalidSetting(name: "staleTaskThreshold", replacement: nil),
+            ]
+        )
+    }
+}

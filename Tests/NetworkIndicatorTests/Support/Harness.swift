@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+/// Collects diagnostics from any thread.
+final class DiagnosticsRecorder: Sendable {
+    private let storage = LockedState<[NetworkIndicatorDiagnostic]>([])
+
+    var all: [NetworkIndicatorDiagnostic] { storage.withLock { $0 } }
+    var kinds: [NetworkIndicatorDiagnostic.Kind] { all.map(\.kind) }
+
+    var handler: NetworkIndicatorDiagnosticsHandler {
+        { [storage] diagnostic in storage.withLock { $0.append(diagnostic) } }
+    }
+}
+
+/// A manager on a manual scheduler with a recording output attached, delays zeroed unless
+/// asked for, and everything settled.
+@MainActor
+final class Harness {
+    let scheduler = ManualNetworkIndicatorScheduler()
+    let diagnostics = DiagnosticsRecorder()
+    let output: RecordingNetworkIndicatorOutput
+    let manager: NetworkIndicatorManager
+
+    init(
+        startDelay: TimeInterval = 0,
+        completionDelay: TimeInterval = 0,
+        completionCheckInterval: TimeInterval = 1,
+        receivesCounts: Bool = false
+    ) {
+        manager = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: diagnostics.handler)
+        output = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: receivesCounts)
+        manager.startDelay = startDelay
+        manager.completionDelay = completionDelay
+        manager.completionCheckInterval = completionCheckInterval
+        manager.addOutput(output)
+        settle()
+    }
+
+    /// Runs the pending main-queue hops without moving the clock.
+    func settle() {
+        scheduler.runPendingWork()
+    }
+
+    func advance(by seconds: TimeInterval) {
+        scheduler.advance(by: seconds)
+    }
+
+    var visibilityChanges: [Bool] { output.visibilityChanges }
+}
+
+/// An object to use as a token.
+final class Token: Sendable {}
+
+/// A token whose completion a test controls.
+final class CompletableToken: NetworkActivityCompletionReporting, Sendable {
+    private let finished = LockedState(false)
+    var isNetworkActivityFinished: Bool { finished.withLock { $0 } }
+    func finish() { finished.withLock { $0 = true } }
+}
+
+/// Runs `body`, failing the test if it has not finished after `seconds`.
+func withDeadline<T: Sendable>(
+    _ seconds: TimeInterval,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            Issue.record("timed out after \(seconds) s", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return value
+    }
+}
+
+/// The first `count` values of `stream`.
+func firstValues<S: AsyncSequence & Sendable>(_ count: Int, of stream: S) async throws -> [S.Element]
+where S.Element: Sendable {
+    var values: [S.Element] = []
+    for try await value in stream {
+        values.append(value)
+        if values.count == count { break }
+    }
+    return values
+}
