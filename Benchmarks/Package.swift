@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+//
+// Benchmarks for NetworkIndicator, kept in their own package so that the library itself has no
+// dependency on package-benchmark. Run from this folder:
+//
+//     swift package benchmark
+//
+// See README.md beside this file.
+import PackageDescription
+
+let package = Package(
+    name: "NetworkIndicatorBenchmarks",
+    platforms: [
+        .macOS(.v13),
+        .iOS(.v16),
+    ],
+    dependencies: [
+        .package(name: "NetworkIndicator", path: ".."),
+        .package(
+            url: "https://github.com/ordo-one/package-benchmark",
+            from: "1.38.1",
+            traits: ["MallocInterposer"]
+        ),
+    ],
+    targets: [
+        .executableTarget(
+            name: "NetworkIndicatorBenchmarks",
+            dependencies: [
+                .product(name: "NetworkIndicator", package: "NetworkIndicator"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/NetworkIndicatorBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
+            ]
+        )
+    ]
+)

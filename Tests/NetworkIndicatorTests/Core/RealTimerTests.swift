@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+/// A few tests on the real main queue with short intervals and generous deadlines.
+@MainActor
+@Suite("Real main-queue timers")
+struct RealTimerTests {
+    private func makeManager() -> NetworkIndicatorManager {
+        let manager = NetworkIndicatorManager()
+        manager.completionCheckInterval = 0.02
+        manager.completionDelay = 0
+        return manager
+    }
+
+    @Test func operationOnAQueueEndsItsTaskWhenItFinishes() async {
+        let manager = makeManager()
+        let collector = VisibilityCollector(manager)
+        await collector.wait { $0 == [false] }
+        let queue = OperationQueue()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let operation = BlockOperation {
+            started.signal()
+            release.wait()
+        }
+        manager.beganNetworkTask(withToken: operation)
+        queue.addOperation(operation)
+        let shown = await collector.wait { $0 == [false, true] }
+        #expect(shown == [false, true], "\(shown)")
+        started.wait()
+        release.signal()
+        #expect(await collector.wait { $0.count == 3 } == [false, true, false])
+        #expect(manager.activeTaskCount == 0)
+        #expect(operation.isFinished, "ended through completion while we still hold it")
+    }
+
+    @Test func interleavedTasksShowOnceAndHideOnce() async {
+        let manager = makeManager()
+        let collector = VisibilityCollector(manager)
+        await collector.wait { $0 == [false] }
+
+        let queue = OperationQueue()
+        let finishA = DispatchSemaphore(value: 0)
+        let taskA = BlockOperation { finishA.wait() }
+        manager.beganNetworkTask(withToken: taskA)  // A starts: an operation token
+        queue.addOperation(taskA)
+        await collector.wait { $0 == [false, true] }
+
+        var taskB: NetworkActivityToken? = manager.beganNetworkTask()  // B starts: opaque
+        try? await Task.sleep(nanoseconds: 30_000_000)
+        taskB = nil  // B ends
+        let taskC = NSObject()
+        manager.beganNetworkTask(withToken: taskC)  // C starts: explicit finish
+        try? await Task.sleep(nanoseconds: 30_000_000)
+        finishA.signal()  // A ends (at the next sweep)
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        #expect(manager.activeTaskCount == 1)
+        manager.finishedNetworkTask(forToken: taskC)  // C ends
+
+        await collector.wait { $0.count >= 3 }
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        #expect(collector.values == [false, true, false])
+        _ = taskB
+    }
+
+    @Test func threadsHammeringBeginAndFinishLeaveNothingBehind() async {
+        let manager = makeManager()
+        let collector = VisibilityCollector(manager)
+        await collector.wait { $0 == [false] }
+        let holder = manager.beganNetworkTask()  // keeps the indicator on throughout
+        await collector.wait { $0 == [false, true] }
+
+        await Task.detached {
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                var generator = SystemRandomNumberGenerator()
+                var held: [AnyObject] = []
+                for step in 0..<5_000 {
+                    switch Int.random(in: 0..<5, using: &generator) {
+                    case 0:
+                        let token = NSObject()
+                        manager.beganNetworkTask(withToken: token)
+                        held.append(token)
+                    case 1:
+                        if let token = held.popLast() { manager.finishedNetworkTask(forToken: token) }
+                    case 2:
+                        manager.beganNetworkTask(withToken: NSObject())  // dies at once
+                    case 3:
+                        _ = manager.beganNetworkTask(label: "thread \(thread) step \(step)")
+                    default:
+                        manager.pushNetworkActivity()
+                        manager.popNetworkActivity()
+                    }
+                }
+                for token in held { manager.finishedNetworkTask(forToken: token) }
+            }
+        }.value
+
+        _ = consume holder
+        #expect(await collector.wait { $0.count == 3 } == [false, true, false])
+        #expect(manager.activeTaskCount == 0)
+    }
+}
