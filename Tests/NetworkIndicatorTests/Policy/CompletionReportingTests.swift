@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@testable import NetworkIndicator
+
+@MainActor
+@Suite("Tokens that report completion")
+struct CompletionReportingTests {
+    @Test func heldFinishedOperationEndsAtTheNextSweep() {
+        let harness = Harness()
+        let operation = BlockOperation {}
+        harness.manager.beganNetworkTask(withToken: operation)
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 1, "not started yet: still active")
+        operation.start()
+        #expect(operation.isFinished)
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.visibilityChanges == [false, true, false])
+        withExtendedLifetime(operation) {}
+    }
+
+    @Test func heldCancelledOperationThatNeverRanEndsAtTheNextSweep() {
+        let harness = Harness()
+        let operation = BlockOperation {}
+        harness.manager.beganNetworkTask(withToken: operation)
+        operation.cancel()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        withExtendedLifetime(operation) {}
+    }
+
+    @Test func customTypeReportsCompletionThroughTheProtocol() {
+        let harness = Harness()
+        let upload = CompletableToken()
+        harness.manager.beganNetworkTask(withToken: upload)
+        harness.manager.beganNetworkTask(withToken: upload)
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 2)
+        upload.finish()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0, "completion ends all of the token's tasks")
+        #expect(harness.scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func completionCheckMayCallBackIntoTheManager() {
+        let harness = Harness()
+        let reentrant = ReentrantToken(manager: harness.manager)
+        harness.manager.beganNetworkTask(withToken: reentrant)
+        harness.advance(by: 1)
+        #expect(reentrant.observedCounts == [1], "the check ran without the lock held")
+        withExtendedLifetime(reentrant) {}
+    }
+
+    @Test func heldCompletedURLSessionTaskEndsAtTheNextSweep() async throws {
+        let server = try LocalHTTPServer()
+        let harness = Harness()
+        let session = URLSession(configuration: .ephemeral)
+        let done = AsyncStream.makeStream(of: Void.self)
+        let task = session.dataTask(with: server.url("/delay/50")) { _, _, _ in
+            done.continuation.yield()
+        }
+        harness.manager.track(task)
+        task.resume()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 1)
+
+        for await _ in done.stream { break }
+        let deadline = Date().addingTimeInterval(5)
+        while task.state != .completed && Date() < deadline {
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        #expect(task.state == .completed)
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0, "ended by its completed state while still held")
+        #expect(harness.manager.activitySnapshot().activities.isEmpty)
+        session.finishTasksAndInvalidate()
+    }
+}
+
+/// Reads the manager's count from inside its completion check.
+private final class ReentrantToken: NetworkActivityCompletionReporting, Sendable {
+    let manager: NetworkIndicatorManager
+    private let counts = LockedState<[Int]>([])
+    init(manager: NetworkIndicatorManager) { self.manager = manager }
+    var observedCounts: [Int] { counts.withLock { $0 } }
+    var isNetworkActivityFinished: Bool {
+        let count = manager.activeTaskCount
+        counts.withLock { $0.append(count) }
+        return false
+    }
+}

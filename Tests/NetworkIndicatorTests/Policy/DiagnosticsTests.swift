@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+@MainActor
+@Suite("Diagnostics and snapshots")
+struct DiagnosticsTests {
+    @Test func staleTasksAreReportedOnceWithTheirLabel() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 30
+        let forgotten = harness.manager.beganNetworkTask(label: "avatar upload")
+        harness.advance(by: 29)
+        #expect(harness.diagnostics.all.isEmpty)
+        harness.advance(by: 1)
+        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 30), label: "avatar upload")])
+        harness.advance(by: 100)
+        #expect(harness.diagnostics.all.count == 1, "reported once")
+        withExtendedLifetime(forgotten) {}
+    }
+
+    @Test func staleCheckStopsWhenNothingIsActive() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 30
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.scheduler.pendingWorkCount == 1, "the check runs while a task is open")
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        #expect(harness.scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func snapshotListsEveryKindOldestFirst() {
+        let harness = Harness()
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token, label: "feed")
+        harness.advance(by: 2)
+        let opaque = harness.manager.beganNetworkTask(label: "avatar")
+        harness.advance(by: 2)
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        let group = NetworkActivityGroup(manager: harness.manager, label: "comments")
+        group.operationStarted()
+
+        let snapshot = harness.manager.activitySnapshot()
+        #expect(snapshot.activeTaskCount == 5)
+        #expect(snapshot.takenAt == 4)
+        #expect(snapshot.activities.map(\.label) == ["feed", "avatar", "pushNetworkActivity()", "comments"]
+            || snapshot.activities.map(\.label) == ["feed", "avatar", "comments", "pushNetworkActivity()"])
+        let byLabel = Dictionary(uniqueKeysWithValues: snapshot.activities.map { ($0.label, $0) })
+        #expect(byLabel["feed"]?.kind == .weakToken)
+        #expect(byLabel["feed"]?.age == 4)
+        #expect(byLabel["avatar"]?.kind == .opaqueToken)
+        #expect(byLabel["pushNetworkActivity()"]?.taskCount == 2)
+        #expect(byLabel["pushNetworkActivity()"]?.kind == .counter)
+        #expect(byLabel["comments"]?.kind == .group)
+        #expect(snapshot.description.hasPrefix("5 active task(s)\n  feed [weakToken] ×1, 4.0 s"))
+        withExtendedLifetime((token, opaque)) {}
+    }
+
+    @Test func snapshotShowsADeadTokenAwaitingTheSweep() {
+        let harness = Harness()
+        var token: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: token!)
+        token = nil
+        #expect(harness.manager.activitySnapshot().activities.map(\.isTokenAlive) == [false])
+        _ = token
+    }
+
+    @Test func diagnosticsDescribeTheMisuse() {
+        let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "Request")
+        #expect(diagnostic.description.contains("'Request'"))
+        #expect(diagnostic.description.contains("ignored"))
+        let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 61.4), label: "upload")
+        #expect(stale.description == "task 'upload' has been active for 61 s; is a finish missing or a token still held?")
+    }
+
+    @Test func diagnosticsHandlerMayCallBackIntoTheManager() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let seen = LockedState<[Int]>([])
+        manager.diagnosticsHandler = { [unowned manager] _ in
+            manager.pushNetworkActivity()
+            seen.withLock { $0.append(manager.activeTaskCount) }
+        }
+        manager.popNetworkActivity()
+        #expect(seen.withLock { $0 } == [1])
+    }
+}
