@@ -1,0 +1,138 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
+/// is visible, erased when it hides.
+///
+/// ```swift
+/// let spinner = TerminalSpinnerOutput(label: "Fetching")
+/// manager.addOutput(spinner)
+/// spinner.printLine("fetched \(url)")   // prints above the spinner instead of through it
+/// ```
+///
+/// It draws only when its destination is a terminal (so redirected logs stay clean), redraws its
+/// line in place with a carriage return and an erase-line sequence, and animates on the main
+/// queue through its scheduler. Lines you write elsewhere to the same terminal while it spins
+/// share its line until the next frame; print them through ``printLine(_:)`` to keep both
+/// intact. Main actor only.
+@MainActor
+public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
+    /// Where the spinner writes, and whether that is an interactive terminal.
+    public struct Destination: Sendable {
+        /// Whether the destination is an interactive terminal; the spinner draws nothing if not.
+        public var isTerminal: Bool
+        /// Writes text as it is, without adding a newline.
+        public var write: @Sendable (String) -> Void
+
+        /// Creates a destination, for instance a recording one in tests.
+        public init(isTerminal: Bool, write: @escaping @Sendable (String) -> Void) {
+            self.isTerminal = isTerminal
+            self.write = write
+        }
+
+        /// Standard error; a terminal if `isatty(2)` says so.
+        public static var standardError: Destination {
+            Destination(isTerminal: isatty(STDERR_FILENO) == 1) { text in
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+        }
+    }
+
+    /// The text after the spinner glyph. Changing it redraws the line while visible.
+    public var label: String {
+        didSet { if isSpinning { draw() } }
+    }
+
+    /// The glyphs drawn in turn, one per frame.
+    public let frames: [String]
+    /// Seconds between frames.
+    public let frameInterval: TimeInterval
+    /// Whether the spinner is currently drawn.
+    public private(set) var isSpinning = false
+
+    private let destination: Destination
+    private let isDrawing: Bool
+    private let scheduler: any NetworkIndicatorScheduler
+    private var frameIndex = 0
+    private var timer: (any NetworkIndicatorCancellable)?
+
+    private static let eraseLine = "\r\u{1B}[2K"
+
+    /// Creates a spinner.
+    ///
+    /// - Parameters:
+    ///   - label: The text after the glyph; "Loading" by default.
+    ///   - destination: Where to draw; standard error by default.
+    ///   - drawsWhenNotATerminal: Draw even if `destination` is not a terminal (default `false`:
+    ///     a pipe or file gets nothing).
+    ///   - frames: The glyphs to cycle through; Braille dots by default. An empty array is
+    ///     replaced by the default.
+    ///   - frameInterval: Seconds between frames (default 0.1; values under 0.01 become 0.01).
+    ///   - scheduler: Drives the animation; the main queue by default.
+    public init(
+        label: String = "Loading",
+        destination: Destination = .standardError,
+        drawsWhenNotATerminal: Bool = false,
+        frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
+        frameInterval: TimeInterval = 0.1,
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
+    ) {
+        self.label = label
+        self.destination = destination
+        self.isDrawing = destination.isTerminal || drawsWhenNotATerminal
+        self.frames = frames.isEmpty ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : frames
+        self.frameInterval = max(frameInterval, 0.01)
+        self.scheduler = scheduler
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+
+    /// Starts or stops the spinner.
+    public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        guard isDrawing, isVisible != isSpinning else { return }
+        isSpinning = isVisible
+        if isVisible {
+            frameIndex = 0
+            draw()
+            timer = scheduler.schedule(after: frameInterval, repeating: frameInterval, leeway: frameInterval / 10) {
+                [weak self] in
+                self?.advanceFrame()
+            }
+        } else {
+            timer?.cancel()
+            timer = nil
+            destination.write(Self.eraseLine)
+        }
+    }
+
+    /// Writes `line` and a newline to the spinner's destination without garbling either: the
+    /// spinner is erased first and redrawn below the line. Works (as a plain write) when the
+    /// spinner is not drawing.
+    public func printLine(_ line: String) {
+        guard isSpinning else {
+            destination.write(line + "\n")
+            return
+        }
+        destination.write(Self.eraseLine + line + "\n")
+        draw()
+    }
+
+    private func advanceFrame() {
+        guard isSpinning else { return }
+        frameIndex = (frameIndex + 1) % frames.count
+        draw()
+    }
+
+    private func draw() {
+        destination.write(Self.eraseLine + frames[frameIndex] + " " + label)
+    }
+}

@@ -1,0 +1,65 @@
+import Observation
+import Testing
+
+@testable import NetworkIndicator
+
+@MainActor
+@Suite("Observable model")
+struct NetworkIndicatorModelTests {
+    @Test func modelFollowsTheManager() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        #expect(!model.isVisible)
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(model.isVisible)
+        #expect(model.activeTaskCount == 2)
+        harness.manager.resetNetworkActivity()
+        harness.settle()
+        #expect(!model.isVisible)
+        #expect(model.activeTaskCount == 0)
+    }
+
+    @Test func observersAreToldOfChanges() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        let changed = LockedState(0)
+        withObservationTracking {
+            _ = model.isVisible
+        } onChange: {
+            changed.withLock { $0 += 1 }
+        }
+        harness.manager.pushNetworkActivity()
+        #expect(changed.withLock { $0 } == 0, "nothing before the main-queue hop")
+        harness.settle()
+        #expect(changed.withLock { $0 } == 1)
+    }
+
+    @Test func countChangesNotifyCountObserversOnly() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let visibilityChanged = LockedState(false)
+        let countChanged = LockedState(false)
+        withObservationTracking { _ = model.isVisible } onChange: { visibilityChanged.withLock { $0 = true } }
+        withObservationTracking { _ = model.activeTaskCount } onChange: { countChanged.withLock { $0 = true } }
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(countChanged.withLock { $0 })
+        #expect(!visibilityChanged.withLock { $0 })
+    }
+
+    @Test func modelAttachedLateCatchesUpWithTheCount() {
+        let harness = Harness()
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        #expect(model.isVisible)
+        harness.settle()
+        #expect(model.activeTaskCount == 3)
+    }
+}
