@@ -1,11 +1,67 @@
 import Foundation
 import NetworkIndicator
 
-/// `swift run NetworkIndicatorDemo` runs the offline demo.
+/// `swift run NetworkIndicatorDemo` runs the offline demo; see ``usage`` for the rest.
 @main
 enum NetworkIndicatorDemo {
+    static let usage = """
+        usage: NetworkIndicatorDemo                      offline demo: simulated downloads, three patterns
+               NetworkIndicatorDemo URL [URL…]           fetch the URLs with a terminal spinner
+               NetworkIndicatorDemo PATTERN              one small example per pattern:
+                 token       an Operation as the token, held weakly
+                 opaque      an opaque token, held then dropped
+                 explicit    begin and an explicit finish
+                 push-pop    the classic counter
+                 group       per-client groups that cancel their own work
+                 scoped      withNetworkActivity { … } around async work
+                 urlsession  URLSession loads tracked for their whole life (needs network;
+                             same as passing URLs, default https://www.swift.org)
+        """
+
     @MainActor
     static func main() async {
-        await runOfflineDemo()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case nil: await runOfflineDemo()
+        case "token": await TokenExample.run()
+        case "opaque": await OpaqueTokenExample.run()
+        case "explicit": await ExplicitFinishExample.run()
+        case "push-pop": await PushPopExample.run()
+        case "group": await GroupExample.run()
+        case "scoped": await ScopedExample.run()
+        case "urlsession": await URLSessionExample.run(urls: Array(arguments.dropFirst()))
+        case let url? where url.hasPrefix("http://") || url.hasPrefix("https://"):
+            await URLSessionExample.run(urls: arguments)
+        default:
+            print(usage)
+            exit(arguments.first == "--help" || arguments.first == "-h" ? 0 : 64)
+        }
     }
+}
+
+/// A manager whose indicator prints to a timeline: the shared setup of the pattern examples.
+@MainActor
+func makeTimelineManager(_ timeline: Timeline) -> NetworkIndicatorManager {
+    let manager = NetworkIndicatorManager()
+    manager.completionCheckInterval = 0.25
+    manager.addOutput(
+        ClosureNetworkIndicatorOutput { isVisible in
+            timeline.log(isVisible ? "● indicator ON  (\(manager.activeTaskCount) task(s))" : "○ indicator OFF")
+        }
+    )
+    return manager
+}
+
+/// Waits until the indicator has turned off (or `timeout` passes).
+@MainActor
+func waitUntilHidden(_ manager: NetworkIndicatorManager, timeout: TimeInterval = 3) async {
+    let deadline = Date().addingTimeInterval(timeout)
+    while (manager.activeTaskCount > 0 || manager.isIndicatorVisible) && Date() < deadline {
+        try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+}
+
+/// Sleeps without blocking a thread.
+func pause(_ seconds: Double) async {
+    try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
 }

@@ -1,0 +1,20 @@
+import NetworkIndicator
+
+/// Pattern 3: begin with any object and finish it explicitly when you know you are done.
+enum ExplicitFinishExample {
+    final class Request: Sendable {}
+
+    @MainActor
+    static func run() async {
+        let timeline = Timeline()
+        let manager = makeTimelineManager(timeline)
+        let request = Request()
+        manager.beganNetworkTask(withToken: request, label: "upload")
+        await pause(0.5)
+        timeline.log("finishedNetworkTask(forToken:)")
+        manager.finishedNetworkTask(forToken: request)
+        timeline.log("a second finish is ignored and reported:")
+        manager.finishedNetworkTask(forToken: request)
+        await waitUntilHidden(manager)
+    }
+}

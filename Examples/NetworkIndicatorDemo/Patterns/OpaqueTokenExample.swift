@@ -1,0 +1,16 @@
+import NetworkIndicator
+
+/// Pattern 2: hold the opaque token while the work runs; dropping it ends the task at once.
+enum OpaqueTokenExample {
+    @MainActor
+    static func run() async {
+        let timeline = Timeline()
+        let manager = makeTimelineManager(timeline)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "profile")
+        await pause(0.5)
+        timeline.log("dropping the token")
+        token = nil
+        _ = token
+        await waitUntilHidden(manager)
+    }
+}
