@@ -1,17 +1,388 @@
 import Benchmark
-import NetworkIndicator
+import Dispatch
 import Foundation
+import NetworkIndicator
+
+// Benchmarks for issue 5. What each one measures, and how to read it, is in ../../README.md.
+//
+// Naming: the number in front is the section of the README's results table. Time metrics of
+// benchmarks with a scaling factor are per operation (one operation = one begin+finish pair, one
+// push+pop, or one begin+release), because every iteration runs `scalingFactor` operations.
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("empty wall+cpu+malloc", configuration: .init(metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .mallocBytesCount], maxDuration: .seconds(1))) { benchmark in
-        blackHole(1)
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: .kilo,
+        maxDuration: .seconds(1),
+        maxIterations: 10_000
+    )
+
+    registerReferenceAndCallBenchmarks()
+    registerLiveTokenScalingBenchmarks()
+    registerSweepBenchmarks()
+    registerMemoryBenchmarks()
+    registerHopBenchmarks()
+}
+
+// MARK: - 1, 2: cost per call
+
+/// A manager on the production scheduler (main dispatch queue), as `NetworkIndicatorManager()`
+/// gives it, or on the manual scheduler (hops are requested but never run).
+private func makeManager(manual: Bool) -> NetworkIndicatorManager {
+    manual ? NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler()) : NetworkIndicatorManager()
+}
+
+/// Operations per thread in the two-thread benchmarks: 2 × 500_000 = one `.mega` of operations.
+private let operationsPerThread = 500_000
+
+private var twoThreadConfiguration: Benchmark.Configuration {
+    .init(
+    metrics: [.wallClock, .cpuTotal],
+    warmupIterations: 1,
+    scalingFactor: .mega,
+    maxDuration: .seconds(2),
+    maxIterations: 40
+    )
+}
+
+private func registerReferenceAndCallBenchmarks() {
+    // (a) The floor.
+    Benchmark("0 Reference: locked counter push+pop") { benchmark in
+        let counter = ReferenceLockedCounter()
+        for _ in benchmark.scaledIterations {
+            counter.push()
+            counter.pop()
+        }
+        blackHole(counter.count)
     }
-    Benchmark("empty wall+malloc", configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount], maxDuration: .seconds(1))) { benchmark in
-        blackHole(1)
+
+    Benchmark("0 Reference: locked counter push+pop, 2 threads", configuration: twoThreadConfiguration) {
+        benchmark in
+        let counter = ReferenceLockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for _ in 0..<operationsPerThread {
+                counter.push()
+                counter.pop()
+            }
+        }
+        if counter.count != 0 { benchmark.error("counter unbalanced: \(counter.count)") }
     }
-    Benchmark("mainactor", configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(1), maxIterations: 100)) { benchmark in
-        let onMain = await MainActor.run { Thread.isMainThread }
-        if !onMain { benchmark.error("not main") }
-        blackHole(onMain)
+
+    // 1. Explicit begin + finish.
+    for manual in [false, true] {
+        let scheduler = manual ? "manual scheduler" : "main-queue scheduler"
+        Benchmark("1 Explicit begin+finish, same token, \(scheduler)") { benchmark, manager in
+            let token = Token()
+            for _ in benchmark.scaledIterations {
+                manager.beganNetworkTask(withToken: token)
+                manager.finishedNetworkTask(forToken: token)
+            }
+            blackHole(token)
+        } setup: {
+            makeManager(manual: manual)
+        }
+    }
+
+    Benchmark("1 Explicit begin+finish, token from a pool of 64, main-queue scheduler") { benchmark, fixture in
+        let (manager, pool) = fixture
+        var next = 0
+        for _ in benchmark.scaledIterations {
+            let token = pool[next]
+            next = (next + 1) & 63
+            manager.beganNetworkTask(withToken: token)
+            manager.finishedNetworkTask(forToken: token)
+        }
+    } setup: {
+        (makeManager(manual: false), (0..<64).map { _ in Token() })
+    }
+
+    Benchmark("1 Explicit begin+finish, 2 threads, main-queue scheduler", configuration: twoThreadConfiguration) {
+        benchmark,
+        manager in
+        let tokens = [Token(), Token()]
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let token = tokens[index]
+            for _ in 0..<operationsPerThread {
+                manager.beganNetworkTask(withToken: token)
+                manager.finishedNetworkTask(forToken: token)
+            }
+        }
+        if manager.activeTaskCount != 0 { benchmark.error("unbalanced: \(manager.activeTaskCount)") }
+    } setup: {
+        makeManager(manual: false)
+    }
+
+    Benchmark("1 Push+pop (library counter API), main-queue scheduler") { benchmark, manager in
+        for _ in benchmark.scaledIterations {
+            manager.pushNetworkActivity()
+            manager.popNetworkActivity()
+        }
+    } setup: {
+        makeManager(manual: false)
+    }
+
+    // 2. Opaque token: begin, then let the token go.
+    for manual in [false, true] {
+        let scheduler = manual ? "manual scheduler" : "main-queue scheduler"
+        Benchmark("2 Opaque begin+release, \(scheduler)") { benchmark, manager in
+            for _ in benchmark.scaledIterations {
+                let token = manager.beganNetworkTask()
+                blackHole(token)
+            }
+        } setup: {
+            makeManager(manual: manual)
+        }
+    }
+}
+
+// MARK: - 3: begin+finish with N other live tokens tracked
+
+private func registerLiveTokenScalingBenchmarks() {
+    for others in [0, 1, 1_000, 10_000, 100_000] {
+        Benchmark("3 Explicit begin+finish, \(others) other live tokens, manual scheduler") {
+            (benchmark: Benchmark, fixture: (NetworkIndicatorManager, [Token])) in
+            let (manager, _) = fixture
+            let token = Token()
+            for _ in benchmark.scaledIterations {
+                manager.beganNetworkTask(withToken: token)
+                manager.finishedNetworkTask(forToken: token)
+            }
+            blackHole(token)
+        } setup: { () -> (NetworkIndicatorManager, [Token]) in
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            let live = (0..<others).map { _ in Token() }
+            for token in live { manager.beganNetworkTask(withToken: token) }
+            return (manager, live)
+        }
+    }
+
+    // The article's tracker is O(n) per begin and per finish: at 10_000 and 100_000 other tokens
+    // one begin+finish takes tens to hundreds of microseconds, so those run one pair per
+    // iteration (scaling factor one) for a bounded number of iterations.
+    for others in [0, 1, 1_000, 10_000, 100_000] {
+        let large = others >= 10_000
+        Benchmark(
+            "3 Article begin+finish, \(others) other live tokens",
+            configuration: .init(
+                scalingFactor: large ? .one : .kilo,
+                maxDuration: .seconds(1),
+                maxIterations: others >= 100_000 ? 200 : 10_000
+            )
+        ) { (benchmark: Benchmark, fixture: (ArticleNetworkIndicator, [Token])) in
+            let (article, _) = fixture
+            let token = Token()
+            for _ in benchmark.scaledIterations {
+                article.beganNetworkTask(withToken: token)
+                article.finishedNetworkTask(forToken: token)
+            }
+            blackHole(token)
+        } setup: { () -> (ArticleNetworkIndicator, [Token]) in
+            let article = ArticleNetworkIndicator()
+            let live = (0..<others).map { _ in Token() }
+            for token in live { article.beganNetworkTask(withToken: token) }
+            return (article, live)
+        }
+    }
+}
+
+// MARK: - 4: one sweep over N live or N dead tokens
+
+/// A manager on the manual scheduler with `count` live tokens tracked and its sweep timer running.
+@MainActor
+final class LiveSweepFixture: Sendable {
+    let scheduler = ManualNetworkIndicatorScheduler()
+    let manager: NetworkIndicatorManager
+    let tokens: [Token]
+    let interval: TimeInterval
+
+    init(count: Int) {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+        tokens = (0..<count).map { _ in Token() }
+        for token in tokens { manager.beganNetworkTask(withToken: token) }
+        // The hop: reconcile starts the repeating sweep timer.
+        scheduler.runPendingWork()
+        interval = manager.completionCheckInterval
+    }
+}
+
+private func sweepConfiguration(count: Int) -> Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .mallocCountTotal, CustomMetric.sweepPicosecondsPerToken],
+        warmupIterations: count >= 1_000_000 ? 1 : 3,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: count >= 1_000_000 ? 10 : count >= 100_000 ? 100 : 2_000
+    )
+}
+
+private func registerSweepBenchmarks() {
+    for count in [1_000, 100_000, 1_000_000] {
+        let box = FixtureBox<LiveSweepFixture>()
+        Benchmark("4 Sweep, \(count) live tokens", configuration: sweepConfiguration(count: count)) { benchmark in
+            let fixture = box.value
+            let handle = UncheckedBenchmark(benchmark: benchmark)
+            await MainActor.run {
+                let before = fixture.manager.activeTaskCount
+                handle.benchmark.startMeasurement()
+                let start = nanosecondsNow()
+                fixture.scheduler.advance(by: fixture.interval)  // exactly one sweep
+                let elapsed = nanosecondsNow() - start
+                handle.benchmark.stopMeasurement()
+                handle.benchmark.measurement(
+                    CustomMetric.sweepPicosecondsPerToken, Int(elapsed * 1_000 / UInt64(count)))
+                if fixture.manager.activeTaskCount != before || before != count {
+                    handle.benchmark.error("live tokens lost: \(before) -> \(fixture.manager.activeTaskCount)")
+                }
+            }
+        } setup: {
+            let fixture = await MainActor.run { LiveSweepFixture(count: count) }
+            box.set(fixture)
+        } teardown: {
+            box.set(nil)
+        }
+    }
+
+    for count in [1_000, 100_000, 1_000_000] {
+        let box = FixtureBox<(ManualNetworkIndicatorScheduler, NetworkIndicatorManager)>()
+        Benchmark("4 Sweep, \(count) dead tokens", configuration: sweepConfiguration(count: count)) { benchmark in
+            let (scheduler, manager) = box.value
+            let handle = UncheckedBenchmark(benchmark: benchmark)
+            await MainActor.run {
+                // Unmeasured: begin `count` tokens, start the sweep timer, let them all die.
+                var tokens = (0..<count).map { _ in Token() }
+                for token in tokens { manager.beganNetworkTask(withToken: token) }
+                scheduler.runPendingWork()
+                tokens.removeAll()
+                let before = manager.activeTaskCount
+                handle.benchmark.startMeasurement()
+                let start = nanosecondsNow()
+                scheduler.advance(by: manager.completionCheckInterval)  // exactly one sweep
+                let elapsed = nanosecondsNow() - start
+                handle.benchmark.stopMeasurement()
+                handle.benchmark.measurement(
+                    CustomMetric.sweepPicosecondsPerToken, Int(elapsed * 1_000 / UInt64(count)))
+                if before != count || manager.activeTaskCount != 0 {
+                    handle.benchmark.error("sweep left \(manager.activeTaskCount) of \(before) tasks")
+                }
+            }
+        } setup: {
+            let scheduler = ManualNetworkIndicatorScheduler()
+            box.set((scheduler, NetworkIndicatorManager(scheduler: scheduler)))
+        } teardown: {
+            box.set(nil)
+        }
+    }
+}
+
+// MARK: - 5: memory per tracked token
+
+private func registerMemoryBenchmarks() {
+    // The scaling factor equals the number of tokens, so the malloc metrics print per token.
+    // Only the begin calls are measured; the tokens exist before and are released after.
+    for (count, scale) in [(1_000, BenchmarkScalingFactor.kilo), (1_000_000, .mega)] {
+        Benchmark(
+            "5 Memory: begin \(count) tokens (per-token bytes)",
+            configuration: .init(
+                metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount, .memoryLeakedBytes, .mallocFreeDelta],
+                warmupIterations: 1,
+                scalingFactor: scale,
+                maxDuration: .seconds(2),
+                maxIterations: count >= 1_000_000 ? 5 : 200
+            )
+        ) { benchmark in
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            let tokens = (0..<count).map { _ in Token() }
+            benchmark.startMeasurement()
+            for token in tokens { manager.beganNetworkTask(withToken: token) }
+            benchmark.stopMeasurement()
+            if manager.activeTaskCount != count { benchmark.error("count \(manager.activeTaskCount)") }
+            blackHole(tokens)
+        }
+    }
+}
+
+// MARK: - 6: main-queue hops
+
+private let hopPairs = 100_000
+
+private var hopConfiguration: Benchmark.Configuration {
+    .init(
+    metrics: [
+        .wallClock, CustomMetric.hopsPer100kPairs, CustomMetric.maxPendingHops, CustomMetric.maxPendingWork,
+        CustomMetric.drains,
+    ],
+    warmupIterations: 1,
+    scalingFactor: .one,
+    maxDuration: .seconds(2),
+    maxIterations: 50
+    )
+}
+
+private func registerHopBenchmarks() {
+    Benchmark("6 Hops: 100k begin+finish pairs on a background thread, main actor never drains",
+              configuration: hopConfiguration) { benchmark in
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let samples = ReferenceLockedValue((maxHops: 0, maxWork: 0))
+        benchmark.startMeasurement()
+        runOnBackgroundThread {
+            let token = Token()
+            var maxHops = 0
+            var maxWork = 0
+            for _ in 0..<hopPairs {
+                manager.beganNetworkTask(withToken: token)
+                manager.finishedNetworkTask(forToken: token)
+                // Nothing runs hops here, so enqueued - executed is exact.
+                maxHops = max(maxHops, scheduler.enqueuedWorkCount - scheduler.executedWorkCount)
+                maxWork = max(maxWork, scheduler.pendingWorkCount)
+            }
+            samples.withLock { $0 = (maxHops, maxWork) }
+        }
+        benchmark.stopMeasurement()
+        let (maxHops, maxWork) = samples.withLock { $0 }
+        benchmark.measurement(CustomMetric.hopsPer100kPairs, scheduler.enqueuedWorkCount)
+        benchmark.measurement(CustomMetric.maxPendingHops, maxHops)
+        benchmark.measurement(CustomMetric.maxPendingWork, maxWork)
+        benchmark.measurement(CustomMetric.drains, 0)
+    }
+
+    Benchmark("6 Hops: 100k begin+finish pairs on a background thread, main actor drains concurrently",
+              configuration: hopConfiguration) { benchmark in
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let done = ReferenceLockedValue(false)
+        let handle = UncheckedBenchmark(benchmark: benchmark)
+        benchmark.startMeasurement()
+        let thread = Thread {
+            let token = Token()
+            for _ in 0..<hopPairs {
+                manager.beganNetworkTask(withToken: token)
+                manager.finishedNetworkTask(forToken: token)
+            }
+            done.withLock { $0 = true }
+        }
+        thread.start()
+        let (maxHops, maxWork, drains) = await MainActor.run {
+            var maxHops = 0
+            var maxWork = 0
+            var drains = 0
+            while true {
+                let finished = done.withLock { $0 }
+                // Only the main actor runs hops, and it is here: enqueued - executed is exact.
+                maxHops = max(maxHops, scheduler.enqueuedWorkCount - scheduler.executedWorkCount)
+                maxWork = max(maxWork, scheduler.pendingWorkCount)
+                scheduler.runPendingWork()
+                drains += 1
+                if finished { break }
+            }
+            return (maxHops, maxWork, drains)
+        }
+        handle.benchmark.stopMeasurement()
+        benchmark.measurement(CustomMetric.hopsPer100kPairs, scheduler.enqueuedWorkCount)
+        benchmark.measurement(CustomMetric.maxPendingHops, maxHops)
+        benchmark.measurement(CustomMetric.maxPendingWork, maxWork)
+        benchmark.measurement(CustomMetric.drains, drains)
     }
 }

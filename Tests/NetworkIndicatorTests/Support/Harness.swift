@@ -92,3 +92,22 @@ where S.Element: Sendable {
     }
     return values
 }
+
+/// Allocates tokens (kept in `keep`) until one lands at `identity`'s freed address; `nil` if
+/// malloc handed that block to another thread (tests run in parallel). Address reuse is also
+/// covered deterministically, without malloc, by `TaskRegistryTests`.
+func tokenReusingAddress(of identity: ObjectIdentifier, keeping keep: inout [Token]) -> Token? {
+    for _ in 0..<20_000 {
+        let candidate = Token()
+        if ObjectIdentifier(candidate) == identity { return candidate }
+        keep.append(candidate)
+    }
+    return nil
+}
+
+/// Records that a test could not provoke address reuse, as an intermittent known issue.
+func noteNoAddressReuse() {
+    withKnownIssue("malloc did not hand the freed block back to this thread", isIntermittent: true) {
+        Issue.record("no address reuse")
+    }
+}

@@ -24,7 +24,7 @@ final class VisibilityCollector: Sendable {
     /// Waits (polling every few milliseconds) until `condition` holds for the values collected,
     /// or `timeout` seconds have passed; returns the values either way.
     @discardableResult
-    func wait(timeout: TimeInterval = 5, until condition: @Sendable ([Bool]) -> Bool) async -> [Bool] {
+    func wait(timeout: TimeInterval = 20, until condition: @Sendable ([Bool]) -> Bool) async -> [Bool] {
         let deadline = Date().addingTimeInterval(timeout)
         while !condition(values), Date() < deadline {
             try? await Task.sleep(nanoseconds: 2_000_000)

@@ -1,0 +1,71 @@
+import Benchmark
+import Dispatch
+import Foundation
+import NetworkIndicator
+
+/// A caller's token: a plain object (not `NetworkActivityCompletionReporting`), so the manager
+/// tracks it as a weakly held `.token` entry that the sweep checks.
+final class Token: Sendable {}
+
+/// Holds a fixture between a benchmark's `setup` and `teardown`, so that large fixtures (a
+/// million tokens) are released when their benchmark ends rather than when the process does.
+final class FixtureBox<Fixture>: @unchecked Sendable {
+    private let storage = ReferenceLockedValue<Fixture?>(nil)
+
+    var value: Fixture {
+        guard let value = storage.withLock({ $0 }) else {
+            fatalError("fixture used outside its benchmark's setup/teardown")
+        }
+        return value
+    }
+
+    func set(_ value: Fixture?) {
+        // Release the old fixture outside the lock.
+        let old = storage.withLock { stored in
+            defer { stored = value }
+            return stored
+        }
+        _ = old
+    }
+}
+
+/// Lets a `@Sendable` main-actor closure use the benchmark handle. The harness waits for the
+/// closure to finish before it touches the handle again, so the access is never concurrent.
+struct UncheckedBenchmark: @unchecked Sendable {
+    let benchmark: Benchmark
+}
+
+/// Runs `body` on one extra thread and waits for it.
+func runOnBackgroundThread(_ body: @escaping @Sendable () -> Void) {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    thread.start()
+    finished.wait()
+}
+
+/// A monotonic clock reading in nanoseconds.
+@inline(__always)
+func nanosecondsNow() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+enum CustomMetric {
+    /// Picoseconds of sweep time per token (1 ns = 1000 ps), measured around the one sweep.
+    static let sweepPicosecondsPerToken = BenchmarkMetric.custom(
+        "Sweep time per token (ps)", polarity: .prefersSmaller, useScalingFactor: false)
+    /// Main-queue hops requested (scheduler enqueues) during 100_000 begin+finish pairs.
+    static let hopsPer100kPairs = BenchmarkMetric.custom(
+        "Main-queue hops per 100k pairs", polarity: .prefersSmaller, useScalingFactor: false)
+    /// Highest number of hops enqueued and not yet run seen at any sample.
+    static let maxPendingHops = BenchmarkMetric.custom(
+        "Max pending hops", polarity: .prefersSmaller, useScalingFactor: false)
+    /// Highest `pendingWorkCount` seen (hops plus the sweep and policy timers).
+    static let maxPendingWork = BenchmarkMetric.custom(
+        "Max pendingWorkCount (hops + timers)", polarity: .prefersSmaller, useScalingFactor: false)
+    /// How many times the main actor ran `runPendingWork()` during the iteration.
+    static let drains = BenchmarkMetric.custom(
+        "Main-actor drains", polarity: .prefersLarger, useScalingFactor: false)
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+/// Each misuse: no crash, no negative count, reported once.
+@MainActor
+@Suite("Misuse table")
+struct MisuseTests {
+    @Test func unknownFinish() {
+        let harness = Harness()
+        harness.manager.finishedNetworkTask(forToken: Token())
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+    }
+
+    @Test func doubleFinish() {
+        let harness = Harness()
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.finishedNetworkTask(forToken: token)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+    }
+
+    @Test func popAtZero() {
+        let harness = Harness()
+        harness.manager.popNetworkActivity()
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.popWithoutPush])
+    }
+
+    @Test func finishAfterReset() {
+        let harness = Harness()
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.resetNetworkActivity()
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+    }
+
+    @Test func finishFromADifferentThreadThanBegin() async {
+        let harness = Harness()
+        let token = Token()
+        let manager = harness.manager
+        await Task.detached { manager.beganNetworkTask(withToken: token) }.value
+        await Task.detached { manager.finishedNetworkTask(forToken: token) }.value
+        #expect(manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty, "not misuse at all")
+    }
+
+    @Test func beginWithATokenThatDiesBeforeTheCallReturns() {
+        let harness = Harness()
+        harness.manager.beganNetworkTask(withToken: Token())
+        #expect(harness.manager.activeTaskCount == 1)
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
+    @Test func reusedAddressFinish() {
+        let harness = Harness()
+        var token: Token? = Token()
+        let identity = ObjectIdentifier(token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        token = nil
+        var keep: [Token] = []
+        guard let reused = tokenReusingAddress(of: identity, keeping: &keep) else { return noteNoAddressReuse() }
+        harness.manager.finishedNetworkTask(forToken: reused)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
+    }
+
+    @Test func groupFinishWithoutStart() {
+        let harness = Harness()
+        NetworkActivityGroup(manager: harness.manager, label: "g").operationFinished()
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all == [.init(kind: .groupFinishWithoutStart, label: "g")])
+    }
+}
