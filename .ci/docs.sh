@@ -16,6 +16,7 @@ catalog="Sources/$module/$module.docc"
 scratch="$PWD/.build-docs"
 graphs="$scratch/symbol-graphs"
 output="${DOCS_OUTPUT:-$scratch/$module.doccarchive}"
+[[ "$output" == *.doccarchive ]] || { echo "docs.sh: DOCS_OUTPUT must end in .doccarchive" >&2; exit 1; }
 log="$scratch/docc.log"
 
 if ! docc=$(command -v docc); then
@@ -58,7 +59,7 @@ cat "$log"
 # slip through (a DocC version that ignores the flag, a diagnostic printed as a plain line).
 warnings=$(grep -cE '(warning|error):' "$log" || true)
 if [[ $status -ne 0 || $warnings -ne 0 ]]; then
-    echo "docs.sh: FAILED: docc exited with $status and printed $warnings warning(s)/error(s); see above" >&2
+    echo "docs.sh: FAILED: docc exited with $status and reported $warnings problem(s) (warnings count as errors; source paths are relative to $catalog)" >&2
     exit 1
 fi
 pages=$(find "$output/data/documentation" -name '*.json' | wc -l)

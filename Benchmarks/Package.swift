@@ -34,6 +34,16 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
             ]
-        )
+        ),
+        // Not a benchmark (its folder is not under Benchmarks/): a plain executable that loops one
+        // scenario, for valgrind --tool=callgrind and perf. See README.md, "Profiling".
+        .executableTarget(
+            name: "NetworkIndicatorProfile",
+            dependencies: [
+                .product(name: "NetworkIndicator", package: "NetworkIndicator")
+            ],
+            path: "Profiling/NetworkIndicatorProfile",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -13,6 +13,7 @@ extension NetworkIndicatorManager {
     /// `body` then finishes.
     ///
     /// - Parameters:
+    ///   - isolation: The actor `body` runs on; leave the default, the caller's actor.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
     ///   - body: The network work.
     /// - Returns: What `body` returns.

@@ -38,7 +38,7 @@ import Foundation
 /// goes negative and never absorbs a later begin) and reported once to ``diagnosticsHandler``.
 public final class NetworkIndicatorManager: Sendable {
     /// The manager for the app's one indicator. On iOS it drives the status-bar spinner
-    /// (``StatusBarNetworkIndicatorOutput``); elsewhere it has no output until you add one.
+    /// (`StatusBarNetworkIndicatorOutput`); elsewhere it has no output until you add one.
     public static let shared: NetworkIndicatorManager = {
         let manager = NetworkIndicatorManager()
         #if canImport(UIKit) && os(iOS)

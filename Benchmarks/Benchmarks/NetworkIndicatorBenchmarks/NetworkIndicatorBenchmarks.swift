@@ -37,13 +37,15 @@ private func makeManager(manual: Bool) -> NetworkIndicatorManager {
 /// Operations per thread in the two-thread benchmarks: 2 × 500_000 = one `.mega` of operations.
 private let operationsPerThread = 500_000
 
-private var twoThreadConfiguration: Benchmark.Configuration {
+/// Each iteration runs one `.mega` of operations; the library's iterations take about a second
+/// here, so they get a longer budget to collect a few samples.
+private func twoThreadConfiguration(seconds: Int) -> Benchmark.Configuration {
     .init(
-    metrics: [.wallClock, .cpuTotal],
-    warmupIterations: 1,
-    scalingFactor: .mega,
-    maxDuration: .seconds(2),
-    maxIterations: 40
+        metrics: [.wallClock, .cpuTotal],
+        warmupIterations: 1,
+        scalingFactor: .mega,
+        maxDuration: .seconds(seconds),
+        maxIterations: 40
     )
 }
 
@@ -58,7 +60,7 @@ private func registerReferenceAndCallBenchmarks() {
         blackHole(counter.count)
     }
 
-    Benchmark("0 Reference: locked counter push+pop, 2 threads", configuration: twoThreadConfiguration) {
+    Benchmark("0 Reference: locked counter push+pop, 2 threads", configuration: twoThreadConfiguration(seconds: 2)) {
         benchmark in
         let counter = ReferenceLockedCounter()
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
@@ -85,6 +87,25 @@ private func registerReferenceAndCallBenchmarks() {
         }
     }
 
+    // Same as the main-queue case above, counting hops: how often the drained main queue makes
+    // a begin or finish pay for DispatchQueue.main.async.
+    Benchmark(
+        "1 Explicit begin+finish, same token, main-queue scheduler counting hops",
+        configuration: .init(metrics: [.wallClock, .mallocCountTotal, CustomMetric.hopsPer1000Pairs])
+    ) { (benchmark: Benchmark, fixture: (CountingMainQueueScheduler, NetworkIndicatorManager)) in
+        let (scheduler, manager) = fixture
+        let token = Token()
+        let before = scheduler.enqueuedWorkCount
+        for _ in benchmark.scaledIterations {
+            manager.beganNetworkTask(withToken: token)
+            manager.finishedNetworkTask(forToken: token)
+        }
+        benchmark.measurement(CustomMetric.hopsPer1000Pairs, scheduler.enqueuedWorkCount - before)
+    } setup: { () -> (CountingMainQueueScheduler, NetworkIndicatorManager) in
+        let scheduler = CountingMainQueueScheduler()
+        return (scheduler, NetworkIndicatorManager(scheduler: scheduler))
+    }
+
     Benchmark("1 Explicit begin+finish, token from a pool of 64, main-queue scheduler") { benchmark, fixture in
         let (manager, pool) = fixture
         var next = 0
@@ -98,7 +119,7 @@ private func registerReferenceAndCallBenchmarks() {
         (makeManager(manual: false), (0..<64).map { _ in Token() })
     }
 
-    Benchmark("1 Explicit begin+finish, 2 threads, main-queue scheduler", configuration: twoThreadConfiguration) {
+    Benchmark("1 Explicit begin+finish, 2 threads, main-queue scheduler", configuration: twoThreadConfiguration(seconds: 6)) {
         benchmark,
         manager in
         let tokens = [Token(), Token()]
@@ -181,7 +202,7 @@ private func registerLiveTokenScalingBenchmarks() {
         } setup: { () -> (ArticleNetworkIndicator, [Token]) in
             let article = ArticleNetworkIndicator()
             let live = (0..<others).map { _ in Token() }
-            for token in live { article.beganNetworkTask(withToken: token) }
+            article.seed(withLiveTokens: live)
             return (article, live)
         }
     }
@@ -212,8 +233,8 @@ private func sweepConfiguration(count: Int) -> Benchmark.Configuration {
         metrics: [.wallClock, .mallocCountTotal, CustomMetric.sweepPicosecondsPerToken],
         warmupIterations: count >= 1_000_000 ? 1 : 3,
         scalingFactor: .one,
-        maxDuration: .seconds(2),
-        maxIterations: count >= 1_000_000 ? 10 : count >= 100_000 ? 100 : 2_000
+        maxDuration: .seconds(count >= 1_000_000 ? 10 : 2),
+        maxIterations: count >= 1_000_000 ? 3 : count >= 100_000 ? 100 : 2_000
     )
 }
 
@@ -288,8 +309,8 @@ private func registerMemoryBenchmarks() {
                 metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount, .memoryLeakedBytes, .mallocFreeDelta],
                 warmupIterations: 1,
                 scalingFactor: scale,
-                maxDuration: .seconds(2),
-                maxIterations: count >= 1_000_000 ? 5 : 200
+                maxDuration: .seconds(count >= 1_000_000 ? 10 : 2),
+                maxIterations: count >= 1_000_000 ? 3 : 200
             )
         ) { benchmark in
             let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
@@ -301,6 +322,32 @@ private func registerMemoryBenchmarks() {
             blackHole(tokens)
         }
     }
+
+    // Part of the above that is not the registry's: the first weak reference to an object gives
+    // it a side table (a heap block holding its reference counts). Measured alone here.
+    Benchmark(
+        "5 Memory (breakdown): first weak reference to 1000 tokens (side tables)",
+        configuration: .init(
+            metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount, .memoryLeakedBytes, .mallocFreeDelta],
+            warmupIterations: 1,
+            scalingFactor: .kilo,
+            maxDuration: .seconds(1),
+            maxIterations: 200
+        )
+    ) { benchmark in
+        let tokens = (0..<1_000).map { _ in Token() }
+        let wrappers = tokens.map { _ in WeakReferenceSlot() }
+        benchmark.startMeasurement()
+        for (slot, token) in zip(wrappers, tokens) { slot.value = token }
+        benchmark.stopMeasurement()
+        blackHole(wrappers)
+        blackHole(tokens)
+    }
+}
+
+/// A preallocated slot, so that only the weak reference's own cost is measured.
+private final class WeakReferenceSlot {
+    weak var value: AnyObject?
 }
 
 // MARK: - 6: main-queue hops
@@ -309,14 +356,14 @@ private let hopPairs = 100_000
 
 private var hopConfiguration: Benchmark.Configuration {
     .init(
-    metrics: [
-        .wallClock, CustomMetric.hopsPer100kPairs, CustomMetric.maxPendingHops, CustomMetric.maxPendingWork,
-        CustomMetric.drains,
-    ],
-    warmupIterations: 1,
-    scalingFactor: .one,
-    maxDuration: .seconds(2),
-    maxIterations: 50
+        metrics: [
+            .wallClock, CustomMetric.hopsPer100kPairs, CustomMetric.maxPendingHops, CustomMetric.maxPendingWork,
+            CustomMetric.drains,
+        ],
+        warmupIterations: 1,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 50
     )
 }
 

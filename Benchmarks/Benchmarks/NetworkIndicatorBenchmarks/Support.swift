@@ -52,6 +52,30 @@ func nanosecondsNow() -> UInt64 {
     DispatchTime.now().uptimeNanoseconds
 }
 
+/// The production scheduler, counting the main-queue hops the manager asks for.
+final class CountingMainQueueScheduler: NetworkIndicatorScheduler {
+    private let base = MainQueueScheduler()
+    private let enqueued = ReferenceLockedValue(0)
+
+    var enqueuedWorkCount: Int { enqueued.withLock { $0 } }
+
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        enqueued.withLock { $0 += 1 }
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
+}
+
 enum CustomMetric {
     /// Picoseconds of sweep time per token (1 ns = 1000 ps), measured around the one sweep.
     static let sweepPicosecondsPerToken = BenchmarkMetric.custom(
@@ -65,6 +89,9 @@ enum CustomMetric {
     /// Highest `pendingWorkCount` seen (hops plus the sweep and policy timers).
     static let maxPendingWork = BenchmarkMetric.custom(
         "Max pendingWorkCount (hops + timers)", polarity: .prefersSmaller, useScalingFactor: false)
+    /// Main-queue hops enqueued during one iteration of 1000 begin+finish pairs.
+    static let hopsPer1000Pairs = BenchmarkMetric.custom(
+        "Main-queue hops per 1000 pairs", polarity: .prefersSmaller, useScalingFactor: false)
     /// How many times the main actor ran `runPendingWork()` during the iteration.
     static let drains = BenchmarkMetric.custom(
         "Main-actor drains", polarity: .prefersLarger, useScalingFactor: false)

@@ -43,8 +43,16 @@ struct NetworkIndicatorModelTests {
         harness.settle()
         let visibilityChanged = LockedState(false)
         let countChanged = LockedState(false)
-        withObservationTracking { _ = model.isVisible } onChange: { visibilityChanged.withLock { $0 = true } }
-        withObservationTracking { _ = model.activeTaskCount } onChange: { countChanged.withLock { $0 = true } }
+        withObservationTracking {
+            _ = model.isVisible
+        } onChange: {
+            visibilityChanged.withLock { $0 = true }
+        }
+        withObservationTracking {
+            _ = model.activeTaskCount
+        } onChange: {
+            countChanged.withLock { $0 = true }
+        }
         harness.manager.pushNetworkActivity()
         harness.settle()
         #expect(countChanged.withLock { $0 })

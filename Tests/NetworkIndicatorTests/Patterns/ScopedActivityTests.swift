@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import NetworkIndicator
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-@testable import NetworkIndicator
 
 @MainActor
 @Suite("Scoped async activity and URLSession")

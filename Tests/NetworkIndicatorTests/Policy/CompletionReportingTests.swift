@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import NetworkIndicator
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-@testable import NetworkIndicator
 
 @MainActor
 @Suite("Tokens that report completion")

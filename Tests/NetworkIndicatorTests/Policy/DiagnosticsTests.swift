@@ -45,8 +45,10 @@ struct DiagnosticsTests {
         let snapshot = harness.manager.activitySnapshot()
         #expect(snapshot.activeTaskCount == 5)
         #expect(snapshot.takenAt == 4)
-        #expect(snapshot.activities.map(\.label) == ["feed", "avatar", "pushNetworkActivity()", "comments"]
-            || snapshot.activities.map(\.label) == ["feed", "avatar", "comments", "pushNetworkActivity()"])
+        #expect(
+            snapshot.activities.map(\.label) == ["feed", "avatar", "pushNetworkActivity()", "comments"]
+                || snapshot.activities.map(\.label) == ["feed", "avatar", "comments", "pushNetworkActivity()"]
+        )
         let byLabel = Dictionary(uniqueKeysWithValues: snapshot.activities.map { ($0.label, $0) })
         #expect(byLabel["feed"]?.kind == .weakToken)
         #expect(byLabel["feed"]?.age == 4)
@@ -72,7 +74,9 @@ struct DiagnosticsTests {
         #expect(diagnostic.description.contains("'Request'"))
         #expect(diagnostic.description.contains("ignored"))
         let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 61.4), label: "upload")
-        #expect(stale.description == "task 'upload' has been active for 61 s; is a finish missing or a token still held?")
+        #expect(
+            stale.description == "task 'upload' has been active for 61 s; is a finish missing or a token still held?"
+        )
     }
 
     @Test func diagnosticsHandlerMayCallBackIntoTheManager() {

@@ -31,7 +31,10 @@ struct VisibilityPolicyTests {
 
     @Test func hiddenWaitsForStartDelay() {
         var policy = policy(in: .hidden)
-        #expect(policy.activityChanged(isActive: true, startDelay: 0.5, completionDelay: 1) == .init(timer: .start(after: 0.5)))
+        #expect(
+            policy.activityChanged(isActive: true, startDelay: 0.5, completionDelay: 1)
+                == .init(timer: .start(after: 0.5))
+        )
         #expect(policy.phase == .delayingStart)
         #expect(!policy.isVisible)
     }
@@ -52,7 +55,10 @@ struct VisibilityPolicyTests {
 
     @Test func visibleWaitsForCompletionDelay() {
         var policy = policy(in: .visible)
-        #expect(policy.activityChanged(isActive: false, startDelay: 1, completionDelay: 0.2) == .init(timer: .start(after: 0.2)))
+        #expect(
+            policy.activityChanged(isActive: false, startDelay: 1, completionDelay: 0.2)
+                == .init(timer: .start(after: 0.2))
+        )
         #expect(policy.phase == .delayingHide)
         #expect(policy.isVisible)
     }
@@ -129,5 +135,8 @@ struct VisibilityPolicyTests {
 }
 
 extension VisibilityPolicy.Actions: CustomTestStringConvertible {
-    public var testDescription: String { "visibility: \(String(describing: visibility)), timer: \(String(describing: timer))" }
+    /// Both fields, for readable failure messages.
+    public var testDescription: String {
+        "visibility: \(String(describing: visibility)), timer: \(String(describing: timer))"
+    }
 }

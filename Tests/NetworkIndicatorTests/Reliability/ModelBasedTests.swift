@@ -27,13 +27,20 @@ struct ModelBasedTests {
         let start = [0, 0.3][Int.random(in: 0..<2, using: &generator)]
         let completion = [0, 0.2][Int.random(in: 0..<2, using: &generator)]
         let operations = (0..<stepCount).map { _ in
-            ModelOperation(kind: UInt8.random(in: 0...15, using: &generator), argument: .random(in: 0...255, using: &generator))
+            ModelOperation(
+                kind: UInt8.random(in: 0...15, using: &generator),
+                argument: .random(in: 0...255, using: &generator)
+            )
         }
         return (start, completion, operations)
     }
 
     /// Runs `operations` on a fresh checker; returns the failing step's index and message.
-    private static func run(start: TimeInterval, completion: TimeInterval, _ operations: some Sequence<ModelOperation>) -> (Int, String)? {
+    private static func run(
+        start: TimeInterval,
+        completion: TimeInterval,
+        _ operations: some Sequence<ModelOperation>
+    ) -> (Int, String)? {
         let checker = ModelChecker(startDelay: start, completionDelay: completion)
         for (index, operation) in operations.enumerated() {
             if let failure = checker.apply(operation) { return (index, failure) }
@@ -49,9 +56,10 @@ struct ModelBasedTests {
             let (start, completion, operations) = Self.operations(seed: seed)
             guard let (index, message) = Self.run(start: start, completion: completion, operations) else { continue }
             // Shrink to the shortest failing prefix (ending with a settle) for the report.
-            let shortest = (1...min(index == Int.max ? operations.count : index + 1, operations.count)).first { length in
-                Self.run(start: start, completion: completion, operations.prefix(length)) != nil
-            } ?? operations.count
+            let shortest =
+                (1...min(index == Int.max ? operations.count : index + 1, operations.count)).first { length in
+                    Self.run(start: start, completion: completion, operations.prefix(length)) != nil
+                } ?? operations.count
             Issue.record(
                 """
                 seed \(seed) (startDelay \(start), completionDelay \(completion)) failed: \(message)

@@ -197,7 +197,8 @@ final class ModelChecker {
         let real = manager.activeTaskCount
         let live = liveCount
         guard real >= live && real <= live + deadTaskBound else {
-            return "after \(operation): activeTaskCount \(real), model \(live) (+ up to \(deadTaskBound) awaiting the sweep)"
+            return
+                "after \(operation): activeTaskCount \(real), model \(live) (+ up to \(deadTaskBound) awaiting the sweep)"
         }
         guard diagnostics.count == expectedDiagnostics else {
             return "after \(operation): \(diagnostics.count) diagnostics, model expects \(expectedDiagnostics)"
@@ -207,7 +208,10 @@ final class ModelChecker {
             guard visible == (live > 0), output.isVisible == visible else {
                 return "after settle: indicator \(visible), output \(output.isVisible), model count \(live)"
             }
-            guard scheduler.pendingWorkCount == (manager.activitySnapshot().activities.contains { $0.kind == .weakToken } ? 1 : 0) else {
+            guard
+                scheduler.pendingWorkCount
+                    == (manager.activitySnapshot().activities.contains { $0.kind == .weakToken } ? 1 : 0)
+            else {
                 return "after settle: \(scheduler.pendingWorkCount) pending work items"
             }
         }

@@ -75,7 +75,8 @@ final class LocalHTTPServer: Sendable {
             usleep(milliseconds * 1_000)
         }
         let body = "ok \(path)"
-        let response = "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
+        let response =
+            "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
     }
 

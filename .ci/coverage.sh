@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the tests with coverage and fails if less than MIN (default 90) percent of the lines in
+# Sources/ are covered.   bash .ci/coverage.sh [min-percent]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+min="${1:-90}"
+scratch=.build-coverage
+
+swift test --enable-code-coverage --scratch-path "$scratch" >"$scratch.log" 2>&1 || {
+    tail -50 "$scratch.log"
+    exit 1
+}
+bin_dir=$(swift build --scratch-path "$scratch" --show-bin-path)
+binary="$bin_dir/NetworkIndicatorPackageTests.xctest"
+[ -f "$binary" ] || binary=$(find "$bin_dir" -maxdepth 1 -name 'NetworkIndicatorPackageTests*' -type f | head -1)
+profdata="$bin_dir/codecov/default.profdata"
+# The toolchain's own llvm-cov: a system one may not read this compiler's profile format.
+llvm_cov="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-cov"
+
+"$llvm_cov" report "$binary" -instr-profile "$profdata" Sources/NetworkIndicator
+percent=$("$llvm_cov" report "$binary" -instr-profile "$profdata" Sources/NetworkIndicator |
+    awk '/^TOTAL/ { gsub("%", "", $10); print $10 }')
+echo "line coverage of Sources/: $percent% (minimum $min%)"
+awk -v p="$percent" -v m="$min" 'BEGIN { exit !(p + 0 >= m + 0) }' || {
+    echo "coverage below $min%"
+    exit 1
+}
