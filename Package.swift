@@ -16,7 +16,14 @@ let package = Package(
         .library(name: "NetworkIndicator", targets: ["NetworkIndicator"])
     ],
     targets: [
-        .target(name: "NetworkIndicator"),
+        .target(
+            name: "NetworkIndicator",
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        ),
         .executableTarget(
             name: "NetworkIndicatorDemo",
             dependencies: ["NetworkIndicator"],

@@ -10,6 +10,8 @@ mkdir -p "$out/work-corpus"
 
 # shellcheck disable=SC2046
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -g \
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+    -enable-upcoming-feature MemberImportVisibility \
     -D NETWORK_INDICATOR_FUZZ -module-name NetworkIndicatorFuzz \
     $(find Sources/NetworkIndicator -name '*.swift' | sort) \
     Tests/NetworkIndicatorTests/Reliability/ModelChecker.swift \

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A report of misuse or of a suspicious task, passed to a manager's
 /// ``NetworkIndicatorManager/diagnosticsHandler``.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a manager is tracking at one moment, for debugging: returned by
 /// ``NetworkIndicatorManager/activitySnapshot()``.

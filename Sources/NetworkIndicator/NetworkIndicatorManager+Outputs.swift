@@ -3,8 +3,10 @@ extension NetworkIndicatorManager {
     /// appears or disappears. It is told the current visibility (and, if it receives counts,
     /// the last reconciled count) right away.
     ///
-    /// The manager retains the output until ``removeOutput(_:)``. Adding an output that is
-    /// already attached does nothing. May be called from an output's own callback.
+    /// The manager retains the output until ``removeOutput(_:)``: an output that refers back
+    /// to the manager should do so `weak` or `unowned`, or the two keep each other alive.
+    /// Adding an output that is already attached does nothing. May be called from an output's
+    /// own callback.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension NetworkIndicatorManager {
     /// Seconds between sweeps for dead or finished tokens. Default `1.0`.

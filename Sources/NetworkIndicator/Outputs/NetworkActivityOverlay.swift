@@ -1,5 +1,5 @@
 #if canImport(SwiftUI) && canImport(Observation)
-import SwiftUI
+public import SwiftUI
 
 /// Covers a view with a "Loading" label and a spinner while the indicator is visible: the
 /// classic activity overlay over a table, for apps whose status bar shows no spinner.

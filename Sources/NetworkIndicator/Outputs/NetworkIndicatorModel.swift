@@ -1,5 +1,5 @@
 #if canImport(Observation)
-import Observation
+public import Observation
 
 /// The indicator's state as an `@Observable` model, for SwiftUI or any observer
 /// (`withObservationTracking` works on every platform, Linux included).

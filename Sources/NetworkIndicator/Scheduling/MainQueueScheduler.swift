@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+public import Foundation
 
 /// The production scheduler: the main dispatch queue and `DispatchSourceTimer`s on it.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A scheduler whose time stands still until you advance it: for deterministic tests of the
 /// manager and of code that uses it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a ``NetworkIndicatorManager`` gets its time and runs its main-thread work.
 ///

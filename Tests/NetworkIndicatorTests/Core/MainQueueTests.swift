@@ -87,7 +87,7 @@ struct MainQueueTests {
     @Test func outputRemovedDuringADeliveryMissesIt() {
         let harness = Harness()
         let second = RecordingNetworkIndicatorOutput()
-        let remover = ClosureNetworkIndicatorOutput { [manager = harness.manager] isVisible in
+        let remover = ClosureNetworkIndicatorOutput { [unowned manager = harness.manager] isVisible in
             if isVisible { manager.removeOutput(second) }
         }
         harness.manager.addOutput(remover)

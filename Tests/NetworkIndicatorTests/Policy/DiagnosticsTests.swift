@@ -79,6 +79,17 @@ struct DiagnosticsTests {
         )
     }
 
+    @Test(arguments: [
+        (NetworkIndicatorDiagnostic.Kind.finishAfterTokenDeath, "already deallocated"),
+        (.popWithoutPush, "popNetworkActivity() with no push outstanding"),
+        (.groupFinishWithoutStart, "on group 'label'"),
+        (.invalidSetting(name: "startDelay", replacement: 0), "startDelay must be"),
+        (.invalidSetting(name: "staleTaskThreshold", replacement: nil), "using nil (off)"),
+    ])
+    func everyDiagnosticHasAReadableDescription(kind: NetworkIndicatorDiagnostic.Kind, phrase: String) {
+        #expect(NetworkIndicatorDiagnostic(kind: kind, label: "label").description.contains(phrase))
+    }
+
     @Test func diagnosticsHandlerMayCallBackIntoTheManager() {
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)

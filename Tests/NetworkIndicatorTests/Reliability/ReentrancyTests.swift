@@ -5,7 +5,7 @@ import Testing
 /// An output that does everything a callback might do to the manager that called it.
 @MainActor
 private final class MeddlingOutput: NetworkIndicatorOutput {
-    let manager: NetworkIndicatorManager
+    unowned let manager: NetworkIndicatorManager
     var observed: [(isVisible: Bool, count: Int)] = []
     var heldToken: NetworkActivityToken?
     let companion = RecordingNetworkIndicatorOutput()
@@ -30,7 +30,7 @@ private final class MeddlingOutput: NetworkIndicatorOutput {
 /// Removes itself from its manager on its second callback.
 @MainActor
 private final class SelfRemovingOutput: NetworkIndicatorOutput {
-    let manager: NetworkIndicatorManager
+    unowned let manager: NetworkIndicatorManager
     var calls = 0
     init(manager: NetworkIndicatorManager) { self.manager = manager }
     func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
