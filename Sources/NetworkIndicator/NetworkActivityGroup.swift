@@ -40,7 +40,7 @@ public final class NetworkActivityGroup: Sendable {
 
     /// Begins one operation in this group.
     public func operationStarted() {
-        manager.begin(ObjectIdentifier(key), object: nil, kind: .group, label: .text(label))
+        manager.begin(ObjectIdentifier(key), object: nil, kind: .group, label: label)
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after
@@ -58,3 +58,6 @@ public final class NetworkActivityGroup: Sendable {
         manager.finishAll(ObjectIdentifier(key))
     }
 }
+
+/// An object that exists only to give a group's entry an identity no caller can hold.
+final class ActivityKey: Sendable {}

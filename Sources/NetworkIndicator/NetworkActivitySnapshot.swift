@@ -56,23 +56,27 @@ extension NetworkIndicatorManager {
     /// and calls nothing of yours, so it is safe to call from a debugger or any thread.
     public func activitySnapshot() -> NetworkActivitySnapshot {
         let now = scheduler.now
-        return state.withLock { state in
-            let activities = state.registry.entries.values.map { entry in
-                NetworkActivitySnapshot.Activity(
-                    label: entry.label.text,
-                    kind: NetworkActivitySnapshot.Kind(entry.kind),
-                    taskCount: entry.count,
-                    startedAt: entry.startedAt,
-                    age: max(0, now - entry.startedAt),
-                    isTokenAlive: !entry.isDead
-                )
-            }
-            return NetworkActivitySnapshot(
-                activities: activities.sorted { $0.startedAt < $1.startedAt },
-                activeTaskCount: state.registry.activeTaskCount,
-                takenAt: now
+        // Live tokens name the default labels; they are released after the lock, here.
+        var keptAlive: [AnyObject] = []
+        let (records, count) = state.withLock { state in
+            (state.registry.records(keepingAlive: &keptAlive), state.registry.activeTaskCount)
+        }
+        keptAlive.removeAll()
+        let activities = records.map { record in
+            NetworkActivitySnapshot.Activity(
+                label: record.label,
+                kind: record.kind,
+                taskCount: record.taskCount,
+                startedAt: record.startedAt,
+                age: max(0, now - record.startedAt),
+                isTokenAlive: record.isTokenAlive
             )
         }
+        return NetworkActivitySnapshot(
+            activities: activities.sorted { $0.startedAt < $1.startedAt },
+            activeTaskCount: count,
+            takenAt: now
+        )
     }
 }
 
@@ -82,7 +86,6 @@ extension NetworkActivitySnapshot.Kind {
         case .token, .completionReportingToken: self = .weakToken
         case .opaqueToken: self = .opaqueToken
         case .group: self = .group
-        case .counter: self = .counter
         }
     }
 }

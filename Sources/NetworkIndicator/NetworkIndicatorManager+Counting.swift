@@ -5,7 +5,7 @@ extension NetworkIndicatorManager {
     /// Pushes are counted apart from token tasks and groups: a pop never ends a token's task.
     /// Safe from any thread; O(1).
     public func pushNetworkActivity() {
-        begin(ObjectIdentifier(counterKey), object: nil, kind: .counter, label: .text("pushNetworkActivity()"))
+        changeRegistry { $0.push(now: { scheduler.now }) }
     }
 
     /// Ends one task begun with ``pushNetworkActivity()``.
@@ -14,7 +14,7 @@ extension NetworkIndicatorManager {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/popWithoutPush``. Safe from any thread; O(1).
     public func popNetworkActivity() {
-        if !finishOne(ObjectIdentifier(counterKey)) {
+        if !changeRegistry({ $0.pop() }) {
             report(.popWithoutPush, label: "popNetworkActivity()")
         }
     }
@@ -28,11 +28,6 @@ extension NetworkIndicatorManager {
     /// never goes negative. Tokens begun again after the reset are new tasks. Safe from any
     /// thread.
     public func resetNetworkActivity() {
-        let hop = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            state.registry.removeAll()
-            return state.requestHop(afterCountChangeFrom: oldCount)
-        }
-        if hop { enqueueReconcile() }
+        changeRegistry { $0.removeAll() }
     }
 }

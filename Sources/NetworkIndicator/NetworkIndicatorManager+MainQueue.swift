@@ -45,7 +45,9 @@ extension NetworkIndicatorManager {
             state.registry.sweep(now: now, staleThreshold: state.settings.staleTaskThreshold)
         }
         // Asked without the lock: a completion check is the caller's code.
-        let finished = found.completionCandidates.filter { $0.object.isNetworkActivityFinished }
+        let finished = found.completionCandidates.filter {
+            ($0.object as? any NetworkActivityCompletionReporting)?.isNetworkActivityFinished == true
+        }
         let (plan, handler) = state.withLock { state in
             for candidate in finished {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)

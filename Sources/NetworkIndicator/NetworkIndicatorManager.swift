@@ -51,8 +51,6 @@ public final class NetworkIndicatorManager: Sendable {
 
     let scheduler: any NetworkIndicatorScheduler
     let state: LockedState<ManagerState>
-    /// The key under which push/pop counting is recorded; no caller can hold it.
-    let counterKey = ActivityKey()
 
     /// Creates an independent manager on the main queue (for tests, or a second indicator).
     /// It has no outputs until you add some.
@@ -97,13 +95,23 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
-        let kind = kind(of: token)
-        begin(
-            ObjectIdentifier(token),
-            object: kind == .opaqueToken ? nil : token,
-            kind: kind,
-            label: label.map(TaskRegistry.Label.text) ?? .type(type(of: token))
-        )
+        let key = ObjectIdentifier(token)
+        // A type comparison, not a cast: this is the hot path.
+        let isOwnOpaqueToken =
+            type(of: token) == NetworkActivityToken.self
+            && unsafeDowncast(token, to: NetworkActivityToken.self).manager === self
+        let hop = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            state.registry.beginToken(
+                key,
+                token: token,
+                isOwnOpaqueToken: isOwnOpaqueToken,
+                label: label,
+                now: { scheduler.now }
+            )
+            return state.requestHop(afterCountChangeFrom: oldCount)
+        }
+        if hop { enqueueReconcile() }
     }
 
     /// Begins a task that lasts as long as the returned token lives.
@@ -116,12 +124,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// - Returns: The token. Discarding it ends the task immediately.
     public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
         let token = NetworkActivityToken(manager: self)
-        begin(
-            ObjectIdentifier(token),
-            object: nil,
-            kind: .opaqueToken,
-            label: label.map(TaskRegistry.Label.text) ?? .type(NetworkActivityToken.self)
-        )
+        begin(ObjectIdentifier(token), object: nil, kind: .opaqueToken, label: label)
         return token
     }
 
@@ -165,53 +168,40 @@ public final class NetworkIndicatorManager: Sendable {
     // MARK: - Internals shared with the other files
 
     /// Begins one task under `key` and asks for a main-queue hop if the change matters there.
-    func begin(
-        _ key: ObjectIdentifier,
-        object: AnyObject?,
-        kind: TaskRegistry.Kind,
-        label: @autoclosure () -> TaskRegistry.Label
-    ) {
+    func begin(_ key: ObjectIdentifier, object: AnyObject?, kind: TaskRegistry.Kind, label: String?) {
         let hop = state.withLock { state in
             let oldCount = state.registry.activeTaskCount
-            state.registry.begin(key, object: object, kind: kind, label: label(), now: scheduler.now)
+            state.registry.begin(key, object: object, kind: kind, label: label, now: { scheduler.now })
             return state.requestHop(afterCountChangeFrom: oldCount)
         }
         if hop { enqueueReconcile() }
+    }
+
+    /// Runs `change` on the registry under the lock and asks for a main-queue hop if the count
+    /// change matters there.
+    @discardableResult
+    func changeRegistry<Result>(_ change: (inout TaskRegistry) -> Result) -> Result {
+        let (result, hop) = state.withLock { state in
+            let oldCount = state.registry.activeTaskCount
+            let result = change(&state.registry)
+            return (result, state.requestHop(afterCountChangeFrom: oldCount))
+        }
+        if hop { enqueueReconcile() }
+        return result
     }
 
     /// Ends every task under `key` without reporting anything (a token or group going away).
     func finishAll(_ key: ObjectIdentifier) {
-        let hop = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            state.registry.finishAll(key)
-            return state.requestHop(afterCountChangeFrom: oldCount)
-        }
-        if hop { enqueueReconcile() }
+        changeRegistry { $0.finishAll(key) }
     }
 
     /// Ends one task under `key`; returns `false` (and changes nothing) if it had none.
     func finishOne(_ key: ObjectIdentifier) -> Bool {
-        let (finished, hop) = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            let finished = state.registry.finishOne(key) == .finished
-            return (finished, state.requestHop(afterCountChangeFrom: oldCount))
-        }
-        if hop { enqueueReconcile() }
-        return finished
+        changeRegistry { $0.finishOne(key) } == .finished
     }
 
     func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
         let handler = state.withLock { $0.settings.diagnosticsHandler }
         handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
     }
-
-    private func kind(of token: AnyObject) -> TaskRegistry.Kind {
-        if let opaque = token as? NetworkActivityToken, opaque.manager === self {
-            return .opaqueToken
-        }
-        return token is any NetworkActivityCompletionReporting ? .completionReportingToken : .token
-    }
 }
-
-/// An object that exists only to give a task entry an identity no caller can hold.
-final class ActivityKey: Sendable {}

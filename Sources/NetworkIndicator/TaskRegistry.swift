@@ -2,10 +2,11 @@ import Foundation
 
 /// Every open task of one manager, as a plain value kept behind the manager's lock.
 ///
-/// Entries are keyed by the identity of the object that owns them (a caller's token, an
-/// ``NetworkActivityToken``, a ``NetworkActivityGroup``, or the manager itself for push/pop
-/// counting) and carry a task count, so that begin and finish are one hash lookup each and the
-/// total is kept up to date instead of being recomputed.
+/// Entries live in a contiguous array, found through an ``IdentityTable`` keyed by the identity
+/// of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
+/// ``NetworkActivityGroup``'s key). Begin and finish are one table lookup and an in-place update;
+/// removal swaps the last entry into the hole. The total is kept, never recomputed. Push/pop
+/// counting is a plain counter beside the entries.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its weak reference: once the
 /// weak reference reads `nil` the entry is dead, whatever object now lives at that address.
@@ -20,35 +21,20 @@ struct TaskRegistry {
         case opaqueToken
         /// A ``NetworkActivityGroup``: its `deinit` ends it.
         case group
-        /// Push/pop counting on the manager.
-        case counter
 
         /// Whether the entry holds a weak reference that the sweep must check.
         var isSwept: Bool { self == .token || self == .completionReportingToken }
     }
 
-    enum Label {
-        case text(String)
-        case type(any AnyObject.Type)
-
-        var text: String {
-            switch self {
-            case .text(let text): text
-            case .type(let type): String(describing: type)
-            }
-        }
-    }
-
     struct Entry {
+        let key: ObjectIdentifier
         weak var object: AnyObject?
         var count: Int
-        let kind: Kind
-        let label: Label
         let startedAt: TimeInterval
+        let kind: Kind
+        /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
+        let hasLabel: Bool
         var isStaleReported = false
-
-        /// A swept entry whose object is gone (or is running its `deinit`).
-        var isDead: Bool { kind.isSwept && object == nil }
     }
 
     enum FinishOutcome: Equatable {
@@ -59,19 +45,57 @@ struct TaskRegistry {
         case tokenDead
     }
 
-    /// What a sweep found; the strong references keep objects alive until the caller has
-    /// released the lock, so that no `deinit` runs while it is held.
+    /// What a sweep found. The strong references keep the objects alive until the caller has
+    /// released the lock, so that no `deinit` (the caller's code) runs while it is held.
     struct SweepResult {
         var keptAlive: [AnyObject] = []
-        var completionCandidates: [(key: ObjectIdentifier, object: any NetworkActivityCompletionReporting)] = []
+        /// Live tokens of kind ``Kind/completionReportingToken``, to ask outside the lock.
+        var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
         var staleTasks: [(label: String, age: TimeInterval)] = []
         var endedTaskCount = 0
     }
 
-    private(set) var entries: [ObjectIdentifier: Entry] = [:]
+    /// One entry as the snapshot shows it.
+    struct ActivityRecord {
+        let label: String
+        let kind: NetworkActivitySnapshot.Kind
+        let taskCount: Int
+        let startedAt: TimeInterval
+        let isTokenAlive: Bool
+    }
+
+    private(set) var entries: [Entry] = []
+    private var table = IdentityTable()
+    private var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
+    private(set) var pushCount = 0
+    private var pushStartedAt: TimeInterval = 0
+    private var isPushStaleReported = false
+    /// The last token type checked for ``NetworkActivityCompletionReporting``: apps use one or
+    /// two token types, and a conformance check costs more than the rest of a begin.
+    private var lastTokenType: ObjectIdentifier?
+    private var lastTokenTypeReportsCompletion = false
+
+    // MARK: - Tokens and groups
+
+    /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
+    /// opaque token, whose `deinit` reports its end).
+    mutating func beginToken(
+        _ key: ObjectIdentifier,
+        token: AnyObject,
+        isOwnOpaqueToken: Bool,
+        label: String?,
+        now: () -> TimeInterval
+    ) {
+        if isOwnOpaqueToken {
+            begin(key, object: nil, kind: .opaqueToken, label: label, now: now)
+        } else {
+            let kind: Kind = reportsCompletion(token) ? .completionReportingToken : .token
+            begin(key, object: token, kind: kind, label: label, now: now)
+        }
+    }
 
     /// Begins one task for `key`, creating its entry if needed. A dead entry at the same key
     /// belongs to an earlier object whose memory was reused: its tasks end and a new entry
@@ -80,33 +104,39 @@ struct TaskRegistry {
         _ key: ObjectIdentifier,
         object: AnyObject?,
         kind: Kind,
-        label: @autoclosure () -> Label,
-        now: @autoclosure () -> TimeInterval
+        label: String?,
+        now: () -> TimeInterval
     ) {
         activeTaskCount += 1
-        if let index = entries.index(forKey: key) {
-            if !entries.values[index].isDead {
-                entries.values[index].count += 1
+        if let found = table.value(for: key) {
+            let index = Int(found)
+            if !isDead(at: index) {
+                entries[index].count += 1  // in place, through the array's modify accessor
                 return
             }
             remove(at: index)
         }
+        table.set(Int32(entries.count), for: key)
+        entries.append(
+            Entry(key: key, object: object, count: 1, startedAt: now(), kind: kind, hasLabel: label != nil)
+        )
         if kind.isSwept { sweptEntryCount += 1 }
-        entries[key] = Entry(object: object, count: 1, kind: kind, label: label(), startedAt: now())
+        if let label { labels[key] = label }
     }
 
     /// Ends one task of `key`.
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
-        guard let index = entries.index(forKey: key) else { return .unknown }
-        if entries.values[index].isDead {
+        guard let found = table.value(for: key) else { return .unknown }
+        let index = Int(found)
+        if isDead(at: index) {
             remove(at: index)
             return .tokenDead
         }
-        activeTaskCount -= 1
-        entries.values[index].count -= 1
-        if entries.values[index].count == 0 {
-            if entries.values[index].kind.isSwept { sweptEntryCount -= 1 }
-            entries.remove(at: index)
+        if entry(at: index).pointee.count == 1 {
+            remove(at: index)
+        } else {
+            entries[index].count -= 1
+            activeTaskCount -= 1
         }
         return .finished
     }
@@ -114,74 +144,187 @@ struct TaskRegistry {
     /// Ends every task of `key`; returns how many ended.
     @discardableResult
     mutating func finishAll(_ key: ObjectIdentifier) -> Int {
-        guard let index = entries.index(forKey: key) else { return 0 }
-        return remove(at: index)
+        guard let found = table.value(for: key) else { return 0 }
+        return remove(at: Int(found))
     }
 
     /// Ends every task of `key` if its entry still belongs to `object`.
     mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
-        guard let index = entries.index(forKey: key), entries.values[index].object === object else {
-            return
-        }
-        remove(at: index)
-    }
-
-    /// Ends every task.
-    mutating func removeAll() {
-        entries.removeAll()
-        activeTaskCount = 0
-        sweptEntryCount = 0
+        guard let found = table.value(for: key), entry(at: Int(found)).pointee.object === object else { return }
+        remove(at: Int(found))
     }
 
     /// The number of open tasks of `key`.
     func count(for key: ObjectIdentifier) -> Int {
-        entries[key]?.count ?? 0
+        table.value(for: key).map { entry(at: Int($0)).pointee.count } ?? 0
     }
 
-    /// Removes the entries whose objects died, and collects the live objects that can report
-    /// completion and the tasks older than `staleThreshold` that were not reported yet.
+    // MARK: - Push/pop
+
+    mutating func push(now: () -> TimeInterval) {
+        if pushCount == 0 {
+            pushStartedAt = now()
+            isPushStaleReported = false
+        }
+        pushCount += 1
+        activeTaskCount += 1
+    }
+
+    /// Ends one pushed task; `false` (and no change) if none is open.
+    mutating func pop() -> Bool {
+        guard pushCount > 0 else { return false }
+        pushCount -= 1
+        activeTaskCount -= 1
+        return true
+    }
+
+    // MARK: - Everything
+
+    /// Ends every task.
+    mutating func removeAll() {
+        entries.removeAll()
+        table.removeAll()
+        labels.removeAll()
+        activeTaskCount = 0
+        sweptEntryCount = 0
+        pushCount = 0
+    }
+
+    /// Removes the entries whose objects died, and collects the live objects (to release after
+    /// the lock), the candidates for a completion check, and the tasks older than
+    /// `staleThreshold` that were not reported yet. O(entries).
     mutating func sweep(now: TimeInterval, staleThreshold: TimeInterval?) -> SweepResult {
         var result = SweepResult()
-        var deadKeys: [ObjectIdentifier] = []
-        if sweptEntryCount > 0 {
-            result.keptAlive.reserveCapacity(sweptEntryCount)
-        }
-        var index = entries.startIndex
-        while index != entries.endIndex {
-            defer { entries.formIndex(after: &index) }
-            let kind = entries.values[index].kind
-            if kind.isSwept {
-                guard let object = entries.values[index].object else {
-                    deadKeys.append(entries.keys[index])
-                    continue
-                }
-                if kind == .completionReportingToken,
-                    let reporting = object as? any NetworkActivityCompletionReporting
-                {
-                    result.completionCandidates.append((entries.keys[index], reporting))
-                } else {
+        result.keptAlive.reserveCapacity(sweptEntryCount)
+        var deadIndices: [Int] = []
+        let labels = labels
+        entries.withUnsafeMutableBufferPointer { entries in
+            for index in entries.indices {
+                var liveObject: AnyObject?
+                if entries[index].kind.isSwept {
+                    guard let object = entries[index].object else {
+                        deadIndices.append(index)
+                        continue
+                    }
+                    if entries[index].kind == .completionReportingToken {
+                        result.completionCandidates.append((entries[index].key, object))
+                    }
+                    liveObject = object
                     result.keptAlive.append(object)
                 }
-            }
-            if let staleThreshold, !entries.values[index].isStaleReported {
-                let age = now - entries.values[index].startedAt
-                if age >= staleThreshold {
-                    entries.values[index].isStaleReported = true
-                    result.staleTasks.append((entries.values[index].label.text, age))
+                if let staleThreshold, !entries[index].isStaleReported,
+                    now - entries[index].startedAt >= staleThreshold
+                {
+                    entries[index].isStaleReported = true
+                    let label = Self.label(of: entries[index], object: liveObject, labels: labels)
+                    result.staleTasks.append((label, now - entries[index].startedAt))
                 }
             }
         }
-        for key in deadKeys {
-            result.endedTaskCount += finishAll(key)
+        // From the back, so that the entry swapped into each hole is one already checked alive.
+        for index in deadIndices.reversed() {
+            result.endedTaskCount += remove(at: index)
+        }
+        if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
+            isPushStaleReported = true
+            result.staleTasks.append((Self.pushLabel, now - pushStartedAt))
         }
         return result
     }
 
+    /// Every entry (and the push counter) as the snapshot shows it. The live objects whose
+    /// type names the default labels are appended to `keptAlive`, to be released after the lock.
+    func records(keepingAlive keptAlive: inout [AnyObject]) -> [ActivityRecord] {
+        var records: [ActivityRecord] = []
+        records.reserveCapacity(entries.count + 1)
+        entries.withUnsafeBufferPointer { entries in
+            for entry in entries.indices.lazy.map({ entries.baseAddress! + $0 }) {
+                let object = entry.pointee.kind.isSwept ? entry.pointee.object : nil
+                if let object { keptAlive.append(object) }
+                records.append(
+                    ActivityRecord(
+                        label: Self.label(of: entry.pointee, object: object, labels: labels),
+                        kind: NetworkActivitySnapshot.Kind(entry.pointee.kind),
+                        taskCount: entry.pointee.count,
+                        startedAt: entry.pointee.startedAt,
+                        isTokenAlive: !entry.pointee.kind.isSwept || object != nil
+                    )
+                )
+            }
+        }
+        if pushCount > 0 {
+            records.append(
+                ActivityRecord(
+                    label: Self.pushLabel,
+                    kind: .counter,
+                    taskCount: pushCount,
+                    startedAt: pushStartedAt,
+                    isTokenAlive: true
+                )
+            )
+        }
+        return records
+    }
+
+    static let pushLabel = "pushNetworkActivity()"
+
+    // MARK: - Private
+
+    /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
+    /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
+    private func isDead(at index: Int) -> Bool {
+        let entry = entry(at: index)
+        return entry.pointee.kind.isSwept && entry.pointee.object == nil
+    }
+
+    /// The entry at `index`, read in place. `Array`'s subscript getter would copy the whole
+    /// entry, and copying a weak reference costs two atomic operations on the side table.
+    /// Valid until the next mutation of ``entries``.
+    private func entry(at index: Int) -> UnsafePointer<Entry> {
+        entries.withUnsafeBufferPointer { $0.baseAddress! + index }
+    }
+
+    private static func label(
+        of entry: borrowing Entry,
+        object: AnyObject?,
+        labels: [ObjectIdentifier: String]
+    ) -> String {
+        if entry.hasLabel, let label = labels[entry.key] { return label }
+        switch entry.kind {
+        case .token, .completionReportingToken:
+            return object.map { String(describing: type(of: $0)) } ?? "deallocated token"
+        case .opaqueToken:
+            return "NetworkActivityToken"
+        case .group:
+            return "NetworkActivityGroup"
+        }
+    }
+
+    private mutating func reportsCompletion(_ token: AnyObject) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: token))
+        if type != lastTokenType {
+            lastTokenType = type
+            lastTokenTypeReportsCompletion = token is any NetworkActivityCompletionReporting
+        }
+        return lastTokenTypeReportsCompletion
+    }
+
+    /// Removes the entry at `index` (the last entry takes its place); returns its task count.
     @discardableResult
-    private mutating func remove(at index: Dictionary<ObjectIdentifier, Entry>.Index) -> Int {
-        let entry = entries.remove(at: index).value
-        activeTaskCount -= entry.count
-        if entry.kind.isSwept { sweptEntryCount -= 1 }
-        return entry.count
+    private mutating func remove(at index: Int) -> Int {
+        let removed = entry(at: index)
+        let key = removed.pointee.key
+        let count = removed.pointee.count
+        activeTaskCount -= count
+        if removed.pointee.kind.isSwept { sweptEntryCount -= 1 }
+        if removed.pointee.hasLabel { labels[key] = nil }
+        table.remove(key)
+        let last = entries.count - 1
+        if index != last {
+            entries.swapAt(index, last)
+            table.set(Int32(index), for: entry(at: index).pointee.key)
+        }
+        entries.removeLast()
+        return count
     }
 }

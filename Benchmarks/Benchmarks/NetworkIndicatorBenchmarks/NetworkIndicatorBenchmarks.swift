@@ -63,12 +63,13 @@ private func registerReferenceAndCallBenchmarks() {
     Benchmark("0 Reference: locked counter push+pop, 2 threads", configuration: twoThreadConfiguration(seconds: 2)) {
         benchmark in
         let counter = ReferenceLockedCounter()
-        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        runOnTwoThreads(start: benchmark.startMeasurement) { _ in
             for _ in 0..<operationsPerThread {
                 counter.push()
                 counter.pop()
             }
         }
+        benchmark.stopMeasurement()
         if counter.count != 0 { benchmark.error("counter unbalanced: \(counter.count)") }
     }
 
@@ -119,17 +120,21 @@ private func registerReferenceAndCallBenchmarks() {
         (makeManager(manual: false), (0..<64).map { _ in Token() })
     }
 
-    Benchmark("1 Explicit begin+finish, 2 threads, main-queue scheduler", configuration: twoThreadConfiguration(seconds: 6)) {
+    Benchmark(
+        "1 Explicit begin+finish, 2 threads, main-queue scheduler",
+        configuration: twoThreadConfiguration(seconds: 6)
+    ) {
         benchmark,
         manager in
         let tokens = [Token(), Token()]
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        runOnTwoThreads(start: benchmark.startMeasurement) { index in
             let token = tokens[index]
             for _ in 0..<operationsPerThread {
                 manager.beganNetworkTask(withToken: token)
                 manager.finishedNetworkTask(forToken: token)
             }
         }
+        benchmark.stopMeasurement()
         if manager.activeTaskCount != 0 { benchmark.error("unbalanced: \(manager.activeTaskCount)") }
     } setup: {
         makeManager(manual: false)
@@ -252,7 +257,9 @@ private func registerSweepBenchmarks() {
                 let elapsed = nanosecondsNow() - start
                 handle.benchmark.stopMeasurement()
                 handle.benchmark.measurement(
-                    CustomMetric.sweepPicosecondsPerToken, Int(elapsed * 1_000 / UInt64(count)))
+                    CustomMetric.sweepPicosecondsPerToken,
+                    Int(elapsed * 1_000 / UInt64(count))
+                )
                 if fixture.manager.activeTaskCount != before || before != count {
                     handle.benchmark.error("live tokens lost: \(before) -> \(fixture.manager.activeTaskCount)")
                 }
@@ -283,7 +290,9 @@ private func registerSweepBenchmarks() {
                 let elapsed = nanosecondsNow() - start
                 handle.benchmark.stopMeasurement()
                 handle.benchmark.measurement(
-                    CustomMetric.sweepPicosecondsPerToken, Int(elapsed * 1_000 / UInt64(count)))
+                    CustomMetric.sweepPicosecondsPerToken,
+                    Int(elapsed * 1_000 / UInt64(count))
+                )
                 if before != count || manager.activeTaskCount != 0 {
                     handle.benchmark.error("sweep left \(manager.activeTaskCount) of \(before) tasks")
                 }
@@ -368,8 +377,10 @@ private var hopConfiguration: Benchmark.Configuration {
 }
 
 private func registerHopBenchmarks() {
-    Benchmark("6 Hops: 100k begin+finish pairs on a background thread, main actor never drains",
-              configuration: hopConfiguration) { benchmark in
+    Benchmark(
+        "6 Hops: 100k begin+finish pairs on a background thread, main actor never drains",
+        configuration: hopConfiguration
+    ) { benchmark in
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         let samples = ReferenceLockedValue((maxHops: 0, maxWork: 0))
@@ -395,8 +406,10 @@ private func registerHopBenchmarks() {
         benchmark.measurement(CustomMetric.drains, 0)
     }
 
-    Benchmark("6 Hops: 100k begin+finish pairs on a background thread, main actor drains concurrently",
-              configuration: hopConfiguration) { benchmark in
+    Benchmark(
+        "6 Hops: 100k begin+finish pairs on a background thread, main actor drains concurrently",
+        configuration: hopConfiguration
+    ) { benchmark in
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         let done = ReferenceLockedValue(false)

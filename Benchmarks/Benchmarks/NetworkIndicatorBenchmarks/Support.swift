@@ -46,6 +46,30 @@ func runOnBackgroundThread(_ body: @escaping @Sendable () -> Void) {
     finished.wait()
 }
 
+/// Runs `body(0)` and `body(1)` on two new threads at the same time and returns when both are
+/// done. The threads are started and parked at a barrier before `start` runs (so thread creation
+/// stays outside the measured region); `start` then releases them.
+/// (`DispatchQueue.concurrentPerform` is not used: with two iterations it sometimes runs both on
+/// the calling thread, one after the other, which measures no contention at all.)
+func runOnTwoThreads(start: () -> Void, _ body: @escaping @Sendable (Int) -> Void) {
+    let barrier = ReferenceLockedValue((ready: 0, go: false))
+    let finished = DispatchSemaphore(value: 0)
+    for index in 0..<2 {
+        let thread = Thread {
+            barrier.withLock { $0.ready += 1 }
+            while !barrier.withLock({ $0.go }) { sched_yield() }
+            body(index)
+            finished.signal()
+        }
+        thread.start()
+    }
+    while barrier.withLock({ $0.ready }) < 2 { sched_yield() }
+    start()
+    barrier.withLock { $0.go = true }
+    finished.wait()
+    finished.wait()
+}
+
 /// A monotonic clock reading in nanoseconds.
 @inline(__always)
 func nanosecondsNow() -> UInt64 {
@@ -79,20 +103,38 @@ final class CountingMainQueueScheduler: NetworkIndicatorScheduler {
 enum CustomMetric {
     /// Picoseconds of sweep time per token (1 ns = 1000 ps), measured around the one sweep.
     static let sweepPicosecondsPerToken = BenchmarkMetric.custom(
-        "Sweep time per token (ps)", polarity: .prefersSmaller, useScalingFactor: false)
+        "Sweep time per token (ps)",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
     /// Main-queue hops requested (scheduler enqueues) during 100_000 begin+finish pairs.
     static let hopsPer100kPairs = BenchmarkMetric.custom(
-        "Main-queue hops per 100k pairs", polarity: .prefersSmaller, useScalingFactor: false)
+        "Main-queue hops per 100k pairs",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
     /// Highest number of hops enqueued and not yet run seen at any sample.
     static let maxPendingHops = BenchmarkMetric.custom(
-        "Max pending hops", polarity: .prefersSmaller, useScalingFactor: false)
+        "Max pending hops",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
     /// Highest `pendingWorkCount` seen (hops plus the sweep and policy timers).
     static let maxPendingWork = BenchmarkMetric.custom(
-        "Max pendingWorkCount (hops + timers)", polarity: .prefersSmaller, useScalingFactor: false)
+        "Max pendingWorkCount (hops + timers)",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
     /// Main-queue hops enqueued during one iteration of 1000 begin+finish pairs.
     static let hopsPer1000Pairs = BenchmarkMetric.custom(
-        "Main-queue hops per 1000 pairs", polarity: .prefersSmaller, useScalingFactor: false)
+        "Main-queue hops per 1000 pairs",
+        polarity: .prefersSmaller,
+        useScalingFactor: false
+    )
     /// How many times the main actor ran `runPendingWork()` during the iteration.
     static let drains = BenchmarkMetric.custom(
-        "Main-actor drains", polarity: .prefersLarger, useScalingFactor: false)
+        "Main-actor drains",
+        polarity: .prefersLarger,
+        useScalingFactor: false
+    )
 }

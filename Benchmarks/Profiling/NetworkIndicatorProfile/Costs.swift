@@ -45,7 +45,9 @@ func opaque<T>(_ value: T) -> T { value }
 
 @MainActor
 func runCosts(iterations: Int) {
-    print("MemoryLayout<MirrorEntry>: size \(MemoryLayout<MirrorEntry>.size), stride \(MemoryLayout<MirrorEntry>.stride)")
+    print(
+        "MemoryLayout<MirrorEntry>: size \(MemoryLayout<MirrorEntry>.size), stride \(MemoryLayout<MirrorEntry>.stride)"
+    )
     print("Dictionary<ObjectIdentifier, MirrorEntry> bucket: \(8 + MemoryLayout<MirrorEntry>.stride) bytes")
 
     let token: AnyObject = opaque(Token())
@@ -85,7 +87,12 @@ func runCosts(iterations: Int) {
             entries.values[index].count += 1
         } else {
             entries[key] = MirrorEntry(
-                object: weaklyHeld, count: 1, kind: 0, label: .type(Token.self), startedAt: 0)
+                object: weaklyHeld,
+                count: 1,
+                kind: 0,
+                label: .type(Token.self),
+                startedAt: 0
+            )
         }
         if let index = entries.index(forKey: key) {
             if entries.values[index].isDead { return }

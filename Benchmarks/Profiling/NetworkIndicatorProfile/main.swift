@@ -98,7 +98,9 @@ func run() {
         exit(2)
     }
     let elapsed = DispatchTime.now().uptimeNanoseconds - start
-    print("\(scenario): \(iterations) iterations, \(Double(elapsed) / Double(max(operations, 1))) ns per iteration (whole run)")
+    print(
+        "\(scenario): \(iterations) iterations, \(Double(elapsed) / Double(max(operations, 1))) ns per iteration (whole run)"
+    )
 }
 
 MainActor.assumeIsolated { run() }

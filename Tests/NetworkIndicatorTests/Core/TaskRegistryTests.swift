@@ -11,15 +11,16 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)  // any stable key stands for "this address"
         var dead: Object? = Object()
-        registry.begin(key, object: dead, kind: .token, label: .text("old"), now: 0)
-        registry.begin(key, object: dead, kind: .token, label: .text("old"), now: 0)
+        registry.begin(key, object: dead, kind: .token, label: "old", now: { 0 })
+        registry.begin(key, object: dead, kind: .token, label: "old", now: { 0 })
         dead = nil
 
         let newcomer = Object()
-        registry.begin(key, object: newcomer, kind: .token, label: .text("new"), now: 1)
+        registry.begin(key, object: newcomer, kind: .token, label: "new", now: { 1 })
         #expect(registry.activeTaskCount == 1)
         #expect(registry.count(for: key) == 1)
-        #expect(registry.entries[key]?.label.text == "new")
+        var kept: [AnyObject] = []
+        #expect(registry.records(keepingAlive: &kept).map(\.label) == ["new"])
         #expect(registry.sweptEntryCount == 1)
         _ = dead
     }
@@ -28,7 +29,7 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
         var dead: Object? = Object()
-        registry.begin(key, object: dead, kind: .token, label: .text("old"), now: 0)
+        registry.begin(key, object: dead, kind: .token, label: nil, now: { 0 })
         dead = nil
         #expect(registry.finishOne(key) == .tokenDead)
         #expect(registry.activeTaskCount == 0)
@@ -40,24 +41,32 @@ struct TaskRegistryTests {
     @Test func sweepRemovesDeadEntriesAndKeepsLiveOnes() {
         var registry = TaskRegistry()
         let live = Object()
-        var dead: Object? = Object()
-        registry.begin(ObjectIdentifier(live), object: live, kind: .token, label: .text("live"), now: 0)
-        registry.begin(ObjectIdentifier(dead!), object: dead, kind: .token, label: .text("dead"), now: 0)
-        registry.begin(ObjectIdentifier(dead!), object: dead, kind: .token, label: .text("dead"), now: 0)
-        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .counter, label: .text("push"), now: 0)
+        var dead: [Object]? = (0..<5).map { _ in Object() }
+        registry.begin(ObjectIdentifier(live), object: live, kind: .token, label: nil, now: { 0 })
+        for object in dead! {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: { 0 })
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: { 0 })
+        }
+        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: { 0 })
+        registry.push(now: { 0 })
         dead = nil
         let result = registry.sweep(now: 10, staleThreshold: nil)
-        #expect(result.endedTaskCount == 2)
+        #expect(result.endedTaskCount == 10)
         #expect(result.keptAlive.count == 1)
-        #expect(registry.activeTaskCount == 2)
+        #expect(registry.activeTaskCount == 3)
         #expect(registry.sweptEntryCount == 1)
+        #expect(registry.count(for: ObjectIdentifier(live)) == 1)
+        #expect(registry.count(for: ObjectIdentifier(Object.self)) == 1)
+        _ = dead
     }
 
     @Test func staleEntriesAreReportedOnce() {
         var registry = TaskRegistry()
-        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .counter, label: .text("push"), now: 0)
+        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: { 0 })
+        registry.push(now: { 5 })
         #expect(registry.sweep(now: 9, staleThreshold: 10).staleTasks.isEmpty)
-        #expect(registry.sweep(now: 10, staleThreshold: 10).staleTasks.map(\.label) == ["push"])
+        #expect(registry.sweep(now: 10, staleThreshold: 10).staleTasks.map(\.label) == ["group"])
+        #expect(registry.sweep(now: 15, staleThreshold: 10).staleTasks.map(\.label) == [TaskRegistry.pushLabel])
         #expect(registry.sweep(now: 20, staleThreshold: 10).staleTasks.isEmpty)
     }
 
@@ -66,10 +75,61 @@ struct TaskRegistryTests {
         let key = ObjectIdentifier(Object.self)
         #expect(registry.finishOne(key) == .unknown)
         #expect(registry.finishAll(key) == 0)
+        let popped = registry.pop()
+        #expect(!popped)
         #expect(registry.activeTaskCount == 0)
-        registry.begin(key, object: nil, kind: .counter, label: .text("push"), now: 0)
+        registry.begin(key, object: nil, kind: .group, label: nil, now: { 0 })
         #expect(registry.finishOne(key) == .finished)
         #expect(registry.finishOne(key) == .unknown)
         #expect(registry.activeTaskCount == 0)
+    }
+
+    @Test func removingFromTheMiddleKeepsEveryOtherEntryReachable() {
+        var registry = TaskRegistry()
+        let objects = (0..<100).map { _ in Object() }
+        for (index, object) in objects.enumerated() {
+            for _ in 0...index % 3 {
+                registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: { 0 })
+            }
+        }
+        for object in objects.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
+            registry.finishAll(ObjectIdentifier(object))
+        }
+        for (index, object) in objects.enumerated() {
+            #expect(registry.count(for: ObjectIdentifier(object)) == (index % 2 == 0 ? 0 : index % 3 + 1))
+        }
+        #expect(registry.entries.count == 50)
+    }
+}
+
+@Suite("Identity table")
+struct IdentityTableTests {
+    @Test func agreesWithADictionaryUnderRandomOperations() {
+        var generator = SeededGenerator(seed: 42)
+        var table = IdentityTable()
+        var reference: [ObjectIdentifier: Int32] = [:]
+        // Keys spaced like object addresses (16-byte aligned), from a small range so that
+        // probe runs collide, wrap around, and are shifted back by removals.
+        let keys = (1...600).map { unsafeBitCast(UInt($0) << 4, to: ObjectIdentifier.self) }
+        for step in 0..<50_000 {
+            let key = keys[Int.random(in: 0..<keys.count, using: &generator)]
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0:
+                table.set(Int32(step), for: key)
+                reference[key] = Int32(step)
+            case 1:
+                let removed = table.remove(key)
+                #expect(removed == reference.removeValue(forKey: key))
+            default:
+                #expect(table.value(for: key) == reference[key])
+            }
+            if step % 5_000 == 0 {
+                #expect(table.count == reference.count)
+                #expect(keys.allSatisfy { table.value(for: $0) == reference[$0] })
+            }
+        }
+        table.removeAll()
+        #expect(table.count == 0)
+        #expect(keys.allSatisfy { table.value(for: $0) == nil })
     }
 }

@@ -134,22 +134,6 @@ struct WeakTokenTests {
         #expect(harness.diagnostics.all.isEmpty)
     }
 
-    @Test func finishWithNewObjectAtDeadTokensAddressEndsTheDeadTasksAndReports() {
-        let harness = Harness()
-        var token: Token? = Token()
-        let deadIdentity = ObjectIdentifier(token!)
-        harness.manager.beganNetworkTask(withToken: token!)
-        token = nil
-
-        var keep: [Token] = []
-        guard let reused = tokenReusingAddress(of: deadIdentity, keeping: &keep) else { return noteNoAddressReuse() }
-        harness.manager.finishedNetworkTask(forToken: reused)
-        #expect(harness.manager.activeTaskCount == 0)
-        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
-        harness.manager.beganNetworkTask(withToken: reused)
-        #expect(harness.manager.activeTaskCount == 1)
-    }
-
     @Test func labelsDefaultToTheTokensType() {
         let harness = Harness()
         let token = Token()
