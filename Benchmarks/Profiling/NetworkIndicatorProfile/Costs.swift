@@ -1,7 +1,8 @@
-// `NetworkIndicatorProfile costs`: times, in isolation, the operations that callgrind shows
+// `NetworkIndicatorProfile costs`: times, in isolation, the operations that callgrind showed
 // dominating the library's begin/finish and sweep paths, so that the README can put nanoseconds
-// on each. `MirrorEntry` copies the layout of the library's internal `TaskRegistry.Entry` (it is
-// not public), so the dictionary rows reproduce the registry's access pattern outside the lock.
+// on each. `MirrorEntry` copies the layout of the library's *first* registry entry (a
+// `Dictionary` value with a weak reference and a label), kept to show what the rewrite removed;
+// the library now keeps entries in a contiguous array behind an identity hash table.
 import Dispatch
 import Foundation
 import NetworkIndicator
