@@ -15,9 +15,10 @@ public final class StatusBarNetworkIndicatorOutput: NetworkIndicatorOutput {
 
     /// Shows or hides the status-bar spinner.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-        // Through a protocol conformance declared in a deprecated extension, so that using the
-        // deprecated property is acknowledged once instead of warning in every build.
-        (UIApplication.shared as any StatusBarSpinnerSetting).setStatusBarSpinnerVisible(isVisible)
+        // Called through a protocol whose witness is marked deprecated: the deprecated property
+        // is acknowledged in one place instead of warning in every build.
+        let setter: any StatusBarSpinnerSetting = DeprecatedStatusBarSpinnerSetter()
+        setter.setStatusBarSpinnerVisible(isVisible)
     }
 }
 
@@ -26,10 +27,11 @@ private protocol StatusBarSpinnerSetting {
     func setStatusBarSpinnerVisible(_ isVisible: Bool)
 }
 
-@available(iOS, deprecated: 13.0, message: "The status-bar spinner is deprecated; attach an in-app output too.")
-extension UIApplication: StatusBarSpinnerSetting {
-    fileprivate func setStatusBarSpinnerVisible(_ isVisible: Bool) {
-        isNetworkActivityIndicatorVisible = isVisible
+@MainActor
+private struct DeprecatedStatusBarSpinnerSetter: StatusBarSpinnerSetting {
+    @available(iOS, deprecated: 13.0, message: "The status-bar spinner is deprecated; attach an in-app output too.")
+    func setStatusBarSpinnerVisible(_ isVisible: Bool) {
+        UIApplication.shared.isNetworkActivityIndicatorVisible = isVisible
     }
 }
 #endif

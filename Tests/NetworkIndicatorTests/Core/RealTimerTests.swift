@@ -3,6 +3,10 @@ import Testing
 
 @testable import NetworkIndicator
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A few tests on the real main queue with short intervals and generous deadlines.
 @MainActor
 @Suite("Real main-queue timers")
@@ -100,5 +104,40 @@ struct RealTimerTests {
         _ = consume holder
         #expect(await collector.wait { $0.count == 3 } == [false, true, false])
         #expect(manager.activeTaskCount == 0)
+    }
+
+    @Test func delaysHideShortTasksAndBridgeGapsOnTheRealMainQueue() async {
+        let manager = makeManager()
+        manager.startDelay = 0.1
+        manager.completionDelay = 0.1
+        let collector = VisibilityCollector(manager)
+        await collector.wait { $0 == [false] }
+
+        // Shorter than the start delay (no timing assertion: only what the indicator did).
+        let blip = manager.beganNetworkTask()
+        manager.finishedNetworkTask(forToken: blip)
+        // Longer than the start delay, then a second task inside the completion delay.
+        var first: NetworkActivityToken? = manager.beganNetworkTask()
+        await collector.wait { $0 == [false, true] }
+        first = nil
+        let second = manager.beganNetworkTask()
+        try? await Task.sleep(nanoseconds: 20_000_000)
+        manager.finishedNetworkTask(forToken: second)
+        #expect(await collector.wait { $0.count == 3 } == [false, true, false])
+        _ = first
+    }
+
+    @Test func heldCompletedURLSessionTaskEndsOnTheRealSweep() async throws {
+        let server = try LocalHTTPServer()
+        let manager = makeManager()
+        let collector = VisibilityCollector(manager)
+        await collector.wait { $0 == [false] }
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/delay/20"))
+        manager.track(task)
+        task.resume()
+        #expect(await collector.wait { $0.count == 3 } == [false, true, false])
+        #expect(task.state == .completed, "still held by the test, ended by its completed state")
+        session.finishTasksAndInvalidate()
     }
 }
