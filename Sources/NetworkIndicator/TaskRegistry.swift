@@ -132,7 +132,7 @@ struct TaskRegistry {
             remove(at: index)
             return .tokenDead
         }
-        if entry(at: index).pointee.count == 1 {
+        if readEntry(at: index, { $0.pointee.count }) == 1 {
             remove(at: index)
         } else {
             entries[index].count -= 1
@@ -150,13 +150,15 @@ struct TaskRegistry {
 
     /// Ends every task of `key` if its entry still belongs to `object`.
     mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
-        guard let found = table.value(for: key), entry(at: Int(found)).pointee.object === object else { return }
+        guard let found = table.value(for: key), readEntry(at: Int(found), { $0.pointee.object === object }) else {
+            return
+        }
         remove(at: Int(found))
     }
 
     /// The number of open tasks of `key`.
     func count(for key: ObjectIdentifier) -> Int {
-        table.value(for: key).map { entry(at: Int($0)).pointee.count } ?? 0
+        table.value(for: key).map { readEntry(at: Int($0)) { $0.pointee.count } } ?? 0
     }
 
     // MARK: - Push/pop
@@ -273,15 +275,16 @@ struct TaskRegistry {
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
     private func isDead(at index: Int) -> Bool {
-        let entry = entry(at: index)
-        return entry.pointee.kind.isSwept && entry.pointee.object == nil
+        readEntry(at: index) { $0.pointee.kind.isSwept && $0.pointee.object == nil }
     }
 
-    /// The entry at `index`, read in place. `Array`'s subscript getter would copy the whole
-    /// entry, and copying a weak reference costs two atomic operations on the side table.
-    /// Valid until the next mutation of ``entries``.
-    private func entry(at index: Int) -> UnsafePointer<Entry> {
-        entries.withUnsafeBufferPointer { $0.baseAddress! + index }
+    /// Reads the entry at `index` in place. `Array`'s subscript getter copies the whole entry,
+    /// and copying its weak reference costs atomic operations on the token's side table; the
+    /// trivial fields read through the pointer cost nothing. (Reading the weak field itself
+    /// still makes a copy: the compiler does that for any `weak` stored property of a struct.)
+    @inline(__always)
+    private func readEntry<Result>(at index: Int, _ body: (UnsafePointer<Entry>) -> Result) -> Result {
+        entries.withUnsafeBufferPointer { body($0.baseAddress! + index) }
     }
 
     private static func label(
@@ -312,17 +315,17 @@ struct TaskRegistry {
     /// Removes the entry at `index` (the last entry takes its place); returns its task count.
     @discardableResult
     private mutating func remove(at index: Int) -> Int {
-        let removed = entry(at: index)
-        let key = removed.pointee.key
-        let count = removed.pointee.count
+        let (key, count, isSwept, hasLabel) = readEntry(at: index) {
+            ($0.pointee.key, $0.pointee.count, $0.pointee.kind.isSwept, $0.pointee.hasLabel)
+        }
         activeTaskCount -= count
-        if removed.pointee.kind.isSwept { sweptEntryCount -= 1 }
-        if removed.pointee.hasLabel { labels[key] = nil }
+        if isSwept { sweptEntryCount -= 1 }
+        if hasLabel { labels[key] = nil }
         table.remove(key)
         let last = entries.count - 1
         if index != last {
             entries.swapAt(index, last)
-            table.set(Int32(index), for: entry(at: index).pointee.key)
+            table.set(Int32(index), for: readEntry(at: index) { $0.pointee.key })
         }
         entries.removeLast()
         return count
