@@ -20,8 +20,9 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// ``NetworkActivityGroup/operationFinished()`` with no operation outstanding in that
         /// group. Ignored.
         case groupFinishWithoutStart
-        /// A task has been active for longer than
-        /// ``NetworkIndicatorManager/staleTaskThreshold``; reported once per task, at a sweep.
+        /// A token, group or push counter has had a task open for longer than
+        /// ``NetworkIndicatorManager/staleTaskThreshold`` (measured from its first begin); reported
+        /// once per token, group or counter, at a sweep.
         case staleTask(age: TimeInterval)
         /// A setting was given a value it cannot take (negative, zero or not finite); the
         /// stated replacement was used instead.

@@ -35,7 +35,7 @@ public final class NetworkActivityGroup: Sendable {
 
     /// The number of this group's operations that are open. Exact on any thread.
     public var activeOperationCount: Int {
-        manager.state.withLock { $0.registry.count(for: ObjectIdentifier(key)) }
+        manager.state.withLock { $0.registry.groupCount(for: ObjectIdentifier(key)) }
     }
 
     /// Begins one operation in this group.

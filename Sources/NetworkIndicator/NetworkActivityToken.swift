@@ -17,6 +17,6 @@ public final class NetworkActivityToken: Sendable {
     }
 
     deinit {
-        manager.finishAll(ObjectIdentifier(self))
+        end()
     }
 }

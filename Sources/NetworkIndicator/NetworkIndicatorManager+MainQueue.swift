@@ -58,7 +58,9 @@ extension NetworkIndicatorManager {
         found.keptAlive.removeAll()
         found.completionCandidates.removeAll()
         perform(plan)
-        for stale in found.staleTasks {
+        // A token that reported completion in this very sweep is not stale.
+        let finishedKeys = Set(finished.map(\.key))
+        for stale in found.staleTasks where stale.key.map({ !finishedKeys.contains($0) }) ?? true {
             handler(NetworkIndicatorDiagnostic(kind: .staleTask(age: stale.age), label: stale.label))
         }
     }
@@ -74,9 +76,7 @@ extension NetworkIndicatorManager {
                 self?.policyTimerFired(generation: generation)
             }
             let isCurrent = state.withLock { state in
-                guard state.main.policyTimerGeneration == generation, !state.main.isShutDown else {
-                    return false
-                }
+                guard state.main.policyTimerGeneration == generation else { return false }
                 state.main.policyTimer = timer
                 return true
             }
@@ -88,9 +88,9 @@ extension NetworkIndicatorManager {
                 self?.sweep()
             }
             let isCurrent = state.withLock { state in
-                guard state.main.sweepTimerInterval == interval, state.main.sweepTimer == nil,
-                    !state.main.isShutDown
-                else { return false }
+                guard state.main.sweepTimerInterval == interval, state.main.sweepTimer == nil else {
+                    return false
+                }
                 state.main.sweepTimer = timer
                 return true
             }

@@ -26,9 +26,12 @@ extension NetworkIndicatorManager {
         }
     }
 
-    /// Detaches `output`; it is told nothing more, even by a delivery already under way.
-    /// Removing an output that is not attached does nothing. May be called from an output's
-    /// own callback.
+    /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
+    /// hide its indicator yourself if it was showing). Removing an output that is not attached
+    /// does nothing. May be called from an output's own callback.
+    ///
+    /// When the manager itself is deallocated, its outputs are told `false` (if the indicator
+    /// was showing) and released on the main queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
         let removed = state.withLock { state -> (any NetworkIndicatorOutput)? in

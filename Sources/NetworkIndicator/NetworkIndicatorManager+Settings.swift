@@ -49,9 +49,10 @@ extension NetworkIndicatorManager {
 
     /// Whether the manager drives its outputs. Default `true`.
     ///
-    /// Disabling hides the indicator and stops driving the outputs, but tasks are still counted,
-    /// so that enabling again shows the truth at once (without the start delay). Settable from
-    /// any thread; applied at the next main-queue hop.
+    /// Disabling hides the indicator (outputs and streams are told `false`) and stops the
+    /// visibility policy, but tasks are still counted (outputs that receive counts still get
+    /// them), so that enabling again shows the truth at once, without the start delay.
+    /// Settable from any thread; applied at the next main-queue hop.
     public var isEnabled: Bool {
         get { state.withLock { $0.settings.isEnabled } }
         set { updateSettings { $0.isEnabled = newValue } }
@@ -83,7 +84,14 @@ extension NetworkIndicatorManager {
     /// the main thread; it may call back into the manager. Settable from any thread.
     public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
         get { state.withLock { $0.settings.diagnosticsHandler } }
-        set { state.withLock { $0.settings.diagnosticsHandler = newValue } }
+        set {
+            // The old handler (and whatever it captured) is released after the lock.
+            let old = state.withLock { state in
+                defer { state.settings.diagnosticsHandler = newValue }
+                return state.settings.diagnosticsHandler
+            }
+            _ = old
+        }
     }
 
     private func updateSettings(_ update: (inout ManagerState.Settings) -> Void) {

@@ -20,8 +20,8 @@ import Foundation
 /// ```
 ///
 /// The manager keeps only **weak** references to caller tokens. A repeating timer on the main
-/// queue (every ``completionCheckInterval`` seconds, and only while such tokens are tracked)
-/// sweeps out tokens that have died or report completion. The indicator's outputs
+/// queue (every ``completionCheckInterval`` seconds, only while such tokens are tracked or a
+/// ``staleTaskThreshold`` is set) sweeps out tokens that have died or report completion. The indicator's outputs
 /// (``NetworkIndicatorOutput``, ``visibilityUpdates()``) are told on the main actor, after the
 /// ``startDelay`` and ``completionDelay``.
 ///
@@ -42,8 +42,10 @@ public final class NetworkIndicatorManager: Sendable {
     public static let shared: NetworkIndicatorManager = {
         let manager = NetworkIndicatorManager()
         #if canImport(UIKit) && os(iOS)
-        manager.scheduler.enqueue {
-            manager.addOutput(StatusBarNetworkIndicatorOutput())
+        if Thread.isMainThread {
+            MainActor.assumeIsolated { manager.addOutput(StatusBarNetworkIndicatorOutput()) }
+        } else {
+            manager.scheduler.enqueue { manager.addOutput(StatusBarNetworkIndicatorOutput()) }
         }
         #endif
         return manager
@@ -75,9 +77,15 @@ public final class NetworkIndicatorManager: Sendable {
     }
 
     deinit {
-        let (timers, streams) = state.withLock { $0.shutDown() }
+        let (timers, streams, outputs, wasVisible) = state.withLock { $0.shutDown() }
         for timer in timers { timer.cancel() }
         for stream in streams { stream.finish() }
+        // Outputs belong to the main actor: they hear that the indicator is gone, and are
+        // released, there.
+        scheduler.enqueue {
+            guard wasVisible else { return }
+            for output in outputs { output.networkIndicatorVisibilityDidChange(false) }
+        }
     }
 
     // MARK: - Beginning and finishing
@@ -100,18 +108,15 @@ public final class NetworkIndicatorManager: Sendable {
         let isOwnOpaqueToken =
             type(of: token) == NetworkActivityToken.self
             && unsafeDowncast(token, to: NetworkActivityToken.self).manager === self
-        let hop = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            state.registry.beginToken(
+        changeRegistry { registry in
+            registry.beginToken(
                 key,
                 token: token,
                 isOwnOpaqueToken: isOwnOpaqueToken,
                 label: label,
                 now: { scheduler.now }
             )
-            return state.requestHop(afterCountChangeFrom: oldCount)
         }
-        if hop { enqueueReconcile() }
     }
 
     /// Begins a task that lasts as long as the returned token lives.
@@ -132,20 +137,20 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports
-    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``: the count never goes negative. Safe
-    /// from any thread, including a different one from the begin; O(1).
+    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``: the count never goes negative. If the
+    /// entry at `token`'s address belongs to a token that is already deallocated (or is running
+    /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
+    /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
+    /// including a different one from the begin; O(1).
     public func finishedNetworkTask(forToken token: AnyObject) {
         let key = ObjectIdentifier(token)
-        let (outcome, handler) = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            let outcome = state.registry.finishOne(key)
-            let hop = state.requestHop(afterCountChangeFrom: oldCount)
-            return ((outcome, hop), outcome == .finished ? nil : state.settings.diagnosticsHandler)
-        }
-        if outcome.1 { enqueueReconcile() }
-        if let handler {
-            let label = String(describing: type(of: token))
-            handler(.init(kind: outcome.0 == .unknown ? .unknownFinish : .finishAfterTokenDeath, label: label))
+        switch changeRegistry({ $0.finishOne(key) }) {
+        case .finished:
+            break
+        case .unknown:
+            report(.unknownFinish, label: String(describing: type(of: token)))
+        case .tokenDead:
+            report(.finishAfterTokenDeath, label: String(describing: type(of: token)))
         }
     }
 
@@ -169,12 +174,7 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// Begins one task under `key` and asks for a main-queue hop if the change matters there.
     func begin(_ key: ObjectIdentifier, object: AnyObject?, kind: TaskRegistry.Kind, label: String?) {
-        let hop = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            state.registry.begin(key, object: object, kind: kind, label: label, now: { scheduler.now })
-            return state.requestHop(afterCountChangeFrom: oldCount)
-        }
-        if hop { enqueueReconcile() }
+        changeRegistry { $0.begin(key, object: object, kind: kind, label: label, now: { scheduler.now }) }
     }
 
     /// Runs `change` on the registry under the lock and asks for a main-queue hop if the count
@@ -195,7 +195,8 @@ public final class NetworkIndicatorManager: Sendable {
         changeRegistry { $0.finishAll(key) }
     }
 
-    /// Ends one task under `key`; returns `false` (and changes nothing) if it had none.
+    /// Ends one task under `key`; returns `false` if it had none (a dead token's entry found
+    /// there is ended all the same).
     func finishOne(_ key: ObjectIdentifier) -> Bool {
         changeRegistry { $0.finishOne(key) } == .finished
     }

@@ -45,13 +45,15 @@ struct TaskRegistry {
         case tokenDead
     }
 
-    /// What a sweep found. The strong references keep the objects alive until the caller has
-    /// released the lock, so that no `deinit` (the caller's code) runs while it is held.
+    /// What a sweep found. Its strong references (in ``keptAlive`` and
+    /// ``completionCandidates``) keep the objects alive until the caller has released the lock,
+    /// so that no `deinit` (the caller's code) runs while it is held.
     struct SweepResult {
         var keptAlive: [AnyObject] = []
         /// Live tokens of kind ``Kind/completionReportingToken``, to ask outside the lock.
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
-        var staleTasks: [(label: String, age: TimeInterval)] = []
+        /// `key` is `nil` for the push counter.
+        var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
         var endedTaskCount = 0
     }
 
@@ -156,7 +158,14 @@ struct TaskRegistry {
         remove(at: Int(found))
     }
 
-    /// The number of open tasks of `key`.
+    /// The number of open tasks of the group keyed `key` (an entry of another kind found at
+    /// that address, such as a dead token's, counts as none).
+    func groupCount(for key: ObjectIdentifier) -> Int {
+        guard let found = table.value(for: key) else { return 0 }
+        return readEntry(at: Int(found)) { $0.pointee.kind == .group ? $0.pointee.count : 0 }
+    }
+
+    /// The number of open tasks of `key`, of any kind (for tests).
     func count(for key: ObjectIdentifier) -> Int {
         table.value(for: key).map { readEntry(at: Int($0)) { $0.pointee.count } } ?? 0
     }
@@ -210,16 +219,17 @@ struct TaskRegistry {
                     }
                     if entries[index].kind == .completionReportingToken {
                         result.completionCandidates.append((entries[index].key, object))
+                    } else {
+                        result.keptAlive.append(object)
                     }
                     liveObject = object
-                    result.keptAlive.append(object)
                 }
                 if let staleThreshold, !entries[index].isStaleReported,
                     now - entries[index].startedAt >= staleThreshold
                 {
                     entries[index].isStaleReported = true
                     let label = Self.label(of: entries[index], object: liveObject, labels: labels)
-                    result.staleTasks.append((label, now - entries[index].startedAt))
+                    result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
                 }
             }
         }
@@ -229,7 +239,7 @@ struct TaskRegistry {
         }
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
             isPushStaleReported = true
-            result.staleTasks.append((Self.pushLabel, now - pushStartedAt))
+            result.staleTasks.append((nil, Self.pushLabel, now - pushStartedAt))
         }
         return result
     }
@@ -322,12 +332,13 @@ struct TaskRegistry {
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
         table.remove(key)
-        let last = entries.count - 1
-        if index != last {
-            entries.swapAt(index, last)
-            table.set(Int32(index), for: readEntry(at: index) { $0.pointee.key })
+        let last = entries.removeLast()
+        if index < entries.count {
+            // The last entry fills the hole (a move: its weak reference is not copied).
+            let movedKey = last.key
+            entries[index] = consume last
+            table.set(Int32(index), for: movedKey)
         }
-        entries.removeLast()
         return count
     }
 }

@@ -20,8 +20,12 @@ struct IdentityTable {
     private var mask: Int { keys.count - 1 }
 
     private func home(of key: UInt) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (key &* Self.multiplier) >> shift)
     }
+
+    /// 2^w / φ for the word width w: Knuth's multiplicative (Fibonacci) hashing.
+    private static let multiplier: UInt =
+        UInt.bitWidth == 64 ? UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64) : 0x9E37_79B9
 
     /// The value stored for `key`, if any.
     func value(for key: ObjectIdentifier) -> Int32? {

@@ -38,7 +38,6 @@ struct ManagerState {
         /// What the outputs and streams were last told.
         var deliveredVisibility = false
         var deliveredCount = 0
-        var isShutDown = false
     }
 
     /// The main-queue work one event calls for, performed after the lock is released.
@@ -61,7 +60,7 @@ struct ManagerState {
 
     /// Marks a reconcile hop pending and returns `true` if the caller must enqueue it.
     mutating func requestHop() -> Bool {
-        guard !main.isHopPending, !main.isShutDown else { return false }
+        guard !main.isHopPending else { return false }
         main.isHopPending = true
         return true
     }
@@ -84,7 +83,6 @@ struct ManagerState {
         then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
     ) -> MainQueuePlan {
         var plan = MainQueuePlan()
-        guard !main.isShutDown else { return plan }
 
         apply(
             main.policy.activityChanged(
@@ -151,14 +149,26 @@ struct ManagerState {
         }
     }
 
-    /// Stops everything for good; returns what must be cancelled or finished outside the lock.
-    mutating func shutDown() -> (timers: [any NetworkIndicatorCancellable], streams: [AsyncStream<Bool>.Continuation]) {
-        main.isShutDown = true
-        let timers = [main.policyTimer, main.sweepTimer].compactMap { $0 }
-        let streams = Array(main.streams.values)
-        main.policyTimer = nil
-        main.sweepTimer = nil
-        main.streams.removeAll()
-        return (timers, streams)
+    /// Hands over, for the manager's `deinit`, what must be cancelled, finished or told outside
+    /// the lock. Nothing runs on the state afterwards: every scheduled closure holds the
+    /// manager weakly.
+    mutating func shutDown() -> (
+        timers: [any NetworkIndicatorCancellable],
+        streams: [AsyncStream<Bool>.Continuation],
+        outputs: [any NetworkIndicatorOutput],
+        wasVisible: Bool
+    ) {
+        defer {
+            main.policyTimer = nil
+            main.sweepTimer = nil
+            main.streams.removeAll()
+            main.outputs.removeAll()
+        }
+        return (
+            [main.policyTimer, main.sweepTimer].compactMap { $0 },
+            Array(main.streams.values),
+            main.outputs.map(\.output),
+            main.deliveredVisibility
+        )
     }
 }

@@ -63,7 +63,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
     private var frameIndex = 0
     private var timer: (any NetworkIndicatorCancellable)?
 
-    private static let eraseLine = "\r\u{1B}[2K"
+    private nonisolated static let eraseLine = "\r\u{1B}[2K"
 
     /// Creates a spinner.
     ///
@@ -94,6 +94,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
 
     deinit {
         timer?.cancel()
+        if isSpinning { destination.write(Self.eraseLine) }
     }
 
     /// Starts or stops the spinner.

@@ -36,18 +36,17 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         timer.setEventHandler {
             MainActor.assumeIsolated { work() }
         }
-        timer.schedule(
-            deadline: .now() + .nanoseconds(Self.nanoseconds(delay)),
-            repeating: interval.map { .nanoseconds(Self.nanoseconds($0)) } ?? .never,
-            leeway: .nanoseconds(Self.nanoseconds(leeway))
-        )
+        // Seconds as `Double`, leeway in microseconds (at most one second): no `Int` overflow
+        // on 32-bit platforms, where nanoseconds past 2.1 s would not fit.
+        let deadline = DispatchTime.now() + max(delay, 0)
+        let leeway = DispatchTimeInterval.microseconds(Int(min(max(leeway, 0), 1) * 1_000_000))
+        if let interval {
+            timer.schedule(deadline: deadline, repeating: max(interval, 0.000_001), leeway: leeway)
+        } else {
+            timer.schedule(deadline: deadline, repeating: .never, leeway: leeway)
+        }
         timer.resume()
         return DispatchTimerHandle(timer: timer)
-    }
-
-    private static func nanoseconds(_ seconds: TimeInterval) -> Int {
-        guard seconds > 0 else { return 0 }
-        return Int(min(seconds, TimeInterval(Int32.max)) * 1_000_000_000)
     }
 }
 

@@ -14,6 +14,9 @@ public import Foundation
 /// - All requirements may be called from any thread.
 public protocol NetworkIndicatorScheduler: Sendable {
     /// The current time, in seconds from an arbitrary origin; never decreases.
+    ///
+    /// The manager reads it while holding its lock (when a task's first begin creates its
+    /// entry), so it must be quick and must not call into a ``NetworkIndicatorManager``.
     var now: TimeInterval { get }
 
     /// Runs `work` on the main actor as soon as possible, after the current call returns.

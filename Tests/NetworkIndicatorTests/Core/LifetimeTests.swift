@@ -13,7 +13,6 @@ struct LifetimeTests {
         var output: RecordingNetworkIndicatorOutput? = RecordingNetworkIndicatorOutput()
         weak let weakOutput = output
         manager!.addOutput(output!)
-        output = nil
         manager!.completionDelay = 0.5
         let token = Token()
         manager!.beganNetworkTask(withToken: token)
@@ -24,9 +23,35 @@ struct LifetimeTests {
 
         manager = nil
         #expect(weakManager == nil)
-        #expect(weakOutput == nil)
-        #expect(scheduler.pendingWorkCount == 0, "its timers were cancelled")
+        #expect(scheduler.pendingWorkCount == 1, "its timers were cancelled; one hop tells the outputs")
+        scheduler.runPendingWork()
+        #expect(output?.visibilityChanges == [false, true, false], "told the indicator is gone")
+        output = nil
+        #expect(weakOutput == nil, "and released")
         scheduler.advance(by: 10)
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func releasedHiddenManagerTellsItsOutputsNothing() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let output = RecordingNetworkIndicatorOutput()
+        manager!.addOutput(output)
+        manager = nil
+        scheduler.runPendingWork()
+        #expect(output.visibilityChanges == [false])
+    }
+
+    @Test func replacingTheDiagnosticsHandlerReleasesTheOldOneOutsideTheLock() {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        // The old handler owns a group of this manager: releasing it ends the group's work,
+        // which takes the manager's lock.
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted()
+        manager.diagnosticsHandler = { [group] _ in _ = group }
+        _ = consume group
+        manager.diagnosticsHandler = { _ in }
+        #expect(manager.activeTaskCount == 0, "no deadlock, and the group's operation ended")
     }
 
     @Test func pendingHopDoesNotKeepTheManagerAlive() {

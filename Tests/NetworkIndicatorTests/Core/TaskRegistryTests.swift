@@ -70,6 +70,19 @@ struct TaskRegistryTests {
         #expect(registry.sweep(now: 20, staleThreshold: 10).staleTasks.isEmpty)
     }
 
+    @Test func aDeadTokenAtAGroupsAddressIsNotTheGroupsCount() {
+        var registry = TaskRegistry()
+        let key = ObjectIdentifier(Object.self)
+        var dead: Object? = Object()
+        registry.begin(key, object: dead, kind: .token, label: nil, now: { 0 })
+        dead = nil
+        #expect(registry.groupCount(for: key) == 0)
+        registry.begin(key, object: nil, kind: .group, label: "group", now: { 1 })
+        #expect(registry.groupCount(for: key) == 1)
+        #expect(registry.activeTaskCount == 1, "the dead token's task ended when the group began")
+        _ = dead
+    }
+
     @Test func countsNeverGoNegative() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)

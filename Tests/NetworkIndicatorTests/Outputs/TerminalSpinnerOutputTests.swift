@@ -35,6 +35,14 @@ struct TerminalSpinnerOutputTests {
         #expect(scheduler.pendingWorkCount == 0)
     }
 
+    @Test func aSpinnerDeallocatedWhileSpinningErasesItsLine() {
+        var spinner: TerminalSpinnerOutput? = spinner()
+        spinner!.networkIndicatorVisibilityDidChange(true)
+        spinner = nil
+        #expect(output == ["\r\u{1B}[2K- Loading", "\r\u{1B}[2K"])
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
     @Test func drawsNothingWhenNotATerminal() {
         let spinner = spinner(isTerminal: false)
         spinner.networkIndicatorVisibilityDidChange(true)

@@ -19,6 +19,18 @@ struct DiagnosticsTests {
         withExtendedLifetime(forgotten) {}
     }
 
+    @Test func aTokenThatCompletesInTheSweepThatFindsItOldIsNotStale() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 3
+        let upload = CompletableToken()
+        harness.manager.beganNetworkTask(withToken: upload, label: "upload")
+        harness.advance(by: 2)
+        upload.finish()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
     @Test func staleCheckStopsWhenNothingIsActive() {
         let harness = Harness()
         harness.manager.staleTaskThreshold = 30
