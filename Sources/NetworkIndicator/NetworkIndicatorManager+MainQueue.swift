@@ -14,18 +14,20 @@ extension NetworkIndicatorManager {
 
     @MainActor
     func reconcile() {
+        let now = scheduler.now
         let plan = state.withLock { state in
             state.main.isHopPending = false
-            return state.makePlan()
+            return state.makePlan(now: now)
         }
         perform(plan)
     }
 
     @MainActor
     func policyTimerFired(generation: UInt64) {
+        let now = scheduler.now
         let plan = state.withLock { state -> ManagerState.MainQueuePlan? in
             guard generation == state.main.policyTimerGeneration else { return nil }
-            var plan = state.makePlan { $0.timerFired() }
+            var plan = state.makePlan(now: now) { $0.timerFired(now: now) }
             // The one-shot timer has fired; release it unless the plan replaced it already.
             if generation == state.main.policyTimerGeneration, let timer = state.main.policyTimer {
                 plan.cancelledTimers.append(timer)
@@ -52,7 +54,7 @@ extension NetworkIndicatorManager {
             for candidate in finished {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
-            return (state.makePlan(), state.settings.diagnosticsHandler)
+            return (state.makePlan(now: now), state.settings.diagnosticsHandler)
         }
         // Objects that lost their last other owner during the sweep die here, lock released.
         found.keptAlive.removeAll()

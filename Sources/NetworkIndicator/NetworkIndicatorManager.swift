@@ -184,7 +184,7 @@ public final class NetworkIndicatorManager: Sendable {
         let (result, hop) = state.withLock { state in
             let oldCount = state.registry.activeTaskCount
             let result = change(&state.registry)
-            return (result, state.requestHop(afterCountChangeFrom: oldCount))
+            return (result, state.requestHop(afterCountChangeFrom: oldCount, now: { scheduler.now }))
         }
         if hop { enqueueReconcile() }
         return result

@@ -49,16 +49,26 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// The last activity the policy was told about (`true`: at least one task is active).
     private(set) var isActive = false
     private(set) var isEnabled = true
+    /// In a delaying phase: when the activity that the delay measures last changed (the last
+    /// begin for a start delay, the last time everything ended for a completion delay).
+    private(set) var since: TimeInterval = 0
+    /// In a delaying phase: the delay it started with (a new setting applies to the next one).
+    private(set) var delay: TimeInterval = 0
 
     /// Whether the outputs should currently show the indicator.
     var isVisible: Bool {
         phase == .visible || phase == .delayingHide
     }
 
-    /// Activity became `isActive`. Repeating the current value does nothing, so that sweeps and
-    /// unrelated events never restart a pending delay.
+    /// Timer arithmetic is exact with a manual clock but not in floating point; a firing this
+    /// close to its deadline counts as on time.
+    private static let tolerance: TimeInterval = 1e-6
+
+    /// Activity became `isActive` at `now`. Repeating the current value does nothing, so that
+    /// sweeps and unrelated events never restart a pending delay.
     mutating func activityChanged(
         isActive: Bool,
+        now: TimeInterval,
         startDelay: TimeInterval,
         completionDelay: TimeInterval
     ) -> Actions {
@@ -70,6 +80,7 @@ struct VisibilityPolicy: Equatable, Sendable {
         case (.hidden, true):
             if startDelay > 0 {
                 phase = .delayingStart
+                (since, delay) = (now, startDelay)
                 return Actions(timer: .start(after: startDelay))
             }
             phase = .visible
@@ -80,6 +91,7 @@ struct VisibilityPolicy: Equatable, Sendable {
         case (.visible, false):
             if completionDelay > 0 {
                 phase = .delayingHide
+                (since, delay) = (now, completionDelay)
                 return Actions(timer: .start(after: completionDelay))
             }
             phase = .hidden
@@ -89,18 +101,57 @@ struct VisibilityPolicy: Equatable, Sendable {
             return Actions(timer: .cancel)
         case (.hidden, false), (.delayingStart, true), (.visible, true), (.delayingHide, false):
             // Unreachable while enabled: `hidden` and `delayingHide` imply idle, the others
-            // imply active. Kept total so that the function has no trap.
+            // imply active (edges absorbed during a delay are settled by `timerFired`). Kept
+            // total so that the function has no trap.
             return .none
         }
     }
 
-    /// The timer started by the last ``TimerAction/start(after:)`` fired.
-    mutating func timerFired() -> Actions {
+    /// An edge of activity (any task active or none) at `now`, seen where it happened, on any
+    /// thread. While a delay runs its timer will look at the activity anyway, so the edge is
+    /// recorded here and needs no main-queue hop: returns `true`. Otherwise returns `false`,
+    /// changes nothing, and the caller must bring the edge to ``activityChanged``.
+    ///
+    /// This is what keeps a task that starts and ends over and over during a delay (a burst of
+    /// short requests) from waking the main thread each time.
+    mutating func absorbEdge(isActive: Bool, now: TimeInterval) -> Bool {
+        guard isEnabled, isActive != self.isActive else { return false }
         switch phase {
         case .delayingStart:
+            if isActive { since = now }
+        case .delayingHide:
+            if !isActive { since = now }
+        case .hidden, .visible:
+            return false
+        }
+        self.isActive = isActive
+        return true
+    }
+
+    /// The timer started by the last ``TimerAction/start(after:)`` fired at `now`.
+    ///
+    /// A start delay shows the indicator only if activity has lasted the whole delay since the
+    /// last begin that found nothing active; a completion delay hides it only if nothing has been
+    /// active for the whole delay since everything last ended. Otherwise the timer is started
+    /// again for the rest of the delay, or the phase ends without a visibility change.
+    mutating func timerFired(now: TimeInterval) -> Actions {
+        switch phase {
+        case .delayingStart:
+            guard isActive else {
+                phase = .hidden
+                return .none
+            }
+            let remaining = delay - (now - since)
+            if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
             phase = .visible
             return Actions(visibility: true)
         case .delayingHide:
+            guard !isActive else {
+                phase = .visible
+                return .none
+            }
+            let remaining = delay - (now - since)
+            if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
             phase = .hidden
             return Actions(visibility: false)
         case .hidden, .visible:

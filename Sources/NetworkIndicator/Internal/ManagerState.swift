@@ -66,20 +66,25 @@ struct ManagerState {
     }
 
     /// After the count changed from `oldCount`: does the main queue need to hear of it?
-    /// Only edges matter for visibility; every change matters when an output wants counts;
-    /// the first swept token needs the sweep started.
-    mutating func requestHop(afterCountChangeFrom oldCount: Int) -> Bool {
+    /// An edge (none active ↔ some active) matters for visibility, unless a start or completion
+    /// delay is running: the policy records it (reading the clock) and the delay's timer settles
+    /// it. Every change matters when an output wants counts; the first swept token needs the
+    /// sweep started.
+    mutating func requestHop(afterCountChangeFrom oldCount: Int, now: () -> TimeInterval) -> Bool {
         let newCount = registry.activeTaskCount
-        let isWanted =
-            (oldCount == 0) != (newCount == 0)
-            || (main.countObservingOutputCount > 0 && oldCount != newCount)
+        var isWanted =
+            (main.countObservingOutputCount > 0 && oldCount != newCount)
             || (main.sweepTimerInterval == nil && needsSweep)
+        if (oldCount == 0) != (newCount == 0), !main.policy.absorbEdge(isActive: newCount > 0, now: now()) {
+            isWanted = true
+        }
         return isWanted && requestHop()
     }
 
     /// Brings the policy, the timers and what the outputs were told up to date with the
     /// registry and settings, then applies `event` (a timer firing, say).
     mutating func makePlan(
+        now: TimeInterval,
         then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
     ) -> MainQueuePlan {
         var plan = MainQueuePlan()
@@ -87,6 +92,7 @@ struct ManagerState {
         apply(
             main.policy.activityChanged(
                 isActive: registry.activeTaskCount > 0,
+                now: now,
                 startDelay: settings.startDelay,
                 completionDelay: settings.completionDelay
             ),

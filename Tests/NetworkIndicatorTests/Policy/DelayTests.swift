@@ -80,6 +80,59 @@ struct DelayTests {
         _ = dead
     }
 
+    @Test func aBurstDuringTheHideDelayNeedsNoHopAndHidesAfterTheLastEnd() {
+        let harness = Harness(completionDelay: 0.2)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        harness.manager.popNetworkActivity()
+        harness.settle()  // the hide delay starts
+        let hops = harness.scheduler.enqueuedWorkCount
+        harness.advance(by: 0.1)
+        for _ in 0..<1_000 {
+            let token = harness.manager.beganNetworkTask()
+            harness.manager.finishedNetworkTask(forToken: token)
+            harness.manager.pushNetworkActivity()
+            harness.manager.popNetworkActivity()
+        }
+        #expect(harness.scheduler.enqueuedWorkCount == hops, "the running delay absorbs the burst")
+        harness.advance(by: 0.1)  // the first deadline: everything ended only 0.1 s ago
+        #expect(harness.visibilityChanges == [false, true])
+        harness.advance(by: 0.1)
+        #expect(harness.visibilityChanges == [false, true, false])
+        #expect(harness.scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func aTaskStillRunningWhenTheHideDelayEndsKeepsTheIndicator() {
+        let harness = Harness(completionDelay: 0.2)
+        var first: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.settle()
+        first = nil
+        harness.settle()
+        let second = harness.manager.beganNetworkTask()  // absorbed: no hop
+        harness.advance(by: 5)
+        #expect(harness.visibilityChanges == [false, true])
+        #expect(harness.scheduler.pendingWorkCount == 0)
+        harness.manager.finishedNetworkTask(forToken: second)
+        harness.advance(by: 0.2)
+        #expect(harness.visibilityChanges == [false, true, false])
+        _ = first
+    }
+
+    @Test func aStartDelayMeasuresFromTheBeginThatFoundNothingActive() {
+        let harness = Harness(startDelay: 1)
+        var first: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.advance(by: 0.5)
+        first = nil  // absorbed
+        harness.advance(by: 0.2)
+        let second = harness.manager.beganNetworkTask()  // absorbed, at 0.7
+        harness.advance(by: 0.3)  // the first deadline
+        #expect(harness.visibilityChanges == [false], "the second task has run for 0.3 s only")
+        harness.advance(by: 0.7)
+        #expect(harness.visibilityChanges == [false, true])
+        withExtendedLifetime(second) {}
+        _ = first
+    }
+
     @Test func changingADelayDoesNotRestartTheRunningOne() {
         let harness = Harness(startDelay: 1)
         let token = harness.manager.beganNetworkTask()

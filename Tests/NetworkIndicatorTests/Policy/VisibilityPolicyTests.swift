@@ -12,12 +12,12 @@ struct VisibilityPolicyTests {
         case .hidden:
             break
         case .delayingStart:
-            _ = policy.activityChanged(isActive: true, startDelay: startDelay, completionDelay: completionDelay)
+            _ = policy.activityChanged(isActive: true, now: 0, startDelay: startDelay, completionDelay: completionDelay)
         case .visible:
-            _ = policy.activityChanged(isActive: true, startDelay: 0, completionDelay: completionDelay)
+            _ = policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: completionDelay)
         case .delayingHide:
-            _ = policy.activityChanged(isActive: true, startDelay: 0, completionDelay: completionDelay)
-            _ = policy.activityChanged(isActive: false, startDelay: startDelay, completionDelay: completionDelay)
+            _ = policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: completionDelay)
+            _ = policy.activityChanged(isActive: false, now: 0, startDelay: startDelay, completionDelay: completionDelay)
         }
         #expect(policy.phase == phase)
         return policy
@@ -25,14 +25,14 @@ struct VisibilityPolicyTests {
 
     @Test func hiddenShowsAtOnceWithoutStartDelay() {
         var policy = policy(in: .hidden)
-        #expect(policy.activityChanged(isActive: true, startDelay: 0, completionDelay: 1) == .init(visibility: true))
+        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 1) == .init(visibility: true))
         #expect(policy.phase == .visible)
     }
 
     @Test func hiddenWaitsForStartDelay() {
         var policy = policy(in: .hidden)
         #expect(
-            policy.activityChanged(isActive: true, startDelay: 0.5, completionDelay: 1)
+            policy.activityChanged(isActive: true, now: 0, startDelay: 0.5, completionDelay: 1)
                 == .init(timer: .start(after: 0.5))
         )
         #expect(policy.phase == .delayingStart)
@@ -41,22 +41,22 @@ struct VisibilityPolicyTests {
 
     @Test func delayingStartShowsWhenTheDelayElapses() {
         var policy = policy(in: .delayingStart)
-        #expect(policy.timerFired() == .init(visibility: true))
+        #expect(policy.timerFired(now: 10) == .init(visibility: true))
         #expect(policy.phase == .visible)
     }
 
     @Test func taskEndingInsideStartDelayNeverShows() {
         var policy = policy(in: .delayingStart)
-        #expect(policy.activityChanged(isActive: false, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
+        #expect(policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
         #expect(policy.phase == .hidden)
-        #expect(policy.timerFired() == .none, "a start delay that elapses after everything ended does nothing")
+        #expect(policy.timerFired(now: 10) == .none, "a start delay that elapses after everything ended does nothing")
         #expect(policy.phase == .hidden)
     }
 
     @Test func visibleWaitsForCompletionDelay() {
         var policy = policy(in: .visible)
         #expect(
-            policy.activityChanged(isActive: false, startDelay: 1, completionDelay: 0.2)
+            policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0.2)
                 == .init(timer: .start(after: 0.2))
         )
         #expect(policy.phase == .delayingHide)
@@ -65,21 +65,21 @@ struct VisibilityPolicyTests {
 
     @Test func visibleHidesAtOnceWithoutCompletionDelay() {
         var policy = policy(in: .visible)
-        #expect(policy.activityChanged(isActive: false, startDelay: 1, completionDelay: 0) == .init(visibility: false))
+        #expect(policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0) == .init(visibility: false))
         #expect(policy.phase == .hidden)
     }
 
     @Test func delayingHideHidesWhenTheDelayElapses() {
         var policy = policy(in: .delayingHide)
-        #expect(policy.timerFired() == .init(visibility: false))
+        #expect(policy.timerFired(now: 10) == .init(visibility: false))
         #expect(policy.phase == .hidden)
     }
 
     @Test func taskStartingDuringHideDelayCancelsTheHide() {
         var policy = policy(in: .delayingHide)
-        #expect(policy.activityChanged(isActive: true, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
+        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
         #expect(policy.phase == .visible)
-        #expect(policy.timerFired() == .none, "a late firing of the cancelled hide does nothing")
+        #expect(policy.timerFired(now: 10) == .none, "a late firing of the cancelled hide does nothing")
         #expect(policy.isVisible)
     }
 
@@ -87,14 +87,14 @@ struct VisibilityPolicyTests {
     func repeatedActivityNeverRestartsADelay(phase: Policy.Phase) {
         var policy = policy(in: phase)
         let isActive = phase == .delayingStart || phase == .visible
-        #expect(policy.activityChanged(isActive: isActive, startDelay: 1, completionDelay: 1) == .none)
+        #expect(policy.activityChanged(isActive: isActive, now: 0, startDelay: 1, completionDelay: 1) == .none)
         #expect(policy.phase == phase)
     }
 
     @Test(arguments: [Policy.Phase.hidden, .visible])
     func timerFiringWithoutADelayDoesNothing(phase: Policy.Phase) {
         var policy = policy(in: phase)
-        #expect(policy.timerFired() == .none)
+        #expect(policy.timerFired(now: 10) == .none)
         #expect(policy.phase == phase)
     }
 
@@ -111,10 +111,51 @@ struct VisibilityPolicyTests {
         #expect(policy.enabledChanged(false) == .none)
     }
 
+    @Test func edgesDuringAStartDelayAreAbsorbedAndMoveItsReference() {
+        var policy = policy(in: .delayingStart)  // began at 0, start delay 1
+        #expect(policy.absorbEdge(isActive: false, now: 0.2) == true)
+        #expect(policy.absorbEdge(isActive: true, now: 0.5) == true)
+        #expect(policy.absorbEdge(isActive: true, now: 0.6) == false, "not an edge")
+        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.5)))
+        #expect(policy.phase == .delayingStart)
+        #expect(policy.timerFired(now: 1.5) == .init(visibility: true))
+    }
+
+    @Test func activityThatEndedDuringAStartDelayNeverShows() {
+        var policy = policy(in: .delayingStart)
+        #expect(policy.absorbEdge(isActive: false, now: 0.2) == true)
+        #expect(policy.timerFired(now: 1) == .none)
+        #expect(policy.phase == .hidden)
+    }
+
+    @Test func edgesDuringAHideDelayAreAbsorbedAndTheHideWaitsForTheLastEnd() {
+        var policy = policy(in: .delayingHide)  // idle since 0, completion delay 1
+        #expect(policy.absorbEdge(isActive: true, now: 0.3) == true)
+        #expect(policy.absorbEdge(isActive: false, now: 0.7) == true)
+        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.7)))
+        #expect(policy.isVisible)
+        #expect(policy.timerFired(now: 1.7) == .init(visibility: false))
+        #expect(policy.phase == .hidden)
+    }
+
+    @Test func activityThatRestartedDuringAHideDelayKeepsTheIndicator() {
+        var policy = policy(in: .delayingHide)
+        #expect(policy.absorbEdge(isActive: true, now: 0.3) == true)
+        #expect(policy.timerFired(now: 1) == .none)
+        #expect(policy.phase == .visible)
+    }
+
+    @Test(arguments: [Policy.Phase.hidden, .visible])
+    func edgesOutsideADelayAreNotAbsorbed(phase: Policy.Phase) {
+        var policy = policy(in: phase)
+        #expect(policy.absorbEdge(isActive: phase == .hidden, now: 1) == false)
+        #expect(policy.phase == phase)
+    }
+
     @Test func whileDisabledActivityIsOnlyRecorded() {
         var policy = policy(in: .hidden)
         _ = policy.enabledChanged(false)
-        #expect(policy.activityChanged(isActive: true, startDelay: 0, completionDelay: 0) == .none)
+        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 0) == .none)
         #expect(policy.phase == .hidden)
         #expect(policy.isActive)
     }
@@ -122,13 +163,13 @@ struct VisibilityPolicyTests {
     @Test func enablingShowsTheTruthAtOnce() {
         var active = policy(in: .hidden)
         _ = active.enabledChanged(false)
-        _ = active.activityChanged(isActive: true, startDelay: 5, completionDelay: 0)
+        _ = active.activityChanged(isActive: true, now: 0, startDelay: 5, completionDelay: 0)
         #expect(active.enabledChanged(true) == .init(visibility: true), "no start delay on re-enable")
         #expect(active.phase == .visible)
 
         var idle = policy(in: .visible)
         _ = idle.enabledChanged(false)
-        _ = idle.activityChanged(isActive: false, startDelay: 0, completionDelay: 5)
+        _ = idle.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 5)
         #expect(idle.enabledChanged(true) == .none)
         #expect(idle.phase == .hidden)
     }
