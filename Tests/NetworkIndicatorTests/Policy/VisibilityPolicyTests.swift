@@ -17,7 +17,12 @@ struct VisibilityPolicyTests {
             _ = policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: completionDelay)
         case .delayingHide:
             _ = policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: completionDelay)
-            _ = policy.activityChanged(isActive: false, now: 0, startDelay: startDelay, completionDelay: completionDelay)
+            _ = policy.activityChanged(
+                isActive: false,
+                now: 0,
+                startDelay: startDelay,
+                completionDelay: completionDelay
+            )
         }
         #expect(policy.phase == phase)
         return policy
@@ -25,7 +30,9 @@ struct VisibilityPolicyTests {
 
     @Test func hiddenShowsAtOnceWithoutStartDelay() {
         var policy = policy(in: .hidden)
-        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 1) == .init(visibility: true))
+        #expect(
+            policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 1) == .init(visibility: true)
+        )
         #expect(policy.phase == .visible)
     }
 
@@ -47,7 +54,9 @@ struct VisibilityPolicyTests {
 
     @Test func taskEndingInsideStartDelayNeverShows() {
         var policy = policy(in: .delayingStart)
-        #expect(policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
+        #expect(
+            policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel)
+        )
         #expect(policy.phase == .hidden)
         #expect(policy.timerFired(now: 10) == .none, "a start delay that elapses after everything ended does nothing")
         #expect(policy.phase == .hidden)
@@ -65,7 +74,10 @@ struct VisibilityPolicyTests {
 
     @Test func visibleHidesAtOnceWithoutCompletionDelay() {
         var policy = policy(in: .visible)
-        #expect(policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0) == .init(visibility: false))
+        #expect(
+            policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0)
+                == .init(visibility: false)
+        )
         #expect(policy.phase == .hidden)
     }
 
@@ -77,7 +89,9 @@ struct VisibilityPolicyTests {
 
     @Test func taskStartingDuringHideDelayCancelsTheHide() {
         var policy = policy(in: .delayingHide)
-        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel))
+        #expect(
+            policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel)
+        )
         #expect(policy.phase == .visible)
         #expect(policy.timerFired(now: 10) == .none, "a late firing of the cancelled hide does nothing")
         #expect(policy.isVisible)
