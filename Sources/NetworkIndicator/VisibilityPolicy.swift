@@ -114,13 +114,16 @@ struct VisibilityPolicy: Equatable, Sendable {
     ///
     /// This is what keeps a task that starts and ends over and over during a delay (a burst of
     /// short requests) from waking the main thread each time.
-    mutating func absorbEdge(isActive: Bool, now: TimeInterval) -> Bool {
+    ///
+    /// `now` is read only for the edges that move the delay's reference: begins during a start
+    /// delay, ends during a completion delay.
+    mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
         guard isEnabled, isActive != self.isActive else { return false }
         switch phase {
         case .delayingStart:
-            if isActive { since = now }
+            if isActive { since = now() }
         case .delayingHide:
-            if !isActive { since = now }
+            if !isActive { since = now() }
         case .hidden, .visible:
             return false
         }
