@@ -74,11 +74,17 @@ struct TerminalSpinnerOutputTests {
     }
 
     @Test func drivenByAManager() {
-        let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.completionDelay = 0
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        defer {
+            // The released manager hands its outputs to the main queue; run that hop, or the
+            // spinner (which holds this scheduler) and the scheduler keep each other alive.
+            manager = nil
+            scheduler.runPendingWork()
+        }
+        manager!.completionDelay = 0
         let spinner = spinner()
-        manager.addOutput(spinner)
-        let token = manager.beganNetworkTask()
+        manager!.addOutput(spinner)
+        let token = manager!.beganNetworkTask()
         scheduler.runPendingWork()
         #expect(spinner.isSpinning)
         _ = consume token
