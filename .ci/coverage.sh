@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 min="${1:-90}"
 scratch=.build-coverage
 
-swift test --enable-code-coverage --scratch-path "$scratch" >"$scratch.log" 2>&1 || {
-    tail -50 "$scratch.log"
+mkdir -p "$scratch"
+swift test --enable-code-coverage --scratch-path "$scratch" >"$scratch/coverage-test.log" 2>&1 || {
+    tail -50 "$scratch/coverage-test.log"
     exit 1
 }
 bin_dir=$(swift build --scratch-path "$scratch" --show-bin-path)
