@@ -54,7 +54,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .staleTask(let age):
             "task '\(label)' has been active for \(Int(age.rounded())) s; is a finish missing or a token still held?"
         case .invalidSetting(let name, let replacement):
-            "\(name) must be a finite, non-negative number of seconds; using \(replacement.map { "\($0)" } ?? "nil (off)")"
+            "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
         }
     }
 }

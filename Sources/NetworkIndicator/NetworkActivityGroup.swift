@@ -30,32 +30,32 @@ public final class NetworkActivityGroup: Sendable {
     }
 
     deinit {
-        manager.finishAll(ObjectIdentifier(key))
+        manager.driver.finishAll(ObjectIdentifier(key))
     }
 
     /// The number of this group's operations that are open. Exact on any thread.
     public var activeOperationCount: Int {
-        manager.state.withLock { $0.registry.groupCount(for: ObjectIdentifier(key)) }
+        manager.driver.withRegistry { $0.groupCount(for: ObjectIdentifier(key)) }
     }
 
     /// Begins one operation in this group.
     public func operationStarted() {
-        manager.begin(ObjectIdentifier(key), object: nil, kind: .group, label: label)
+        manager.driver.begin(ObjectIdentifier(key), kind: .group, label: label)
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after
     /// ``cancelOperations()`` or a manager reset) it does nothing (it never takes from another
     /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
     public func operationFinished() {
-        if !manager.finishOne(ObjectIdentifier(key)) {
-            manager.report(.groupFinishWithoutStart, label: label)
+        if manager.driver.finishOne(ObjectIdentifier(key)) != .finished {
+            manager.driver.report(.groupFinishWithoutStart, label: label)
         }
     }
 
     /// Ends every open operation of this group, and only of this group. Finishes that arrive
     /// afterwards for those operations are ignored and reported.
     public func cancelOperations() {
-        manager.finishAll(ObjectIdentifier(key))
+        manager.driver.finishAll(ObjectIdentifier(key))
     }
 }
 

@@ -55,11 +55,11 @@ extension NetworkIndicatorManager {
     /// Everything the manager tracks now, oldest first. O(tracked tokens); takes the lock once
     /// and calls nothing of yours, so it is safe to call from a debugger or any thread.
     public func activitySnapshot() -> NetworkActivitySnapshot {
-        let now = scheduler.now
+        let now = driver.scheduler.now
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
-        let (records, count) = state.withLock { state in
-            (state.registry.records(keepingAlive: &keptAlive), state.registry.activeTaskCount)
+        let (records, count) = driver.withRegistry { registry in
+            (registry.records(keepingAlive: &keptAlive), registry.activeTaskCount)
         }
         keptAlive.removeAll()
         let activities = records.map { record in
@@ -80,8 +80,82 @@ extension NetworkIndicatorManager {
     }
 }
 
+/// The names the snapshot and the diagnostics give to tasks begun without a label.
+enum ActivityLabel {
+    /// The push/pop counter's label.
+    static let push = "pushNetworkActivity()"
+
+    /// A token's default label: the name of its type.
+    static func typeName(of object: AnyObject) -> String {
+        String(describing: type(of: object))
+    }
+
+    /// The label of `entry`: the one given at its first begin, or a default for its kind
+    /// (`object` is its live token, if any).
+    static func of(
+        _ entry: borrowing TaskRegistry.Entry,
+        object: AnyObject?,
+        labels: [ObjectIdentifier: String]
+    ) -> String {
+        if entry.hasLabel, let label = labels[entry.key] { return label }
+        switch entry.kind {
+        case .token, .completionReportingToken:
+            return object.map(typeName(of:)) ?? "deallocated token"
+        case .opaqueToken:
+            return "NetworkActivityToken"
+        case .group:
+            return "NetworkActivityGroup"
+        }
+    }
+}
+
+extension TaskRegistry {
+    /// One entry as the snapshot shows it.
+    struct ActivityRecord {
+        let label: String
+        let kind: NetworkActivitySnapshot.Kind
+        let taskCount: Int
+        let startedAt: TimeInterval
+        let isTokenAlive: Bool
+    }
+
+    /// Every entry (and the push counter) as the snapshot shows it. The live objects whose
+    /// type names the default labels are appended to `keptAlive`, to be released after the lock.
+    func records(keepingAlive keptAlive: inout [AnyObject]) -> [ActivityRecord] {
+        var records: [ActivityRecord] = []
+        records.reserveCapacity(entries.count + 1)
+        for index in entries.indices {
+            readEntry(at: index) { entry in
+                let object = entry.pointee.kind.isSwept ? entry.pointee.token.object : nil
+                if let object { keptAlive.append(object) }
+                records.append(
+                    ActivityRecord(
+                        label: ActivityLabel.of(entry.pointee, object: object, labels: labels),
+                        kind: NetworkActivitySnapshot.Kind(entry.pointee.kind),
+                        taskCount: entry.pointee.count,
+                        startedAt: entry.pointee.startedAt,
+                        isTokenAlive: !entry.pointee.kind.isSwept || object != nil
+                    )
+                )
+            }
+        }
+        if pushCount > 0 {
+            records.append(
+                ActivityRecord(
+                    label: ActivityLabel.push,
+                    kind: .counter,
+                    taskCount: pushCount,
+                    startedAt: pushStartedAt,
+                    isTokenAlive: true
+                )
+            )
+        }
+        return records
+    }
+}
+
 extension NetworkActivitySnapshot.Kind {
-    init(_ kind: TaskRegistry.Kind) {
+    init(_ kind: TaskKind) {
         switch kind {
         case .token, .completionReportingToken: self = .weakToken
         case .opaqueToken: self = .opaqueToken

@@ -19,4 +19,9 @@ public final class NetworkActivityToken: Sendable {
     deinit {
         end()
     }
+
+    /// Ends the token's tasks without reporting anything if they already ended.
+    func end() {
+        manager.driver.finishAll(ObjectIdentifier(self))
+    }
 }

@@ -31,10 +31,3 @@ extension NetworkIndicatorManager {
         }
     }
 }
-
-extension NetworkActivityToken {
-    /// Ends the token's tasks without reporting anything if they already ended.
-    func end() {
-        manager.finishAll(ObjectIdentifier(self))
-    }
-}

@@ -3,26 +3,38 @@ extension NetworkIndicatorManager {
     /// appears or disappears. It is told the current visibility (and, if it receives counts,
     /// the last reconciled count) right away.
     ///
-    /// The manager retains the output until ``removeOutput(_:)``: an output that refers back
-    /// to the manager should do so `weak` or `unowned`, or the two keep each other alive.
+    /// The manager holds the output **weakly**: keep it alive for as long as it should be told
+    /// (in the view, controller or model that shows it). A deallocated output is told nothing
+    /// more and is let go, so an output may refer back to the manager without a retain cycle.
     /// Adding an output that is already attached does nothing. May be called from an output's
     /// own callback.
+    ///
+    /// ```swift
+    /// final class FeedViewController: UIViewController {
+    ///     private lazy var spinner = ClosureNetworkIndicatorOutput { [weak self] in
+    ///         self?.loadingView.isHidden = !$0
+    ///     }
+    ///     override func viewDidLoad() {
+    ///         super.viewDidLoad()
+    ///         manager.addOutput(spinner)   // lives as long as the controller
+    ///     }
+    /// }
+    /// ```
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount
-        let added = state.withLock { state -> (visibility: Bool, count: Int, hop: Bool)? in
-            guard !state.main.outputs.contains(where: { $0.output === output }) else { return nil }
-            state.main.outputs.append((output, receivesCount))
-            if receivesCount { state.main.countObservingOutputCount += 1 }
+        guard driver.delivery.attach(output, receivesCount: receivesCount) else { return }
+        let (count, hop) = driver.state.withLock { state -> (Int, Bool) in
+            guard receivesCount else { return (0, false) }
+            state.machine.countObserversChanged(by: 1)
             // Counts are only reconciled while someone listens: catch up with the registry.
-            let isCountStale = receivesCount && state.main.deliveredCount != state.registry.activeTaskCount
-            return (state.main.deliveredVisibility, state.main.deliveredCount, isCountStale && state.requestHop())
+            let isCountStale = state.machine.reportedCount != state.activeTaskCount
+            return (state.machine.reportedCount, isCountStale && state.machine.hopRequested())
         }
-        guard let added else { return }
-        if added.hop { enqueueReconcile() }
-        output.networkIndicatorVisibilityDidChange(added.visibility)
+        if hop { driver.enqueueReconcile() }
+        output.networkIndicatorVisibilityDidChange(driver.delivery.isVisible)
         if receivesCount {
-            output.networkIndicatorActiveTaskCountDidChange(added.count)
+            output.networkIndicatorActiveTaskCountDidChange(count)
         }
     }
 
@@ -31,25 +43,17 @@ extension NetworkIndicatorManager {
     /// does nothing. May be called from an output's own callback.
     ///
     /// When the manager itself is deallocated, its outputs are told `false` (if the indicator
-    /// was showing) and released on the main queue.
+    /// was showing) and let go, on the main queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
-        let removed = state.withLock { state -> (any NetworkIndicatorOutput)? in
-            guard let index = state.main.outputs.firstIndex(where: { $0.output === output }) else {
-                return nil
-            }
-            let entry = state.main.outputs.remove(at: index)
-            if entry.receivesCount { state.main.countObservingOutputCount -= 1 }
-            return entry.output
-        }
-        // Released here, outside the lock, in case this was the last reference.
-        _ = removed
+        guard driver.delivery.detach(output) == true else { return }
+        driver.state.withLock { $0.machine.countObserversChanged(by: -1) }
     }
 
-    /// The outputs attached now, in the order they were added.
+    /// The outputs attached now and still alive, in the order they were added.
     @MainActor
     public var outputs: [any NetworkIndicatorOutput] {
-        state.withLock { $0.main.outputs.map(\.output) }
+        driver.delivery.outputs
     }
 
     /// A stream of the indicator's visibility: the current value first, then every change, in
@@ -67,20 +71,13 @@ extension NetworkIndicatorManager {
     /// ```
     public func visibilityUpdates() -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let (id, hop) = state.withLock { state in
-            let id = state.main.nextStreamID
-            state.main.nextStreamID += 1
-            state.main.streams[id] = continuation
-            state.main.unprimedStreamIDs.append(id)
-            return (id, state.requestHop())
+        let (id, hop) = driver.state.withLock { state in
+            (state.streams.add(continuation), state.machine.hopRequested())
         }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                state.main.streams[id] = nil
-                state.main.unprimedStreamIDs.removeAll { $0 == id }
-            }
+        continuation.onTermination = { [weak driver] _ in
+            driver?.state.withLock { $0.streams.remove(id) }
         }
-        if hop { enqueueReconcile() }
+        if hop { driver.enqueueReconcile() }
         return stream
     }
 }

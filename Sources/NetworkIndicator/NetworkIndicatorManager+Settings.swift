@@ -9,26 +9,26 @@ extension NetworkIndicatorManager {
     /// next main-queue hop. Settable from any thread. A value that is not a positive finite
     /// number is replaced by `1.0` and reported to ``diagnosticsHandler``.
     public var completionCheckInterval: TimeInterval {
-        get { state.withLock { $0.settings.completionCheckInterval } }
+        get { driver.state.withLock { $0.settings.completionCheckInterval } }
         set {
             let value = validated(newValue, name: "completionCheckInterval", allowsZero: false, replacement: 1)
-            updateSettings { $0.completionCheckInterval = value }
+            driver.updateSettings { $0.settings.completionCheckInterval = value ?? 1 }
         }
     }
 
     /// Seconds a task must stay active before the indicator appears. Default `0`: show at once.
     ///
-    /// Users read a spinner that appears late as a broken indicator, and the design card shows
-    /// at once; raise it (AFNetworking used 1 s, Alamofire 1 s) only to hide the spinner for
+    /// Users read a spinner that appears late as a broken indicator, so the default shows at
+    /// once; raise it (AFNetworking used 1 s, Alamofire 1 s) only to hide the spinner for
     /// requests you know to be very short. A task that starts and ends inside the delay never
     /// shows the indicator. A new value applies to the next delay; a running one is not
     /// restarted. Settable from any thread; a negative or non-finite value is replaced by `0`
     /// and reported.
     public var startDelay: TimeInterval {
-        get { state.withLock { $0.settings.startDelay } }
+        get { driver.state.withLock { $0.settings.startDelay } }
         set {
             let value = validated(newValue, name: "startDelay", allowsZero: true, replacement: 0)
-            updateSettings { $0.startDelay = value }
+            driver.updateSettings { $0.settings.startDelay = value ?? 0 }
         }
     }
 
@@ -40,10 +40,10 @@ extension NetworkIndicatorManager {
     /// A new value applies to the next delay; a running one is not restarted. Settable from any
     /// thread; a negative or non-finite value is replaced by `0` and reported.
     public var completionDelay: TimeInterval {
-        get { state.withLock { $0.settings.completionDelay } }
+        get { driver.state.withLock { $0.settings.completionDelay } }
         set {
             let value = validated(newValue, name: "completionDelay", allowsZero: true, replacement: 0)
-            updateSettings { $0.completionDelay = value }
+            driver.updateSettings { $0.settings.completionDelay = value ?? 0 }
         }
     }
 
@@ -54,8 +54,8 @@ extension NetworkIndicatorManager {
     /// them), so that enabling again shows the truth at once, without the start delay.
     /// Settable from any thread; applied at the next main-queue hop.
     public var isEnabled: Bool {
-        get { state.withLock { $0.settings.isEnabled } }
-        set { updateSettings { $0.isEnabled = newValue } }
+        get { driver.state.withLock { $0.settings.isEnabled } }
+        set { driver.updateSettings { $0.settings.isEnabled = newValue } }
     }
 
     /// Tasks active for longer than this many seconds are reported once, with their label, to
@@ -66,14 +66,12 @@ extension NetworkIndicatorManager {
     /// a threshold is set the sweep runs whenever any task is active. Settable from any thread;
     /// a value that is not a positive finite number is replaced by `nil` and reported.
     public var staleTaskThreshold: TimeInterval? {
-        get { state.withLock { $0.settings.staleTaskThreshold } }
+        get { driver.state.withLock { $0.staleTaskThreshold } }
         set {
-            var value = newValue
-            if let threshold = newValue, !(threshold.isFinite && threshold > 0) {
-                report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), label: "staleTaskThreshold")
-                value = nil
+            let value = newValue.flatMap {
+                validated($0, name: "staleTaskThreshold", allowsZero: false, replacement: nil)
             }
-            updateSettings { $0.staleTaskThreshold = value }
+            driver.updateSettings { $0.staleTaskThreshold = value }
         }
     }
 
@@ -83,35 +81,29 @@ extension NetworkIndicatorManager {
     /// Called without any lock held, on the thread of the offending call or, for stale tasks, on
     /// the main thread; it may call back into the manager. Settable from any thread.
     public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
-        get { state.withLock { $0.settings.diagnosticsHandler } }
+        get { driver.state.withLock { $0.diagnosticsHandler } }
         set {
             // The old handler (and whatever it captured) is released after the lock.
-            let old = state.withLock { state in
-                defer { state.settings.diagnosticsHandler = newValue }
-                return state.settings.diagnosticsHandler
+            let old = driver.state.withLock { state in
+                defer { state.diagnosticsHandler = newValue }
+                return state.diagnosticsHandler
             }
             _ = old
         }
     }
 
-    private func updateSettings(_ update: (inout ManagerState.Settings) -> Void) {
-        let hop = state.withLock { state in
-            update(&state.settings)
-            return state.requestHop()
-        }
-        if hop { enqueueReconcile() }
-    }
-
+    /// `value` if it is a finite number of seconds, positive (or zero, when `allowsZero`);
+    /// otherwise `replacement`, and the misuse is reported.
     private func validated(
         _ value: TimeInterval,
         name: String,
         allowsZero: Bool,
-        replacement: TimeInterval
-    ) -> TimeInterval {
+        replacement: TimeInterval?
+    ) -> TimeInterval? {
         if value.isFinite && (value > 0 || (allowsZero && value == 0)) {
             return value
         }
-        report(.invalidSetting(name: name, replacement: replacement), label: name)
+        driver.report(.invalidSetting(name: name, replacement: replacement), label: name)
         return replacement
     }
 }

@@ -37,22 +37,13 @@ import Foundation
 /// Nothing here traps. A finish or pop that matches no open task is ignored (the count never
 /// goes negative and never absorbs a later begin) and reported once to ``diagnosticsHandler``.
 public final class NetworkIndicatorManager: Sendable {
-    /// The manager for the app's one indicator. On iOS it drives the status-bar spinner
-    /// (`StatusBarNetworkIndicatorOutput`); elsewhere it has no output until you add one.
-    public static let shared: NetworkIndicatorManager = {
-        let manager = NetworkIndicatorManager()
-        #if canImport(UIKit) && os(iOS)
-        if Thread.isMainThread {
-            MainActor.assumeIsolated { manager.addOutput(StatusBarNetworkIndicatorOutput()) }
-        } else {
-            manager.scheduler.enqueue { manager.addOutput(StatusBarNetworkIndicatorOutput()) }
-        }
-        #endif
-        return manager
-    }()
+    /// The manager for the app's one indicator. It has no output until you add one (the
+    /// `NetworkIndicatorUI` product has the status-bar spinner and in-app overlays).
+    public static let shared = NetworkIndicatorManager()
 
-    let scheduler: any NetworkIndicatorScheduler
-    let state: LockedState<ManagerState>
+    /// The engine: registry, state machine and timers behind one lock, outputs on the main
+    /// actor.
+    let driver: IndicatorDriver
 
     /// Creates an independent manager on the main queue (for tests, or a second indicator).
     /// It has no outputs until you add some.
@@ -72,20 +63,7 @@ public final class NetworkIndicatorManager: Sendable {
         diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler = NetworkIndicatorManager
             .defaultDiagnosticsHandler
     ) {
-        self.scheduler = scheduler
-        self.state = LockedState(ManagerState(settings: .init(diagnosticsHandler: diagnosticsHandler)))
-    }
-
-    deinit {
-        let (timers, streams, outputs, wasVisible) = state.withLock { $0.shutDown() }
-        for timer in timers { timer.cancel() }
-        for stream in streams { stream.finish() }
-        // Outputs belong to the main actor: they hear that the indicator is gone, and are
-        // released, there.
-        scheduler.enqueue {
-            guard wasVisible else { return }
-            for output in outputs { output.networkIndicatorVisibilityDidChange(false) }
-        }
+        self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
     }
 
     // MARK: - Beginning and finishing
@@ -103,20 +81,11 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
-        let key = ObjectIdentifier(token)
         // A type comparison, not a cast: this is the hot path.
         let isOwnOpaqueToken =
             type(of: token) == NetworkActivityToken.self
             && unsafeDowncast(token, to: NetworkActivityToken.self).manager === self
-        changeRegistry { registry in
-            registry.beginToken(
-                key,
-                token: token,
-                isOwnOpaqueToken: isOwnOpaqueToken,
-                label: label,
-                now: { scheduler.now }
-            )
-        }
+        driver.beginToken(token, isOwnOpaqueToken: isOwnOpaqueToken, label: label)
     }
 
     /// Begins a task that lasts as long as the returned token lives.
@@ -129,7 +98,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// - Returns: The token. Discarding it ends the task immediately.
     public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
         let token = NetworkActivityToken(manager: self)
-        begin(ObjectIdentifier(token), object: nil, kind: .opaqueToken, label: label)
+        driver.begin(ObjectIdentifier(token), kind: .opaqueToken, label: label)
         return token
     }
 
@@ -143,14 +112,13 @@ public final class NetworkIndicatorManager: Sendable {
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1).
     public func finishedNetworkTask(forToken token: AnyObject) {
-        let key = ObjectIdentifier(token)
-        switch changeRegistry({ $0.finishOne(key) }) {
+        switch driver.finishOne(ObjectIdentifier(token)) {
         case .finished:
             break
         case .unknown:
-            report(.unknownFinish, label: String(describing: type(of: token)))
+            driver.report(.unknownFinish, label: ActivityLabel.typeName(of: token))
         case .tokenDead:
-            report(.finishAfterTokenDeath, label: String(describing: type(of: token)))
+            driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }
     }
 
@@ -159,7 +127,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// The number of open tasks of every kind (tokens, opaque tokens, pushes, groups). Exact as
     /// soon as the call that changed it returns, on any thread.
     public var activeTaskCount: Int {
-        state.withLock { $0.registry.activeTaskCount }
+        driver.state.withLock { $0.activeTaskCount }
     }
 
     /// What the outputs were last told: whether the indicator is showing now.
@@ -167,42 +135,6 @@ public final class NetworkIndicatorManager: Sendable {
     /// It lags ``activeTaskCount`` by a main-queue hop and by the start and completion delays.
     @MainActor
     public var isIndicatorVisible: Bool {
-        state.withLock { $0.main.deliveredVisibility }
-    }
-
-    // MARK: - Internals shared with the other files
-
-    /// Begins one task under `key` and asks for a main-queue hop if the change matters there.
-    func begin(_ key: ObjectIdentifier, object: AnyObject?, kind: TaskRegistry.Kind, label: String?) {
-        changeRegistry { $0.begin(key, object: object, kind: kind, label: label, now: { scheduler.now }) }
-    }
-
-    /// Runs `change` on the registry under the lock and asks for a main-queue hop if the count
-    /// change matters there.
-    @discardableResult
-    func changeRegistry<Result>(_ change: (inout TaskRegistry) -> Result) -> Result {
-        let (result, hop) = state.withLock { state in
-            let oldCount = state.registry.activeTaskCount
-            let result = change(&state.registry)
-            return (result, state.requestHop(afterCountChangeFrom: oldCount, now: { scheduler.now }))
-        }
-        if hop { enqueueReconcile() }
-        return result
-    }
-
-    /// Ends every task under `key` without reporting anything (a token or group going away).
-    func finishAll(_ key: ObjectIdentifier) {
-        changeRegistry { $0.finishAll(key) }
-    }
-
-    /// Ends one task under `key`; returns `false` if it had none (a dead token's entry found
-    /// there is ended all the same).
-    func finishOne(_ key: ObjectIdentifier) -> Bool {
-        changeRegistry { $0.finishOne(key) } == .finished
-    }
-
-    func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
-        let handler = state.withLock { $0.settings.diagnosticsHandler }
-        handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+        driver.delivery.isVisible
     }
 }

@@ -11,12 +11,12 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)  // any stable key stands for "this address"
         var dead: Object? = Object()
-        registry.begin(key, object: dead, kind: .token, label: "old", now: { 0 })
-        registry.begin(key, object: dead, kind: .token, label: "old", now: { 0 })
+        registry.begin(key, object: dead, kind: .token, label: "old", now: 0)
+        registry.begin(key, object: dead, kind: .token, label: "old", now: 0)
         dead = nil
 
         let newcomer = Object()
-        registry.begin(key, object: newcomer, kind: .token, label: "new", now: { 1 })
+        registry.begin(key, object: newcomer, kind: .token, label: "new", now: 1)
         #expect(registry.activeTaskCount == 1)
         #expect(registry.count(for: key) == 1)
         var kept: [AnyObject] = []
@@ -29,7 +29,7 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
         var dead: Object? = Object()
-        registry.begin(key, object: dead, kind: .token, label: nil, now: { 0 })
+        registry.begin(key, object: dead, kind: .token, label: nil, now: 0)
         dead = nil
         #expect(registry.finishOne(key) == .tokenDead)
         #expect(registry.activeTaskCount == 0)
@@ -42,13 +42,13 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let live = Object()
         var dead: [Object]? = (0..<5).map { _ in Object() }
-        registry.begin(ObjectIdentifier(live), object: live, kind: .token, label: nil, now: { 0 })
+        registry.begin(ObjectIdentifier(live), object: live, kind: .token, label: nil, now: 0)
         for object in dead! {
-            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: { 0 })
-            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: { 0 })
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: 0)
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "dead", now: 0)
         }
-        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: { 0 })
-        registry.push(now: { 0 })
+        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: 0)
+        registry.push(now: 0)
         dead = nil
         let result = registry.sweep(now: 10, staleThreshold: nil)
         #expect(result.endedTaskCount == 10)
@@ -62,11 +62,11 @@ struct TaskRegistryTests {
 
     @Test func staleEntriesAreReportedOnce() {
         var registry = TaskRegistry()
-        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: { 0 })
-        registry.push(now: { 5 })
+        registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: 0)
+        registry.push(now: 5)
         #expect(registry.sweep(now: 9, staleThreshold: 10).staleTasks.isEmpty)
         #expect(registry.sweep(now: 10, staleThreshold: 10).staleTasks.map(\.label) == ["group"])
-        #expect(registry.sweep(now: 15, staleThreshold: 10).staleTasks.map(\.label) == [TaskRegistry.pushLabel])
+        #expect(registry.sweep(now: 15, staleThreshold: 10).staleTasks.map(\.label) == [ActivityLabel.push])
         #expect(registry.sweep(now: 20, staleThreshold: 10).staleTasks.isEmpty)
     }
 
@@ -74,10 +74,10 @@ struct TaskRegistryTests {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
         var dead: Object? = Object()
-        registry.begin(key, object: dead, kind: .token, label: nil, now: { 0 })
+        registry.begin(key, object: dead, kind: .token, label: nil, now: 0)
         dead = nil
         #expect(registry.groupCount(for: key) == 0)
-        registry.begin(key, object: nil, kind: .group, label: "group", now: { 1 })
+        registry.begin(key, object: nil, kind: .group, label: "group", now: 1)
         #expect(registry.groupCount(for: key) == 1)
         #expect(registry.activeTaskCount == 1, "the dead token's task ended when the group began")
         _ = dead
@@ -91,7 +91,7 @@ struct TaskRegistryTests {
         let popped = registry.pop()
         #expect(!popped)
         #expect(registry.activeTaskCount == 0)
-        registry.begin(key, object: nil, kind: .group, label: nil, now: { 0 })
+        registry.begin(key, object: nil, kind: .group, label: nil, now: 0)
         #expect(registry.finishOne(key) == .finished)
         #expect(registry.finishOne(key) == .unknown)
         #expect(registry.activeTaskCount == 0)
@@ -102,7 +102,7 @@ struct TaskRegistryTests {
         let objects = (0..<100).map { _ in Object() }
         for (index, object) in objects.enumerated() {
             for _ in 0...index % 3 {
-                registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: { 0 })
+                registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
             }
         }
         for object in objects.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {

@@ -5,7 +5,7 @@ extension NetworkIndicatorManager {
     /// Pushes are counted apart from token tasks and groups: a pop never ends a token's task.
     /// Safe from any thread; O(1).
     public func pushNetworkActivity() {
-        changeRegistry { $0.push(now: { scheduler.now }) }
+        driver.changeTasks { $0.registry.push(now: $1) }
     }
 
     /// Ends one task begun with ``pushNetworkActivity()``.
@@ -14,8 +14,8 @@ extension NetworkIndicatorManager {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/popWithoutPush``. Safe from any thread; O(1).
     public func popNetworkActivity() {
-        if !changeRegistry({ $0.pop() }) {
-            report(.popWithoutPush, label: "popNetworkActivity()")
+        if !driver.changeTasks({ state, _ in state.registry.pop() }) {
+            driver.report(.popWithoutPush, label: "popNetworkActivity()")
         }
     }
 
@@ -28,6 +28,6 @@ extension NetworkIndicatorManager {
     /// never goes negative. Tokens begun again after the reset are new tasks. Safe from any
     /// thread.
     public func resetNetworkActivity() {
-        changeRegistry { $0.removeAll() }
+        driver.changeTasks { state, _ in state.registry.removeAll() }
     }
 }

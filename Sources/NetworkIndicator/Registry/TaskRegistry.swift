@@ -1,6 +1,7 @@
 import Foundation
 
-/// Every open task of one manager, as a plain value kept behind the manager's lock.
+/// Every open task of one manager, as a plain value kept behind the manager's lock: entries,
+/// counts and the sweep, nothing else.
 ///
 /// Entries live in a contiguous array, found through an ``IdentityTable`` keyed by the identity
 /// of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
@@ -8,30 +9,15 @@ import Foundation
 /// removal swaps the last entry into the hole. The total is kept, never recomputed. Push/pop
 /// counting is a plain counter beside the entries.
 ///
-/// A caller's token is identified by its `ObjectIdentifier` **and** its weak reference: once the
-/// weak reference reads `nil` the entry is dead, whatever object now lives at that address.
+/// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
+/// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
 struct TaskRegistry {
-    enum Kind: UInt8, Sendable {
-        /// A caller's object, held weakly; ends when it dies.
-        case token
-        /// A caller's object that can also report that its work is over (an `Operation`, a
-        /// `URLSessionTask`, a ``NetworkActivityCompletionReporting`` type).
-        case completionReportingToken
-        /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
-        case opaqueToken
-        /// A ``NetworkActivityGroup``: its `deinit` ends it.
-        case group
-
-        /// Whether the entry holds a weak reference that the sweep must check.
-        var isSwept: Bool { self == .token || self == .completionReportingToken }
-    }
-
     struct Entry {
         let key: ObjectIdentifier
-        weak var object: AnyObject?
+        var token: WeakWrapper
         var count: Int
         let startedAt: TimeInterval
-        let kind: Kind
+        let kind: TaskKind
         /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
         let hasLabel: Bool
         var isStaleReported = false
@@ -50,64 +36,34 @@ struct TaskRegistry {
     /// so that no `deinit` (the caller's code) runs while it is held.
     struct SweepResult {
         var keptAlive: [AnyObject] = []
-        /// Live tokens of kind ``Kind/completionReportingToken``, to ask outside the lock.
+        /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock.
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
         /// `key` is `nil` for the push counter.
         var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
         var endedTaskCount = 0
     }
 
-    /// One entry as the snapshot shows it.
-    struct ActivityRecord {
-        let label: String
-        let kind: NetworkActivitySnapshot.Kind
-        let taskCount: Int
-        let startedAt: TimeInterval
-        let isTokenAlive: Bool
-    }
-
     private(set) var entries: [Entry] = []
     private var table = IdentityTable()
-    private var labels: [ObjectIdentifier: String] = [:]
+    private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
-    private var pushStartedAt: TimeInterval = 0
+    private(set) var pushStartedAt: TimeInterval = 0
     private var isPushStaleReported = false
-    /// The last token type checked for ``NetworkActivityCompletionReporting``: apps use one or
-    /// two token types, and a conformance check costs more than the rest of a begin.
-    private var lastTokenType: ObjectIdentifier?
-    private var lastTokenTypeReportsCompletion = false
 
     // MARK: - Tokens and groups
 
-    /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
-    /// opaque token, whose `deinit` reports its end).
-    mutating func beginToken(
-        _ key: ObjectIdentifier,
-        token: AnyObject,
-        isOwnOpaqueToken: Bool,
-        label: String?,
-        now: () -> TimeInterval
-    ) {
-        if isOwnOpaqueToken {
-            begin(key, object: nil, kind: .opaqueToken, label: label, now: now)
-        } else {
-            let kind: Kind = reportsCompletion(token) ? .completionReportingToken : .token
-            begin(key, object: token, kind: kind, label: label, now: now)
-        }
-    }
-
-    /// Begins one task for `key`, creating its entry if needed. A dead entry at the same key
-    /// belongs to an earlier object whose memory was reused: its tasks end and a new entry
-    /// replaces it.
+    /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at
+    /// the same key belongs to an earlier object whose memory was reused: its tasks end and a
+    /// new entry replaces it.
     mutating func begin(
         _ key: ObjectIdentifier,
         object: AnyObject?,
-        kind: Kind,
+        kind: TaskKind,
         label: String?,
-        now: () -> TimeInterval
+        now: TimeInterval
     ) {
         activeTaskCount += 1
         if let found = table.value(for: key) {
@@ -120,7 +76,14 @@ struct TaskRegistry {
         }
         table.set(Int32(entries.count), for: key)
         entries.append(
-            Entry(key: key, object: object, count: 1, startedAt: now(), kind: kind, hasLabel: label != nil)
+            Entry(
+                key: key,
+                token: WeakWrapper(object: object),
+                count: 1,
+                startedAt: now,
+                kind: kind,
+                hasLabel: label != nil
+            )
         )
         if kind.isSwept { sweptEntryCount += 1 }
         if let label { labels[key] = label }
@@ -152,9 +115,9 @@ struct TaskRegistry {
 
     /// Ends every task of `key` if its entry still belongs to `object`.
     mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
-        guard let found = table.value(for: key), readEntry(at: Int(found), { $0.pointee.object === object }) else {
-            return
-        }
+        guard let found = table.value(for: key),
+            readEntry(at: Int(found), { $0.pointee.token.object === object })
+        else { return }
         remove(at: Int(found))
     }
 
@@ -172,9 +135,9 @@ struct TaskRegistry {
 
     // MARK: - Push/pop
 
-    mutating func push(now: () -> TimeInterval) {
+    mutating func push(now: TimeInterval) {
         if pushCount == 0 {
-            pushStartedAt = now()
+            pushStartedAt = now
             isPushStaleReported = false
         }
         pushCount += 1
@@ -213,7 +176,7 @@ struct TaskRegistry {
             for index in entries.indices {
                 var liveObject: AnyObject?
                 if entries[index].kind.isSwept {
-                    guard let object = entries[index].object else {
+                    guard let object = entries[index].token.object else {
                         deadIndices.append(index)
                         continue
                     }
@@ -228,7 +191,7 @@ struct TaskRegistry {
                     now - entries[index].startedAt >= staleThreshold
                 {
                     entries[index].isStaleReported = true
-                    let label = Self.label(of: entries[index], object: liveObject, labels: labels)
+                    let label = ActivityLabel.of(entries[index], object: liveObject, labels: labels)
                     result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
                 }
             }
@@ -239,87 +202,25 @@ struct TaskRegistry {
         }
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
             isPushStaleReported = true
-            result.staleTasks.append((nil, Self.pushLabel, now - pushStartedAt))
+            result.staleTasks.append((nil, ActivityLabel.push, now - pushStartedAt))
         }
         return result
     }
 
-    /// Every entry (and the push counter) as the snapshot shows it. The live objects whose
-    /// type names the default labels are appended to `keptAlive`, to be released after the lock.
-    func records(keepingAlive keptAlive: inout [AnyObject]) -> [ActivityRecord] {
-        var records: [ActivityRecord] = []
-        records.reserveCapacity(entries.count + 1)
-        entries.withUnsafeBufferPointer { entries in
-            for entry in entries.indices.lazy.map({ entries.baseAddress! + $0 }) {
-                let object = entry.pointee.kind.isSwept ? entry.pointee.object : nil
-                if let object { keptAlive.append(object) }
-                records.append(
-                    ActivityRecord(
-                        label: Self.label(of: entry.pointee, object: object, labels: labels),
-                        kind: NetworkActivitySnapshot.Kind(entry.pointee.kind),
-                        taskCount: entry.pointee.count,
-                        startedAt: entry.pointee.startedAt,
-                        isTokenAlive: !entry.pointee.kind.isSwept || object != nil
-                    )
-                )
-            }
-        }
-        if pushCount > 0 {
-            records.append(
-                ActivityRecord(
-                    label: Self.pushLabel,
-                    kind: .counter,
-                    taskCount: pushCount,
-                    startedAt: pushStartedAt,
-                    isTokenAlive: true
-                )
-            )
-        }
-        return records
+    /// Reads the entry at `index` in place. `Array`'s subscript getter copies the whole entry,
+    /// and copying its weak reference costs atomic operations on the token's side table; the
+    /// trivial fields read through the pointer cost nothing.
+    @inline(__always)
+    func readEntry<Result>(at index: Int, _ body: (UnsafePointer<Entry>) -> Result) -> Result {
+        entries.withUnsafeBufferPointer { body($0.baseAddress! + index) }
     }
-
-    static let pushLabel = "pushNetworkActivity()"
 
     // MARK: - Private
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
     private func isDead(at index: Int) -> Bool {
-        readEntry(at: index) { $0.pointee.kind.isSwept && $0.pointee.object == nil }
-    }
-
-    /// Reads the entry at `index` in place. `Array`'s subscript getter copies the whole entry,
-    /// and copying its weak reference costs atomic operations on the token's side table; the
-    /// trivial fields read through the pointer cost nothing. (Reading the weak field itself
-    /// still makes a copy: the compiler does that for any `weak` stored property of a struct.)
-    @inline(__always)
-    private func readEntry<Result>(at index: Int, _ body: (UnsafePointer<Entry>) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { body($0.baseAddress! + index) }
-    }
-
-    private static func label(
-        of entry: borrowing Entry,
-        object: AnyObject?,
-        labels: [ObjectIdentifier: String]
-    ) -> String {
-        if entry.hasLabel, let label = labels[entry.key] { return label }
-        switch entry.kind {
-        case .token, .completionReportingToken:
-            return object.map { String(describing: type(of: $0)) } ?? "deallocated token"
-        case .opaqueToken:
-            return "NetworkActivityToken"
-        case .group:
-            return "NetworkActivityGroup"
-        }
-    }
-
-    private mutating func reportsCompletion(_ token: AnyObject) -> Bool {
-        let type = ObjectIdentifier(Swift.type(of: token))
-        if type != lastTokenType {
-            lastTokenType = type
-            lastTokenTypeReportsCompletion = token is any NetworkActivityCompletionReporting
-        }
-        return lastTokenTypeReportsCompletion
+        readEntry(at: index) { $0.pointee.kind.isSwept && $0.pointee.token.object == nil }
     }
 
     /// Removes the entry at `index` (the last entry takes its place); returns its task count.

@@ -1,0 +1,218 @@
+import Foundation
+
+/// Runs one manager's ``IndicatorStateMachine``: keeps it, the registry and everything else
+/// shared across threads behind one lock, feeds it events, and performs the actions it returns
+/// after releasing the lock (timers, main-queue hops, deliveries to outputs and streams).
+///
+/// What only the main actor touches (the outputs and what they were told) lives in
+/// ``OutputDelivery``, reached without the lock. Scheduled work holds the driver weakly: a
+/// released manager stops at once.
+final class IndicatorDriver: Sendable {
+    /// Everything shared across threads, behind the one lock.
+    struct State {
+        var registry = TaskRegistry()
+        var classifier = TokenClassifier()
+        var machine = IndicatorStateMachine()
+        var settings = IndicatorStateMachine.Settings()
+        var staleTaskThreshold: TimeInterval?
+        var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
+        var streams = StreamRegistry()
+        /// The running timers, by the machine's name for them.
+        var timers: [IndicatorStateMachine.Timer: any NetworkIndicatorCancellable] = [:]
+
+        var activeTaskCount: Int { registry.activeTaskCount }
+
+        /// Whether the sweep must run: weak tokens are tracked, or a stale-task threshold is set
+        /// while anything is active.
+        var needsSweep: Bool {
+            registry.sweptEntryCount > 0 || (staleTaskThreshold != nil && activeTaskCount > 0)
+        }
+    }
+
+    let scheduler: any NetworkIndicatorScheduler
+    let state: LockedState<State>
+    let delivery = OutputDelivery()
+    /// `true` for ``MainQueueScheduler``, whose clock has a cheap coarse reading.
+    private let readsCoarseClock: Bool
+
+    init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        self.scheduler = scheduler
+        self.readsCoarseClock = scheduler is MainQueueScheduler
+        self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
+    }
+
+    deinit {
+        let (timers, streams) = state.withLock { state in
+            defer {
+                state.timers.removeAll()
+                state.streams.removeAll()
+            }
+            return (Array(state.timers.values), state.streams.all)
+        }
+        for timer in timers { timer.cancel() }
+        for stream in streams { stream.finish() }
+        // Outputs belong to the main actor: they hear that the indicator is gone there.
+        scheduler.enqueue { [delivery] in delivery.shutDown() }
+    }
+
+    // MARK: - Events from any thread
+
+    /// The time for a task's start and for the edges a delay absorbs, read before taking the
+    /// lock: the coarse clock for the main queue, the scheduler's own clock otherwise.
+    @inline(__always)
+    func timestamp() -> TimeInterval {
+        readsCoarseClock ? CoarseClock.now : scheduler.now
+    }
+
+    /// Runs `change` under the lock (with the time, read before it), tells the machine how the
+    /// count moved, and enqueues the reconcile it asks for.
+    @discardableResult
+    @inline(__always)
+    func changeTasks<Result>(_ change: (inout State, TimeInterval) -> Result) -> Result {
+        let now = timestamp()
+        let (result, hop) = state.withLock { state in
+            let old = state.activeTaskCount
+            let result = change(&state, now)
+            let hop = state.machine.countChanged(
+                from: old,
+                to: state.activeTaskCount,
+                needsSweep: state.needsSweep,
+                now: now
+            )
+            return (result, hop)
+        }
+        if hop { enqueueReconcile() }
+        return result
+    }
+
+    /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
+    /// opaque token, whose `deinit` reports its end).
+    func beginToken(_ token: AnyObject, isOwnOpaqueToken: Bool, label: String?) {
+        let key = ObjectIdentifier(token)
+        changeTasks { state, now in
+            let kind = state.classifier.kind(of: token, isOwnOpaqueToken: isOwnOpaqueToken)
+            state.registry.begin(key, object: kind.isSwept ? token : nil, kind: kind, label: label, now: now)
+        }
+    }
+
+    /// Begins one task under `key` that no weak reference tracks (an opaque token, a group).
+    func begin(_ key: ObjectIdentifier, kind: TaskKind, label: String?) {
+        changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1) }
+    }
+
+    /// Ends one task under `key`.
+    func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
+        changeTasks { state, _ in state.registry.finishOne(key) }
+    }
+
+    /// Ends every task under `key` without reporting anything (a token or group going away).
+    func finishAll(_ key: ObjectIdentifier) {
+        changeTasks { state, _ in state.registry.finishAll(key) }
+    }
+
+    /// Reads the registry under the lock.
+    func withRegistry<Result>(_ body: (borrowing TaskRegistry) -> Result) -> Result {
+        state.withLock { body($0.registry) }
+    }
+
+    /// Changes the settings under the lock; they apply at the next main-queue hop.
+    func updateSettings(_ update: (inout State) -> Void) {
+        let hop = state.withLock { state in
+            update(&state)
+            return state.machine.hopRequested()
+        }
+        if hop { enqueueReconcile() }
+    }
+
+    /// Passes a diagnostic to the handler, outside the lock.
+    func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
+        let handler = state.withLock { $0.diagnosticsHandler }
+        handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+    }
+
+    // MARK: - Main-queue work
+
+    /// Queues one reconcile on the main queue; the machine allows one pending at a time.
+    func enqueueReconcile() {
+        scheduler.enqueue { [weak self] in self?.reconcile() }
+    }
+
+    @MainActor
+    private func reconcile() {
+        let now = scheduler.now
+        perform {
+            $0.machine.reconcile(
+                count: $0.activeTaskCount,
+                needsSweep: $0.needsSweep,
+                settings: $0.settings,
+                now: now
+            )
+        }
+    }
+
+    @MainActor
+    private func delayTimerFired(generation: UInt64) {
+        let now = scheduler.now
+        perform {
+            $0.machine.delayTimerFired(
+                generation: generation,
+                count: $0.activeTaskCount,
+                needsSweep: $0.needsSweep,
+                settings: $0.settings,
+                now: now
+            )
+        }
+    }
+
+    /// Asks the machine under the lock (with `event`), then performs its answer after the lock:
+    /// timers first, then the outputs and streams.
+    @MainActor
+    func perform(_ event: (inout State) -> IndicatorStateMachine.Reconciliation?) {
+        let taken = state.withLock {
+            state -> (IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery)?
+            in
+            guard let reconciliation = event(&state) else { return nil }
+            let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
+            let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
+            return (reconciliation, stopped, streams)
+        }
+        guard let (reconciliation, stopped, streams) = taken else { return }
+        for timer in stopped { timer.cancel() }
+        startTimers(reconciliation.timerChanges)
+        let releasedCountObservers = delivery.deliver(
+            visibility: reconciliation.visibility,
+            count: reconciliation.count,
+            streams: streams
+        )
+        if releasedCountObservers > 0 {
+            state.withLock { $0.machine.countObserversChanged(by: -releasedCountObservers) }
+        }
+    }
+
+    /// Starts the timers `changes` ask for, then installs them under the lock in one go; a
+    /// timer whose generation is no longer current (replaced meanwhile) is cancelled instead.
+    @MainActor
+    private func startTimers(_ changes: [IndicatorStateMachine.Timer: IndicatorStateMachine.TimerChange]) {
+        var started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)] = []
+        for (timer, change) in changes {
+            guard case .start(let delay, let interval, let generation) = change else { continue }
+            let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
+            let handle = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) { [weak self] in
+                switch timer {
+                case .delay: self?.delayTimerFired(generation: generation)
+                case .sweep: self?.sweep()
+                }
+            }
+            started.append((timer, generation, handle))
+        }
+        guard !started.isEmpty else { return }
+        let stale = state.withLock { state in
+            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
+                guard state.machine.isCurrent(timer, generation: generation) else { return handle }
+                state.timers[timer] = handle
+                return nil
+            }
+        }
+        for handle in stale { handle.cancel() }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// What the manager does about its count, its settings and its timers, as a pure state machine.
+///
+/// It knows no lock, clock, timer or output. Each event is a `mutating func` that returns what
+/// to do; the ``IndicatorDriver`` keeps the machine behind its lock, calls it, and performs the
+/// returned actions after releasing the lock. Inside, the ``VisibilityPolicy`` decides when the
+/// indicator shows; around it the machine coalesces main-queue hops (at most one pending) and
+/// decides which timers run: the policy's single delay timer, and the sweep timer.
+struct IndicatorStateMachine {
+    /// The settings the machine reads at each reconcile.
+    struct Settings {
+        var completionCheckInterval: TimeInterval = 1
+        var startDelay: TimeInterval = 0
+        var completionDelay: TimeInterval = 0.2
+        var isEnabled = true
+    }
+
+    /// The two timers the driver keeps running for the machine.
+    enum Timer: CaseIterable {
+        /// The policy's one-shot delay timer (start, completion, minimum visible duration).
+        case delay
+        /// The repeating sweep for dead and finished tokens.
+        case sweep
+    }
+
+    /// A change to one timer. Every change carries a new generation: a firing or an
+    /// installation that carries an older one is stale.
+    enum TimerChange: Equatable {
+        case start(after: TimeInterval, repeating: TimeInterval?, generation: UInt64)
+        case cancel
+    }
+
+    /// What a reconcile asks the driver to do, after the lock.
+    struct Reconciliation: Equatable {
+        /// For each timer, its change (a `.start` replaces a running timer).
+        var timerChanges: [Timer: TimerChange] = [:]
+        /// The new visibility, when it differs from the last one reported.
+        var visibility: Bool?
+        /// The new task count, when it changed and an output wants counts.
+        var count: Int?
+    }
+
+    private(set) var policy = VisibilityPolicy()
+    private var isHopPending = false
+    /// How many attached outputs want task counts: every count change then needs a hop.
+    private(set) var countObserverCount = 0
+    private var generations: [Timer: UInt64] = [.delay: 0, .sweep: 0]
+    /// The interval of the running sweep timer; `nil` while none runs.
+    private(set) var sweepInterval: TimeInterval?
+    /// What the last reconcile reported (the outputs were told these, or are being told).
+    private(set) var reportedVisibility = false
+    private(set) var reportedCount = 0
+
+    // MARK: - Events from any thread
+
+    /// The task count went from `old` to `new` (at `now`). Returns `true` when the caller must
+    /// enqueue a reconcile. An edge (none active ↔ some active) needs one unless a start or
+    /// completion delay is running: the policy records it and the delay's timer settles it.
+    /// Every change needs one while an output wants counts; the first swept token needs the
+    /// sweep started.
+    mutating func countChanged(from old: Int, to new: Int, needsSweep: Bool, now: TimeInterval) -> Bool {
+        var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep)
+        if (old == 0) != (new == 0), !policy.absorbEdge(isActive: new > 0, now: now) {
+            isWanted = true
+        }
+        return isWanted && hopRequested()
+    }
+
+    /// Something the main queue must look at changed (a setting, a new stream, an output that
+    /// must catch up). Returns `true` when the caller must enqueue a reconcile: at most one is
+    /// pending at a time.
+    mutating func hopRequested() -> Bool {
+        guard !isHopPending else { return false }
+        isHopPending = true
+        return true
+    }
+
+    /// An output that wants counts was attached (`+1`) or detached (`-1`).
+    mutating func countObserversChanged(by delta: Int) {
+        countObserverCount += delta
+    }
+
+    // MARK: - Events on the main actor
+
+    /// The pending hop runs: bring the policy and the timers up to date.
+    mutating func reconcile(count: Int, needsSweep: Bool, settings: Settings, now: TimeInterval) -> Reconciliation {
+        isHopPending = false
+        return update(count: count, needsSweep: needsSweep, settings: settings, now: now)
+    }
+
+    /// The delay timer of `generation` fired. `nil` when it is stale (cancelled or replaced
+    /// since it was started): nothing to do.
+    mutating func delayTimerFired(
+        generation: UInt64,
+        count: Int,
+        needsSweep: Bool,
+        settings: Settings,
+        now: TimeInterval
+    ) -> Reconciliation? {
+        guard generation == generations[.delay] else { return nil }
+        var reconciliation = update(count: count, needsSweep: needsSweep, settings: settings, now: now) {
+            $0.timerFired(now: now)
+        }
+        if reconciliation.timerChanges[.delay] == nil {
+            // The one-shot timer is spent: release it.
+            reconciliation.timerChanges[.delay] = change(.delay, to: nil)
+        }
+        return reconciliation
+    }
+
+    /// A sweep ended the tasks it found: bring everything up to date.
+    mutating func sweepFinished(count: Int, needsSweep: Bool, settings: Settings, now: TimeInterval) -> Reconciliation {
+        update(count: count, needsSweep: needsSweep, settings: settings, now: now)
+    }
+
+    /// Whether a timer started with `generation` is still wanted when the driver installs it.
+    func isCurrent(_ timer: Timer, generation: UInt64) -> Bool {
+        generations[timer] == generation
+    }
+
+    // MARK: - Private
+
+    /// Tells the policy the current activity and settings, then `event`; plans the timers and
+    /// reports what changed.
+    private mutating func update(
+        count: Int,
+        needsSweep: Bool,
+        settings: Settings,
+        now: TimeInterval,
+        then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
+    ) -> Reconciliation {
+        var reconciliation = Reconciliation()
+        apply(
+            policy.activityChanged(
+                isActive: count > 0,
+                now: now,
+                startDelay: settings.startDelay,
+                completionDelay: settings.completionDelay
+            ),
+            to: &reconciliation
+        )
+        apply(policy.enabledChanged(settings.isEnabled), to: &reconciliation)
+        apply(event(&policy), to: &reconciliation)
+        if needsSweep {
+            if sweepInterval != settings.completionCheckInterval {
+                sweepInterval = settings.completionCheckInterval
+                reconciliation.timerChanges[.sweep] = change(.sweep, to: settings.completionCheckInterval)
+            }
+        } else if sweepInterval != nil {
+            sweepInterval = nil
+            reconciliation.timerChanges[.sweep] = change(.sweep, to: nil)
+        }
+        report(count: count, into: &reconciliation)
+        return reconciliation
+    }
+
+    private mutating func apply(_ actions: VisibilityPolicy.Actions, to reconciliation: inout Reconciliation) {
+        switch actions.timer {
+        case .start(let delay): reconciliation.timerChanges[.delay] = change(.delay, to: delay)
+        case .cancel: reconciliation.timerChanges[.delay] = change(.delay, to: nil)
+        case nil: break
+        }
+    }
+
+    /// A new generation for `timer`: started after `interval` (repeating, for the sweep), or
+    /// cancelled when `interval` is `nil`.
+    private mutating func change(_ timer: Timer, to interval: TimeInterval?) -> TimerChange {
+        generations[timer, default: 0] &+= 1
+        guard let interval else { return .cancel }
+        return .start(after: interval, repeating: timer == .sweep ? interval : nil, generation: generations[timer]!)
+    }
+
+    private mutating func report(count: Int, into reconciliation: inout Reconciliation) {
+        if policy.isVisible != reportedVisibility {
+            reportedVisibility = policy.isVisible
+            reconciliation.visibility = reportedVisibility
+        }
+        if count != reportedCount {
+            reportedCount = count
+            if countObserverCount > 0 { reconciliation.count = count }
+        }
+    }
+}
