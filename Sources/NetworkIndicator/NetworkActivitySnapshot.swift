@@ -123,8 +123,8 @@ extension TaskRegistry {
     /// type names the default labels are appended to `keptAlive`, to be released after the lock.
     func records(keepingAlive keptAlive: inout [AnyObject]) -> [ActivityRecord] {
         var records: [ActivityRecord] = []
-        records.reserveCapacity(entries.count + 1)
-        for index in entries.indices {
+        records.reserveCapacity(entryCount + 1)
+        for index in entries.indices where !entries[index].isFree {
             readEntry(at: index) { entry in
                 let object = entry.pointee.kind.isSwept ? entry.pointee.token.object : nil
                 if let object { keptAlive.append(object) }

@@ -74,8 +74,10 @@ extension NetworkIndicatorManager {
         let (id, hop) = driver.state.withLock { state in
             (state.streams.add(continuation), state.machine.hopRequested())
         }
-        continuation.onTermination = { [weak driver] _ in
-            driver?.state.withLock { $0.streams.remove(id) }
+        // Strong: the driver releases every continuation (and so this closure) when its
+        // manager goes away.
+        continuation.onTermination = { [driver] _ in
+            driver.state.withLock { $0.streams.remove(id) }
         }
         if hop { driver.enqueueReconcile() }
         return stream

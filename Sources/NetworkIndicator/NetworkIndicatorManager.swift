@@ -66,6 +66,10 @@ public final class NetworkIndicatorManager: Sendable {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
     }
 
+    deinit {
+        driver.shutDown()
+    }
+
     // MARK: - Beginning and finishing
 
     /// Begins a task that lasts until `token` is deallocated, reports itself finished (see

@@ -4,9 +4,11 @@ extension IndicatorDriver {
     @MainActor
     func sweep() {
         let now = scheduler.now
-        var found = state.withLock { state in
-            state.registry.sweep(now: now, staleThreshold: state.staleTaskThreshold)
-        }
+        guard
+            var found = state.withLock({ state in
+                state.isShutDown ? nil : state.registry.sweep(now: now, staleThreshold: state.staleTaskThreshold)
+            })
+        else { return }
         // Asked without the lock: a completion check is the caller's code.
         let finished = found.completionCandidates.filter {
             ($0.object as? any NetworkActivityCompletionReporting)?.isNetworkActivityFinished == true

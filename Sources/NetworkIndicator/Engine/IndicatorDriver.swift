@@ -5,8 +5,12 @@ import Foundation
 /// after releasing the lock (timers, main-queue hops, deliveries to outputs and streams).
 ///
 /// What only the main actor touches (the outputs and what they were told) lives in
-/// ``OutputDelivery``, reached without the lock. Scheduled work holds the driver weakly: a
-/// released manager stops at once.
+/// ``OutputDelivery``, reached without the lock.
+///
+/// Scheduled work holds the driver strongly, and nothing refers to it weakly: an object that
+/// is the target of a weak reference has every retain and release take the runtime's slow
+/// path, and the begin/finish paths retain the driver. The manager's `deinit` calls
+/// ``shutDown()`` instead, after which work still queued finds nothing to do.
 final class IndicatorDriver: Sendable {
     /// Everything shared across threads, behind the one lock.
     struct State {
@@ -19,6 +23,8 @@ final class IndicatorDriver: Sendable {
         var streams = StreamRegistry()
         /// The running timers, by the machine's name for them.
         var timers: [IndicatorStateMachine.Timer: any NetworkIndicatorCancellable] = [:]
+        /// The manager is gone: queued work does nothing.
+        var isShutDown = false
 
         var activeTaskCount: Int { registry.activeTaskCount }
 
@@ -41,8 +47,11 @@ final class IndicatorDriver: Sendable {
         self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
     }
 
-    deinit {
+    /// The manager is gone: cancels the timers, finishes the streams, and has the outputs told
+    /// (on the main actor) that the indicator is gone. Work still queued does nothing.
+    func shutDown() {
         let (timers, streams) = state.withLock { state in
+            state.isShutDown = true
             defer {
                 state.timers.removeAll()
                 state.streams.removeAll()
@@ -134,7 +143,7 @@ final class IndicatorDriver: Sendable {
 
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
     func enqueueReconcile() {
-        scheduler.enqueue { [weak self] in self?.reconcile() }
+        scheduler.enqueue { self.reconcile() }
     }
 
     @MainActor
@@ -171,7 +180,7 @@ final class IndicatorDriver: Sendable {
         let taken = state.withLock {
             state -> (IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery)?
             in
-            guard let reconciliation = event(&state) else { return nil }
+            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
             let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
             let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
             return (reconciliation, stopped, streams)
@@ -190,17 +199,18 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Starts the timers `changes` ask for, then installs them under the lock in one go; a
-    /// timer whose generation is no longer current (replaced meanwhile) is cancelled instead.
+    /// timer whose generation is no longer current (replaced meanwhile, or shut down) is
+    /// cancelled instead.
     @MainActor
     private func startTimers(_ changes: [IndicatorStateMachine.Timer: IndicatorStateMachine.TimerChange]) {
         var started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)] = []
         for (timer, change) in changes {
             guard case .start(let delay, let interval, let generation) = change else { continue }
             let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
-            let handle = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) { [weak self] in
+            let handle = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) {
                 switch timer {
-                case .delay: self?.delayTimerFired(generation: generation)
-                case .sweep: self?.sweep()
+                case .delay: self.delayTimerFired(generation: generation)
+                case .sweep: self.sweep()
                 }
             }
             started.append((timer, generation, handle))
@@ -208,7 +218,9 @@ final class IndicatorDriver: Sendable {
         guard !started.isEmpty else { return }
         let stale = state.withLock { state in
             started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
-                guard state.machine.isCurrent(timer, generation: generation) else { return handle }
+                guard !state.isShutDown, state.machine.isCurrent(timer, generation: generation) else {
+                    return handle
+                }
                 state.timers[timer] = handle
                 return nil
             }

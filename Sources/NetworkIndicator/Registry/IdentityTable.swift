@@ -3,21 +3,25 @@
 ///
 /// The registry's keys are object addresses, which no outsider chooses, so a multiplicative
 /// hash is enough; it costs a multiply where `Dictionary`'s seeded SipHash costs tens of
-/// nanoseconds, and begin and finish each do one lookup.
+/// nanoseconds, and begin and finish each do one lookup. A key and its value share one slot of
+/// one array: one cache line and one uniqueness check per access.
 struct IdentityTable {
-    /// `0` marks an empty slot (no object lives at address 0).
-    private var keys: [UInt]
-    private var values: [Int32]
+    private struct Slot {
+        /// `0` marks an empty slot (no object lives at address 0).
+        var key: UInt
+        var value: Int32
+    }
+
+    private var slots: [Slot]
     private var shift: UInt
     private(set) var count = 0
 
     init() {
-        keys = Array(repeating: 0, count: 16)
-        values = Array(repeating: 0, count: 16)
+        slots = Array(repeating: Slot(key: 0, value: 0), count: 16)
         shift = UInt(UInt.bitWidth - 4)
     }
 
-    private var mask: Int { keys.count - 1 }
+    private var mask: Int { slots.count - 1 }
 
     private func home(of key: UInt) -> Int {
         Int(truncatingIfNeeded: (key &* Self.multiplier) >> shift)
@@ -30,55 +34,66 @@ struct IdentityTable {
     /// The value stored for `key`, if any.
     func value(for key: ObjectIdentifier) -> Int32? {
         let key = UInt(bitPattern: key)
-        var slot = home(of: key)
-        while true {
-            let found = keys[slot]
-            if found == key { return values[slot] }
-            if found == 0 { return nil }
-            slot = (slot + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            var index = home(of: key)
+            while true {
+                let found = slots[index].key
+                if found == key { return slots[index].value }
+                if found == 0 { return nil }
+                index = (index + 1) & mask
+            }
         }
     }
 
     /// Stores `value` for `key`, replacing any value it had.
     mutating func set(_ value: Int32, for key: ObjectIdentifier) {
-        if (count + 1) * 4 > keys.count * 3 { grow() }
+        if (count + 1) * 4 > slots.count * 3 { grow() }
         let key = UInt(bitPattern: key)
-        var slot = home(of: key)
-        while keys[slot] != 0 && keys[slot] != key {
-            slot = (slot + 1) & mask
+        let home = home(of: key)
+        let mask = mask
+        let isNew = slots.withUnsafeMutableBufferPointer { slots in
+            var index = home
+            while slots[index].key != 0 && slots[index].key != key {
+                index = (index + 1) & mask
+            }
+            let isNew = slots[index].key == 0
+            slots[index] = Slot(key: key, value: value)
+            return isNew
         }
-        if keys[slot] == 0 { count += 1 }
-        keys[slot] = key
-        values[slot] = value
+        if isNew { count += 1 }
     }
 
     /// Removes `key`; returns its value, or `nil` if it was absent.
     @discardableResult
     mutating func remove(_ key: ObjectIdentifier) -> Int32? {
         let key = UInt(bitPattern: key)
-        var slot = home(of: key)
-        while keys[slot] != key {
-            if keys[slot] == 0 { return nil }
-            slot = (slot + 1) & mask
+        let start = home(of: key)
+        let (mask, shift) = (mask, shift)
+        let removed = slots.withUnsafeMutableBufferPointer { slots -> Int32? in
+            var index = start
+            while slots[index].key != key {
+                if slots[index].key == 0 { return nil }
+                index = (index + 1) & mask
+            }
+            let removed = slots[index].value
+            // Shift later members of the probe run back into the hole, so lookups never need
+            // tombstones.
+            var hole = index
+            var next = index
+            while true {
+                next = (next + 1) & mask
+                let candidate = slots[next].key
+                if candidate == 0 { break }
+                let ideal = Int(truncatingIfNeeded: (candidate &* Self.multiplier) >> shift)
+                let staysPut = hole <= next ? (hole < ideal && ideal <= next) : (hole < ideal || ideal <= next)
+                if staysPut { continue }
+                slots[hole] = slots[next]
+                hole = next
+            }
+            slots[hole].key = 0
+            return removed
         }
-        let removed = values[slot]
-        count -= 1
-        // Shift later members of the probe run back into the hole, so lookups never need
-        // tombstones.
-        var hole = slot
-        var next = slot
-        while true {
-            next = (next + 1) & mask
-            let candidate = keys[next]
-            if candidate == 0 { break }
-            let ideal = home(of: candidate)
-            let staysPut = hole <= next ? (hole < ideal && ideal <= next) : (hole < ideal || ideal <= next)
-            if staysPut { continue }
-            keys[hole] = candidate
-            values[hole] = values[next]
-            hole = next
-        }
-        keys[hole] = 0
+        if removed != nil { count -= 1 }
         return removed
     }
 
@@ -88,14 +103,12 @@ struct IdentityTable {
     }
 
     private mutating func grow() {
-        let oldKeys = keys
-        let oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
+        let old = slots
+        slots = Array(repeating: Slot(key: 0, value: 0), count: old.count * 2)
         shift -= 1
         count = 0
-        for index in oldKeys.indices where oldKeys[index] != 0 {
-            set(oldValues[index], for: ObjectIdentifier(bitPattern: oldKeys[index]))
+        for slot in old where slot.key != 0 {
+            set(slot.value, for: ObjectIdentifier(bitPattern: slot.key))
         }
     }
 }

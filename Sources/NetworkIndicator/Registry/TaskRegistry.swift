@@ -3,24 +3,29 @@ import Foundation
 /// Every open task of one manager, as a plain value kept behind the manager's lock: entries,
 /// counts and the sweep, nothing else.
 ///
-/// Entries live in a contiguous array, found through an ``IdentityTable`` keyed by the identity
-/// of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
-/// ``NetworkActivityGroup``'s key). Begin and finish are one table lookup and an in-place update;
-/// removal swaps the last entry into the hole. The total is kept, never recomputed. Push/pop
-/// counting is a plain counter beside the entries.
+/// Entries live in the slots of a contiguous array, found through an ``IdentityTable`` keyed by
+/// the identity of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
+/// ``NetworkActivityGroup``'s key). Begin and finish are one table lookup and an in-place update.
+/// An entry never moves: a finished one frees its slot (count 0) for the next new entry, because
+/// moving an entry that holds a weak reference costs runtime calls that copying plain data does
+/// not. The total is kept, never recomputed. Push/pop counting is a plain counter beside the
+/// entries.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
 struct TaskRegistry {
+    /// One slot: an entry while ``count`` is positive, free when it is 0.
     struct Entry {
-        let key: ObjectIdentifier
+        var key: ObjectIdentifier
         var token: WeakWrapper
         var count: Int
-        let startedAt: TimeInterval
-        let kind: TaskKind
+        var startedAt: TimeInterval
+        var kind: TaskKind
         /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
-        let hasLabel: Bool
+        var hasLabel: Bool
         var isStaleReported = false
+
+        var isFree: Bool { count == 0 }
     }
 
     enum FinishOutcome: Equatable {
@@ -43,10 +48,14 @@ struct TaskRegistry {
         var endedTaskCount = 0
     }
 
+    /// The slots, free ones included: read only those that are not ``Entry/isFree``.
     private(set) var entries: [Entry] = []
+    private var freeSlots: [Int32] = []
     private var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
+    /// Entries in use (slots that are not free).
+    private(set) var entryCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
@@ -74,17 +83,23 @@ struct TaskRegistry {
             }
             remove(at: index)
         }
-        table.set(Int32(entries.count), for: key)
-        entries.append(
-            Entry(
-                key: key,
-                token: WeakWrapper(object: object),
-                count: 1,
-                startedAt: now,
-                kind: kind,
-                hasLabel: label != nil
+        if let slot = freeSlots.popLast() {
+            table.set(slot, for: key)
+            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now)
+        } else {
+            table.set(Int32(entries.count), for: key)
+            entries.append(
+                Entry(
+                    key: key,
+                    token: WeakWrapper(object: object),
+                    count: 1,
+                    startedAt: now,
+                    kind: kind,
+                    hasLabel: label != nil
+                )
             )
-        )
+        }
+        entryCount += 1
         if kind.isSwept { sweptEntryCount += 1 }
         if let label { labels[key] = label }
     }
@@ -115,9 +130,7 @@ struct TaskRegistry {
 
     /// Ends every task of `key` if its entry still belongs to `object`.
     mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
-        guard let found = table.value(for: key),
-            readEntry(at: Int(found), { $0.pointee.token.object === object })
-        else { return }
+        guard let found = table.value(for: key), entries[Int(found)].token.load() === object else { return }
         remove(at: Int(found))
     }
 
@@ -157,6 +170,8 @@ struct TaskRegistry {
     /// Ends every task.
     mutating func removeAll() {
         entries.removeAll()
+        freeSlots.removeAll()
+        entryCount = 0
         table.removeAll()
         labels.removeAll()
         activeTaskCount = 0
@@ -173,10 +188,10 @@ struct TaskRegistry {
         var deadIndices: [Int] = []
         let labels = labels
         entries.withUnsafeMutableBufferPointer { entries in
-            for index in entries.indices {
+            for index in entries.indices where !entries[index].isFree {
                 var liveObject: AnyObject?
                 if entries[index].kind.isSwept {
-                    guard let object = entries[index].token.object else {
+                    guard let object = entries[index].token.load() else {
                         deadIndices.append(index)
                         continue
                     }
@@ -196,10 +211,10 @@ struct TaskRegistry {
                 }
             }
         }
-        // From the back, so that the entry swapped into each hole is one already checked alive.
-        for index in deadIndices.reversed() {
+        for index in deadIndices {
             result.endedTaskCount += remove(at: index)
         }
+        compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
             isPushStaleReported = true
             result.staleTasks.append((nil, ActivityLabel.push, now - pushStartedAt))
@@ -219,27 +234,56 @@ struct TaskRegistry {
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
-    private func isDead(at index: Int) -> Bool {
-        readEntry(at: index) { $0.pointee.kind.isSwept && $0.pointee.token.object == nil }
+    private mutating func isDead(at index: Int) -> Bool {
+        readEntry(at: index) { $0.pointee.kind.isSwept } && entries[index].token.load() == nil
     }
 
-    /// Removes the entry at `index` (the last entry takes its place); returns its task count.
+    /// Ends the entry at `index` and frees its slot; returns its task count.
     @discardableResult
     private mutating func remove(at index: Int) -> Int {
         let (key, count, isSwept, hasLabel) = readEntry(at: index) {
             ($0.pointee.key, $0.pointee.count, $0.pointee.kind.isSwept, $0.pointee.hasLabel)
         }
         activeTaskCount -= count
+        entryCount -= 1
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
         table.remove(key)
-        let last = entries.removeLast()
-        if index < entries.count {
-            // The last entry fills the hole (a move: its weak reference is not copied).
-            let movedKey = last.key
-            entries[index] = consume last
-            table.set(Int32(index), for: movedKey)
-        }
+        entries[index].free()
+        freeSlots.append(Int32(index))
         return count
+    }
+
+    /// After a sweep: when most slots are free, packs the entries to the front, so that sweeps
+    /// and snapshots stay proportional to the live entries.
+    private mutating func compactIfSparse() {
+        guard freeSlots.count > 64, freeSlots.count > entryCount else { return }
+        var packed: [Entry] = []
+        packed.reserveCapacity(entryCount)
+        for index in entries.indices where !entries[index].isFree {
+            table.set(Int32(packed.count), for: entries[index].key)
+            packed.append(entries[index])
+        }
+        entries = packed
+        freeSlots.removeAll()
+    }
+}
+
+extension TaskRegistry.Entry {
+    /// Makes a free slot the entry of a first task begun at `now`.
+    mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
+        self.key = key
+        token.object = object
+        count = 1
+        startedAt = now
+        self.kind = kind
+        self.hasLabel = hasLabel
+        isStaleReported = false
+    }
+
+    /// Frees the slot; the token is let go at once.
+    mutating func free() {
+        count = 0
+        if kind.isSwept { token.object = nil }
     }
 }

@@ -111,7 +111,7 @@ struct TaskRegistryTests {
         for (index, object) in objects.enumerated() {
             #expect(registry.count(for: ObjectIdentifier(object)) == (index % 2 == 0 ? 0 : index % 3 + 1))
         }
-        #expect(registry.entries.count == 50)
+        #expect(registry.entryCount == 50)
     }
 }
 
