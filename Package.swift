@@ -1,8 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The same language settings for every library target.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "NetworkIndicator",
+    // NetworkIndicatorUI ships its "Loading" label in several languages; English is the fallback.
+    defaultLocalization: "en",
     // Swift concurrency (async/await, AsyncStream) back-deploys to these releases; nothing
     // older can run the package's async API. See README.md, "Platforms".
     platforms: [
@@ -13,16 +22,21 @@ let package = Package(
         .visionOS(.v1),
     ],
     products: [
-        .library(name: "NetworkIndicator", targets: ["NetworkIndicator"])
+        // The core: no UI framework, usable in app extensions, command-line tools and on Linux.
+        .library(name: "NetworkIndicator", targets: ["NetworkIndicator"]),
+        // Apple UI adapters: the status-bar spinner, UIKit and SwiftUI overlays.
+        .library(name: "NetworkIndicatorUI", targets: ["NetworkIndicatorUI"]),
     ],
     targets: [
         .target(
             name: "NetworkIndicator",
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-            ]
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NetworkIndicatorUI",
+            dependencies: ["NetworkIndicator"],
+            resources: [.process("Resources")],
+            swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "NetworkIndicatorDemo",
@@ -32,6 +46,10 @@ let package = Package(
         .testTarget(
             name: "NetworkIndicatorTests",
             dependencies: ["NetworkIndicator"]
+        ),
+        .testTarget(
+            name: "NetworkIndicatorUITests",
+            dependencies: ["NetworkIndicatorUI"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,95 @@
+// Apple APIs used, with the availability Apple's documentation gives (the package needs iOS 13
+// and tvOS 13, so none needs an `#available` check):
+// - UIView (init(frame:), didMoveToWindow(), window, layer, clipsToBounds,
+//   isUserInteractionEnabled) and UILabel: iOS 2.0+, tvOS 9.0+; UIStackView, NSLayoutConstraint
+//   and layout anchors: iOS 9.0+, tvOS 9.0+; UIVisualEffectView and UIBlurEffect: iOS 8.0+,
+//   tvOS 9.0+; CALayer.cornerRadius and zPosition.
+// - UIBlurEffect.Style.systemMaterial: iOS 13.0+, Mac Catalyst 13.1+, visionOS 1.0+; not in
+//   tvOS, which uses UIBlurEffect.Style.regular (iOS 10.0+, tvOS 10.0+).
+// - CALayer.cornerCurve with .continuous: iOS 13.0+, tvOS 13.0+.
+// - UIActivityIndicatorView(style:) with .medium, UIColor.label: iOS 13.0+, tvOS 13.0+.
+// - UIFont.preferredFont(forTextStyle:) (iOS 7.0+), adjustsFontForContentSizeCategory (iOS 10.0+).
+#if canImport(UIKit) && !os(watchOS)
+public import UIKit
+
+/// A spinner and a title, "Loading" by default, on a rounded, blurred material background: the
+/// classic activity overlay shown over a table while its content loads.
+///
+/// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible;
+/// use the view on its own to place it yourself. It does not take touches, so the view beneath
+/// stays usable (to scroll, or to cancel the load). Main actor only, like every view.
+@MainActor
+public final class NetworkActivityOverlayView: UIView {
+    /// The spinner, animating while the view is in a window's hierarchy.
+    public let activityIndicator = UIActivityIndicatorView(style: .medium)
+    /// The title, in the preferred font for headlines (it follows Dynamic Type).
+    public let titleLabel = UILabel()
+
+    private let background = UIVisualEffectView(effect: UIBlurEffect(style: NetworkActivityOverlayView.materialStyle))
+
+    private static var materialStyle: UIBlurEffect.Style {
+        #if os(tvOS)
+        return .regular
+        #else
+        return .systemMaterial
+        #endif
+    }
+
+    /// Creates the overlay titled `title`, or, if `title` is `nil`, "Loading" in the app's
+    /// language (the package translates it into English, German, French, Spanish and Japanese).
+    public init(title: String? = nil) {
+        super.init(frame: .zero)
+        titleLabel.text = title ?? OverlayLabel.localizedDefault
+        titleLabel.font = UIFont.preferredFont(forTextStyle: .headline)
+        titleLabel.adjustsFontForContentSizeCategory = true
+        titleLabel.textColor = .label
+        titleLabel.textAlignment = .center
+        titleLabel.numberOfLines = 0
+        activityIndicator.hidesWhenStopped = false
+
+        background.layer.cornerRadius = 12
+        background.layer.cornerCurve = .continuous
+        background.clipsToBounds = true
+
+        let stack = UIStackView(arrangedSubviews: [activityIndicator, titleLabel])
+        stack.axis = .vertical
+        stack.alignment = .center
+        stack.spacing = 8
+        addSubview(background)
+        background.contentView.addSubview(stack)
+        for view in [background, stack] as [UIView] { view.translatesAutoresizingMaskIntoConstraints = false }
+        NSLayoutConstraint.activate([
+            background.leadingAnchor.constraint(equalTo: leadingAnchor),
+            background.trailingAnchor.constraint(equalTo: trailingAnchor),
+            background.topAnchor.constraint(equalTo: topAnchor),
+            background.bottomAnchor.constraint(equalTo: bottomAnchor),
+            stack.leadingAnchor.constraint(equalTo: background.contentView.leadingAnchor, constant: 20),
+            stack.trailingAnchor.constraint(equalTo: background.contentView.trailingAnchor, constant: -20),
+            stack.topAnchor.constraint(equalTo: background.contentView.topAnchor, constant: 16),
+            stack.bottomAnchor.constraint(equalTo: background.contentView.bottomAnchor, constant: -16),
+        ])
+
+        // VoiceOver finds the spinner and the label inside; touches go through to the host.
+        isUserInteractionEnabled = false
+        // Above the rows a table or collection view adds later, which would otherwise cover it.
+        layer.zPosition = 1_000
+    }
+
+    /// Not supported: the overlay is built in code.
+    @available(*, unavailable)
+    public required init?(coder: NSCoder) {
+        fatalError("NetworkActivityOverlayView is built in code; use init(title:)")
+    }
+
+    /// Starts the spinner when the view joins a window and stops it when it leaves, so that a
+    /// hidden overlay costs nothing.
+    public override func didMoveToWindow() {
+        super.didMoveToWindow()
+        if window == nil {
+            activityIndicator.stopAnimating()
+        } else {
+            activityIndicator.startAnimating()
+        }
+    }
+}
+#endif
