@@ -23,9 +23,18 @@ let package = Package(
         ),
     ],
     targets: [
+        // Shared by the two executables below: the package's one lock box (`ReferenceLockedValue`),
+        // the token class, and the reference implementations the library is compared with, so
+        // that the benchmark suite and the profiling executable measure the same references.
+        .target(
+            name: "BenchmarkSupport",
+            path: "Shared",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "NetworkIndicatorBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "NetworkIndicator", package: "NetworkIndicator"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
@@ -40,7 +49,8 @@ let package = Package(
         .executableTarget(
             name: "NetworkIndicatorProfile",
             dependencies: [
-                .product(name: "NetworkIndicator", package: "NetworkIndicator")
+                "BenchmarkSupport",
+                .product(name: "NetworkIndicator", package: "NetworkIndicator"),
             ],
             path: "Profiling/NetworkIndicatorProfile",
             swiftSettings: [.swiftLanguageMode(.v6)]

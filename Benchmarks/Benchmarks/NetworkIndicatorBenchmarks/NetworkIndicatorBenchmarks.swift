@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
@@ -50,7 +51,7 @@ private func twoThreadConfiguration(seconds: Int) -> Benchmark.Configuration {
 }
 
 private func registerReferenceAndCallBenchmarks() {
-    // (a) The floor.
+    // (a) The floor of a counter.
     Benchmark("0 Reference: locked counter push+pop") { benchmark in
         let counter = ReferenceLockedCounter()
         for _ in benchmark.scaledIterations {
@@ -71,6 +72,42 @@ private func registerReferenceAndCallBenchmarks() {
         }
         benchmark.stopMeasurement()
         if counter.count != 0 { benchmark.error("counter unbalanced: \(counter.count)") }
+    }
+
+    // (c) The weak-reference floor: the counter plus one weak reference stored on begin, loaded
+    // and cleared on finish. One long-lived token, as in section 1's "same token" benchmarks.
+    Benchmark("0 Reference: weak-reference floor (counter + weak store, load, clear), same token") { benchmark in
+        let floor = WeakReferenceFloor()
+        let token = Token()
+        for _ in benchmark.scaledIterations {
+            floor.begin(token)
+            floor.finish(token)
+        }
+        blackHole(floor.count)
+        blackHole(token)
+    }
+
+    // (d) The obvious `[ObjectIdentifier: Entry]` + `NSLock` design, same long-lived token: the
+    // yardstick of the library's explicit begin+finish (`NetworkIndicatorProfile ratios`).
+    Benchmark("0 Reference: obvious weak dictionary begin+finish, same token") { benchmark in
+        let dictionary = ObviousWeakDictionary()
+        let token = Token()
+        for _ in benchmark.scaledIterations {
+            dictionary.begin(token)
+            dictionary.finish(token)
+        }
+        if dictionary.trackedTokenCount != 0 { benchmark.error("unbalanced: \(dictionary.trackedTokenCount)") }
+        blackHole(token)
+    }
+
+    // (e) A `Set<String>` of fresh UUID strings behind an `NSRecursiveLock`.
+    Benchmark("0 Reference: Alamofire-style UUID set begin+finish") { benchmark in
+        let set = AlamofireStyleIDSet()
+        for _ in benchmark.scaledIterations {
+            let identifier = set.begin()
+            set.finish(identifier)
+        }
+        if set.count != 0 { benchmark.error("unbalanced: \(set.count)") }
     }
 
     // 1. Explicit begin + finish.

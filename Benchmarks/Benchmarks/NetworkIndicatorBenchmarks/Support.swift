@@ -1,11 +1,11 @@
 import Benchmark
+import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
 
-/// A caller's token: a plain object (not `NetworkActivityCompletionReporting`), so the manager
-/// tracks it as a weakly held `.token` entry that the sweep checks.
-final class Token: Sendable {}
+// `Token`, the lock box `ReferenceLockedValue` and the reference implementations live in the
+// package's `BenchmarkSupport` target (`Shared/`), shared with the profiling executable.
 
 /// Holds a fixture between a benchmark's `setup` and `teardown`, so that large fixtures (a
 /// million tokens) are released when their benchmark ends rather than when the process does.

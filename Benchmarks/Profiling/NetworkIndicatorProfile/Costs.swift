@@ -3,6 +3,7 @@
 // on each. `MirrorEntry` copies the layout of the library's *first* registry entry (a
 // `Dictionary` value with a weak reference and a label), kept to show what the rewrite removed;
 // the library now keeps entries in a contiguous array behind an identity hash table.
+import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator

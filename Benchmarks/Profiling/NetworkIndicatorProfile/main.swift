@@ -4,7 +4,12 @@
 //     swift build -c release --product NetworkIndicatorProfile
 //     valgrind --tool=callgrind .build/release/NetworkIndicatorProfile explicit 100000
 //
-// Scenarios: explicit, explicit-main, opaque, push-pop, counter, sweep-live, sweep-dead, costs.
+// Scenarios: explicit, explicit-main, opaque, push-pop, counter, floor, obvious, id-set,
+// sweep-live, sweep-dead, costs, ratios. `ratios` prints the library beside the references in one
+// table (see Ratios.swift):
+//
+//     .build/release/NetworkIndicatorProfile ratios            # 200 000 iterations per run
+import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
@@ -15,35 +20,13 @@ import Glibc
 import Darwin
 #endif
 
-final class Token: Sendable {}
-
-/// A counter behind a heap-allocated pthread mutex (the benchmarks' reference (a), inlined here so
-/// that this tool depends on nothing but the library).
-final class Counter: @unchecked Sendable {
-    private let lock: UnsafeMutablePointer<pthread_mutex_t> = {
-        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        lock.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(lock, nil)
-        return lock
-    }()
-    private var count = 0
-
-    func push() {
-        pthread_mutex_lock(lock)
-        count += 1
-        pthread_mutex_unlock(lock)
-    }
-
-    func pop() {
-        pthread_mutex_lock(lock)
-        if count > 0 { count -= 1 }
-        pthread_mutex_unlock(lock)
-    }
-}
+// `Token`, the lock box and the reference implementations (the locked counter among them) come
+// from the package's BenchmarkSupport target (`Shared/`), shared with the benchmark suite.
 
 let arguments = CommandLine.arguments
 let scenario = arguments.count > 1 ? arguments[1] : "explicit"
-let iterations = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
+let defaultIterations = scenario == "ratios" ? 200_000 : 100_000
+let iterations = arguments.count > 2 ? Int(arguments[2]) ?? defaultIterations : defaultIterations
 
 @MainActor
 func run() {
@@ -72,10 +55,29 @@ func run() {
             manager.popNetworkActivity()
         }
     case "counter":
-        let counter = Counter()
+        let counter = ReferenceLockedCounter()
         for _ in 0..<iterations {
             counter.push()
             counter.pop()
+        }
+    case "floor":
+        let floor = WeakReferenceFloor()
+        let token = Token()
+        for _ in 0..<iterations {
+            floor.begin(token)
+            floor.finish(token)
+        }
+    case "obvious":
+        let dictionary = ObviousWeakDictionary()
+        let token = Token()
+        for _ in 0..<iterations {
+            dictionary.begin(token)
+            dictionary.finish(token)
+        }
+    case "id-set":
+        let identifierSet = AlamofireStyleIDSet()
+        for _ in 0..<iterations {
+            identifierSet.finish(identifierSet.begin())
         }
     case "sweep-live", "sweep-dead":
         let scheduler = ManualNetworkIndicatorScheduler()
@@ -92,6 +94,9 @@ func run() {
         withExtendedLifetime(tokens) {}
     case "costs":
         runCosts(iterations: iterations)
+        return
+    case "ratios":
+        runRatios(iterations: iterations)
         return
     default:
         print("unknown scenario \(scenario)")

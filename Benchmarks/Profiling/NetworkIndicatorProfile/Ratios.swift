@@ -1,0 +1,172 @@
+// `NetworkIndicatorProfile ratios [iterations]`: the library beside the reference
+// implementations (BenchmarkSupport, `Shared/References.swift`) in one process, one table.
+//
+// Every case runs `iterations` operations (one begin+finish pair, push+pop or begin+release) per
+// run; runs are interleaved round-robin (case 1, case 2, ..., case 1, ...) so that a burst of
+// load from elsewhere on the machine hurts all cases alike, and each case keeps its fastest of
+// `ratioRuns` runs. Fixtures are built before any timing; one untimed warm-up run of each case
+// comes first (it also gives each long-lived token its weak-reference side table).
+//
+// The managers are `NetworkIndicatorManager()`: the production main-queue scheduler. This tool
+// never returns to the main queue, so the hops the library asks for are queued and never run
+// (the first stays pending and later calls ride on it): the numbers are the calling thread's
+// cost alone, with no concurrent main-queue work contending for the manager's lock.
+import BenchmarkSupport
+import Dispatch
+import Foundation
+import NetworkIndicator
+
+let ratioRuns = 5
+let ratioOtherLiveTokens = 10_000
+
+/// One row: `run(n)` performs n operations.
+private struct RatioCase {
+    let name: String
+    let run: (Int) -> Void
+}
+
+@MainActor
+func runRatios(iterations: Int) {
+    // Fixtures.
+    let counter = ReferenceLockedCounter()
+    let floor = WeakReferenceFloor()
+    let floorToken = Token()
+    let dictionary = ObviousWeakDictionary()
+    let dictionaryToken = Token()
+    let identifierSet = AlamofireStyleIDSet()
+    let explicitManager = NetworkIndicatorManager()
+    let explicitToken = Token()
+    let opaqueManager = NetworkIndicatorManager()
+    let pushPopManager = NetworkIndicatorManager()
+    let crowdedManager = NetworkIndicatorManager()
+    let crowdedToken = Token()
+    let otherTokens = (0..<ratioOtherLiveTokens).map { _ in Token() }  // kept alive to the end
+    for other in otherTokens { crowdedManager.beganNetworkTask(withToken: other) }
+    let emptyManager = NetworkIndicatorManager()
+    let emptyToken = Token()
+
+    let cases: [RatioCase] = [
+        RatioCase(name: "(a) locked counter push+pop") { n in
+            for _ in 0..<n {
+                counter.push()
+                counter.pop()
+            }
+            blackHoleInt(counter.count)
+        },
+        RatioCase(name: "(c) weak-reference floor (counter + weak store/load/clear)") { n in
+            for _ in 0..<n {
+                floor.begin(floorToken)
+                floor.finish(floorToken)
+            }
+            blackHoleInt(floor.count)
+        },
+        RatioCase(name: "(d) obvious weak dictionary begin+finish") { n in
+            for _ in 0..<n {
+                dictionary.begin(dictionaryToken)
+                dictionary.finish(dictionaryToken)
+            }
+            blackHoleInt(dictionary.trackedTokenCount)
+        },
+        RatioCase(name: "(e) Alamofire-style UUID set begin+finish") { n in
+            for _ in 0..<n {
+                let identifier = identifierSet.begin()
+                identifierSet.finish(identifier)
+            }
+            blackHoleInt(identifierSet.count)
+        },
+        RatioCase(name: "library explicit begin+finish, same token") { n in
+            for _ in 0..<n {
+                explicitManager.beganNetworkTask(withToken: explicitToken)
+                explicitManager.finishedNetworkTask(forToken: explicitToken)
+            }
+            blackHoleInt(explicitManager.activeTaskCount)
+        },
+        RatioCase(name: "library opaque begin+release") { n in
+            for _ in 0..<n {
+                _ = opaqueManager.beganNetworkTask()  // released at once: its deinit finishes it
+            }
+            blackHoleInt(opaqueManager.activeTaskCount)
+        },
+        RatioCase(name: "library push+pop") { n in
+            for _ in 0..<n {
+                pushPopManager.pushNetworkActivity()
+                pushPopManager.popNetworkActivity()
+            }
+            blackHoleInt(pushPopManager.activeTaskCount)
+        },
+        RatioCase(name: "library explicit begin+finish, 10 000 other live tokens") { n in
+            for _ in 0..<n {
+                crowdedManager.beganNetworkTask(withToken: crowdedToken)
+                crowdedManager.finishedNetworkTask(forToken: crowdedToken)
+            }
+            blackHoleInt(crowdedManager.activeTaskCount)
+        },
+        RatioCase(name: "library explicit begin+finish, empty manager") { n in
+            for _ in 0..<n {
+                emptyManager.beganNetworkTask(withToken: emptyToken)
+                emptyManager.finishedNetworkTask(forToken: emptyToken)
+            }
+            blackHoleInt(emptyManager.activeTaskCount)
+        },
+    ]
+    // Row indices used for the ratios and the checks.
+    let obvious = 2
+    let explicit = 4
+    let opaque = 5
+    let crowded = 7
+    let empty = 8
+
+    // Warm-up, then the timed runs, round-robin.
+    for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
+    var best = [UInt64](repeating: .max, count: cases.count)
+    for _ in 0..<ratioRuns {
+        for (index, ratioCase) in cases.enumerated() {
+            let start = DispatchTime.now().uptimeNanoseconds
+            ratioCase.run(iterations)
+            let elapsed = DispatchTime.now().uptimeNanoseconds - start
+            best[index] = min(best[index], elapsed)
+        }
+    }
+    let perPair = best.map { Double($0) / Double(iterations) }
+
+    // Sanity: every fixture must be back where it started.
+    let expected: [(String, Int, Int)] = [
+        ("counter", counter.count, 0),
+        ("obvious weak dictionary", dictionary.trackedTokenCount, 0),
+        ("Alamofire-style set", identifierSet.count, 0),
+        ("explicit manager", explicitManager.activeTaskCount, 0),
+        ("opaque manager", opaqueManager.activeTaskCount, 0),
+        ("push+pop manager", pushPopManager.activeTaskCount, 0),
+        ("10k manager", crowdedManager.activeTaskCount, ratioOtherLiveTokens),
+        ("empty manager", emptyManager.activeTaskCount, 0),
+    ]
+    for (name, actual, wanted) in expected where actual != wanted {
+        print("WARNING: \(name) ends with \(actual) active, expected \(wanted)")
+    }
+
+    print(
+        "ratios: best of \(ratioRuns) runs × \(iterations) iterations (runs interleaved), ns per pair; "
+            + "managers on the main-queue scheduler, main queue never drained"
+    )
+    print("")
+    let nameWidth = cases.map(\.name.count).max()!
+    print("| \("Case".padding(toLength: nameWidth, withPad: " ", startingAt: 0)) | ns/pair | ÷ obvious |")
+    print("| \(String(repeating: "-", count: nameWidth)) | ------: | --------: |")
+    for (index, ratioCase) in cases.enumerated() {
+        let name = ratioCase.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+        let ns = String(format: "%7.1f", perPair[index])
+        let ratio = String(format: "%8.2f×", perPair[index] / perPair[obvious])
+        print("| \(name) | \(ns) | \(ratio) |")
+    }
+    print("")
+
+    func check(_ label: String, _ value: Double, _ limit: Double) {
+        let verdict = value <= limit ? "met" : "NOT met"
+        print("target: \(label) ≤ \(String(format: "%.1f", limit))×: \(String(format: "%.2f", value))× — \(verdict)")
+    }
+    check("explicit begin+finish vs obvious weak dictionary", perPair[explicit] / perPair[obvious], 0.7)
+    check("opaque begin+release vs obvious weak dictionary", perPair[opaque] / perPair[obvious], 0.5)
+    check("explicit with 10 000 other live tokens vs empty manager", perPair[crowded] / perPair[empty], 1.5)
+
+    withExtendedLifetime(otherTokens) {}
+}
