@@ -14,6 +14,9 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         case group
         /// ``NetworkIndicatorManager/pushNetworkActivity()`` counting.
         case counter
+        /// A child manager (``NetworkIndicatorManager/init(parent:label:)``): all of its tasks and
+        /// its descendants', as one record.
+        case childManager
     }
 
     /// The open tasks of one token, group or counter.
@@ -40,7 +43,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
 
     /// Every entry, oldest first.
     public let activities: [Activity]
-    /// The manager's ``NetworkIndicatorManager/activeTaskCount`` at the same moment.
+    /// The manager's ``NetworkIndicatorManager/activeTaskCount`` at the same moment (its child
+    /// managers' tasks included).
     public let activeTaskCount: Int
     /// When the snapshot was taken, in the scheduler's time.
     public let takenAt: TimeInterval
@@ -58,10 +62,12 @@ extension NetworkIndicatorManager {
         let now = driver.scheduler.now
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
-        let (records, count) = driver.withRegistry { registry in
-            (registry.records(keepingAlive: &keptAlive), registry.activeTaskCount)
+        let (ownRecords, children, count) = driver.state.withLock { state in
+            (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
         }
         keptAlive.removeAll()
+        // Each child under its own lock, after this one's: locks are never taken parent first.
+        let records = ownRecords + children.compactMap { $0.snapshotRecord() }
         let activities = records.map { record in
             NetworkActivitySnapshot.Activity(
                 label: record.label,
@@ -151,6 +157,21 @@ extension TaskRegistry {
             )
         }
         return records
+    }
+}
+
+extension IndicatorDriver {
+    /// This manager as one record of its parent's snapshot; `nil` while it has no task.
+    func snapshotRecord() -> TaskRegistry.ActivityRecord? {
+        let (count, since) = state.withLock { ($0.activeTaskCount, $0.activeSince) }
+        guard count > 0 else { return nil }
+        return TaskRegistry.ActivityRecord(
+            label: label ?? "child NetworkIndicatorManager",
+            kind: .childManager,
+            taskCount: count,
+            startedAt: since,
+            isTokenAlive: true
+        )
     }
 }
 

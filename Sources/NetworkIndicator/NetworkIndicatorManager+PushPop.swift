@@ -20,14 +20,15 @@ extension NetworkIndicatorManager {
     }
 
     /// Ends **every** task the manager tracks (pushes, tokens, opaque tokens, groups, scoped
-    /// activity) and hides the indicator at the next main-queue hop (after the completion
-    /// delay).
+    /// activity), and every task of its child managers and their descendants, and hides the
+    /// indicator at the next main-queue hop (after the completion delay). Ancestors lose those
+    /// tasks too; siblings and the parent's own tasks are left alone.
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count
     /// never goes negative. Tokens begun again after the reset are new tasks. Safe from any
     /// thread.
     public func resetNetworkActivity() {
-        driver.changeTasks { state, _ in state.registry.removeAll() }
+        driver.resetTree()
     }
 }

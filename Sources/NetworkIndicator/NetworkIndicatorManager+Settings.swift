@@ -47,6 +47,23 @@ extension NetworkIndicatorManager {
         }
     }
 
+    /// Once shown, the indicator stays at least this many seconds. Default `0`.
+    ///
+    /// An in-app overlay that flashes for a request that took 30 ms reads as a glitch; with,
+    /// say, `0.5`, the overlay that appears stays long enough to be seen. The indicator hides
+    /// at the later of (the last task's end + ``completionDelay``) and (when it appeared + this
+    /// duration); a task that begins before then keeps it, as during the completion delay.
+    /// Disabling the manager (``isEnabled``) still hides it at once. A new value applies from
+    /// the next time the indicator would hide. Settable from any thread; a negative or
+    /// non-finite value is replaced by `0` and reported.
+    public var minimumVisibleDuration: TimeInterval {
+        get { driver.state.withLock { $0.settings.minimumVisibleDuration } }
+        set {
+            let value = validated(newValue, name: "minimumVisibleDuration", allowsZero: true, replacement: 0)
+            driver.updateSettings { $0.settings.minimumVisibleDuration = value ?? 0 }
+        }
+    }
+
     /// Whether the manager drives its outputs. Default `true`.
     ///
     /// Disabling hides the indicator (outputs and streams are told `false`) and stops the

@@ -45,6 +45,11 @@ public final class NetworkIndicatorManager: Sendable {
     /// actor.
     let driver: IndicatorDriver
 
+    /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
+    ///
+    /// A child keeps its parent alive; see ``init(parent:label:)``.
+    public let parent: NetworkIndicatorManager?
+
     /// Creates an independent manager on the main queue (for tests, or a second indicator).
     /// It has no outputs until you add some.
     public convenience init() {
@@ -64,6 +69,20 @@ public final class NetworkIndicatorManager: Sendable {
             .defaultDiagnosticsHandler
     ) {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
+        self.parent = nil
+    }
+
+    /// Creates a manager whose tasks also count in `parent`'s tree; see
+    /// ``init(parent:label:)``.
+    init(childOf parent: NetworkIndicatorManager, label: String?) {
+        let diagnosticsHandler = parent.driver.state.withLock { $0.diagnosticsHandler }
+        self.driver = IndicatorDriver(
+            scheduler: parent.driver.scheduler,
+            diagnosticsHandler: diagnosticsHandler,
+            parent: parent.driver,
+            label: label
+        )
+        self.parent = parent
     }
 
     deinit {

@@ -5,21 +5,25 @@ extension IndicatorDriver {
     func sweep() {
         let now = scheduler.now
         guard
-            var found = state.withLock({ state in
-                state.isShutDown ? nil : state.registry.sweep(now: now, staleThreshold: state.staleTaskThreshold)
-            })
+            var found = changeTasks(
+                reconcilesItself: true,
+                { state, _ in
+                    state.isShutDown ? nil : state.registry.sweep(now: now, staleThreshold: state.staleTaskThreshold)
+                }
+            )
         else { return }
         // Asked without the lock: a completion check is the caller's code.
         let finished = found.completionCandidates.filter {
             ($0.object as? any NetworkActivityCompletionReporting)?.isNetworkActivityFinished == true
         }
-        var handler: NetworkIndicatorDiagnosticsHandler?
-        perform { state in
+        let handler = changeTasks(reconcilesItself: true) { state, _ in
             for candidate in finished {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
-            handler = state.diagnosticsHandler
-            return state.machine.sweepFinished(
+            return state.diagnosticsHandler
+        }
+        perform { state in
+            state.machine.sweepFinished(
                 count: state.activeTaskCount,
                 needsSweep: state.needsSweep,
                 settings: state.settings,
@@ -32,7 +36,7 @@ extension IndicatorDriver {
         // A token that reported completion in this very sweep is not stale.
         let finishedKeys = Set(finished.map(\.key))
         for stale in found.staleTasks where stale.key.map({ !finishedKeys.contains($0) }) ?? true {
-            handler?(NetworkIndicatorDiagnostic(kind: .staleTask(age: stale.age), label: stale.label))
+            handler(NetworkIndicatorDiagnostic(kind: .staleTask(age: stale.age), label: stale.label))
         }
     }
 }

@@ -25,8 +25,18 @@ final class IndicatorDriver: Sendable {
         var timers: [IndicatorStateMachine.Timer: any NetworkIndicatorCancellable] = [:]
         /// The manager is gone: queued work does nothing.
         var isShutDown = false
+        /// The open tasks of every descendant manager (scopes), kept exact by each change in a
+        /// descendant, applied under this lock while the descendant's lock is held.
+        var descendantTaskCount = 0
+        /// The drivers of the child managers, for resets and snapshots. A child's driver is not
+        /// its manager: holding it keeps no manager alive, and a child removes itself when its
+        /// manager goes away.
+        var children: [ObjectIdentifier: IndicatorDriver] = [:]
+        /// When the count last went from zero to more (for a parent's snapshot).
+        var activeSince: TimeInterval = 0
 
-        var activeTaskCount: Int { registry.activeTaskCount }
+        /// The manager's own tasks and those of all its descendants.
+        var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 
         /// Whether the sweep must run: weak tokens are tracked, or a stale-task threshold is set
         /// while anything is active.
@@ -38,26 +48,49 @@ final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
     let state: LockedState<State>
     let delivery = OutputDelivery()
+    /// The parent manager's driver, which every count change reaches before the call returns.
+    let parent: IndicatorDriver?
+    /// The name of the manager in its parent's snapshot.
+    let label: String?
     /// `true` for ``MainQueueScheduler``, whose clock has a cheap coarse reading.
     private let readsCoarseClock: Bool
 
-    init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
+    init(
+        scheduler: any NetworkIndicatorScheduler,
+        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler,
+        parent: IndicatorDriver? = nil,
+        label: String? = nil
+    ) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
         self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
+        self.parent = parent
+        self.label = label
+        parent?.state.withLock { $0.children[ObjectIdentifier(self)] = self }
     }
 
     /// The manager is gone: cancels the timers, finishes the streams, and has the outputs told
     /// (on the main actor) that the indicator is gone. Work still queued does nothing.
+    ///
+    /// A child's remaining tasks (its descendants are gone: they keep it alive) end in every
+    /// ancestor at once, and the child leaves its parent's list.
     func shutDown() {
+        var hops: [IndicatorDriver] = []
+        let now = timestamp()
         let (timers, streams) = state.withLock { state in
             state.isShutDown = true
+            if let parent {
+                let ended = state.registry.activeTaskCount
+                state.registry.removeAll()
+                parent.childShutDown(self, endedTaskCount: ended, now: now, hops: &hops)
+            }
             defer {
                 state.timers.removeAll()
                 state.streams.removeAll()
             }
             return (Array(state.timers.values), state.streams.all)
         }
+        for driver in hops { driver.enqueueReconcile() }
         for timer in timers { timer.cancel() }
         for stream in streams { stream.finish() }
         // Outputs belong to the main actor: they hear that the indicator is gone there.
@@ -74,24 +107,79 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Runs `change` under the lock (with the time, read before it), tells the machine how the
-    /// count moved, and enqueues the reconcile it asks for.
+    /// count moved (unless `reconcilesItself`: the sweep reconciles right after), carries the
+    /// change to every ancestor before releasing the lock, and enqueues the reconciles asked for.
     @discardableResult
     @inline(__always)
-    func changeTasks<Result>(_ change: (inout State, TimeInterval) -> Result) -> Result {
+    func changeTasks<Result>(
+        reconcilesItself: Bool = false,
+        _ change: (inout State, TimeInterval) -> Result
+    ) -> Result {
         let now = timestamp()
-        let (result, hop) = state.withLock { state in
+        var hops: [IndicatorDriver] = []
+        let result = state.withLock { state in
             let old = state.activeTaskCount
             let result = change(&state, now)
-            let hop = state.machine.countChanged(
-                from: old,
-                to: state.activeTaskCount,
-                needsSweep: state.needsSweep,
-                now: now
-            )
-            return (result, hop)
+            countChanged(from: old, in: &state, now: now, notifiesMachine: !reconcilesItself, hops: &hops)
+            return result
         }
-        if hop { enqueueReconcile() }
+        for driver in hops { driver.enqueueReconcile() }
         return result
+    }
+
+    /// After the count changed from `old` (lock held): tells the machine, and the ancestors,
+    /// whose locks are taken in turn, child before parent, while this one is held, so that
+    /// every ancestor sees a descendant's changes in the order they happened. Drivers whose
+    /// machine asks for a reconcile are collected in `hops`, to be enqueued after the locks.
+    @inline(__always)
+    private func countChanged(
+        from old: Int,
+        in state: inout State,
+        now: TimeInterval,
+        notifiesMachine: Bool = true,
+        hops: inout [IndicatorDriver]
+    ) {
+        let new = state.activeTaskCount
+        guard new != old else { return }
+        if old == 0 { state.activeSince = now }
+        if notifiesMachine,
+            state.machine.countChanged(from: old, to: new, needsSweep: state.needsSweep, now: now)
+        {
+            hops.append(self)
+        }
+        parent?.descendantsChanged(by: new - old, now: now, hops: &hops)
+    }
+
+    /// A descendant's count moved by `delta` (its lock is held).
+    private func descendantsChanged(by delta: Int, now: TimeInterval, hops: inout [IndicatorDriver]) {
+        state.withLock { state in
+            let old = state.activeTaskCount
+            state.descendantTaskCount += delta
+            countChanged(from: old, in: &state, now: now, hops: &hops)
+        }
+    }
+
+    /// The child `child` shut down with `endedTaskCount` tasks of its own still open (its lock
+    /// is held).
+    private func childShutDown(
+        _ child: IndicatorDriver,
+        endedTaskCount: Int,
+        now: TimeInterval,
+        hops: inout [IndicatorDriver]
+    ) {
+        state.withLock { state in
+            state.children[ObjectIdentifier(child)] = nil
+            let old = state.activeTaskCount
+            state.descendantTaskCount -= endedTaskCount
+            countChanged(from: old, in: &state, now: now, hops: &hops)
+        }
+    }
+
+    /// Ends every task of this manager and of all its descendants (children first).
+    func resetTree() {
+        let children = state.withLock { Array($0.children.values) }
+        for child in children { child.resetTree() }
+        changeTasks { state, _ in state.registry.removeAll() }
     }
 
     /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own

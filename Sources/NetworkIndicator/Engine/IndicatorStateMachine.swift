@@ -13,6 +13,7 @@ struct IndicatorStateMachine {
         var completionCheckInterval: TimeInterval = 1
         var startDelay: TimeInterval = 0
         var completionDelay: TimeInterval = 0.2
+        var minimumVisibleDuration: TimeInterval = 0
         var isEnabled = true
     }
 
@@ -136,11 +137,12 @@ struct IndicatorStateMachine {
                 isActive: count > 0,
                 now: now,
                 startDelay: settings.startDelay,
-                completionDelay: settings.completionDelay
+                completionDelay: settings.completionDelay,
+                minimumVisibleDuration: settings.minimumVisibleDuration
             ),
             to: &reconciliation
         )
-        apply(policy.enabledChanged(settings.isEnabled), to: &reconciliation)
+        apply(policy.enabledChanged(settings.isEnabled, now: now), to: &reconciliation)
         apply(event(&policy), to: &reconciliation)
         if needsSweep {
             if sweepInterval != settings.completionCheckInterval {

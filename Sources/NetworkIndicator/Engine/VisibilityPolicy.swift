@@ -54,6 +54,11 @@ struct VisibilityPolicy: Equatable, Sendable {
     private(set) var since: TimeInterval = 0
     /// In a delaying phase: the delay it started with (a new setting applies to the next one).
     private(set) var delay: TimeInterval = 0
+    /// When the indicator last appeared.
+    private(set) var shownAt: TimeInterval = 0
+    /// In `delayingHide`: the indicator stays at least until then (its minimum visible
+    /// duration, measured from ``shownAt``).
+    private(set) var holdUntil: TimeInterval = 0
 
     /// Whether the outputs should currently show the indicator.
     var isVisible: Bool {
@@ -66,11 +71,15 @@ struct VisibilityPolicy: Equatable, Sendable {
 
     /// Activity became `isActive` at `now`. Repeating the current value does nothing, so that
     /// sweeps and unrelated events never restart a pending delay.
+    ///
+    /// Going idle while visible hides the indicator at the later of (now + `completionDelay`)
+    /// and (``shownAt`` + `minimumVisibleDuration`).
     mutating func activityChanged(
         isActive: Bool,
         now: TimeInterval,
         startDelay: TimeInterval,
-        completionDelay: TimeInterval
+        completionDelay: TimeInterval,
+        minimumVisibleDuration: TimeInterval = 0
     ) -> Actions {
         guard isActive != self.isActive else { return .none }
         self.isActive = isActive
@@ -84,15 +93,18 @@ struct VisibilityPolicy: Equatable, Sendable {
                 return Actions(timer: .start(after: startDelay))
             }
             phase = .visible
+            shownAt = now
             return Actions(visibility: true)
         case (.delayingStart, false):
             phase = .hidden
             return Actions(timer: .cancel)
         case (.visible, false):
-            if completionDelay > 0 {
+            let hold = shownAt + minimumVisibleDuration
+            let wait = max(completionDelay, hold - now)
+            if wait > Self.tolerance {
                 phase = .delayingHide
-                (since, delay) = (now, completionDelay)
-                return Actions(timer: .start(after: completionDelay))
+                (since, delay, holdUntil) = (now, completionDelay, hold)
+                return Actions(timer: .start(after: wait))
             }
             phase = .hidden
             return Actions(visibility: false)
@@ -147,13 +159,14 @@ struct VisibilityPolicy: Equatable, Sendable {
             let remaining = delay - (now - since)
             if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
             phase = .visible
+            shownAt = now
             return Actions(visibility: true)
         case .delayingHide:
             guard !isActive else {
                 phase = .visible
                 return .none
             }
-            let remaining = delay - (now - since)
+            let remaining = max(delay - (now - since), holdUntil - now)
             if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
             phase = .hidden
             return Actions(visibility: false)
@@ -162,13 +175,15 @@ struct VisibilityPolicy: Equatable, Sendable {
         }
     }
 
-    /// The manager was enabled or disabled.
-    mutating func enabledChanged(_ isEnabled: Bool) -> Actions {
+    /// The manager was enabled or disabled at `now`. Disabling hides at once, whatever the
+    /// minimum visible duration.
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> Actions {
         guard isEnabled != self.isEnabled else { return .none }
         self.isEnabled = isEnabled
         if isEnabled {
             guard isActive else { return .none }
             phase = .visible
+            shownAt = now
             return Actions(visibility: true)
         }
         let actions = Actions(
