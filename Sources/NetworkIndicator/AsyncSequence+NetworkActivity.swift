@@ -1,0 +1,100 @@
+extension AsyncSequence {
+    /// The same sequence, with one network task open in `manager` while it is being iterated:
+    /// RxSwift's `trackActivity`, for async sequences (server-sent events, a paged download,
+    /// a stream of chunks).
+    ///
+    /// ```swift
+    /// for try await event in client.events().trackingNetworkActivity(in: feedActivity) {
+    ///     handle(event)
+    /// }
+    /// ```
+    ///
+    /// The task begins at the first call to `next()` (creating the sequence or the iterator
+    /// begins nothing) and ends when the sequence finishes, when it throws, or when iteration
+    /// stops: the loop breaks or returns (the iterator is released), or the consuming task is
+    /// cancelled (the task ends at once, even while `next()` waits for the base sequence).
+    /// Each iteration of the sequence is its own task. Elements and errors pass through
+    /// unchanged.
+    ///
+    /// - Parameters:
+    ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
+    ///     `"trackingNetworkActivity"` by default.
+    public func trackingNetworkActivity(
+        in manager: NetworkIndicatorManager = .shared,
+        label: String? = nil
+    ) -> NetworkActivityTrackingSequence<Self> {
+        NetworkActivityTrackingSequence(base: self, manager: manager, label: label ?? "trackingNetworkActivity")
+    }
+}
+
+/// An async sequence that keeps one network task open while it is being iterated; see
+/// ``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:)``.
+public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequence {
+    /// The base sequence's element.
+    public typealias Element = Base.Element
+
+    private let base: Base
+    private let manager: NetworkIndicatorManager
+    private let label: String
+
+    init(base: Base, manager: NetworkIndicatorManager, label: String) {
+        self.base = base
+        self.manager = manager
+        self.label = label
+    }
+
+    /// Makes an iterator; its task begins at its first `next()`.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), manager: manager, label: label)
+    }
+
+    /// Iterates the base sequence with a network task open, from the first `next()` until the
+    /// end, an error, cancellation, or the iterator's release. Use it from one task at a time,
+    /// like any iterator.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var base: Base.AsyncIterator
+        private let manager: NetworkIndicatorManager
+        private let label: String
+        /// The open task; its release ends the task, so a dropped iterator ends it too.
+        private var activity: NetworkActivityToken?
+        private var isDone = false
+
+        init(base: Base.AsyncIterator, manager: NetworkIndicatorManager, label: String) {
+            self.base = base
+            self.manager = manager
+            self.label = label
+        }
+
+        /// The base sequence's next element; `nil` (and the task ended) once it has finished.
+        /// An error from the base sequence ends the task and is rethrown.
+        public mutating func next() async rethrows -> Base.Element? {
+            guard !isDone else { return nil }
+            let activity = self.activity ?? manager.beganNetworkTask(label: label)
+            self.activity = activity
+            do {
+                let element = try await withTaskCancellationHandler {
+                    try await base.next()
+                } onCancel: {
+                    activity.end()
+                }
+                if element == nil { finish() }
+                return element
+            } catch {
+                finish()
+                throw error
+            }
+        }
+
+        private mutating func finish() {
+            isDone = true
+            activity?.end()
+            activity = nil
+        }
+    }
+}
+
+extension NetworkActivityTrackingSequence: Sendable where Base: Sendable {}
+
+@available(*, unavailable)
+extension NetworkActivityTrackingSequence.Iterator: Sendable {}

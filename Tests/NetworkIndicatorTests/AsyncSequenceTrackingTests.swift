@@ -1,0 +1,101 @@
+import Testing
+
+@testable import NetworkIndicator
+
+private struct LoadFailed: Error {}
+
+@MainActor
+@Suite("AsyncSequence tracking")
+struct AsyncSequenceTrackingTests {
+    @Test func taskOpensAtTheFirstNextAndEndsWhenTheSequenceFinishes() async {
+        let harness = Harness()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let tracked = stream.trackingNetworkActivity(in: harness.manager, label: "chunks")
+        var iterator = tracked.makeAsyncIterator()
+        #expect(harness.manager.activeTaskCount == 0, "making the iterator begins nothing")
+        continuation.yield(1)
+        continuation.yield(2)
+        continuation.finish()
+        #expect(await iterator.next() == 1)
+        #expect(harness.manager.activeTaskCount == 1)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["chunks"])
+        #expect(await iterator.next() == 2)
+        #expect(await iterator.next() == nil)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(await iterator.next() == nil, "a finished iterator stays finished")
+        #expect(harness.manager.activeTaskCount == 0)
+    }
+
+    @Test func errorEndsTheTaskAndPassesThrough() async {
+        let harness = Harness()
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
+        continuation.yield(1)
+        continuation.finish(throwing: LoadFailed())
+        var seen: [Int] = []
+        await #expect(throws: LoadFailed.self) {
+            for try await value in stream.trackingNetworkActivity(in: harness.manager) {
+                seen.append(value)
+                #expect(harness.manager.activeTaskCount == 1)
+            }
+        }
+        #expect(seen == [1])
+        #expect(harness.manager.activeTaskCount == 0)
+    }
+
+    @Test func breakingOutOfTheLoopEndsTheTask() async {
+        let harness = Harness()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        for value in 0..<5 { continuation.yield(value) }
+        var seen: [Int] = []
+        for await value in stream.trackingNetworkActivity(in: harness.manager) {
+            seen.append(value)
+            #expect(harness.manager.activeTaskCount == 1)
+            if value == 2 { break }
+        }
+        #expect(seen == [0, 1, 2])
+        #expect(harness.manager.activeTaskCount == 0, "the released iterator ended it")
+    }
+
+    @Test func eachIterationIsItsOwnTask() async {
+        let harness = Harness()
+        let tracked = [1, 2].async.trackingNetworkActivity(in: harness.manager)
+        var first = tracked.makeAsyncIterator()
+        var second = tracked.makeAsyncIterator()
+        _ = await first.next()
+        _ = await second.next()
+        #expect(harness.manager.activeTaskCount == 2)
+    }
+
+    @Test func cancellingTheConsumerEndsTheTaskWhileItWaits() async {
+        let harness = Harness()
+        let manager = harness.manager
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task {
+            var count = 0
+            for await _ in stream.trackingNetworkActivity(in: manager) { count += 1 }
+            return count
+        }
+        await eventually { manager.activeTaskCount == 1 }
+        consumer.cancel()
+        await eventually { manager.activeTaskCount == 0 }
+        continuation.finish()
+        #expect(await consumer.value == 0)
+        #expect(manager.activeTaskCount == 0)
+    }
+}
+
+/// An array as an async sequence, for tests.
+private struct AsyncArray<Element: Sendable>: AsyncSequence, Sendable {
+    let elements: [Element]
+
+    func makeAsyncIterator() -> Iterator { Iterator(remaining: elements[...]) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var remaining: ArraySlice<Element>
+        mutating func next() async -> Element? { remaining.popFirst() }
+    }
+}
+
+extension Array where Element: Sendable {
+    fileprivate var async: AsyncArray<Element> { AsyncArray(elements: self) }
+}

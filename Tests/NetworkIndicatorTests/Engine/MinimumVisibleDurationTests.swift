@@ -1,0 +1,156 @@
+import Testing
+
+@testable import NetworkIndicator
+
+@Suite("Minimum visible duration: the policy")
+struct MinimumVisibleDurationPolicyTests {
+    private func shown(at time: Double) -> VisibilityPolicy {
+        var policy = VisibilityPolicy()
+        _ = policy.activityChanged(isActive: true, now: time, startDelay: 0, completionDelay: 0)
+        return policy
+    }
+
+    @Test func idleSoonAfterShowingHidesWhenTheMinimumIsReached() {
+        var policy = shown(at: 0)
+        let actions = policy.activityChanged(
+            isActive: false,
+            now: 0.1,
+            startDelay: 0,
+            completionDelay: 0.2,
+            minimumVisibleDuration: 1
+        )
+        #expect(actions == .init(timer: .start(after: 0.9)))
+        #expect(policy.phase == .delayingHide)
+        #expect(policy.timerFired(now: 1) == .init(visibility: false))
+        #expect(policy.phase == .hidden)
+    }
+
+    @Test func aLongerCompletionDelayWins() {
+        var policy = shown(at: 0)
+        let actions = policy.activityChanged(
+            isActive: false,
+            now: 5,
+            startDelay: 0,
+            completionDelay: 0.2,
+            minimumVisibleDuration: 1
+        )
+        #expect(actions == .init(timer: .start(after: 0.2)))
+    }
+
+    @Test func withoutACompletionDelayTheMinimumStillHolds() {
+        var policy = shown(at: 0)
+        let actions = policy.activityChanged(
+            isActive: false,
+            now: 0.3,
+            startDelay: 0,
+            completionDelay: 0,
+            minimumVisibleDuration: 0.5
+        )
+        #expect(actions == .init(timer: .start(after: 0.2)))
+    }
+
+    @Test func aLateEndDuringTheHoldWaitsItsCompletionDelayPastTheHold() {
+        var policy = shown(at: 0)
+        _ = policy.activityChanged(
+            isActive: false,
+            now: 0.125,
+            startDelay: 0,
+            completionDelay: 0.25,
+            minimumVisibleDuration: 1
+        )
+        let begin = policy.absorbEdge(isActive: true, now: 0.5)
+        let end = policy.absorbEdge(isActive: false, now: 0.875)
+        #expect(begin && end, "edges during the hold are absorbed")
+        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.125)), "0.25 s after the last end")
+        #expect(policy.timerFired(now: 1.125) == .init(visibility: false))
+    }
+
+    @Test func taskStartingDuringTheHoldKeepsTheIndicator() {
+        var policy = shown(at: 0)
+        _ = policy.activityChanged(
+            isActive: false,
+            now: 0.1,
+            startDelay: 0,
+            completionDelay: 0,
+            minimumVisibleDuration: 1
+        )
+        #expect(
+            policy.activityChanged(
+                isActive: true,
+                now: 0.5,
+                startDelay: 0,
+                completionDelay: 0,
+                minimumVisibleDuration: 1
+            )
+                == .init(timer: .cancel)
+        )
+        #expect(policy.phase == .visible)
+    }
+
+    @Test func theMinimumCountsFromTheLastShowing() {
+        var policy = shown(at: 0)
+        _ = policy.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 0)
+        _ = policy.activityChanged(isActive: true, now: 10, startDelay: 0, completionDelay: 0)
+        let actions = policy.activityChanged(
+            isActive: false,
+            now: 10.25,
+            startDelay: 0,
+            completionDelay: 0,
+            minimumVisibleDuration: 1
+        )
+        #expect(actions == .init(timer: .start(after: 0.75)))
+    }
+
+    @Test func afterAStartDelayTheMinimumCountsFromWhenItShowed() {
+        var policy = VisibilityPolicy()
+        _ = policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 0)
+        #expect(policy.timerFired(now: 1) == .init(visibility: true))
+        let actions = policy.activityChanged(
+            isActive: false,
+            now: 1.5,
+            startDelay: 1,
+            completionDelay: 0,
+            minimumVisibleDuration: 1
+        )
+        #expect(actions == .init(timer: .start(after: 0.5)))
+    }
+
+    @Test func disablingHidesAtOnceDuringTheHold() {
+        var policy = shown(at: 0)
+        _ = policy.activityChanged(
+            isActive: false,
+            now: 0.1,
+            startDelay: 0,
+            completionDelay: 0,
+            minimumVisibleDuration: 1
+        )
+        #expect(policy.enabledChanged(false, now: 0.2) == .init(visibility: false, timer: .cancel))
+    }
+}
+
+@MainActor
+@Suite("Minimum visible duration through the manager")
+struct MinimumVisibleDurationTests {
+    @Test func aThirtyMillisecondRequestKeepsTheOverlayForTheMinimum() {
+        let harness = Harness()
+        harness.manager.minimumVisibleDuration = 0.5
+        #expect(harness.manager.minimumVisibleDuration == 0.5)
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.settle()
+        harness.advance(by: 0.03)
+        token = nil
+        harness.advance(by: 0.469)
+        #expect(harness.visibilityChanges == [false, true])
+        harness.advance(by: 0.001)
+        #expect(harness.visibilityChanges == [false, true, false])
+        _ = token
+    }
+
+    @Test func defaultIsZeroAndInvalidValuesAreReplacedAndReported() {
+        let harness = Harness()
+        #expect(harness.manager.minimumVisibleDuration == 0)
+        harness.manager.minimumVisibleDuration = -1
+        #expect(harness.manager.minimumVisibleDuration == 0)
+        #expect(harness.diagnostics.kinds == [.invalidSetting(name: "minimumVisibleDuration", replacement: 0)])
+    }
+}
