@@ -80,15 +80,17 @@ struct URLSessionLoadTests {
         let server = try LocalHTTPServer()
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let session = URLSession(configuration: .ephemeral)
+        // Held until looked at: a load that could end before the first check would make the count
+        // a window to catch, not a condition to wait for (the cooperative pool can be busy for
+        // seconds with other suites' threads).
+        server.holdResponses()
         let load = Task.detached {
             try await session.data(from: server.url("/delay/300"), tracking: manager)
         }
-        let deadline = Date().addingTimeInterval(20)
-        while manager.activeTaskCount == 0 && Date() < deadline {
-            try await Task.sleep(nanoseconds: 1_000_000)
-        }
+        await eventually(timeout: 20) { manager.activeTaskCount != 0 }
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.first?.label == server.url("/delay/300").absoluteString)
+        server.releaseResponses()
         let (data, _) = try await load.value
         #expect(String(decoding: data, as: UTF8.self) == "ok /delay/300")
         #expect(manager.activeTaskCount == 0)

@@ -53,17 +53,19 @@ struct RealTimerTests {
         await collector.wait { $0 == [false, true] }
 
         var taskB: NetworkActivityToken? = manager.beganNetworkTask()  // B starts: opaque
-        try? await Task.sleep(nanoseconds: 30_000_000)
+        try? await Task.sleep(nanoseconds: 30_000_000)  // spacing only: B stays open a while
         taskB = nil  // B ends
         let taskC = NSObject()
         manager.beganNetworkTask(withToken: taskC)  // C starts: explicit finish
-        try? await Task.sleep(nanoseconds: 30_000_000)
+        try? await Task.sleep(nanoseconds: 30_000_000)  // spacing only: C overlaps A a while
         finishA.signal()  // A ends (at the next sweep)
-        try? await Task.sleep(nanoseconds: 100_000_000)
+        await eventually { manager.activeTaskCount == 1 }  // a sweep has seen A finished
         #expect(manager.activeTaskCount == 1)
         manager.finishedNetworkTask(forToken: taskC)  // C ends
 
-        await collector.wait { $0.count >= 3 }
+        await collector.wait { $0.count >= 3 }  // the hide has been seen
+        // That no fourth value follows is an absence, which no condition can signal: the only
+        // honest check is a bounded quiet period (5 sweep intervals) before looking again.
         try? await Task.sleep(nanoseconds: 100_000_000)
         #expect(collector.values == [false, true, false])
         _ = taskB
@@ -121,7 +123,7 @@ struct RealTimerTests {
         await collector.wait { $0 == [false, true] }
         first = nil
         let second = manager.beganNetworkTask()
-        try? await Task.sleep(nanoseconds: 20_000_000)
+        try? await Task.sleep(nanoseconds: 20_000_000)  // spacing only: the second task lasts a while
         manager.finishedNetworkTask(forToken: second)
         #expect(await collector.wait { $0.count == 3 } == [false, true, false])
         _ = first

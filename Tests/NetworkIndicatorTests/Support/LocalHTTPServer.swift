@@ -8,10 +8,13 @@ import Darwin
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests that need a real URLSession round trip and no
 /// outside network. `GET /delay/N` answers after N milliseconds; any other path at once. Each
-/// connection gets one response and is closed.
+/// connection gets one response and is closed. Between ``holdResponses()`` and
+/// ``releaseResponses()`` no response is sent, so a test can look at a load while it is surely
+/// still in flight.
 final class LocalHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
+    private let held = DispatchGroup()
 
     init() throws {
         #if canImport(Glibc)
@@ -40,7 +43,8 @@ final class LocalHTTPServer: Sendable {
         }
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { Self.acceptLoop(listener) }
+        let held = held
+        Thread.detachNewThread { Self.acceptLoop(listener, held: held) }
     }
 
     deinit {
@@ -52,15 +56,25 @@ final class LocalHTTPServer: Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
-    private static func acceptLoop(_ listener: Int32) {
+    /// Holds every response (after its delay) until the matching ``releaseResponses()``.
+    func holdResponses() {
+        held.enter()
+    }
+
+    /// Sends the responses held since ``holdResponses()``.
+    func releaseResponses() {
+        held.leave()
+    }
+
+    private static func acceptLoop(_ listener: Int32, held: DispatchGroup) {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            Thread.detachNewThread { respond(on: connection) }
+            Thread.detachNewThread { respond(on: connection, held: held) }
         }
     }
 
-    private static func respond(on connection: Int32) {
+    private static func respond(on connection: Int32, held: DispatchGroup) {
         defer { close(connection) }
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -74,6 +88,7 @@ final class LocalHTTPServer: Sendable {
         if path.hasPrefix("/delay/"), let milliseconds = UInt32(path.dropFirst("/delay/".count)) {
             usleep(milliseconds * 1_000)
         }
+        held.wait()
         let body = "ok \(path)"
         let response =
             "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"

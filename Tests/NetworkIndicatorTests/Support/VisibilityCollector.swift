@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import NetworkIndicator
 
@@ -21,14 +22,16 @@ final class VisibilityCollector: Sendable {
 
     var values: [Bool] { storage.withLock { $0 } }
 
-    /// Waits (polling every few milliseconds) until `condition` holds for the values collected,
-    /// or `timeout` seconds have passed; returns the values either way.
+    /// Waits (with ``eventually(timeout:sourceLocation:isolation:_:)``) until `condition` holds
+    /// for the values collected, or `timeout` seconds have passed, which records an issue at
+    /// `sourceLocation`; returns the values either way.
     @discardableResult
-    func wait(timeout: TimeInterval = 20, until condition: @Sendable ([Bool]) -> Bool) async -> [Bool] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition(values), Date() < deadline {
-            try? await Task.sleep(nanoseconds: 2_000_000)
-        }
+    func wait(
+        timeout: TimeInterval = 20,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        until condition: @Sendable ([Bool]) -> Bool
+    ) async -> [Bool] {
+        await eventually(timeout: timeout, sourceLocation: sourceLocation) { condition(values) }
         return values
     }
 }
