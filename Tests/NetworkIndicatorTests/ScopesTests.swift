@@ -247,9 +247,9 @@ struct ScopesTests {
         _ = token
     }
 
-    @Test func scopedActivityInAChildCountsUpTheTree() async throws {
+    @Test func scopedActivityInAChildCountsUpTheTree() async {
         let tree = Tree()
-        let counts = try await tree.feedImages.withNetworkActivity { tree.counts }
+        let counts = await tree.feedImages.withNetworkActivity { tree.counts }
         #expect(counts == [1, 1, 0, 1])
         #expect(tree.counts == [0, 0, 0, 0])
     }

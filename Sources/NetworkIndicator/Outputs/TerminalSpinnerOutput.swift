@@ -52,6 +52,8 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
 
     /// The glyphs drawn in turn, one per frame.
     public let frames: [String]
+    /// The default frames: a turning circle of Braille dots.
+    public nonisolated static let brailleFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// Seconds between frames.
     public let frameInterval: TimeInterval
     /// Whether the spinner is currently drawn.
@@ -80,14 +82,14 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
         label: String = "Loading",
         destination: Destination = .standardError,
         drawsWhenNotATerminal: Bool = false,
-        frames: [String] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"],
+        frames: [String] = TerminalSpinnerOutput.brailleFrames,
         frameInterval: TimeInterval = 0.1,
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
         self.label = label
         self.destination = destination
         self.isDrawing = destination.isTerminal || drawsWhenNotATerminal
-        self.frames = frames.isEmpty ? ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] : frames
+        self.frames = frames.isEmpty ? Self.brailleFrames : frames
         self.frameInterval = max(frameInterval, 0.01)
         self.scheduler = scheduler
     }

@@ -49,9 +49,9 @@ struct TaskRegistry {
     }
 
     /// The slots, free ones included: read only those that are not ``Entry/isFree``.
-    private(set) var entries: [Entry] = []
-    private var freeSlots: [Int32] = []
-    private var table = IdentityTable()
+    var entries: [Entry] = []
+    var freeSlots: [Int32] = []
+    var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
     /// Entries in use (slots that are not free).
@@ -60,7 +60,7 @@ struct TaskRegistry {
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
     private(set) var pushStartedAt: TimeInterval = 0
-    private var isPushStaleReported = false
+    var isPushStaleReported = false
 
     // MARK: - Tokens and groups
 
@@ -179,49 +179,6 @@ struct TaskRegistry {
         pushCount = 0
     }
 
-    /// Removes the entries whose objects died, and collects the live objects (to release after
-    /// the lock), the candidates for a completion check, and the tasks older than
-    /// `staleThreshold` that were not reported yet. O(entries).
-    mutating func sweep(now: TimeInterval, staleThreshold: TimeInterval?) -> SweepResult {
-        var result = SweepResult()
-        result.keptAlive.reserveCapacity(sweptEntryCount)
-        var deadIndices: [Int] = []
-        let labels = labels
-        entries.withUnsafeMutableBufferPointer { entries in
-            for index in entries.indices where !entries[index].isFree {
-                var liveObject: AnyObject?
-                if entries[index].kind.isSwept {
-                    guard let object = entries[index].token.load() else {
-                        deadIndices.append(index)
-                        continue
-                    }
-                    if entries[index].kind == .completionReportingToken {
-                        result.completionCandidates.append((entries[index].key, object))
-                    } else {
-                        result.keptAlive.append(object)
-                    }
-                    liveObject = object
-                }
-                if let staleThreshold, !entries[index].isStaleReported,
-                    now - entries[index].startedAt >= staleThreshold
-                {
-                    entries[index].isStaleReported = true
-                    let label = ActivityLabel.of(entries[index], object: liveObject, labels: labels)
-                    result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
-                }
-            }
-        }
-        for index in deadIndices {
-            result.endedTaskCount += remove(at: index)
-        }
-        compactIfSparse()
-        if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
-            isPushStaleReported = true
-            result.staleTasks.append((nil, ActivityLabel.push, now - pushStartedAt))
-        }
-        return result
-    }
-
     /// Reads the entry at `index` in place. `Array`'s subscript getter copies the whole entry,
     /// and copying its weak reference costs atomic operations on the token's side table; the
     /// trivial fields read through the pointer cost nothing.
@@ -240,7 +197,7 @@ struct TaskRegistry {
 
     /// Ends the entry at `index` and frees its slot; returns its task count.
     @discardableResult
-    private mutating func remove(at index: Int) -> Int {
+    mutating func remove(at index: Int) -> Int {
         let (key, count, isSwept, hasLabel) = readEntry(at: index) {
             ($0.pointee.key, $0.pointee.count, $0.pointee.kind.isSwept, $0.pointee.hasLabel)
         }
@@ -252,20 +209,6 @@ struct TaskRegistry {
         entries[index].free()
         freeSlots.append(Int32(index))
         return count
-    }
-
-    /// After a sweep: when most slots are free, packs the entries to the front, so that sweeps
-    /// and snapshots stay proportional to the live entries.
-    private mutating func compactIfSparse() {
-        guard freeSlots.count > 64, freeSlots.count > entryCount else { return }
-        var packed: [Entry] = []
-        packed.reserveCapacity(entryCount)
-        for index in entries.indices where !entries[index].isFree {
-            table.set(Int32(packed.count), for: entries[index].key)
-            packed.append(entries[index])
-        }
-        entries = packed
-        freeSlots.removeAll()
     }
 }
 
