@@ -1,12 +1,14 @@
 /// An output that calls a closure with each visibility change.
 ///
 /// ```swift
-/// manager.addOutput(ClosureNetworkIndicatorOutput { isVisible in
+/// let output = ClosureNetworkIndicatorOutput { isVisible in
 ///     spinner.isHidden = !isVisible
-/// })
+/// }
+/// manager.addOutput(output)   // keep `output`: the manager holds it weakly
 /// ```
 ///
-/// The closure runs on the main actor; it is retained for as long as the output is attached.
+/// The closure runs on the main actor. The manager holds the output weakly, so keep it where
+/// the UI it drives lives; the closure may capture the manager without making a cycle.
 @MainActor
 public final class ClosureNetworkIndicatorOutput: NetworkIndicatorOutput {
     private let handler: @MainActor (Bool) -> Void

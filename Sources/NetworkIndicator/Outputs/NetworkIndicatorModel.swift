@@ -5,10 +5,8 @@ public import Observation
 /// (`withObservationTracking` works on every platform, Linux included).
 ///
 /// ```swift
-/// let model = NetworkIndicatorModel(manager: .shared)   // attaches itself as an output
-///
 /// struct ContentView: View {
-///     let model: NetworkIndicatorModel
+///     @State private var model = NetworkIndicatorModel(manager: .shared)  // attaches itself
 ///     var body: some View {
 ///         List { … }.networkActivityOverlay(model)
 ///     }
@@ -16,8 +14,9 @@ public import Observation
 /// ```
 ///
 /// Updated on the main actor, coalesced; its ``activeTaskCount`` may skip intermediate values
-/// and lags ``NetworkIndicatorManager/activeTaskCount`` by a main-queue hop. The manager retains
-/// the model until it is removed with ``NetworkIndicatorManager/removeOutput(_:)``.
+/// and lags ``NetworkIndicatorManager/activeTaskCount`` by a main-queue hop. The manager holds the
+/// model weakly: it is told as long as its owner (a view's `@State`, a view model) keeps it,
+/// and a model created on every view rebuild is simply freed.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
