@@ -34,10 +34,11 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     /// The base sequence's element.
     public typealias Element = Base.Element
 
-    private let base: Base
-    private let manager: NetworkIndicatorManager
-    private let label: String
+    @usableFromInline let base: Base
+    @usableFromInline let manager: NetworkIndicatorManager
+    @usableFromInline let label: String
 
+    @usableFromInline
     init(base: Base, manager: NetworkIndicatorManager, label: String) {
         self.base = base
         self.manager = manager
@@ -45,6 +46,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     }
 
     /// Makes an iterator; its task begins at its first `next()`.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(base: base.makeAsyncIterator(), manager: manager, label: label)
     }
@@ -53,13 +55,14 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     /// end, an error, cancellation, or the iterator's release. Use it from one task at a time,
     /// like any iterator.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: Base.AsyncIterator
-        private let manager: NetworkIndicatorManager
-        private let label: String
+        @usableFromInline var base: Base.AsyncIterator
+        @usableFromInline let manager: NetworkIndicatorManager
+        @usableFromInline let label: String
         /// The open task; its release ends the task, so a dropped iterator ends it too.
-        private var activity: NetworkActivityToken?
-        private var isDone = false
+        @usableFromInline var activity: NetworkActivityToken?
+        @usableFromInline var isDone = false
 
+        @usableFromInline
         init(base: Base.AsyncIterator, manager: NetworkIndicatorManager, label: String) {
             self.base = base
             self.manager = manager
@@ -68,6 +71,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
 
         /// The base sequence's next element; `nil` (and the task ended) once it has finished.
         /// An error from the base sequence ends the task and is rethrown.
+        @inlinable
         public mutating func next() async rethrows -> Base.Element? {
             guard !isDone else { return nil }
             let activity = self.activity ?? manager.beganNetworkTask(label: label)
@@ -76,7 +80,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
-                    activity.end()
+                    activity.endTasks()
                 }
                 if element == nil { finish() }
                 return element
@@ -86,9 +90,10 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             }
         }
 
-        private mutating func finish() {
+        @usableFromInline
+        mutating func finish() {
             isDone = true
-            activity?.end()
+            activity?.endTasks()
             activity = nil
         }
     }

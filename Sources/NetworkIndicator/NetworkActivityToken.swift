@@ -24,4 +24,10 @@ public final class NetworkActivityToken: Sendable {
     func end() {
         manager.driver.finishAll(ObjectIdentifier(self))
     }
+
+    /// ``end()``, for inlinable code of this module.
+    @usableFromInline
+    func endTasks() {
+        end()
+    }
 }

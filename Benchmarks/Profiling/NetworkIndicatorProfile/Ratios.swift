@@ -44,6 +44,11 @@ func runRatios(iterations: Int) {
     for other in otherTokens { crowdedManager.beganNetworkTask(withToken: other) }
     let emptyManager = NetworkIndicatorManager()
     let emptyToken = Token()
+    // Scopes: a task begun in a child counts in every ancestor.
+    let scopeRoot = NetworkIndicatorManager()
+    let depthOne = NetworkIndicatorManager(parent: scopeRoot, label: "screen")
+    let depthTwo = NetworkIndicatorManager(parent: depthOne, label: "section")
+    let scopeToken = Token()
 
     let cases: [RatioCase] = [
         RatioCase(name: "(a) locked counter push+pop") { n in
@@ -108,6 +113,20 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(emptyManager.activeTaskCount)
         },
+        RatioCase(name: "library explicit begin+finish, child at depth 1") { n in
+            for _ in 0..<n {
+                depthOne.beganNetworkTask(withToken: scopeToken)
+                depthOne.finishedNetworkTask(forToken: scopeToken)
+            }
+            blackHoleInt(scopeRoot.activeTaskCount)
+        },
+        RatioCase(name: "library explicit begin+finish, child at depth 2") { n in
+            for _ in 0..<n {
+                depthTwo.beganNetworkTask(withToken: scopeToken)
+                depthTwo.finishedNetworkTask(forToken: scopeToken)
+            }
+            blackHoleInt(scopeRoot.activeTaskCount)
+        },
     ]
     // Row indices used for the ratios and the checks.
     let obvious = 2
@@ -115,6 +134,8 @@ func runRatios(iterations: Int) {
     let opaque = 5
     let crowded = 7
     let empty = 8
+    let depth1 = 9
+    let depth2 = 10
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -139,6 +160,7 @@ func runRatios(iterations: Int) {
         ("push+pop manager", pushPopManager.activeTaskCount, 0),
         ("10k manager", crowdedManager.activeTaskCount, ratioOtherLiveTokens),
         ("empty manager", emptyManager.activeTaskCount, 0),
+        ("scope root", scopeRoot.activeTaskCount, 0),
     ]
     for (name, actual, wanted) in expected where actual != wanted {
         print("WARNING: \(name) ends with \(actual) active, expected \(wanted)")
@@ -167,6 +189,8 @@ func runRatios(iterations: Int) {
     check("explicit begin+finish vs obvious weak dictionary", perPair[explicit] / perPair[obvious], 0.7)
     check("opaque begin+release vs obvious weak dictionary", perPair[opaque] / perPair[obvious], 0.5)
     check("explicit with 10 000 other live tokens vs empty manager", perPair[crowded] / perPair[empty], 1.5)
+    check("first extra level (depth 1 − root) vs one root begin+finish", (perPair[depth1] - perPair[empty]) / perPair[empty], 1)
+    check("second extra level (depth 2 − depth 1) vs one root begin+finish", (perPair[depth2] - perPair[depth1]) / perPair[empty], 1)
 
     withExtendedLifetime(otherTokens) {}
 }

@@ -98,6 +98,9 @@ func run() {
     case "ratios":
         runRatios(iterations: iterations)
         return
+    case "sequence":
+        runSequenceOverhead(elements: iterations)
+        return
     default:
         print("unknown scenario \(scenario)")
         exit(2)

@@ -5,8 +5,9 @@ import Foundation
 extension IndicatorDriver {
     /// After the count changed from `old` (lock held): tells the machine, and the ancestors,
     /// whose locks are taken in turn, child before parent, while this one is held, so that
-    /// every ancestor sees a descendant's changes in the order they happened. Drivers whose
-    /// machine asks for a reconcile are collected in `hops`, to be enqueued after the locks.
+    /// every ancestor sees a descendant's changes in the order they happened. Returns whether
+    /// this driver's machine asks for a reconcile; ancestors whose machine does are collected
+    /// in `hops`. Both are enqueued after the locks.
     @inline(__always)
     func countChanged(
         from old: Int,
@@ -14,16 +15,13 @@ extension IndicatorDriver {
         now: TimeInterval,
         notifiesMachine: Bool = true,
         hops: inout [IndicatorDriver]
-    ) {
+    ) -> Bool {
         let new = state.activeTaskCount
-        guard new != old else { return }
+        guard new != old else { return false }
         if old == 0 { state.activeSince = now }
-        if notifiesMachine,
-            state.machine.countChanged(from: old, to: new, needsSweep: state.needsSweep, now: now)
-        {
-            hops.append(self)
-        }
         parent?.descendantsChanged(by: new - old, now: now, hops: &hops)
+        return notifiesMachine
+            && state.machine.countChanged(from: old, to: new, needsSweep: state.needsSweep, now: now)
     }
 
     /// A descendant's count moved by `delta` (its lock is held).
@@ -31,7 +29,7 @@ extension IndicatorDriver {
         state.withLock { state in
             let old = state.activeTaskCount
             state.descendantTaskCount += delta
-            countChanged(from: old, in: &state, now: now, hops: &hops)
+            if countChanged(from: old, in: &state, now: now, hops: &hops) { hops.append(self) }
         }
     }
 
@@ -47,7 +45,7 @@ extension IndicatorDriver {
             state.children[ObjectIdentifier(child)] = nil
             let old = state.activeTaskCount
             state.descendantTaskCount -= endedTaskCount
-            countChanged(from: old, in: &state, now: now, hops: &hops)
+            if countChanged(from: old, in: &state, now: now, hops: &hops) { hops.append(self) }
         }
     }
 

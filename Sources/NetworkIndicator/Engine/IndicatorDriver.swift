@@ -117,13 +117,17 @@ final class IndicatorDriver: Sendable {
     ) -> Result {
         let now = timestamp()
         var hops: [IndicatorDriver] = []
-        let result = state.withLock { state in
+        let (result, hop) = state.withLock { state in
             let old = state.activeTaskCount
             let result = change(&state, now)
-            countChanged(from: old, in: &state, now: now, notifiesMachine: !reconcilesItself, hops: &hops)
-            return result
+            return (
+                result, countChanged(from: old, in: &state, now: now, notifiesMachine: !reconcilesItself, hops: &hops)
+            )
         }
-        for driver in hops { driver.enqueueReconcile() }
+        if hop { enqueueReconcile() }
+        if !hops.isEmpty {
+            for driver in hops { driver.enqueueReconcile() }
+        }
         return result
     }
 
