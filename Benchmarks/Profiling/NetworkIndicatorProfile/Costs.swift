@@ -1,8 +1,8 @@
-// `NetworkIndicatorProfile costs`: times, in isolation, the operations that callgrind showed
-// dominating the library's begin/finish and sweep paths, so that the README can put nanoseconds
-// on each. `MirrorEntry` copies the layout of the library's *first* registry entry (a
-// `Dictionary` value with a weak reference and a label), kept to show what the rewrite removed;
-// the library now keeps entries in a contiguous array behind an identity hash table.
+// `NetworkIndicatorProfile costs`: times, in isolation, the operations a weak-token registry
+// pays for, so that the README can put nanoseconds on each: conformance checks, clock readings,
+// retains of objects with and without a side table, hashing, a dictionary entry that holds a
+// weak reference and a label (`MirrorEntry`), and reading a weak reference out of a struct in an
+// array through a borrow (which copies it) or in place (through `inout`).
 import BenchmarkSupport
 import Dispatch
 import Foundation
@@ -22,6 +22,13 @@ struct MirrorEntry {
     var isStaleReported = false
 
     var isDead: Bool { kind < 2 && object == nil }
+}
+
+/// A struct with one weak field, like the library's `WeakWrapper`.
+struct WeakSlot {
+    weak var object: AnyObject?
+
+    mutating func loadInPlace() -> AnyObject? { object }
 }
 
 /// A trivially copyable entry: what the registry could keep if the label, the clock reading and
@@ -112,6 +119,13 @@ func runCosts(iterations: Int) {
     }
     measure("one weak load (weak var -> strong, then release)", iterations) {
         blackHoleBool(weakRef == nil)
+    }
+    var wrappers = [WeakSlot(object: weaklyHeld)]
+    measure("weak field of an array element, read through a borrow (copied first)", iterations) {
+        blackHoleBool(wrappers.withUnsafeBufferPointer { $0[0].object == nil })
+    }
+    measure("weak field of an array element, read in place (mutating access)", iterations) {
+        blackHoleBool(wrappers[0].loadInPlace() == nil)
     }
     var trivial: [ObjectIdentifier: TrivialEntry] = [:]
     measure("same begin+finish pattern, trivially copyable entry", iterations) {
