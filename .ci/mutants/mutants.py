@@ -1,0 +1,602 @@
+#!/usr/bin/env python3
+"""The mutation run behind `bash .ci/mutants.sh`; see that script for the usage.
+
+universalmutator (`mutate FILE swift --noCheck --mutantDir DIR`) generates every mutant of each
+core file. A seeded draw takes them round-robin over the files (each file's mutants in a seeded
+order), so that every file gets the same share whatever its size. Each drawn mutant is written
+into a scratch copy of the package (one copy, synced from the work tree at the start, whose build
+folder is reused so that each build is incremental), built with `swift build --build-tests`, and
+tested with `swift test` under a timeout; then the file is restored. Mutants that do not compile
+are skipped and drawn again; those listed as equivalent are reported but neither built nor
+counted. The run stops once N mutants have been tested.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import difflib
+import fcntl
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+CORE_ROOT = "Sources/NetworkIndicator"
+# Path components that are not core: the outputs (adapters around the engine) and the DocC catalog.
+EXCLUDED_PARTS = ("Outputs",)
+EXCLUDED_SUFFIXES = (".docc",)
+# Top-level entries of the work tree that the scratch copy leaves out.
+SYNC_EXCLUDED = re.compile(
+    r"^(\.git|\.build.*|\.swiftpm|Benchmarks|crash-.*|leak-.*|timeout-.*|.*\.profraw)$"
+)
+NEWLINE_MARK = " ⏎ "
+# Lines whose mutants say nothing about behaviour (imports, lone attributes, comments).
+DEFAULT_IGNORED_LINES = [
+    r"^\s*(@_exported\s+|public\s+|package\s+|internal\s+|@testable\s+)?import\s",
+    r"^\s*@[A-Za-z_]\w*(\([^)]*\))?\s*$",
+    r"^\s*(//|/\*|\*)",
+]
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def fail(message: str, code: int = 2) -> None:
+    log(f"mutants: {message}")
+    sys.exit(code)
+
+
+# MARK: - Mutants
+
+
+@dataclasses.dataclass
+class Mutant:
+    path: str  # relative to the repository
+    line: int  # 1-based, in the original file
+    old: list[str]  # the original lines replaced (without newlines)
+    new: list[str]  # what replaces them
+
+    @property
+    def short_path(self) -> str:
+        prefix = CORE_ROOT + "/"
+        return self.path[len(prefix):] if self.path.startswith(prefix) else self.path
+
+    @property
+    def old_text(self) -> str:
+        return NEWLINE_MARK.join(line.strip() for line in self.old)
+
+    @property
+    def new_text(self) -> str:
+        return NEWLINE_MARK.join(line.strip() for line in self.new)
+
+    @property
+    def location(self) -> str:
+        return f"{self.short_path}:{self.line}"
+
+    def apply(self, original: str) -> str:
+        lines = original.split("\n")
+        start = self.line - 1
+        assert lines[start:start + len(self.old)] == self.old, f"{self.location} does not match"
+        lines[start:start + len(self.old)] = self.new
+        return "\n".join(lines)
+
+
+def core_files(repo: Path, patterns: list[str]) -> list[str]:
+    if patterns:
+        found = {p.relative_to(repo).as_posix() for g in patterns for p in repo.glob(g) if p.is_file()}
+        return sorted(found)
+    files = []
+    for path in sorted((repo / CORE_ROOT).rglob("*.swift")):
+        parts = path.relative_to(repo / CORE_ROOT).parts
+        if any(p in EXCLUDED_PARTS or p.endswith(EXCLUDED_SUFFIXES) for p in parts):
+            continue
+        files.append(path.relative_to(repo).as_posix())
+    return files
+
+
+def mutants_of(repo: Path, rel: str, cache: Path, tool_key: str, ignored: list[re.Pattern[str]]) -> list[Mutant]:
+    """Every mutant universalmutator makes of `rel`, cached by the file's content."""
+    text = (repo / rel).read_text(encoding="utf-8")
+    key = hashlib.sha256((tool_key + "\0" + text).encode()).hexdigest()[:24]
+    cached = cache / f"{key}.json"
+    if cached.exists():
+        raw = json.loads(cached.read_text(encoding="utf-8"))
+    else:
+        raw = generate(repo / rel, text)
+        cache.mkdir(parents=True, exist_ok=True)
+        cached.write_text(json.dumps(raw), encoding="utf-8")
+    mutants, seen = [], set()
+    for line, old, new in raw:
+        mutant = Mutant(rel, line, old, new)
+        if any(pattern.search(old_line) for old_line in old for pattern in ignored):
+            continue
+        if "".join(mutant.old).split() == "".join(mutant.new).split():
+            continue  # whitespace only
+        if (line, mutant.new_text) in seen:
+            continue  # the same change by two rules
+        seen.add((line, mutant.new_text))
+        mutants.append(mutant)
+    return mutants
+
+
+def generate(source: Path, text: str) -> list[tuple[int, list[str], list[str]]]:
+    original = text.split("\n")
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
+        out = Path(tmp) / "out"
+        out.mkdir()
+        copy = Path(tmp) / source.name
+        copy.write_text(text, encoding="utf-8")
+        result = subprocess.run(
+            ["mutate", copy.name, "swift", "--noCheck", "--mutantDir", str(out)],
+            cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        )
+        if result.returncode != 0:
+            log(f"  warning: mutate failed on {source.name}; no mutants from it:\n{result.stdout[-800:]}")
+            return []
+        pattern = re.compile(re.escape(source.stem) + r"\.mutant\.(\d+)\.swift$")
+        files = sorted((f for f in out.iterdir() if pattern.search(f.name)),
+                       key=lambda f: int(pattern.search(f.name).group(1)))
+        changes = []
+        for f in files:
+            change = single_change(original, f.read_text(encoding="utf-8", errors="replace").split("\n"))
+            if change:
+                changes.append(change)
+        return changes
+
+
+def single_change(original: list[str], mutated: list[str]) -> tuple[int, list[str], list[str]] | None:
+    """The one region in which `mutated` differs from `original`, as (line, old, new)."""
+    opcodes = [op for op in difflib.SequenceMatcher(None, original, mutated, autojunk=False).get_opcodes()
+               if op[0] != "equal"]
+    if not opcodes:
+        return None
+    i1, j1 = opcodes[0][1], opcodes[0][3]
+    i2, j2 = opcodes[-1][2], opcodes[-1][4]
+    if i1 == i2 and i1 > 0:  # a pure insertion: show it with the line before it
+        i1, j1 = i1 - 1, j1 - 1
+    return (i1 + 1, original[i1:i2], mutated[j1:j2])
+
+
+def draw_order(mutants_by_file: dict[str, list[Mutant]], seed: int) -> list[Mutant]:
+    """Round-robin over the files, each file's mutants in a seeded order."""
+    rng = random.Random(seed)
+    queues = []
+    for rel in sorted(mutants_by_file):
+        queue = list(mutants_by_file[rel])
+        rng.shuffle(queue)
+        queues.append(queue)
+    start = rng.randrange(len(queues)) if queues else 0
+    queues = queues[start:] + queues[:start]
+    order = []
+    while any(queues):
+        for queue in queues:
+            if queue:
+                order.append(queue.pop(0))
+    return order
+
+
+# MARK: - Equivalent mutants
+
+
+@dataclasses.dataclass
+class Equivalent:
+    path: str
+    line: int | None  # None: any line
+    text: str
+    reason: str
+
+
+def normalized(code: str) -> str:
+    return " ".join(code.replace(NEWLINE_MARK.strip(), " ").split())
+
+
+def read_equivalents(path: Path) -> list[Equivalent]:
+    """Entries `file:line: mutated line ## reason` (`file:*:` matches any line)."""
+    if not path.exists():
+        return []
+    entries = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        match = re.match(r"^\s*([^:]+):(\d+|\*):\s?(.*?)(?:\s+##\s+(.*))?$", raw)
+        if not match:
+            fail(f"{path}:{number}: expected `file:line: mutated line ## reason`")
+        file, line, text, reason = match.groups()
+        if not reason:
+            fail(f"{path}:{number}: an equivalent mutant needs a reason after ` ## `")
+        entries.append(Equivalent(file.strip(), None if line == "*" else int(line), normalized(text), reason.strip()))
+    return entries
+
+
+def equivalent_reason(mutant: Mutant, entries: list[Equivalent]) -> str | None:
+    for entry in entries:
+        if not (mutant.path == entry.path or mutant.path.endswith("/" + entry.path)):
+            continue
+        if entry.line is not None and entry.line != mutant.line:
+            continue
+        if normalized(mutant.new_text) == entry.text:
+            return entry.reason
+    return None
+
+
+# MARK: - The scratch copy
+
+
+def sync(source: Path, target: Path) -> int:
+    """Makes `target` a copy of the work tree, touching only files whose content differs (so
+    that the reused build stays incremental). Returns how many files it wrote or removed."""
+    changed = 0
+    wanted = set()
+    for root, dirs, files in os.walk(source):
+        rel_root = Path(root).relative_to(source)
+        if rel_root == Path("."):
+            dirs[:] = [d for d in dirs if not SYNC_EXCLUDED.match(d)]
+            files = [f for f in files if not SYNC_EXCLUDED.match(f)]
+        dirs[:] = [d for d in dirs if not d.startswith(".build")]
+        for name in files:
+            rel = rel_root / name
+            wanted.add(rel)
+            src, dst = source / rel, target / rel
+            if os.path.islink(src):
+                continue
+            if dst.exists() and dst.stat().st_size == src.stat().st_size and dst.read_bytes() == src.read_bytes():
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+            os.utime(dst)  # newer than any earlier build of the old content
+            changed += 1
+    for root, dirs, files in os.walk(target):
+        rel_root = Path(root).relative_to(target)
+        if rel_root == Path("."):
+            dirs[:] = [d for d in dirs if not SYNC_EXCLUDED.match(d)]
+            files = [f for f in files if not SYNC_EXCLUDED.match(f)]
+        dirs[:] = [d for d in dirs if not d.startswith(".build")]
+        for name in files:
+            if rel_root / name not in wanted:
+                (target / rel_root / name).unlink()
+                changed += 1
+    for root, dirs, files in os.walk(target, topdown=False):
+        if root != str(target) and not os.listdir(root) and not Path(root).relative_to(target).parts[0].startswith(".build"):
+            os.rmdir(root)
+    return changed
+
+
+def run(command: list[str], cwd: Path, log_path: Path, timeout: float) -> tuple[int | None, float]:
+    """Runs `command` in its own process group, output to `log_path`. Returns the exit status
+    (`None` on timeout, after killing the whole group) and the seconds it took."""
+    started = time.monotonic()
+    with open(log_path, "w", encoding="utf-8") as out:
+        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            status = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 30)):
+                try:
+                    os.killpg(process.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    process.wait(timeout=grace)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            status = None
+        except BaseException:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            raise
+    return status, time.monotonic() - started
+
+
+FAILED_TEST = re.compile(r"^\S+ Test (?!run with )(.+?) (?:recorded an issue|failed after)")
+XCTEST_FAILED = re.compile(r"Test Case '(?:-\[)?([^' \]]+(?: [^' \]]+)?)\]?' failed")
+SIGNAL = re.compile(r"(?:unexpected )?signal code (\d+)", re.IGNORECASE)
+TEST_COUNT = re.compile(r"Test run with (\d+) tests?")
+
+
+def first_failure(log_text: str) -> str | None:
+    for line in log_text.splitlines():
+        match = FAILED_TEST.search(line) or XCTEST_FAILED.search(line)
+        if match:
+            return match.group(1)
+    signal_match = SIGNAL.search(log_text)
+    if signal_match:
+        return f"a crash (signal {signal_match.group(1)})"
+    return None
+
+
+# MARK: - The run
+
+
+@dataclasses.dataclass
+class Outcome:
+    mutant: Mutant
+    result: str  # killed, survived, timeout, equivalent, uncompiled
+    detail: str = ""
+    seconds: float = 0
+
+
+class Scratch:
+    def __init__(self, root: Path, timeout: float, build_timeout: float):
+        self.root = root
+        self.repo = root / "repo"
+        self.build = root / "build"
+        self.logs = root / "logs"
+        self.timeout = timeout
+        self.build_timeout = build_timeout
+        for folder in (self.repo, self.build, self.logs):
+            folder.mkdir(parents=True, exist_ok=True)
+
+    def build_tests(self, name: str) -> tuple[int | None, float]:
+        return run(["swift", "build", "--build-tests", "--scratch-path", str(self.build)],
+                   self.repo, self.logs / f"{name}-build.log", self.build_timeout)
+
+    def test(self, name: str, filter_: str | None = None) -> tuple[int | None, float, str]:
+        command = ["swift", "test", "--skip-build", "--scratch-path", str(self.build)]
+        if filter_:
+            command += ["--filter", filter_]
+        path = self.logs / f"{name}-test.log"
+        status, seconds = run(command, self.repo, path, self.timeout)
+        return status, seconds, path.read_text(encoding="utf-8", errors="replace")
+
+
+def evaluate(scratch: Scratch, mutant: Mutant, index: int, confirm: bool) -> Outcome:
+    file = scratch.repo / mutant.path
+    original = file.read_text(encoding="utf-8")
+    name = f"mutant-{index:03d}"
+    try:
+        file.write_text(mutant.apply(original), encoding="utf-8")
+        status, seconds = scratch.build_tests(name)
+        if status != 0:
+            return Outcome(mutant, "uncompiled", "build timed out" if status is None else "", seconds)
+        status, test_seconds, output = scratch.test(name)
+        seconds += test_seconds
+        if status is None:
+            return Outcome(mutant, "timeout", f"after {scratch.timeout:.0f} s", seconds)
+        if status == 0:
+            return Outcome(mutant, "survived", "", seconds)
+        failure = first_failure(output) or f"swift test exit status {status}"
+        if confirm and re.fullmatch(r"\w+\(.*\)", failure):
+            # Rule out a flaky failure: the test alone must fail again, else the whole suite.
+            status, extra, alone = scratch.test(name + "-confirm", re.escape(failure))
+            seconds += extra
+            ran = TEST_COUNT.search(alone)
+            if status == 0 and ran and int(ran.group(1)) > 0:
+                status, extra, output = scratch.test(name + "-again")
+                seconds += extra
+                if status == 0:
+                    return Outcome(mutant, "survived", f"{failure} failed once, then passed: flaky", seconds)
+                if status is None:
+                    return Outcome(mutant, "timeout", f"after {scratch.timeout:.0f} s", seconds)
+                failure = first_failure(output) or f"swift test exit status {status}"
+        return Outcome(mutant, "killed", failure, seconds)
+    finally:
+        file.write_text(original, encoding="utf-8")
+
+
+def cell(text: str) -> str:
+    return "`" + text.replace("|", "\\|").replace("`", "'") + "`" if text else "(nothing)"
+
+
+def report(outcomes: list[Outcome], header: list[str]) -> str:
+    counted = [o for o in outcomes if o.result in ("killed", "survived", "timeout")]
+    killed = [o for o in counted if o.result != "survived"]
+    lines = header + ["", "| # | file:line | change (original → mutated) | result |", "|---|---|---|---|"]
+    number = 0
+    for o in outcomes:
+        if o.result == "uncompiled":
+            continue
+        number += 1
+        result = {
+            "killed": f"killed by {cell(o.detail)}",
+            "timeout": f"timeout (killed) {o.detail}".rstrip(),
+            "survived": "**survived**" + (f" ({o.detail})" if o.detail else ""),
+            "equivalent": f"equivalent: {o.detail.replace('|', '/')}",
+        }[o.result]
+        lines.append(f"| {number} | {o.mutant.location} | {cell(o.mutant.old_text)} → {cell(o.mutant.new_text)} | {result} |")
+    uncompiled = [o for o in outcomes if o.result == "uncompiled"]
+    equivalent = [o for o in outcomes if o.result == "equivalent"]
+    survivors = [o for o in counted if o.result == "survived"]
+    lines += ["", f"Tested {len(counted)} mutant{'' if len(counted) == 1 else 's'}: {len(killed)} killed "
+              f"({sum(o.result == 'timeout' for o in counted)} by a timeout), {len(survivors)} survived; "
+              f"{len(equivalent)} listed as equivalent; {len(uncompiled)} more were drawn but did not compile "
+              f"(skipped, not counted)."]
+    percent = 100 * len(killed) / len(counted) if counted else 0
+    lines += ["", f"score: {len(killed)}/{len(counted)} killed ({percent:.1f}%)"]
+    return "\n".join(lines) + "\n"
+
+
+def tool_version() -> str:
+    mutate = shutil.which("mutate") or "mutate"
+    try:
+        from importlib import metadata
+        return metadata.version("universalmutator")
+    except Exception:
+        try:
+            return f"{mutate} {os.path.getmtime(mutate):.0f}"
+        except OSError:
+            return mutate
+
+
+def git(repo: Path, *args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=repo, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="bash .ci/mutants.sh", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("count", nargs="?", type=int, default=60,
+                        help="how many mutants that compile to test (default 60)")
+    parser.add_argument("seed", nargs="?", type=int, default=1, help="the seed of the draw (default 1)")
+    parser.add_argument("--repo", type=Path, default=Path.cwd(), help="the package (the wrapper passes its own)")
+    parser.add_argument("--report", type=Path, default=os.environ.get("MUTANTS_REPORT", ".ci/mutants-report.md"),
+                        help="where to write the report (env MUTANTS_REPORT; default .ci/mutants-report.md)")
+    parser.add_argument("--equivalent", type=Path,
+                        default=os.environ.get("MUTANTS_EQUIVALENT", ".ci/mutants-equivalent.txt"),
+                        help="the equivalent mutants (env MUTANTS_EQUIVALENT; default .ci/mutants-equivalent.txt)")
+    parser.add_argument("--timeout", type=float, default=float(os.environ.get("MUTANTS_TIMEOUT", 0)) or None,
+                        help="seconds for one `swift test`; a timeout counts as killed (env MUTANTS_TIMEOUT; "
+                        "default 8 times the unmutated run, at least 120 and at most 300)")
+    parser.add_argument("--build-timeout", type=float, default=1800, help="seconds for one build (1800)")
+    parser.add_argument("--scratch", type=Path, default=os.environ.get("MUTANTS_SCRATCH"),
+                        help="the scratch folder (env MUTANTS_SCRATCH; default under $TMPDIR or /tmp)")
+    parser.add_argument("--files", action="append", default=[], metavar="GLOB",
+                        help="mutate these files (globs relative to the repository) instead of the core files")
+    parser.add_argument("--list", action="store_true",
+                        help="only print the first COUNT mutants of the draw; build and test nothing")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="do not re-run the failing test of a killed mutant to rule out a flaky failure")
+    args = parser.parse_args()
+    if args.count < 1:
+        fail("N must be at least 1")
+
+    repo = args.repo.resolve()
+    report_path = args.report if args.report.is_absolute() else repo / args.report
+    equivalent_path = args.equivalent if args.equivalent.is_absolute() else repo / args.equivalent
+    scratch_root = args.scratch or Path(os.environ.get("TMPDIR", "/tmp")) / (
+        "networkindicator-mutants-" + hashlib.sha256(str(repo).encode()).hexdigest()[:8])
+    scratch_root = scratch_root.resolve()
+    if scratch_root == repo or repo in scratch_root.parents and not scratch_root.name.startswith(".build"):
+        fail(f"the scratch folder {scratch_root} must be outside the work tree, or a .build-* folder in it")
+    scratch = Scratch(scratch_root, args.timeout or 600, args.build_timeout)
+    lock = open(scratch_root / "lock", "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fail(f"another mutation run is using {scratch_root}")
+    shutil.rmtree(scratch.logs)
+    scratch.logs.mkdir()
+
+    equivalents = read_equivalents(equivalent_path)
+    ignored = [re.compile(p) for p in DEFAULT_IGNORED_LINES]
+    ignore_file = Path(__file__).with_name("ignored-lines.txt")
+    if ignore_file.exists():
+        ignored += [re.compile(line) for line in ignore_file.read_text(encoding="utf-8").splitlines()
+                    if line.strip() and not line.startswith("#")]
+
+    log(f"mutants: syncing {repo} into {scratch.repo}")
+    changed = sync(repo, scratch.repo)
+    log(f"  {changed} files written or removed")
+
+    files = core_files(scratch.repo, args.files)
+    if not files:
+        fail("no files to mutate")
+    tool = tool_version()
+    log(f"mutants: generating the mutants of {len(files)} files with universalmutator {tool}")
+    by_file = {}
+    for rel in files:
+        by_file[rel] = mutants_of(scratch.repo, rel, scratch_root / "cache", tool, ignored)
+        log(f"  {rel}: {len(by_file[rel])} mutants")
+    order = draw_order(by_file, args.seed)
+    log(f"  {len(order)} mutants in all")
+    if not order:
+        fail("the files have no mutants")
+
+    if args.list:
+        for mutant in order[:args.count]:
+            reason = equivalent_reason(mutant, equivalents)
+            print(f"{mutant.location}: {mutant.old_text} → {mutant.new_text}"
+                  + (f"   [equivalent: {reason}]" if reason else ""))
+        return
+
+    log("mutants: baseline: building the unmutated copy")
+    status, seconds = scratch.build_tests("baseline")
+    if status != 0:
+        tail = (scratch.logs / "baseline-build.log").read_text(encoding="utf-8", errors="replace")
+        errors = list(dict.fromkeys(l for l in tail.splitlines() if re.search(r":\d+:\d+: error: ", l)))[:10]
+        errors = errors or tail.splitlines()[-15:]
+        fail("the unmutated package does not build, so no mutant can be judged (is the work tree "
+             "mid-edit? try again later).\n" + "\n".join(errors) + f"\nfull log: {scratch.logs}/baseline-build.log", 3)
+    log(f"  built in {seconds:.0f} s; running swift test")
+    status, seconds, output = scratch.test("baseline")
+    if status != 0:
+        why = "timed out" if status is None else f"failed: {first_failure(output) or 'exit status %s' % status}"
+        fail(f"the unmutated package's tests {why}; fix that first.\nfull log: {scratch.logs}/baseline-test.log", 3)
+    ran = TEST_COUNT.search(output)
+    scratch.timeout = args.timeout or min(300.0, max(120.0, 8 * seconds))
+    log(f"  {ran.group(1) if ran else 'all'} tests passed in {seconds:.0f} s; a mutant's run times out after "
+        f"{scratch.timeout:.0f} s")
+
+    commit = git(repo, "rev-parse", "--short", "HEAD") or "unknown commit"
+    if git(repo, "status", "--porcelain", "--", CORE_ROOT):
+        commit += " with uncommitted changes in " + CORE_ROOT
+    command = f"bash .ci/mutants.sh {args.count} {args.seed}" + "".join(f" --files '{g}'" for g in args.files)
+    header = [
+        "# Mutation run",
+        "",
+        f"`{command}` on {commit}, {datetime.date.today().isoformat()}: universalmutator {tool}, "
+        f"{len(order)} mutants of {len(files)} files (`{CORE_ROOT}` without `Outputs/`), drawn round-robin "
+        f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs the whole "
+        f"`swift test` (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
+        f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`.",
+    ]
+
+    outcomes: list[Outcome] = []
+    tested = 0
+    started = time.monotonic()
+    for index, mutant in enumerate(order):
+        if tested >= args.count:
+            break
+        reason = equivalent_reason(mutant, equivalents)
+        if reason:
+            outcomes.append(Outcome(mutant, "equivalent", reason))
+            log(f"[{tested}/{args.count}] {mutant.location}: equivalent ({reason})")
+            continue
+        prefix = f"[{tested + 1}/{args.count}] {mutant.location}: {mutant.old_text} → {mutant.new_text}"
+        log(prefix[:200])
+        outcome = evaluate(scratch, mutant, index, args.confirm)
+        outcomes.append(outcome)
+        if outcome.result != "uncompiled":
+            tested += 1
+        killed = sum(o.result in ("killed", "timeout") for o in outcomes)
+        text = {"uncompiled": "does not compile, skipped", "survived": "SURVIVED",
+                "timeout": "timeout (killed)", "killed": "killed by " + outcome.detail}[outcome.result]
+        if outcome.result == "survived" and outcome.detail:
+            text += f" ({outcome.detail})"
+        log(f"    {text} ({outcome.seconds:.0f} s; {killed}/{tested} killed; "
+            f"{(time.monotonic() - started) / 60:.1f} min so far)")
+    if tested < args.count:
+        log(f"mutants: only {tested} mutants compiled out of the {len(order)} drawn")
+
+    text = report(outcomes, header)
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(text, encoding="utf-8")
+    print(text, end="")
+    survivors = [o for o in outcomes if o.result == "survived"]
+    if survivors:
+        log(f"\nmutants: {len(survivors)} survived. Kill each with a test, or, if no test can tell it from "
+            f"the original, add it to {args.equivalent} with the reason:")
+        for o in survivors:
+            log(f"{o.mutant.path}:{o.mutant.line}: {o.mutant.new_text} ## <why no test can kill it>")
+    log(f"mutants: report written to {report_path}")
+
+
+def interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    # Also when started in the background (SIGINT ignored) or stopped with SIGTERM or SIGHUP:
+    # the running build or test is killed and the mutated file restored.
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, interrupted)
+    try:
+        main()
+    except KeyboardInterrupt:
+        log("mutants: interrupted; the mutated file in the scratch copy was restored, no report written")
+        sys.exit(130)
