@@ -10,15 +10,25 @@ struct MinimumVisibleDurationPolicyTests {
         return policy
     }
 
+    /// Everything ended at `now`.
+    private func idle(
+        _ policy: inout VisibilityPolicy,
+        at now: Double,
+        completionDelay: Double,
+        minimum: Double
+    ) -> VisibilityPolicy.Actions {
+        policy.activityChanged(
+            isActive: false,
+            now: now,
+            startDelay: 0,
+            completionDelay: completionDelay,
+            minimumVisibleDuration: minimum
+        )
+    }
+
     @Test func idleSoonAfterShowingHidesWhenTheMinimumIsReached() {
         var policy = shown(at: 0)
-        let actions = policy.activityChanged(
-            isActive: false,
-            now: 0.1,
-            startDelay: 0,
-            completionDelay: 0.2,
-            minimumVisibleDuration: 1
-        )
+        let actions = idle(&policy, at: 0.1, completionDelay: 0.2, minimum: 1)
         #expect(actions == .init(timer: .start(after: 0.9)))
         #expect(policy.phase == .delayingHide)
         #expect(policy.timerFired(now: 1) == .init(visibility: false))
@@ -27,37 +37,19 @@ struct MinimumVisibleDurationPolicyTests {
 
     @Test func aLongerCompletionDelayWins() {
         var policy = shown(at: 0)
-        let actions = policy.activityChanged(
-            isActive: false,
-            now: 5,
-            startDelay: 0,
-            completionDelay: 0.2,
-            minimumVisibleDuration: 1
-        )
+        let actions = idle(&policy, at: 5, completionDelay: 0.2, minimum: 1)
         #expect(actions == .init(timer: .start(after: 0.2)))
     }
 
     @Test func withoutACompletionDelayTheMinimumStillHolds() {
         var policy = shown(at: 0)
-        let actions = policy.activityChanged(
-            isActive: false,
-            now: 0.3,
-            startDelay: 0,
-            completionDelay: 0,
-            minimumVisibleDuration: 0.5
-        )
+        let actions = idle(&policy, at: 0.3, completionDelay: 0, minimum: 0.5)
         #expect(actions == .init(timer: .start(after: 0.2)))
     }
 
     @Test func aLateEndDuringTheHoldWaitsItsCompletionDelayPastTheHold() {
         var policy = shown(at: 0)
-        _ = policy.activityChanged(
-            isActive: false,
-            now: 0.125,
-            startDelay: 0,
-            completionDelay: 0.25,
-            minimumVisibleDuration: 1
-        )
+        _ = idle(&policy, at: 0.125, completionDelay: 0.25, minimum: 1)
         let begin = policy.absorbEdge(isActive: true, now: 0.5)
         let end = policy.absorbEdge(isActive: false, now: 0.875)
         #expect(begin && end, "edges during the hold are absorbed")
@@ -67,13 +59,7 @@ struct MinimumVisibleDurationPolicyTests {
 
     @Test func taskStartingDuringTheHoldKeepsTheIndicator() {
         var policy = shown(at: 0)
-        _ = policy.activityChanged(
-            isActive: false,
-            now: 0.1,
-            startDelay: 0,
-            completionDelay: 0,
-            minimumVisibleDuration: 1
-        )
+        _ = idle(&policy, at: 0.1, completionDelay: 0, minimum: 1)
         #expect(
             policy.activityChanged(
                 isActive: true,
@@ -91,13 +77,7 @@ struct MinimumVisibleDurationPolicyTests {
         var policy = shown(at: 0)
         _ = policy.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 0)
         _ = policy.activityChanged(isActive: true, now: 10, startDelay: 0, completionDelay: 0)
-        let actions = policy.activityChanged(
-            isActive: false,
-            now: 10.25,
-            startDelay: 0,
-            completionDelay: 0,
-            minimumVisibleDuration: 1
-        )
+        let actions = idle(&policy, at: 10.25, completionDelay: 0, minimum: 1)
         #expect(actions == .init(timer: .start(after: 0.75)))
     }
 
@@ -105,25 +85,13 @@ struct MinimumVisibleDurationPolicyTests {
         var policy = VisibilityPolicy()
         _ = policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 0)
         #expect(policy.timerFired(now: 1) == .init(visibility: true))
-        let actions = policy.activityChanged(
-            isActive: false,
-            now: 1.5,
-            startDelay: 1,
-            completionDelay: 0,
-            minimumVisibleDuration: 1
-        )
+        let actions = idle(&policy, at: 1.5, completionDelay: 0, minimum: 1)
         #expect(actions == .init(timer: .start(after: 0.5)))
     }
 
     @Test func disablingHidesAtOnceDuringTheHold() {
         var policy = shown(at: 0)
-        _ = policy.activityChanged(
-            isActive: false,
-            now: 0.1,
-            startDelay: 0,
-            completionDelay: 0,
-            minimumVisibleDuration: 1
-        )
+        _ = idle(&policy, at: 0.1, completionDelay: 0, minimum: 1)
         #expect(policy.enabledChanged(false, now: 0.2) == .init(visibility: false, timer: .cancel))
     }
 }
