@@ -14,6 +14,7 @@ enum NetworkIndicatorDemo {
                  push-pop    the classic counter
                  group       per-client groups that cancel their own work
                  scoped      withNetworkActivity { … } around async work
+                 scopes      the app's indicator and two screens' (child managers) on one timeline
                  urlsession  URLSession loads tracked for their whole life (needs network;
                              same as passing URLs, default https://www.swift.org)
         """
@@ -29,6 +30,7 @@ enum NetworkIndicatorDemo {
         case "push-pop": await PushPopExample.run()
         case "group": await GroupExample.run()
         case "scoped": await ScopedExample.run()
+        case "scopes": await ScopesExample.run()
         case "urlsession": await URLSessionExample.run(urls: Array(arguments.dropFirst()))
         case let url? where url.hasPrefix("http://") || url.hasPrefix("https://"):
             await URLSessionExample.run(urls: arguments)
@@ -40,21 +42,40 @@ enum NetworkIndicatorDemo {
 }
 
 /// A manager whose indicator prints to a timeline: the shared setup of the pattern examples.
+///
+/// The manager holds its outputs weakly, so this object keeps the output alive. Hold it until
+/// the example ends: each example ends with ``waitUntilHidden(timeout:)``, which does.
 @MainActor
-func makeTimelineManager(_ timeline: Timeline) -> NetworkIndicatorManager {
-    let manager = NetworkIndicatorManager()
-    manager.completionCheckInterval = 0.25
-    manager.addOutput(
-        ClosureNetworkIndicatorOutput { isVisible in
-            timeline.log(isVisible ? "● indicator ON  (\(manager.activeTaskCount) task(s))" : "○ indicator OFF")
+final class TimelineIndicator {
+    let timeline: Timeline
+    let manager: NetworkIndicatorManager
+    private let output: ClosureNetworkIndicatorOutput
+
+    init() {
+        let timeline = Timeline()
+        let manager = NetworkIndicatorManager()
+        manager.completionCheckInterval = 0.25
+        // `weak manager`: the output lives here, not in the manager, but it should not keep the
+        // manager alive either.
+        let output = ClosureNetworkIndicatorOutput { [weak manager] isVisible in
+            let count = manager?.activeTaskCount ?? 0
+            timeline.log(isVisible ? "● indicator ON  (\(count) task(s))" : "○ indicator OFF")
         }
-    )
-    return manager
+        manager.addOutput(output)
+        self.timeline = timeline
+        self.manager = manager
+        self.output = output
+    }
+
+    /// Waits until the indicator has turned off (or `timeout` passes).
+    func waitUntilHidden(timeout: TimeInterval = 3) async {
+        await waitUntilIndicatorHidden(manager, timeout: timeout)
+    }
 }
 
-/// Waits until the indicator has turned off (or `timeout` passes).
+/// Waits until `manager` has no task and its indicator has turned off (or `timeout` passes).
 @MainActor
-func waitUntilHidden(_ manager: NetworkIndicatorManager, timeout: TimeInterval = 3) async {
+func waitUntilIndicatorHidden(_ manager: NetworkIndicatorManager, timeout: TimeInterval = 3) async {
     let deadline = Date().addingTimeInterval(timeout)
     while (manager.activeTaskCount > 0 || manager.isIndicatorVisible) && Date() < deadline {
         try? await Task.sleep(nanoseconds: 20_000_000)

@@ -2,18 +2,18 @@ import Foundation
 import NetworkIndicator
 
 /// Several simulated downloads at once, using the three patterns of the design card, with a
-/// timeline of the indicator turning on and off. Needs no network; ends by itself in ~6 s.
+/// timeline of the indicator turning on and off, and at the end a Gantt chart of the tasks and
+/// the indicator as they really ran. Needs no network; ends by itself in ~4 s.
 @MainActor
 func runOfflineDemo() async {
     let timeline = Timeline()
+    let log = ActivityLog(timeline: timeline)
     let manager = NetworkIndicatorManager()
     manager.completionCheckInterval = 0.25
     manager.completionDelay = 0.2
-    manager.addOutput(
-        ClosureNetworkIndicatorOutput { isVisible in
-            timeline.log(isVisible ? "● indicator ON  (\(manager.activeTaskCount) task(s))" : "○ indicator OFF")
-        }
-    )
+    // The manager holds its outputs weakly: `recorder` lives until the chart is drawn.
+    let recorder = ActivityRecorder(log: log, manager: manager)
+    manager.addOutput(recorder)
 
     // 1. Operations as tokens: the queue owns them; each task ends when its operation is done.
     // One at a time, so that the blocking sleeps standing in for transfers hold one thread only.
@@ -21,11 +21,14 @@ func runOfflineDemo() async {
     queue.maxConcurrentOperationCount = 1
     for (name, seconds) in [("thumbnail-1.jpg", 0.8), ("thumbnail-2.jpg", 0.7)] {
         let operation = BlockOperation {
+            log.workStarted(name)
             timeline.log("start \(name) (Operation token)")
             Thread.sleep(forTimeInterval: seconds)
+            log.workDone(name)
             timeline.log("done  \(name)")
         }
         manager.beganNetworkTask(withToken: operation, label: name)
+        log.began(name, isWorking: false)
         queue.addOperation(operation)
     }
 
@@ -35,9 +38,11 @@ func runOfflineDemo() async {
     transfers.enter()
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
         let token = manager.beganNetworkTask(label: "profile.json")
+        log.began("profile.json")
         timeline.log("start profile.json (opaque token)")
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.2) {
-            withExtendedLifetime(token) {}
+            withExtendedLifetime(token) {}  // the closure's release releases the token: the task ends
+            log.workDone("profile.json")
             timeline.log("done  profile.json (token released)")
             transfers.leave()
         }
@@ -48,9 +53,11 @@ func runOfflineDemo() async {
     DispatchQueue.global().asyncAfter(deadline: .now() + 3.0) {
         let request = SimulatedRequest()
         manager.beganNetworkTask(withToken: request, label: "upload.bin")
+        log.began("upload.bin")
         timeline.log("start upload.bin (explicit finish)")
         DispatchQueue.global().asyncAfter(deadline: .now() + 1.0) {
             manager.finishedNetworkTask(forToken: request)
+            log.workDone("upload.bin")
             timeline.log("done  upload.bin (finishedNetworkTask)")
             transfers.leave()
         }
@@ -66,6 +73,11 @@ func runOfflineDemo() async {
         try? await Task.sleep(nanoseconds: 50_000_000)
     }
     timeline.log(manager.isIndicatorVisible ? "indicator still on: something is wrong" : "all done")
+
+    timeline.write("\nWhat ran when, as recorded: each task from its begin call until the manager ended it,")
+    timeline.write("and the indicator as its output was told.\n")
+    timeline.write(log.chart(completionDelay: manager.completionDelay))
+    withExtendedLifetime(recorder) {}
 }
 
 /// Stands for a request object the app keeps while the transfer runs.

@@ -6,8 +6,8 @@ enum ExplicitFinishExample {
 
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         let request = Request()
         manager.beganNetworkTask(withToken: request, label: "upload")
         await pause(0.5)
@@ -15,6 +15,6 @@ enum ExplicitFinishExample {
         manager.finishedNetworkTask(forToken: request)
         timeline.log("a second finish is ignored and reported:")
         manager.finishedNetworkTask(forToken: request)
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

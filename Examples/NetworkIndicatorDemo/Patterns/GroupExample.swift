@@ -5,8 +5,8 @@ import NetworkIndicator
 enum GroupExample {
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         let feed = NetworkActivityGroup(manager: manager, label: "feed")
         let images = NetworkActivityGroup(manager: manager, label: "images")
         feed.operationStarted()
@@ -18,6 +18,6 @@ enum GroupExample {
         timeline.log("still \(manager.activeTaskCount) task(s): the feed's")
         await pause(0.3)
         feed.operationFinished()
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

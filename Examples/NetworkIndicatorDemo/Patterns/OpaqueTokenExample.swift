@@ -4,13 +4,13 @@ import NetworkIndicator
 enum OpaqueTokenExample {
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         var token: NetworkActivityToken? = manager.beganNetworkTask(label: "profile")
         await pause(0.5)
         timeline.log("dropping the token")
         token = nil
         _ = token
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

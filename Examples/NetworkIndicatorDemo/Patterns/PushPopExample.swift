@@ -4,8 +4,8 @@ import NetworkIndicator
 enum PushPopExample {
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         manager.pushNetworkActivity()
         manager.pushNetworkActivity()
         await pause(0.3)
@@ -14,6 +14,6 @@ enum PushPopExample {
         await pause(0.3)
         timeline.log("resetNetworkActivity()")
         manager.resetNetworkActivity()
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

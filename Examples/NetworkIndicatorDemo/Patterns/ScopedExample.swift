@@ -6,8 +6,8 @@ enum ScopedExample {
 
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         let feed = await manager.withNetworkActivity(label: "feed") {
             await pause(0.4)
             return ["post 1", "post 2"]
@@ -21,6 +21,6 @@ enum ScopedExample {
         } catch {
             timeline.log("sync threw \(error); the activity ended anyway")
         }
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

@@ -6,13 +6,13 @@ import NetworkIndicator
 enum TokenExample {
     @MainActor
     static func run() async {
-        let timeline = Timeline()
-        let manager = makeTimelineManager(timeline)
+        let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
+        let (timeline, manager) = (indicator.timeline, indicator.manager)
         let queue = OperationQueue()
         let download = BlockOperation { Thread.sleep(forTimeInterval: 0.5) }
         download.completionBlock = { timeline.log("operation finished; the next sweep ends its task") }
         manager.beganNetworkTask(withToken: download, label: "download")
         queue.addOperation(download)
-        await waitUntilHidden(manager)
+        await indicator.waitUntilHidden()
     }
 }

@@ -31,7 +31,8 @@ enum URLSessionExample {
                 spinner.printLine(line)
             }
         }
-        await waitUntilHidden(manager)
+        await waitUntilIndicatorHidden(manager)
         session.finishTasksAndInvalidate()
+        withExtendedLifetime(spinner) {}  // the manager holds its outputs weakly
     }
 }
