@@ -65,6 +65,18 @@ struct LifetimeTests {
         scheduler.runPendingWork()
     }
 
+    @Test func schedulerDroppedWithWorkQueuedKeepsNothingAlive() {
+        var scheduler: ManualNetworkIndicatorScheduler? = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler!)
+        weak let weakDriver = manager!.driver
+        manager!.completionDelay = 0.5
+        manager!.pushNetworkActivity()  // a hop stays queued
+        manager = nil
+        #expect(scheduler!.pendingWorkCount > 0)
+        scheduler = nil
+        #expect(weakDriver == nil, "queued work held the driver, and the driver its scheduler")
+    }
+
     @Test func opaqueTokenKeepsItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         weak let weakManager = manager

@@ -5,7 +5,7 @@ import Foundation
 extension IndicatorDriver {
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
     func enqueueReconcile() {
-        scheduler.enqueue { self.reconcile() }
+        scheduler.enqueue { [liveDriver] in liveDriver.withLock { $0 }?.reconcile() }
     }
 
     @MainActor
@@ -70,9 +70,11 @@ extension IndicatorDriver {
             guard case .start(let delay, let interval, let generation) = change else { continue }
             let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
             let handle = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) {
+                [liveDriver] in
+                let driver = liveDriver.withLock { $0 }
                 switch timer {
-                case .delay: self.delayTimerFired(generation: generation)
-                case .sweep: self.sweep()
+                case .delay: driver?.delayTimerFired(generation: generation)
+                case .sweep: driver?.sweep()
                 }
             }
             started.append((timer, generation, handle))
