@@ -6,9 +6,10 @@
 #   bash .ci/mutants.sh 10 7 --list              only print the first 10 mutants of seed 7's draw
 #   bash .ci/mutants.sh --help                   every option
 #
-# universalmutator (pip; installed here if missing) makes every mutant of each core file: every
-# .swift file under Sources/NetworkIndicator except Outputs/ and the DocC catalog. A seeded draw
-# takes them round-robin over the files. Each mutant is written into one scratch copy of the
+# universalmutator (pip; installed here if missing) makes every mutant of each core file: the
+# registry (Registry/), the state machine, policy and driver with scopes and the sweep (Engine/),
+# the manager (NetworkIndicatorManager*.swift), groups and tokens (--files GLOB for others). A
+# seeded draw takes them round-robin over the files. Each mutant is written into one scratch copy of the
 # package (under $TMPDIR or /tmp, synced from the work tree at the start; its build folder is
 # reused, so each build is incremental), built with `swift build --build-tests`, and tested with
 # `swift test` under a timeout (8 times the unmutated run's time, 120 to 300 s; --timeout or

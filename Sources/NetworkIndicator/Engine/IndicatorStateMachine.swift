@@ -46,7 +46,7 @@ struct IndicatorStateMachine {
     private var isHopPending = false
     /// How many attached outputs want task counts: every count change then needs a hop.
     private(set) var countObserverCount = 0
-    private var generations: [Timer: UInt64] = [.delay: 0, .sweep: 0]
+    private var generations: [Timer: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
     private(set) var sweepInterval: TimeInterval?
     /// What the last reconcile reported (the outputs were told these, or are being told).

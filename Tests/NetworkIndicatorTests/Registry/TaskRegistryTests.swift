@@ -113,6 +113,26 @@ struct TaskRegistryTests {
         }
         #expect(registry.entryCount == 50)
     }
+    @Test func sweepPacksTheSlotsOnlyWhenMostAreFree() {
+        var registry = TaskRegistry()
+        var objects: [Object] = (0..<200).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        objects.removeLast(80)  // 80 of 200 die: fewer free slots than live entries
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entryCount == 120)
+        #expect(registry.entries.count == 200, "freed slots wait for the next begins")
+        objects.removeLast(100)  // most slots are free now
+        _ = registry.sweep(now: 2, staleThreshold: nil)
+        #expect(registry.entryCount == 20)
+        #expect(registry.entries.count == 20, "packed, so that sweeps follow the live entries")
+        for object in objects {
+            #expect(registry.count(for: ObjectIdentifier(object)) == 1, "every live entry still found")
+        }
+        #expect(registry.finishOne(ObjectIdentifier(objects[0])) == .finished)
+    }
+
 }
 
 @Suite("Identity table")
