@@ -19,6 +19,18 @@ struct DiagnosticsTests {
         withExtendedLifetime(forgotten) {}
     }
 
+    @Test func staleAgeIsMeasuredFromTheTasksOwnStart() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 10
+        harness.advance(by: 5)
+        let late = harness.manager.beganNetworkTask(label: "late")
+        harness.advance(by: 9)
+        #expect(harness.diagnostics.all.isEmpty, "9 s old at t = 14")
+        harness.advance(by: 1)
+        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "late")])
+        withExtendedLifetime(late) {}
+    }
+
     @Test func aTokenThatCompletesInTheSweepThatFindsItOldIsNotStale() {
         let harness = Harness()
         harness.manager.staleTaskThreshold = 3

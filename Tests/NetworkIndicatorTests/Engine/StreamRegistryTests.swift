@@ -31,4 +31,18 @@ struct StreamRegistryTests {
         #expect(delivery.primed.count == 1)
         _ = (old, new)
     }
+
+    @Test func closingANewStreamLeavesTheOtherNewStreamsToBePrimed() {
+        var registry = StreamRegistry()
+        let (first, firstContinuation) = AsyncStream.makeStream(of: Bool.self)
+        let (second, secondContinuation) = AsyncStream.makeStream(of: Bool.self)
+        _ = registry.add(firstContinuation)
+        let secondID = registry.add(secondContinuation)
+        registry.remove(secondID)  // closed before its first value
+        #expect(
+            registry.takeDelivery(visibilityChanged: false).primed.count == 1,
+            "the first still hears the current value"
+        )
+        _ = (first, second)
+    }
 }

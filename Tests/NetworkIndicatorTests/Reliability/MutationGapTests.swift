@@ -74,6 +74,20 @@ struct MutationGapTests {
         #expect(counter.visibilityChanges == [true])
     }
 
+    /// The same after the count went *down* unreported: the observer must not keep the higher
+    /// count it was told when it was added.
+    @Test func aCountObserverAddedAfterUnreportedFinishesCatchesUpDownwards() {
+        let harness = Harness()
+        for _ in 0..<4 { harness.manager.pushNetworkActivity() }
+        harness.settle()
+        for _ in 0..<3 { harness.manager.popNetworkActivity() }  // no edge, no observer: no hop
+
+        let counter = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
+        harness.manager.addOutput(counter)
+        harness.settle()
+        #expect(counter.activeTaskCounts == [4, 1], "told the last reported count, then the truth")
+    }
+
     /// Every count change costs a main-queue hop while an output wants counts, and none once the
     /// last such output is removed (removing an output that does not want counts changes
     /// nothing).
