@@ -31,6 +31,21 @@ struct DiagnosticsTests {
         withExtendedLifetime(late) {}
     }
 
+    @Test func everyTaskThatTurnsStaleInOneSweepIsReportedAndTheSweepGoesOn() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 10
+        let upload = harness.manager.beganNetworkTask(label: "upload")
+        let download = harness.manager.beganNetworkTask(label: "download")
+        var gone: Token? = Token()
+        harness.manager.beganNetworkTask(withToken: gone!, label: "gone")
+        harness.advance(by: 9)
+        gone = nil
+        harness.advance(by: 1)
+        #expect(Set(harness.diagnostics.all.map(\.label)) == ["upload", "download"])
+        #expect(harness.manager.activeTaskCount == 2, "the dead token after them ended in the same sweep")
+        withExtendedLifetime((upload, download, gone)) {}
+    }
+
     @Test func aTokenThatCompletesInTheSweepThatFindsItOldIsNotStale() {
         let harness = Harness()
         harness.manager.staleTaskThreshold = 3
