@@ -77,6 +77,21 @@ struct LifetimeTests {
         #expect(weakDriver == nil, "queued work held the driver, and the driver its scheduler")
     }
 
+    @Test func aManagerReleasedDuringItsOwnSweepStartsNoTimerAfterwards() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let holder = LockedState<NetworkIndicatorManager?>(NetworkIndicatorManager(scheduler: scheduler))
+        let token = ManagerReleasingToken(holder: holder)
+        holder.withLock { manager in
+            manager?.completionDelay = 0.5
+            manager?.beganNetworkTask(withToken: token)
+        }
+        scheduler.runPendingWork()
+        let timers = scheduler.scheduledTimerCount
+        scheduler.advance(by: 1)  // the sweep asks the token, which lets go of the last manager
+        #expect(holder.withLock { $0 } == nil)
+        #expect(scheduler.scheduledTimerCount == timers, "no hide-delay timer for a manager that is gone")
+    }
+
     @Test func opaqueTokenKeepsItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         weak let weakManager = manager
@@ -87,5 +102,24 @@ struct LifetimeTests {
         token = nil
         _ = token
         #expect(weakManager == nil)
+    }
+}
+
+/// A token whose completion check lets go of its manager (the last reference) and says it is
+/// finished.
+private final class ManagerReleasingToken: NetworkActivityCompletionReporting, Sendable {
+    private let holder: LockedState<NetworkIndicatorManager?>
+
+    init(holder: LockedState<NetworkIndicatorManager?>) {
+        self.holder = holder
+    }
+
+    var isNetworkActivityFinished: Bool {
+        let manager = holder.withLock { manager in
+            defer { manager = nil }
+            return manager
+        }
+        _ = consume manager  // released here, outside the holder's lock
+        return true
     }
 }

@@ -31,6 +31,12 @@ struct MisuseTests {
         #expect(harness.diagnostics.kinds == [.popWithoutPush])
     }
 
+    @Test func popAtZeroNamesTheCallInItsReport() {
+        let harness = Harness()
+        harness.manager.popNetworkActivity()
+        #expect(harness.diagnostics.all.map(\.label) == ["popNetworkActivity()"])
+    }
+
     @Test func finishAfterReset() {
         let harness = Harness()
         let token = Token()
