@@ -543,7 +543,7 @@ def main() -> None:
         "# Mutation run",
         "",
         f"`{command}` on {commit}, {datetime.date.today().isoformat()}: universalmutator {tool}, "
-        f"{len(order)} mutants of {len(files)} files (`{CORE_ROOT}` without `Outputs/`), drawn round-robin "
+        f"{len(order)} mutants of {len(files)} files (the core files: `Registry/`, `Engine/`, `NetworkIndicatorManager*.swift`, `NetworkActivityGroup.swift`, `NetworkActivityToken.swift` under `{CORE_ROOT}`, unless `--files` says otherwise), drawn round-robin "
         f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs the whole "
         f"`swift test` (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
         f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`.",
