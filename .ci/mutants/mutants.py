@@ -294,6 +294,13 @@ def run(command: list[str], cwd: Path, log_path: Path, timeout: float) -> tuple[
                     break
                 except subprocess.TimeoutExpired:
                     continue
+            # `swift test` starts the test binary in a process group of its own, which the kill
+            # above does not reach: end any test binary still running from this scratch copy.
+            subprocess.run(
+                ["pkill", "-KILL", "-f", re.escape(str(cwd.parent)) + r".*\.xctest"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             status = None
         except BaseException:
             os.killpg(process.pid, signal.SIGKILL)
