@@ -1,6 +1,6 @@
 // Apple APIs used, with the availability Apple's documentation gives (the package needs iOS 13
 // and tvOS 13, so none needs an `#available` check):
-// - UIView.addSubview(_:), removeFromSuperview(), bounds, alpha,
+// - UIView.addSubview(_:), bounds, alpha, isHidden, safeAreaLayoutGuide (iOS 11.0+),
 //   translatesAutoresizingMaskIntoConstraints (iOS 6.0+, tvOS 9.0+) and
 //   UIView.animate(withDuration:animations:completion:) (iOS 4.0+, tvOS 9.0+).
 // - NSLayoutConstraint (constant, priority, isActive, activate(_:)), UILayoutPriority and
@@ -14,10 +14,15 @@ public import UIKit
 /// An output that shows a ``NetworkActivityOverlayView`` over a host view while the indicator
 /// is visible: the "Loading" overlay over a table, for apps whose status bar shows no spinner.
 ///
-/// The overlay is centred in the part of the host the user can see: for a scroll view, table
-/// view or collection view, in the visible bounds minus the adjusted content insets (bars, safe
-/// area), not in the middle of the content, and it stays there while the content scrolls; for
-/// any other view, in its safe area.
+/// The overlay is centred in the part of the host the user can see. Over a plain view it is
+/// laid out by constraints to the host's safe-area layout guide, so it follows rotation, bars
+/// and size changes by itself. Over a scroll view (a table or collection view) it is centred in
+/// the visible bounds minus the adjusted content insets, not in the middle of the content, and
+/// stays there while the content scrolls; the insets are not a layout guide, so call
+/// ``updatePlacement()`` from `viewDidLayoutSubviews()` for such a host.
+///
+/// When the overlay appears, VoiceOver announces its title. The overlay joins the host the
+/// first time it shows and stays there, hidden in between, with constraints made once.
 ///
 /// The manager holds its outputs weakly, so keep the output for as long as the host shows it,
 /// typically in a property of the view controller; once the output is released the manager
@@ -37,7 +42,7 @@ public import UIKit
 ///
 ///     override func viewDidLayoutSubviews() {
 ///         super.viewDidLayoutSubviews()
-///         networkActivity?.updatePlacement()   // follows rotation, bars and the keyboard
+///         networkActivity?.updatePlacement()   // a scroll view's insets: bars, the keyboard
 ///     }
 /// }
 /// ```
@@ -50,12 +55,13 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// The view the overlay covers. Held weakly: once it is gone, the output does nothing.
     public private(set) weak var hostView: UIView?
 
-    private var isShowing = false
-    /// Centre x and y, then maximum width and height; made when the overlay joins the host.
-    private var constraints: [NSLayoutConstraint] = []
+    private var presentation = OverlayPresentation()
+    /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
+    /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
+    private var scrollConstraints: [NSLayoutConstraint] = []
 
-    /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
-    /// the app's language if `title` is `nil`. Attach it with
+    /// Creates an output that covers `hostView` with an overlay titled `title` (the text as
+    /// given), or "Loading" in the app's language if `title` is `nil`. Attach it with
     /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it.
     public init(hostView: UIView, title: String? = nil) {
         self.hostView = hostView
@@ -69,31 +75,42 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         Task { @MainActor in overlayView.removeFromSuperview() }
     }
 
-    /// Fades the overlay in over the host, or out and away from it.
+    /// Fades the overlay in over the host (announcing its title to VoiceOver), or out.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-        guard isVisible != isShowing, let host = hostView else { return }
-        isShowing = isVisible
-        if isVisible, overlayView.superview !== host {
-            overlayView.alpha = 0
-            attach(to: host)
-        }
-        updatePlacement()
-        UIView.animate(withDuration: 0.2) {
-            self.overlayView.alpha = isVisible ? 1 : 0
-        } completion: { _ in
-            // A show that arrived during the fade-out keeps the overlay where it is.
-            if !self.isShowing { self.overlayView.removeFromSuperview() }
+        guard let host = hostView else { return }
+        for step in presentation.visibilityChanged(isVisible) {
+            switch step {
+            case .attach:
+                attach(to: host)
+            case .fadeIn(let announces):
+                overlayView.isHidden = false
+                updatePlacement()
+                UIView.animate(withDuration: 0.2) { self.overlayView.alpha = 1 }
+                if announces, let title = overlayView.accessibilityLabel {
+                    AccessibilityAnnouncement.post(title)
+                }
+            case .fadeOut:
+                UIView.animate(withDuration: 0.2) {
+                    self.overlayView.alpha = 0
+                } completion: { _ in
+                    if self.presentation.fadeOutFinished() { self.overlayView.isHidden = true }
+                }
+            }
         }
     }
 
-    /// Centres the overlay again in the host's visible region. The output does this each time
-    /// the overlay appears; call it from `viewDidLayoutSubviews()` as well, so that the overlay
-    /// follows changes of the host's size and insets (rotation, bars, the keyboard) while it
-    /// shows. Does nothing while the overlay is hidden, and touches no constraint whose value
-    /// stays the same, so calling it on every layout pass costs little.
+    /// Centres the overlay again in a scroll view's visible region. For a scroll-view host
+    /// (table and collection views included), call it from `viewDidLayoutSubviews()`, so that
+    /// the overlay follows changes of the host's size and adjusted content insets (rotation,
+    /// bars, the keyboard) while it shows; the output also calls it each time the overlay
+    /// appears. For any other host it does nothing and need not be called: constraints to the
+    /// safe-area layout guide keep the overlay in place. Touches no constraint whose value stays
+    /// the same, so calling it on every layout pass costs little.
     public func updatePlacement() {
-        guard isShowing, let host = hostView, overlayView.superview === host, constraints.count == 4 else { return }
-        let insets = (host as? UIScrollView)?.adjustedContentInset ?? host.safeAreaInsets
+        guard presentation.isShowing, let host = hostView as? UIScrollView, scrollConstraints.count == 4 else {
+            return
+        }
+        let insets = host.adjustedContentInset
         let placement = OverlayPlacement(
             bounds: host.bounds,
             insets: .init(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
@@ -103,33 +120,46 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             placement.centerOffset.width, placement.centerOffset.height,
             maximum?.width ?? 0, maximum?.height ?? 0,
         ]
-        for (constraint, value) in zip(constraints, values) where constraint.constant != value {
+        for (constraint, value) in zip(scrollConstraints, values) where constraint.constant != value {
             constraint.constant = value
         }
-        for constraint in constraints[2...] where constraint.isActive != (maximum != nil) {
+        for constraint in scrollConstraints[2...] where constraint.isActive != (maximum != nil) {
             constraint.isActive = maximum != nil
         }
     }
 
+    /// Adds the overlay to `host`, hidden, with its constraints: once in the output's life.
     private func attach(to host: UIView) {
-        overlayView.removeFromSuperview()
         overlayView.translatesAutoresizingMaskIntoConstraints = false
+        overlayView.alpha = 0
         host.addSubview(overlayView)
-        // A scroll view's frame layout guide does not move with its content.
-        let guide = (host as? UIScrollView)?.frameLayoutGuide
-        let maximumWidth = overlayView.widthAnchor.constraint(lessThanOrEqualToConstant: 0)
-        let maximumHeight = overlayView.heightAnchor.constraint(lessThanOrEqualToConstant: 0)
-        // Just below required: in a host too small for the overlay's padding, overflow rather
-        // than break the overlay's own constraints.
-        maximumWidth.priority = UILayoutPriority(rawValue: 999)
-        maximumHeight.priority = UILayoutPriority(rawValue: 999)
-        constraints = [
-            overlayView.centerXAnchor.constraint(equalTo: guide?.centerXAnchor ?? host.centerXAnchor),
-            overlayView.centerYAnchor.constraint(equalTo: guide?.centerYAnchor ?? host.centerYAnchor),
-            maximumWidth,
-            maximumHeight,
-        ]
-        NSLayoutConstraint.activate(Array(constraints[..<2]))
+        if let scrollView = host as? UIScrollView {
+            // A scroll view's frame layout guide does not move with its content; the insets
+            // that shift the centre are applied by updatePlacement().
+            let guide = scrollView.frameLayoutGuide
+            scrollConstraints = [
+                overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
+                overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+                limited(overlayView.widthAnchor.constraint(lessThanOrEqualToConstant: 0)),
+                limited(overlayView.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
+            ]
+            NSLayoutConstraint.activate(Array(scrollConstraints[..<2]))
+        } else {
+            let guide = host.safeAreaLayoutGuide
+            NSLayoutConstraint.activate([
+                overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
+                overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+                limited(overlayView.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
+                limited(overlayView.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
+            ])
+        }
+    }
+
+    /// Just below required: in a host too small for the overlay's padding, overflow rather than
+    /// break the overlay's own constraints.
+    private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
+        constraint.priority = UILayoutPriority(rawValue: 999)
+        return constraint
     }
 }
 #endif

@@ -1,7 +1,8 @@
 // Apple APIs used, with the availability Apple's documentation gives (the package needs iOS 13
 // and tvOS 13, so none needs an `#available` check):
 // - UIView (init(frame:), didMoveToWindow(), window, layer, clipsToBounds,
-//   isUserInteractionEnabled) and UILabel: iOS 2.0+, tvOS 9.0+; UIStackView, NSLayoutConstraint
+//   isUserInteractionEnabled, isHidden), UILabel, and the UIAccessibility properties
+//   isAccessibilityElement and accessibilityLabel: iOS 2.0+, tvOS 9.0+; UIStackView, NSLayoutConstraint
 //   and layout anchors: iOS 9.0+, tvOS 9.0+; UIVisualEffectView and UIBlurEffect: iOS 8.0+,
 //   tvOS 9.0+; CALayer.cornerRadius and zPosition.
 // - UIBlurEffect.Style.systemMaterial: iOS 13.0+, Mac Catalyst 13.1+, visionOS 1.0+; not in
@@ -22,8 +23,18 @@ public import UIKit
 public final class NetworkActivityOverlayView: UIView {
     /// The spinner, animating while the view is in a window's hierarchy.
     public let activityIndicator = UIActivityIndicatorView(style: .medium)
-    /// The title, in the preferred font for headlines (it follows Dynamic Type).
+    /// The title, in the preferred font for headlines (it follows Dynamic Type). To change its
+    /// text, set ``title``, which VoiceOver reads too.
     public let titleLabel = UILabel()
+
+    /// The title shown under the spinner, and the label VoiceOver reads for the whole overlay.
+    public var title: String? {
+        get { titleLabel.text }
+        set {
+            titleLabel.text = newValue
+            accessibilityLabel = newValue
+        }
+    }
 
     private let background = UIVisualEffectView(effect: UIBlurEffect(style: NetworkActivityOverlayView.materialStyle))
 
@@ -39,7 +50,6 @@ public final class NetworkActivityOverlayView: UIView {
     /// language (the package translates it into English, German, French, Spanish and Japanese).
     public init(title: String? = nil) {
         super.init(frame: .zero)
-        titleLabel.text = title ?? OverlayLabel.localizedDefault
         titleLabel.font = UIFont.preferredFont(forTextStyle: .headline)
         titleLabel.adjustsFontForContentSizeCategory = true
         titleLabel.textColor = .label
@@ -69,7 +79,9 @@ public final class NetworkActivityOverlayView: UIView {
             stack.bottomAnchor.constraint(equalTo: background.contentView.bottomAnchor, constant: -16),
         ])
 
-        // VoiceOver finds the spinner and the label inside; touches go through to the host.
+        // VoiceOver reads the overlay as one element, its title; touches go through to the host.
+        isAccessibilityElement = true
+        self.title = title ?? OverlayLabel(nil).text()
         isUserInteractionEnabled = false
         // Above the rows a table or collection view adds later, which would otherwise cover it.
         layer.zPosition = 1_000
@@ -81,11 +93,20 @@ public final class NetworkActivityOverlayView: UIView {
         fatalError("NetworkActivityOverlayView is built in code; use init(title:)")
     }
 
+    /// Hiding the view stops the spinner; showing it in a window starts it again.
+    public override var isHidden: Bool {
+        didSet { updateAnimation() }
+    }
+
     /// Starts the spinner when the view joins a window and stops it when it leaves, so that a
     /// hidden overlay costs nothing.
     public override func didMoveToWindow() {
         super.didMoveToWindow()
-        if window == nil {
+        updateAnimation()
+    }
+
+    private func updateAnimation() {
+        if window == nil || isHidden {
             activityIndicator.stopAnimating()
         } else {
             activityIndicator.startAnimating()

@@ -1,5 +1,11 @@
 import Foundation
 
+// On Apple platforms CGRect, CGSize and CGFloat's geometry live in CoreGraphics, which
+// `MemberImportVisibility` wants imported where they are used; on Linux, Foundation has them.
+#if canImport(CoreGraphics)
+import CoreGraphics
+#endif
+
 /// Where an overlay goes over a host view: centred in the part of the host the user can see.
 ///
 /// Plain Foundation geometry, so that it is built and tested on Linux; the UIKit output feeds it

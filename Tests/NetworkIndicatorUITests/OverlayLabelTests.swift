@@ -20,13 +20,39 @@ struct OverlayLabelTests {
         return (table as? [String: String])?[OverlayLabel.defaultKey]
     }
 
-    @Test func defaultTitleIsTranslatedFromPackageBundle() {
-        #expect(OverlayLabel.bundle(forKey: "Loading") === Bundle.module)
+    /// A bundle standing in for an app's main bundle: the package's German translations.
+    private static func germanBundle() throws -> Bundle {
+        let url = try #require(Bundle.module.url(forResource: "de", withExtension: "lproj"))
+        return try #require(Bundle(url: url))
     }
 
-    @Test func appTitleIsLookedUpInMainBundle() {
-        #expect(OverlayLabel.bundle(forKey: "Loading feed") == nil)
-        #expect(OverlayLabel.bundle(forKey: "loading") == nil)
+    @Test func noTitleIsTheDefaultKeyTranslatedFromPackageBundle() throws {
+        let label = OverlayLabel(nil)
+        #expect(label.key == "Loading")
+        #expect(label.bundle(appBundle: try Self.germanBundle()) === Bundle.module)
+    }
+
+    @Test func appTitleIsLookedUpInAppBundle() throws {
+        let app = try Self.germanBundle()
+        #expect(OverlayLabel("Loading feed").bundle(appBundle: app) === app)
+        #expect(OverlayLabel("Loading feed").key == "Loading feed")
+    }
+
+    @Test func appTitleEqualToDefaultKeyIsStillTheAppsOwn() throws {
+        // The app's own "Loading" key: its bundle decides, not the package's translations.
+        let app = try Self.germanBundle()
+        #expect(OverlayLabel("Loading").bundle(appBundle: app) === app)
+        #expect(OverlayLabel("Loading").text(appBundle: app) == "Wird geladen")
+    }
+
+    @Test func appTitleWithoutTranslationIsShownAsItIs() throws {
+        #expect(OverlayLabel("Fetching posts").text(appBundle: try Self.germanBundle()) == "Fetching posts")
+    }
+
+    @Test func defaultTitleIgnoresTheAppBundle() throws {
+        // The package's base translation (English here), whatever the app's bundle holds.
+        let text = OverlayLabel(nil).text(appBundle: try Self.germanBundle())
+        #expect(text == Bundle.module.localizedString(forKey: "Loading", value: nil, table: nil))
     }
 
     @Test func englishTitleIsTheKey() throws {
