@@ -1,0 +1,72 @@
+// Apple APIs used, with the availability Apple's documentation gives:
+// - EnvironmentKey, EnvironmentValues, Environment, View.environment(_:_:), State,
+//   ViewModifier: iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+#if canImport(SwiftUI)
+public import NetworkIndicator
+public import SwiftUI
+
+/// The key of ``SwiftUI/EnvironmentValues/networkIndicator``.
+private struct NetworkIndicatorKey: EnvironmentKey {
+    static let defaultValue = NetworkIndicatorManager.shared
+}
+
+extension EnvironmentValues {
+    /// The manager of the scope a view is in: ``NetworkIndicatorManager/shared`` at the root,
+    /// the child manager of the nearest enclosing `networkActivityScope(_:)` below one.
+    ///
+    /// ```swift
+    /// @Environment(\.networkIndicator) private var networkIndicator
+    /// ```
+    ///
+    /// `networkActivityTask`, `networkActivityOverlay()` and `networkActivityScope(_:)` read it;
+    /// set it yourself with `.environment(\.networkIndicator, manager)` to root a subtree in
+    /// another manager (a preview's, with a manual scheduler). Read on the main actor, as every
+    /// environment value.
+    public var networkIndicator: NetworkIndicatorManager {
+        get { self[NetworkIndicatorKey.self] }
+        set { self[NetworkIndicatorKey.self] = newValue }
+    }
+}
+
+extension View {
+    /// Gives this view a loading state of its own: a child manager of the environment's
+    /// manager, put in the environment of the content, for as long as the view is on screen.
+    ///
+    /// ```swift
+    /// List(posts) { PostRow(post: $0) }
+    ///     .networkActivityTask(label: "posts") { await model.load() }
+    ///     .networkActivityOverlay()
+    ///     .networkActivityScope("Feed")
+    /// ```
+    ///
+    /// The modifiers above it (`networkActivityTask`, `networkActivityOverlay()`, a
+    /// `@Environment(\.networkIndicator)` in the content's views) see the child; its tasks count
+    /// in every ancestor too, so the app-wide indicator shows while the feed loads.
+    ///
+    /// The view owns one child for as long as it is on screen: rebuilding the view keeps it,
+    /// and only a change of the environment's manager makes a new one. When the view goes away
+    /// the child is released, and its open tasks end in every ancestor at once (tasks begun
+    /// with an opaque token or a group keep the child alive until they end). The label is taken
+    /// when the child is made. Main actor, as every view modifier.
+    ///
+    /// - Parameter label: The child's name in its parent's
+    ///   ``NetworkIndicatorManager/activitySnapshot()``.
+    @MainActor
+    public func networkActivityScope(_ label: String) -> some View {
+        modifier(NetworkActivityScopeModifier(label: label))
+    }
+}
+
+/// Keeps the view's scope owner in `@State` and hands the content its child manager.
+@MainActor
+private struct NetworkActivityScopeModifier: ViewModifier {
+    let label: String
+    @Environment(\.networkIndicator) private var parent
+    // Evaluated on every rebuild, but only the first owner is kept; the others own nothing.
+    @State private var owner = NetworkActivityScopeOwner()
+
+    func body(content: Content) -> some View {
+        content.environment(\.networkIndicator, owner.manager(under: parent, label: label))
+    }
+}
+#endif
