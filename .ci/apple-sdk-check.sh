@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Type-checks the Apple side of the package against Apple's real iOS and macOS SDKs, on Linux:
+# both library targets, the documentation samples (Examples/DocSamples) and the example app
+# (Examples/NetworkIndicatorExampleApp). Nothing is linked or run. See CONTRIBUTING.md, "Apple
+# platforms", for how to get the SDKs.
+#
+#   bash .ci/apple-sdk-check.sh
+#
+# APPLE_SDKS     the folder with iPhoneOS17.0.sdk and macOS14.0.sdk (default /tmp/apple-sdks)
+# APPLE_TYPECHECK the checker (default: ../shared/tools/apple-sdk/apple-typecheck.sh beside the
+#                repository, the workplace's tool)
+# Without the SDKs (or the checker), prints one `apple-sdk-check: skipped (…)` line and exits 0.
+#
+# What is checked where, and why:
+# - the library targets: iOS 13.0 (the package's floor), 15.0 and 17.0; macOS 10.15 and 14.0;
+# - UIKit samples: iOS 13.0, 15.0, 17.0 (on macOS they compile out, behind canImport(UIKit));
+# - SwiftUI samples: iOS 15.0 and 17.0, macOS 14.0 (the scope, task and overlay modifiers need
+#   iOS 15; the Observation samples say @available(iOS 17, macOS 14, *));
+# - the SwiftUI app sample and the example app: iOS 17.0 (their deployment target; the app
+#   sample on macOS 14.0 too). tvOS, watchOS and visionOS: no SDK, not checked.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+sdks=${APPLE_SDKS:-/tmp/apple-sdks}
+tool=${APPLE_TYPECHECK:-$PWD/../shared/tools/apple-sdk/apple-typecheck.sh}
+for sdk in iPhoneOS17.0.sdk macOS14.0.sdk; do
+    if [ ! -d "$sdks/$sdk" ]; then
+        echo "apple-sdk-check: skipped (no Apple SDK at $sdks/$sdk; see CONTRIBUTING.md)"
+        exit 0
+    fi
+done
+if [ ! -f "$tool" ]; then
+    echo "apple-sdk-check: skipped (no checker at $tool; set APPLE_TYPECHECK)"
+    exit 0
+fi
+export APPLE_SDKS=$sdks
+
+started=$SECONDS
+failed=0
+check() {  # $1 = what, then the checker's arguments
+    local what=$1
+    shift
+    echo "--- $what"
+    bash "$tool" "$@" 2>/dev/null || failed=1
+}
+samples=Examples/DocSamples
+check "library targets" ios13.0 ios15.0 ios17.0 macos10.15 macos14.0
+check "UIKit documentation samples" --extra "$samples/UIKitScreens" --extra "$samples/UIKitScope" \
+    --extra "$samples/UIKitAppDelegate" ios13.0 ios15.0 ios17.0
+check "SwiftUI documentation samples" --extra "$samples/SwiftUIViews" ios15.0 ios17.0 macos14.0
+check "SwiftUI app sample" --extra "$samples/SwiftUIApp" ios17.0 macos14.0
+check "example app" --extra Examples/NetworkIndicatorExampleApp ios17.0
+
+if [ "$failed" = 0 ]; then
+    echo "apple-sdk-check: passed in $((SECONDS - started)) s"
+else
+    echo "apple-sdk-check: FAILED (errors or warnings above) after $((SECONDS - started)) s"
+fi
+exit "$failed"

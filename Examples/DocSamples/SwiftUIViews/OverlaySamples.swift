@@ -1,0 +1,50 @@
+import NetworkIndicator
+import NetworkIndicatorUI
+import Observation
+import SwiftUI
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-overlay-manager
+struct ItemsView: View {
+    let items: [Item]
+
+    var body: some View {
+        List(items) { ItemRow(item: $0) }
+            .networkActivityOverlay(.shared)  // "Loading", localized; or label: "Loading items"
+    }
+}
+// docs:end
+
+@available(iOS 17, macOS 14, *)
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-model
+struct InboxView: View {
+    @State private var networkActivity = NetworkIndicatorModel(manager: .shared)
+
+    var body: some View {
+        List { Text("…") }
+            .toolbar {
+                if networkActivity.isVisible {
+                    ProgressView()
+                }
+            }
+            .networkActivityOverlay(networkActivity, label: "Loading inbox")
+    }
+}
+// docs:end
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-stream
+struct StatusLine: View {
+    @State private var isLoading = false
+
+    var body: some View {
+        Text(isLoading ? "Loading…" : "Up to date")
+            .task {
+                for await isVisible in NetworkIndicatorManager.shared.visibilityUpdates() {
+                    isLoading = isVisible
+                }
+            }
+    }
+}
+// docs:end

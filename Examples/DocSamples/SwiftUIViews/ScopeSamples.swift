@@ -1,0 +1,73 @@
+import NetworkIndicator
+import NetworkIndicatorUI
+import Observation
+import SwiftUI
+
+@MainActor
+@available(iOS 17, macOS 14, *)
+@Observable
+final class FeedModel {
+    private(set) var posts: [Post] = []
+
+    func load() async {
+        posts = (try? await api.loadPosts()) ?? []
+    }
+}
+
+@available(iOS 17, macOS 14, *)
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-scope
+struct FeedView: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // the scope FeedView is in
+    @State private var model = FeedModel()
+
+    var body: some View {
+        List(model.posts) { PostRow(post: $0) }
+            .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts while it runs
+            .networkActivityOverlay()  // the nearest scope's "Loading"
+            .networkActivityScope("Feed")  // a child of FeedView's scope, seen by the modifiers above it
+    }
+}
+// docs:end
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-detail
+struct PostDetailView: View {
+    let post: Post
+    @State private var comments: [String] = []
+
+    var body: some View {
+        List(comments, id: \.self) { Text($0) }
+            .networkActivityTask(id: post.id, label: "comments") {
+                comments = await loadComments(for: post)  // runs on the main actor, like .task
+            }
+            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityScope("Post \(post.id)")
+    }
+}
+// docs:end
+
+@MainActor
+func loadComments(for post: Post) async -> [String] {
+    ["First!", "Nice post, \(post.title)"]
+}
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-scope-manager
+struct ProfileView: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // the Profile scope's child
+
+    var body: some View {
+        Form { Text("…") }
+            .refreshable {
+                // Any pattern works on the scope's manager: a token, a group, a tracked load.
+                await networkIndicator.withNetworkActivity(label: "refresh") { await refresh() }
+            }
+            .networkActivityOverlay()
+            .networkActivityScope("Profile")
+    }
+}
+// docs:end
+
+@MainActor
+func refresh() async {}

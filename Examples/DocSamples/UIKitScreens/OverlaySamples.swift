@@ -1,0 +1,39 @@
+#if canImport(UIKit)
+// docs:begin uikit-imports
+import NetworkIndicator
+import NetworkIndicatorUI
+import UIKit
+// docs:end
+
+// docs:begin uikit-overlay
+final class FeedViewController: UITableViewController {
+    private var networkActivity: NetworkActivityOverlayOutput?  // the manager holds it weakly
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        let output = NetworkActivityOverlayOutput(hostView: tableView)
+        NetworkIndicatorManager.shared.addOutput(output)
+        networkActivity = output
+    }
+
+    override func viewDidLayoutSubviews() {
+        super.viewDidLayoutSubviews()
+        networkActivity?.updatePlacement()  // a scroll view's insets: bars, the keyboard
+    }
+}
+// docs:end
+
+// docs:begin uikit-overlay-plain
+final class ShareViewController: UIViewController {
+    private var networkActivity: NetworkActivityOverlayOutput?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        // A plain view: constraints to its safe area keep the overlay centred, no call needed.
+        let output = NetworkActivityOverlayOutput(hostView: view)
+        NetworkIndicatorManager.shared.addOutput(output)
+        networkActivity = output  // the manager holds it weakly
+    }
+}
+// docs:end
+#endif

@@ -1,0 +1,53 @@
+import NetworkIndicator
+import NetworkIndicatorUI
+import SwiftUI
+
+/// The example app: three tabs, each screen with a loading state of its own, and the app-wide
+/// indicator on `NetworkIndicatorManager.shared`, which shows while any screen loads.
+@main
+@MainActor  // Xcode 16 infers it for an App; the Swift 5.9 SDKs of the type check do not
+struct NetworkIndicatorExampleApp: App {
+    /// The app-wide indicator: kept for the app's life (a manager holds its outputs weakly).
+    @State private var appActivity = NetworkIndicatorModel(manager: .shared)
+
+    init() {
+        // On the iPhones and iPads that still show it, the status-bar spinner too.
+        NetworkIndicatorManager.shared.addOutput(StatusBarNetworkIndicatorOutput.shared)
+    }
+
+    var body: some Scene {
+        WindowGroup {
+            TabView {
+                NavigationStack { FeedView() }
+                    .tabItem { Label("Feed", systemImage: "list.bullet") }
+                NavigationStack { LiveEventsView() }
+                    .tabItem { Label("Live", systemImage: "dot.radiowaves.left.and.right") }
+                NavigationStack { DownloadsScreen() }
+                    .tabItem { Label("Downloads", systemImage: "arrow.down.circle") }
+            }
+            .overlay(alignment: .topTrailing) {
+                AppActivityBadge(activity: appActivity)
+            }
+        }
+    }
+}
+
+/// A small spinner and the number of tasks open anywhere in the app.
+@MainActor
+struct AppActivityBadge: View {
+    let activity: NetworkIndicatorModel
+
+    var body: some View {
+        if activity.isVisible {
+            HStack(spacing: 6) {
+                ProgressView()
+                Text("\(activity.activeTaskCount)").monospacedDigit()
+            }
+            .padding(8)
+            .background(.thinMaterial, in: Capsule())
+            .padding(.trailing)
+            .accessibilityElement(children: .combine)
+            .accessibilityLabel("Network activity: \(activity.activeTaskCount) tasks")
+        }
+    }
+}

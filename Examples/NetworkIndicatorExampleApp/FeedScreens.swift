@@ -1,0 +1,51 @@
+import NetworkIndicator
+import NetworkIndicatorUI
+import SwiftUI
+
+/// The feed: its own scope ("Feed"), its load counted there while it runs, its own "Loading".
+@MainActor
+struct FeedView: View {
+    @State private var posts: [SimulatedAPI.Post] = []
+    @State private var page = 1
+
+    var body: some View {
+        List(posts) { post in
+            NavigationLink(post.title, value: post)
+        }
+        .navigationTitle("Feed")
+        .navigationDestination(for: SimulatedAPI.Post.self) { PostDetailView(post: $0) }
+        .toolbar {
+            Button("Next page") { page += 1 }
+        }
+        .networkActivityTask(id: page, label: "posts page") {
+            posts = (try? await SimulatedAPI.posts(page: page)) ?? []
+        }
+        .networkActivityOverlay()
+        .networkActivityScope("Feed")
+    }
+}
+
+/// A post's comments: a scope of its own ("Post N") inside the feed's, so its load shows here,
+/// in the feed's count and in the app-wide indicator.
+@MainActor
+struct PostDetailView: View {
+    let post: SimulatedAPI.Post
+    @State private var comments: [String] = []
+    @Environment(\.networkIndicator) private var networkIndicator
+
+    var body: some View {
+        List(comments, id: \.self) { Text($0) }
+            .navigationTitle(post.title)
+            .refreshable {
+                // Any pattern works on the scope's manager, here the scoped async one.
+                await networkIndicator.withNetworkActivity(label: "refresh comments") {
+                    comments = (try? await SimulatedAPI.comments(for: post)) ?? comments
+                }
+            }
+            .networkActivityTask(id: post.id, label: "comments") {
+                comments = (try? await SimulatedAPI.comments(for: post)) ?? []
+            }
+            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityScope("Post \(post.id)")
+    }
+}
