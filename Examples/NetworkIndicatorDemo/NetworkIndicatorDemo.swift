@@ -43,28 +43,25 @@ enum NetworkIndicatorDemo {
 
 /// A manager whose indicator prints to a timeline: the shared setup of the pattern examples.
 ///
-/// The manager holds its outputs weakly, so this object keeps the output alive. Hold it until
-/// the example ends: each example ends with ``waitUntilHidden(timeout:)``, which does.
+/// The observation lasts as long as this object. Hold it until the example ends: each example
+/// ends with ``waitUntilHidden(timeout:)``, which does.
 @MainActor
 final class TimelineIndicator {
     let timeline: Timeline
     let manager: NetworkIndicatorManager
-    private let output: ClosureNetworkIndicatorOutput
+    private var observation: NetworkIndicatorObservation?
 
     init() {
         let timeline = Timeline()
         let manager = NetworkIndicatorManager()
         manager.completionCheckInterval = 0.25
-        // `weak manager`: the output lives here, not in the manager, but it should not keep the
-        // manager alive either.
-        let output = ClosureNetworkIndicatorOutput { [weak manager] isVisible in
-            let count = manager?.activeTaskCount ?? 0
-            timeline.log(isVisible ? "● indicator ON  (\(count) task(s))" : "○ indicator OFF")
-        }
-        manager.addOutput(output)
         self.timeline = timeline
         self.manager = manager
-        self.output = output
+        // The closure may capture the manager: the observation, kept here, is its only owner.
+        observation = manager.observeVisibility { isVisible in
+            let count = manager.activeTaskCount
+            timeline.log(isVisible ? "● indicator ON  (\(count) task(s))" : "○ indicator OFF")
+        }
     }
 
     /// Waits until the indicator has turned off (or `timeout` passes).

@@ -11,15 +11,16 @@ extension NetworkIndicatorManager {
     ///
     /// ```swift
     /// final class FeedViewController: UIViewController {
-    ///     private lazy var spinner = ClosureNetworkIndicatorOutput { [weak self] in
-    ///         self?.loadingView.isHidden = !$0
-    ///     }
+    ///     private let spinner = SpinnerOutput()   // conforms to NetworkIndicatorOutput
     ///     override func viewDidLoad() {
     ///         super.viewDidLoad()
     ///         manager.addOutput(spinner)   // lives as long as the controller
     ///     }
     /// }
     /// ```
+    ///
+    /// For a closure, use ``observeVisibility(_:)`` or ``observeActiveTaskCount(_:)``, whose
+    /// observation you keep.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount

@@ -7,14 +7,13 @@ import UIKit
 @MainActor
 final class BannerController {
     private let banner: UIView
-    private let networkActivity: ClosureNetworkIndicatorOutput
+    private var networkActivity: NetworkIndicatorObservation?  // the calls last as long as it
 
     init(banner: UIView) {
         self.banner = banner
-        networkActivity = ClosureNetworkIndicatorOutput { [weak banner] isVisible in
-            banner?.isHidden = !isVisible
+        networkActivity = NetworkIndicatorManager.shared.observeVisibility { isVisible in
+            banner.isHidden = !isVisible
         }
-        NetworkIndicatorManager.shared.addOutput(networkActivity)  // held weakly: kept here
     }
 }
 // docs:end

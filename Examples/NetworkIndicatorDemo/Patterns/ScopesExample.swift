@@ -61,20 +61,19 @@ final class IndicatorBoard {
     private let names: [String]
     private let managers: [NetworkIndicatorManager]
     private var isVisible: [Bool]
-    /// The managers hold their outputs weakly: the board keeps them.
-    private var outputs: [ClosureNetworkIndicatorOutput] = []
+    /// The board keeps its observations: each lasts as long as it is kept.
+    private var observations: [NetworkIndicatorObservation] = []
 
     init(_ indicators: [(name: String, manager: NetworkIndicatorManager)]) {
         names = indicators.map(\.name)
         managers = indicators.map(\.manager)
         isVisible = Array(repeating: false, count: indicators.count)
         for (index, manager) in managers.enumerated() {
-            // `weak self`: the board owns the output; the output must not own the board.
-            let output = ClosureNetworkIndicatorOutput { [weak self] isVisible in
-                self?.indicator(at: index, changedTo: isVisible)
+            // `weak self`: the board owns the observation; its closure must not own the board.
+            let observation = manager.observeVisibility { [weak self] isVisible in
+                self?.indicator(at: index, changedTo: isVisible)  // told the current state at once
             }
-            outputs.append(output)
-            manager.addOutput(output)  // told the current state (hidden) at once
+            observations.append(observation)
         }
     }
 

@@ -61,7 +61,7 @@ struct MainQueueTests {
         let token = harness.manager.beganNetworkTask()
         harness.settle()
         var seen: [Bool] = []
-        let late = ClosureNetworkIndicatorOutput { seen.append($0) }
+        let late = ClosureObserver(.visibility { seen.append($0) })
         harness.manager.addOutput(late)
         harness.manager.addOutput(late)
         #expect(seen == [true])
@@ -87,9 +87,11 @@ struct MainQueueTests {
     @Test func outputRemovedDuringADeliveryMissesIt() {
         let harness = Harness()
         let second = RecordingNetworkIndicatorOutput()
-        let remover = ClosureNetworkIndicatorOutput { [unowned manager = harness.manager] isVisible in
-            if isVisible { manager.removeOutput(second) }
-        }
+        let remover = ClosureObserver(
+            .visibility { [unowned manager = harness.manager] isVisible in
+                if isVisible { manager.removeOutput(second) }
+            }
+        )
         harness.manager.addOutput(remover)
         harness.manager.addOutput(second)
         let token = harness.manager.beganNetworkTask()

@@ -6,14 +6,16 @@ import Testing
 @MainActor
 @Suite("Output retention")
 struct OutputRetentionTests {
-    @Test func aClosureOutputThatCapturesItsManagerIsFreedWhenItsOwnerLetsGo() {
+    @Test func anOutputThatCapturesItsManagerIsFreedWhenItsOwnerLetsGo() {
         let harness = Harness()
         let manager = harness.manager
         var calls: [Bool] = []
-        var output: ClosureNetworkIndicatorOutput? = ClosureNetworkIndicatorOutput { isVisible in
-            calls.append(isVisible)
-            _ = manager.activeTaskCount  // a strong capture of the manager: no cycle
-        }
+        var output: ClosureObserver? = ClosureObserver(
+            .visibility { isVisible in
+                calls.append(isVisible)
+                _ = manager.activeTaskCount  // a strong capture of the manager: no cycle
+            }
+        )
         weak let weakOutput = output
         manager.addOutput(output!)
         output = nil

@@ -1,0 +1,71 @@
+/// A closure registered with ``NetworkIndicatorManager/observeVisibility(_:)`` or
+/// ``NetworkIndicatorManager/observeActiveTaskCount(_:)``: it is told for as long as this
+/// observation lives, and until ``cancel()``.
+///
+/// ```swift
+/// final class FeedViewController: UIViewController {
+///     private var networkActivity: NetworkIndicatorObservation?
+///
+///     override func viewDidLoad() {
+///         super.viewDidLoad()
+///         networkActivity = NetworkIndicatorManager.shared.observeVisibility { [weak self] in
+///             self?.loadingView.isHidden = !$0
+///         }
+///     }
+/// }
+/// ```
+///
+/// The observation is the only strong reference to its closure: the manager holds it weakly, as
+/// it holds every output. Releasing the observation, or calling ``cancel()``, frees the closure
+/// at once, so the closure may capture the manager (or anything that holds the manager) strongly
+/// without a cycle. An observation that outlives its manager is harmless: when the manager goes
+/// away its observations are told `false` (if the indicator was showing) and nothing more.
+///
+/// Created and cancelled on the main actor; it may be released on any thread.
+@MainActor
+public final class NetworkIndicatorObservation {
+    /// The output the manager holds weakly; `nil` once cancelled.
+    private var observer: ClosureObserver?
+
+    init(_ observer: ClosureObserver) {
+        self.observer = observer
+    }
+
+    /// Whether ``cancel()`` was called: the closure is gone and is told nothing more.
+    public var isCancelled: Bool { observer == nil }
+
+    /// Stops the observation and frees its closure at once; the closure is not called again,
+    /// even by a delivery already under way. Calling it again does nothing. May be called from
+    /// the closure itself.
+    public func cancel() {
+        observer = nil
+    }
+}
+
+/// The output behind an observation: calls one closure, with the visibility or with the count.
+@MainActor
+final class ClosureObserver: NetworkIndicatorOutput {
+    enum Body {
+        case visibility(@MainActor (Bool) -> Void)
+        case activeTaskCount(@MainActor (Int) -> Void)
+    }
+
+    private let body: Body
+
+    init(_ body: Body) {
+        self.body = body
+    }
+
+    var receivesActiveTaskCount: Bool {
+        if case .activeTaskCount = body { return true }
+        return false
+    }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        if case .visibility(let body) = body { body(isVisible) }
+    }
+
+    func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+        if case .activeTaskCount(let body) = body { body(activeTaskCount) }
+    }
+}
