@@ -62,9 +62,7 @@ extension NetworkIndicatorManager {
         let now = driver.scheduler.now
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
-        let (ownRecords, children, count) = driver.state.withLock { state in
-            (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
-        }
+        let (ownRecords, children, count) = driver.snapshotParts(keepingAlive: &keptAlive)
         keptAlive.removeAll()
         // Each child under its own lock, after this one's: locks are never taken parent first.
         let records = ownRecords + children.compactMap { $0.snapshotRecord() }
@@ -163,7 +161,7 @@ extension TaskRegistry {
 extension IndicatorDriver {
     /// This manager as one record of its parent's snapshot; `nil` while it has no task.
     func snapshotRecord() -> TaskRegistry.ActivityRecord? {
-        let (count, since) = state.withLock { ($0.activeTaskCount, $0.activeSince) }
+        let (count, since) = activity
         guard count > 0 else { return nil }
         return TaskRegistry.ActivityRecord(
             label: label ?? "child NetworkIndicatorManager",

@@ -75,7 +75,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// Creates a manager whose tasks also count in `parent`'s tree; see
     /// ``init(parent:label:)``.
     init(childOf parent: NetworkIndicatorManager, label: String?) {
-        let diagnosticsHandler = parent.driver.state.withLock { $0.diagnosticsHandler }
+        let diagnosticsHandler = parent.driver.diagnosticsHandler
         self.driver = IndicatorDriver(
             scheduler: parent.driver.scheduler,
             diagnosticsHandler: diagnosticsHandler,
@@ -150,7 +150,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// The number of open tasks of every kind (tokens, opaque tokens, pushes, groups). Exact as
     /// soon as the call that changed it returns, on any thread.
     public var activeTaskCount: Int {
-        driver.state.withLock { $0.activeTaskCount }
+        driver.activeTaskCount
     }
 
     /// What the outputs were last told: whether the indicator is showing now.

@@ -18,7 +18,10 @@ import Android
 /// exclusivity checks.
 ///
 /// Never call code you do not own while holding the lock: the lock is not recursive.
-final class LockedState<State>: @unchecked Sendable {
+///
+/// The box is `Sendable` only when its state is (see the conformance below): a state that is
+/// not `Sendable` must say itself why it may cross threads.
+final class LockedState<State> {
     #if canImport(Darwin)
     private typealias Primitive = os_unfair_lock
     #else
@@ -64,3 +67,8 @@ final class LockedState<State>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 }
+
+/// `@unchecked` because the compiler cannot see the lock: the box only hands out its state
+/// inside ``LockedState/withLock(_:)``, with the lock held, so a `Sendable` state is never
+/// reached from two threads at once. (As swift-nio's `NIOLockedValueBox`.)
+extension LockedState: @unchecked Sendable where State: Sendable {}

@@ -357,9 +357,8 @@ final class ModelChecker {
         var counts = [0, 0, 0, 0]
         for manager in (0..<Self.managerCount).reversed() {
             guard let real = realManager(manager) else { continue }
-            let (count, ownCount, pushes) = real.driver.state.withLock {
-                ($0.activeTaskCount, $0.registry.activeTaskCount, $0.registry.pushCount)
-            }
+            let count = real.activeTaskCount
+            let (ownCount, pushes) = real.driver.withRegistry { ($0.activeTaskCount, $0.pushCount) }
             counts[manager] = count
             var children = 0
             for child in Self.children[manager] { children += counts[child] }
