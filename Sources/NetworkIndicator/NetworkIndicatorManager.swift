@@ -60,7 +60,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// `scheduler`.
     ///
     /// - Parameters:
-    ///   - scheduler: ``MainQueueScheduler`` in production, ``ManualNetworkIndicatorScheduler``
+    ///   - scheduler: ``MainQueueScheduler`` in production, `ManualNetworkIndicatorScheduler`
     ///     in tests.
     ///   - diagnosticsHandler: Receives misuse reports; see ``diagnosticsHandler``.
     public init(

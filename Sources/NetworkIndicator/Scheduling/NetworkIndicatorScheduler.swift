@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// The manager never touches a clock, a timer or the main queue directly: it asks its scheduler.
 /// Production code uses ``MainQueueScheduler`` (the default); tests pass a
-/// ``ManualNetworkIndicatorScheduler`` and advance time by hand.
+/// `ManualNetworkIndicatorScheduler` and advance time by hand.
 ///
 /// ## Contract
 ///
