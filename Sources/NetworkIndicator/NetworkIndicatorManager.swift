@@ -104,10 +104,10 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
-        // A type comparison, not a cast: this is the hot path.
+        // A type comparison first: the cast runs only for opaque tokens, off the common path.
         let isOwnOpaqueToken =
             type(of: token) == NetworkActivityToken.self
-            && unsafeDowncast(token, to: NetworkActivityToken.self).manager === self
+            && (token as? NetworkActivityToken)?.manager === self
         driver.beginToken(token, isOwnOpaqueToken: isOwnOpaqueToken, label: label)
     }
 
