@@ -26,10 +26,18 @@ let package = Package(
         .library(name: "NetworkIndicator", targets: ["NetworkIndicator"]),
         // Apple UI adapters: the status-bar spinner, UIKit and SwiftUI overlays.
         .library(name: "NetworkIndicatorUI", targets: ["NetworkIndicatorUI"]),
+        // Test doubles for apps' own tests (the manual scheduler, the recording output); link
+        // it from test targets only, so that apps do not ship it.
+        .library(name: "NetworkIndicatorTesting", targets: ["NetworkIndicatorTesting"]),
     ],
     targets: [
         .target(
             name: "NetworkIndicator",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "NetworkIndicatorTesting",
+            dependencies: ["NetworkIndicator"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -45,11 +53,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NetworkIndicatorTests",
-            dependencies: ["NetworkIndicator"]
+            dependencies: ["NetworkIndicator", "NetworkIndicatorTesting"]
         ),
         .testTarget(
             name: "NetworkIndicatorUITests",
-            dependencies: ["NetworkIndicatorUI"]
+            dependencies: ["NetworkIndicatorUI", "NetworkIndicatorTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "NetworkIndicator", package: "NetworkIndicator"),
+                .product(name: "NetworkIndicatorTesting", package: "NetworkIndicator"),
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/NetworkIndicatorBenchmarks",
@@ -51,6 +52,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 .product(name: "NetworkIndicator", package: "NetworkIndicator"),
+                .product(name: "NetworkIndicatorTesting", package: "NetworkIndicator"),
             ],
             path: "Profiling/NetworkIndicatorProfile",
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -1,5 +1,5 @@
 // libFuzzer entry point: decodes the fuzz bytes into an operation sequence and runs it through
-// the same reference-model checker as the model-based test (Tests/.../ModelChecker.swift).
+// the same reference-model checker as the model-based test (Tests/.../Reliability/ModelChecking/).
 // Built by .ci/fuzz.sh together with the library's sources into one module.
 
 /// First byte: the delays (bits 2m and 2m + 1: manager m's start and completion delays); then

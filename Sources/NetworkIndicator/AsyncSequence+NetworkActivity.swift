@@ -80,7 +80,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
-                    activity.endTasks()
+                    activity.end()
                 }
                 if element == nil { finish() }
                 return element
@@ -93,7 +93,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline
         mutating func finish() {
             isDone = true
-            activity?.endTasks()
+            activity?.end()
             activity = nil
         }
     }

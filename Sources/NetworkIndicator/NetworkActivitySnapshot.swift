@@ -62,9 +62,7 @@ extension NetworkIndicatorManager {
         let now = driver.scheduler.now
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
-        let (ownRecords, children, count) = driver.state.withLock { state in
-            (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
-        }
+        let (ownRecords, children, count) = driver.snapshotParts(keepingAlive: &keptAlive)
         keptAlive.removeAll()
         // Each child under its own lock, after this one's: locks are never taken parent first.
         let records = ownRecords + children.compactMap { $0.snapshotRecord() }
@@ -83,35 +81,6 @@ extension NetworkIndicatorManager {
             activeTaskCount: count,
             takenAt: now
         )
-    }
-}
-
-/// The names the snapshot and the diagnostics give to tasks begun without a label.
-enum ActivityLabel {
-    /// The push/pop counter's label.
-    static let push = "pushNetworkActivity()"
-
-    /// A token's default label: the name of its type.
-    static func typeName(of object: AnyObject) -> String {
-        String(describing: type(of: object))
-    }
-
-    /// The label of `entry`: the one given at its first begin, or a default for its kind
-    /// (`object` is its live token, if any).
-    static func of(
-        _ entry: borrowing TaskRegistry.Entry,
-        object: AnyObject?,
-        labels: [ObjectIdentifier: String]
-    ) -> String {
-        if entry.hasLabel, let label = labels[entry.key] { return label }
-        switch entry.kind {
-        case .token, .completionReportingToken:
-            return object.map(typeName(of:)) ?? "deallocated token"
-        case .opaqueToken:
-            return "NetworkActivityToken"
-        case .group:
-            return "NetworkActivityGroup"
-        }
     }
 }
 
@@ -163,7 +132,7 @@ extension TaskRegistry {
 extension IndicatorDriver {
     /// This manager as one record of its parent's snapshot; `nil` while it has no task.
     func snapshotRecord() -> TaskRegistry.ActivityRecord? {
-        let (count, since) = state.withLock { ($0.activeTaskCount, $0.activeSince) }
+        let (count, since) = activity
         guard count > 0 else { return nil }
         return TaskRegistry.ActivityRecord(
             label: label ?? "child NetworkIndicatorManager",

@@ -20,14 +20,10 @@ public final class NetworkActivityToken: Sendable {
         end()
     }
 
-    /// Ends the token's tasks without reporting anything if they already ended.
+    /// Ends the token's tasks without reporting anything if they already ended. Usable from
+    /// this module's inlinable code (the async sequence's iterator).
+    @usableFromInline
     func end() {
         manager.driver.finishAll(ObjectIdentifier(self))
-    }
-
-    /// ``end()``, for inlinable code of this module.
-    @usableFromInline
-    func endTasks() {
-        end()
     }
 }

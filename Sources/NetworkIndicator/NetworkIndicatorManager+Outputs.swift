@@ -23,20 +23,7 @@ extension NetworkIndicatorManager {
     /// observation you keep.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
-        let receivesCount = output.receivesActiveTaskCount
-        guard driver.delivery.attach(output, receivesCount: receivesCount) else { return }
-        let (count, hop) = driver.state.withLock { state -> (Int, Bool) in
-            guard receivesCount else { return (0, false) }
-            state.machine.countObserversChanged(by: 1)
-            // Counts are only reconciled while someone listens: catch up with the registry.
-            let isCountStale = state.machine.reportedCount != state.activeTaskCount
-            return (state.machine.reportedCount, isCountStale && state.machine.hopRequested())
-        }
-        if hop { driver.enqueueReconcile() }
-        output.networkIndicatorVisibilityDidChange(driver.delivery.isVisible)
-        if receivesCount {
-            output.networkIndicatorActiveTaskCountDidChange(count)
-        }
+        driver.addOutput(output)
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
@@ -47,8 +34,7 @@ extension NetworkIndicatorManager {
     /// was showing) and let go, on the main queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
-        guard driver.delivery.detach(output) == true else { return }
-        driver.state.withLock { $0.machine.countObserversChanged(by: -1) }
+        driver.removeOutput(output)
     }
 
     /// The outputs attached now and still alive, in the order they were added.
@@ -72,15 +58,10 @@ extension NetworkIndicatorManager {
     /// ```
     public func visibilityUpdates() -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let (id, hop) = driver.state.withLock { state in
-            (state.streams.add(continuation), state.machine.hopRequested())
-        }
+        let id = driver.addStream(continuation)
         // Strong: the driver releases every continuation (and so this closure) when its
         // manager goes away.
-        continuation.onTermination = { [driver] _ in
-            driver.state.withLock { $0.streams.remove(id) }
-        }
-        if hop { driver.enqueueReconcile() }
+        continuation.onTermination = { [driver] _ in driver.removeStream(id) }
         return stream
     }
 }

@@ -5,7 +5,7 @@ extension NetworkIndicatorManager {
     /// Pushes are counted apart from token tasks and groups: a pop never ends a token's task.
     /// Safe from any thread; O(1).
     public func pushNetworkActivity() {
-        driver.changeTasks { $0.registry.push(now: $1) }
+        driver.push()
     }
 
     /// Ends one task begun with ``pushNetworkActivity()``.
@@ -14,7 +14,7 @@ extension NetworkIndicatorManager {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/popWithoutPush``. Safe from any thread; O(1).
     public func popNetworkActivity() {
-        if !driver.changeTasks({ state, _ in state.registry.pop() }) {
+        if !driver.pop() {
             driver.report(.popWithoutPush, label: "popNetworkActivity()")
         }
     }

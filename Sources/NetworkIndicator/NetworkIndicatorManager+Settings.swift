@@ -9,10 +9,10 @@ extension NetworkIndicatorManager {
     /// next main-queue hop. Settable from any thread. A value that is not a positive finite
     /// number is replaced by `1.0` and reported to ``diagnosticsHandler``.
     public var completionCheckInterval: TimeInterval {
-        get { driver.state.withLock { $0.settings.completionCheckInterval } }
+        get { driver.settings.completionCheckInterval }
         set {
             let value = validated(newValue, name: "completionCheckInterval", allowsZero: false, replacement: 1)
-            driver.updateSettings { $0.settings.completionCheckInterval = value ?? 1 }
+            driver.updateSettings { $0.completionCheckInterval = value ?? 1 }
         }
     }
 
@@ -25,10 +25,10 @@ extension NetworkIndicatorManager {
     /// restarted. Settable from any thread; a negative or non-finite value is replaced by `0`
     /// and reported.
     public var startDelay: TimeInterval {
-        get { driver.state.withLock { $0.settings.startDelay } }
+        get { driver.settings.startDelay }
         set {
             let value = validated(newValue, name: "startDelay", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.settings.startDelay = value ?? 0 }
+            driver.updateSettings { $0.startDelay = value ?? 0 }
         }
     }
 
@@ -40,10 +40,10 @@ extension NetworkIndicatorManager {
     /// A new value applies to the next delay; a running one is not restarted. Settable from any
     /// thread; a negative or non-finite value is replaced by `0` and reported.
     public var completionDelay: TimeInterval {
-        get { driver.state.withLock { $0.settings.completionDelay } }
+        get { driver.settings.completionDelay }
         set {
             let value = validated(newValue, name: "completionDelay", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.settings.completionDelay = value ?? 0 }
+            driver.updateSettings { $0.completionDelay = value ?? 0 }
         }
     }
 
@@ -57,10 +57,10 @@ extension NetworkIndicatorManager {
     /// the next time the indicator would hide. Settable from any thread; a negative or
     /// non-finite value is replaced by `0` and reported.
     public var minimumVisibleDuration: TimeInterval {
-        get { driver.state.withLock { $0.settings.minimumVisibleDuration } }
+        get { driver.settings.minimumVisibleDuration }
         set {
             let value = validated(newValue, name: "minimumVisibleDuration", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.settings.minimumVisibleDuration = value ?? 0 }
+            driver.updateSettings { $0.minimumVisibleDuration = value ?? 0 }
         }
     }
 
@@ -71,8 +71,8 @@ extension NetworkIndicatorManager {
     /// them), so that enabling again shows the truth at once, without the start delay.
     /// Settable from any thread; applied at the next main-queue hop.
     public var isEnabled: Bool {
-        get { driver.state.withLock { $0.settings.isEnabled } }
-        set { driver.updateSettings { $0.settings.isEnabled = newValue } }
+        get { driver.settings.isEnabled }
+        set { driver.updateSettings { $0.isEnabled = newValue } }
     }
 
     /// Tasks active for longer than this many seconds are reported once, with their label, to
@@ -83,7 +83,7 @@ extension NetworkIndicatorManager {
     /// a threshold is set the sweep runs whenever any task is active. Settable from any thread;
     /// a value that is not a positive finite number is replaced by `nil` and reported.
     public var staleTaskThreshold: TimeInterval? {
-        get { driver.state.withLock { $0.staleTaskThreshold } }
+        get { driver.settings.staleTaskThreshold }
         set {
             let value = newValue.flatMap {
                 validated($0, name: "staleTaskThreshold", allowsZero: false, replacement: nil)
@@ -98,15 +98,8 @@ extension NetworkIndicatorManager {
     /// Called without any lock held, on the thread of the offending call or, for stale tasks, on
     /// the main thread; it may call back into the manager. Settable from any thread.
     public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
-        get { driver.state.withLock { $0.diagnosticsHandler } }
-        set {
-            // The old handler (and whatever it captured) is released after the lock.
-            let old = driver.state.withLock { state in
-                defer { state.diagnosticsHandler = newValue }
-                return state.diagnosticsHandler
-            }
-            _ = old
-        }
+        get { driver.diagnosticsHandler }
+        set { driver.replaceDiagnosticsHandler(with: newValue) }
     }
 
     /// `value` if it is a finite number of seconds, positive (or zero, when `allowsZero`);

@@ -60,7 +60,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// `scheduler`.
     ///
     /// - Parameters:
-    ///   - scheduler: ``MainQueueScheduler`` in production, ``ManualNetworkIndicatorScheduler``
+    ///   - scheduler: ``MainQueueScheduler`` in production, `ManualNetworkIndicatorScheduler`
     ///     in tests.
     ///   - diagnosticsHandler: Receives misuse reports; see ``diagnosticsHandler``.
     public init(
@@ -75,7 +75,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// Creates a manager whose tasks also count in `parent`'s tree; see
     /// ``init(parent:label:)``.
     init(childOf parent: NetworkIndicatorManager, label: String?) {
-        let diagnosticsHandler = parent.driver.state.withLock { $0.diagnosticsHandler }
+        let diagnosticsHandler = parent.driver.diagnosticsHandler
         self.driver = IndicatorDriver(
             scheduler: parent.driver.scheduler,
             diagnosticsHandler: diagnosticsHandler,
@@ -104,10 +104,10 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
-        // A type comparison, not a cast: this is the hot path.
+        // A type comparison first: the cast runs only for opaque tokens, off the common path.
         let isOwnOpaqueToken =
             type(of: token) == NetworkActivityToken.self
-            && unsafeDowncast(token, to: NetworkActivityToken.self).manager === self
+            && (token as? NetworkActivityToken)?.manager === self
         driver.beginToken(token, isOwnOpaqueToken: isOwnOpaqueToken, label: label)
     }
 
@@ -150,7 +150,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// The number of open tasks of every kind (tokens, opaque tokens, pushes, groups). Exact as
     /// soon as the call that changed it returns, on any thread.
     public var activeTaskCount: Int {
-        driver.state.withLock { $0.activeTaskCount }
+        driver.activeTaskCount
     }
 
     /// What the outputs were last told: whether the indicator is showing now.

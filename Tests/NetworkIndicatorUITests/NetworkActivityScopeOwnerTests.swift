@@ -1,4 +1,5 @@
 import NetworkIndicator
+import NetworkIndicatorTesting
 import Testing
 
 @testable import NetworkIndicatorUI

@@ -3,6 +3,7 @@ import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
+import NetworkIndicatorTesting
 
 // Benchmarks for issue 5. What each one measures, and how to read it, is in ../../README.md.
 //

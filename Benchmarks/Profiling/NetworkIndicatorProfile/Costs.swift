@@ -7,6 +7,7 @@ import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
+import NetworkIndicatorTesting
 
 struct MirrorEntry {
     enum Label {

@@ -49,6 +49,14 @@ func runRatios(iterations: Int) {
     let depthOne = NetworkIndicatorManager(parent: scopeRoot, label: "screen")
     let depthTwo = NetworkIndicatorManager(parent: depthOne, label: "section")
     let scopeToken = Token()
+    // A/B: the identity table beside Dictionary, each with the same other keys.
+    var identityTable = IdentityTable()
+    var standardTable: [ObjectIdentifier: Int32] = [:]
+    let tableKey = ObjectIdentifier(explicitToken)
+    for (index, other) in otherTokens.enumerated() {
+        identityTable.set(Int32(index), for: ObjectIdentifier(other))
+        standardTable[ObjectIdentifier(other)] = Int32(index)
+    }
 
     let cases: [RatioCase] = [
         RatioCase(name: "(a) locked counter push+pop") { n in
@@ -127,6 +135,23 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(scopeRoot.activeTaskCount)
         },
+        // A/B of the unsafe constructs, same run: the library's own file (a symlink to
+        // Sources/NetworkIndicator/Registry/IdentityTable.swift) against the standard type, doing
+        // what one begin+finish does to the table: a lookup and an insert, a lookup and a remove.
+        RatioCase(name: "A/B identity table: IdentityTable (the library's)") { n in
+            for _ in 0..<n {
+                if identityTable.value(for: tableKey) == nil { identityTable.set(0, for: tableKey) }
+                if identityTable.value(for: tableKey) != nil { identityTable.remove(tableKey) }
+            }
+            blackHoleInt(identityTable.count)
+        },
+        RatioCase(name: "A/B identity table: [ObjectIdentifier: Int32]") { n in
+            for _ in 0..<n {
+                if standardTable[tableKey] == nil { standardTable[tableKey] = 0 }
+                if standardTable[tableKey] != nil { standardTable[tableKey] = nil }
+            }
+            blackHoleInt(standardTable.count)
+        },
     ]
     // Row indices used for the ratios and the checks.
     let obvious = 2
@@ -136,6 +161,8 @@ func runRatios(iterations: Int) {
     let empty = 8
     let depth1 = 9
     let depth2 = 10
+    let identityTableRow = 11
+    let standardTableRow = 12
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -191,6 +218,18 @@ func runRatios(iterations: Int) {
     check("explicit with 10 000 other live tokens vs empty manager", perPair[crowded] / perPair[empty], 1.5)
     check("first extra level (depth 1 − root) vs one root begin+finish", (perPair[depth1] - perPair[empty]) / perPair[empty], 1)
     check("second extra level (depth 2 − depth 1) vs one root begin+finish", (perPair[depth2] - perPair[depth1]) / perPair[empty], 1)
+
+    print("")
+    func compare(_ construct: String, safe: Int, unsafe: Int) {
+        let gain = (perPair[safe] - perPair[unsafe]) / perPair[explicit] * 100
+        let verdict = gain >= 10 ? "pays (≥ 10 %)" : "does not pay (< 10 %)"
+        print(
+            "A/B: \(construct): safe \(String(format: "%.1f", perPair[safe])) ns, unsafe "
+                + "\(String(format: "%.1f", perPair[unsafe])) ns, gain \(String(format: "%.1f", gain)) % "
+                + "of an explicit begin+finish — \(verdict)"
+        )
+    }
+    compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
 
     withExtendedLifetime(otherTokens) {}
 }

@@ -13,6 +13,7 @@ import BenchmarkSupport
 import Dispatch
 import Foundation
 import NetworkIndicator
+import NetworkIndicatorTesting
 
 #if canImport(Glibc)
 import Glibc

@@ -1,70 +1,37 @@
 import Foundation
 
-/// The main-queue side of the driver: reconciles, timer firings, and performing the machine's
-/// answers after the lock (timers, then outputs and streams).
+/// The main-queue side of the driver: queuing reconciles, and performing the machine's answers
+/// after the lock (timers first, then outputs and streams). Nothing here takes the driver's
+/// lock except through the methods of `IndicatorDriver.swift`.
 extension IndicatorDriver {
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
     func enqueueReconcile() {
         scheduler.enqueue { [liveDriver] in liveDriver.withLock { $0 }?.reconcile() }
     }
 
+    /// Performs a machine's answer, lock released: cancels the timers it `stopped`, starts the
+    /// ones it asks for, then tells the outputs and `streams`.
     @MainActor
-    func reconcile() {
-        let now = scheduler.now
-        perform {
-            $0.machine.reconcile(
-                count: $0.activeTaskCount,
-                needsSweep: $0.needsSweep,
-                settings: $0.settings,
-                now: now
-            )
-        }
-    }
-
-    @MainActor
-    func delayTimerFired(generation: UInt64) {
-        let now = scheduler.now
-        perform {
-            $0.machine.delayTimerFired(
-                generation: generation,
-                count: $0.activeTaskCount,
-                needsSweep: $0.needsSweep,
-                settings: $0.settings,
-                now: now
-            )
-        }
-    }
-
-    /// Asks the machine under the lock (with `event`), then performs its answer after the lock:
-    /// timers first, then the outputs and streams.
-    @MainActor
-    func perform(_ event: (inout State) -> IndicatorStateMachine.Reconciliation?) {
-        let taken = state.withLock {
-            state -> (IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery)?
-            in
-            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
-            let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
-            let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
-            return (reconciliation, stopped, streams)
-        }
-        guard let (reconciliation, stopped, streams) = taken else { return }
+    func perform(
+        _ reconciliation: IndicatorStateMachine.Reconciliation,
+        stopping stopped: [any NetworkIndicatorCancellable],
+        streams: StreamRegistry.Delivery
+    ) {
         for timer in stopped { timer.cancel() }
         startTimers(reconciliation.timerChanges)
-        let releasedCountObservers = delivery.deliver(
+        let released = delivery.deliver(
             visibility: reconciliation.visibility,
             count: reconciliation.count,
             streams: streams
         )
-        if releasedCountObservers > 0 {
-            state.withLock { $0.machine.countObserversChanged(by: -releasedCountObservers) }
-        }
+        countObserversLeft(released)
     }
 
     /// Starts the timers `changes` ask for, then installs them under the lock in one go; a
     /// timer whose generation is no longer current (replaced meanwhile, or shut down) is
     /// cancelled instead.
     @MainActor
-    func startTimers(_ changes: [IndicatorStateMachine.Timer: IndicatorStateMachine.TimerChange]) {
+    private func startTimers(_ changes: [IndicatorStateMachine.Timer: IndicatorStateMachine.TimerChange]) {
         var started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)] = []
         for (timer, change) in changes {
             guard case .start(let delay, let interval, let generation) = change else { continue }
@@ -80,15 +47,6 @@ extension IndicatorDriver {
             started.append((timer, generation, handle))
         }
         guard !started.isEmpty else { return }
-        let stale = state.withLock { state in
-            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
-                guard !state.isShutDown, state.machine.isCurrent(timer, generation: generation) else {
-                    return handle
-                }
-                state.timers[timer] = handle
-                return nil
-            }
-        }
-        for handle in stale { handle.cancel() }
+        for handle in install(started) { handle.cancel() }
     }
 }

@@ -1,35 +1,17 @@
+import Foundation
+
 extension IndicatorDriver {
     /// Ends the tasks of tokens that died or report completion, reports stale tasks, then brings
     /// the machine up to date. O(live tokens). Runs on the sweep timer.
     @MainActor
     func sweep() {
         let now = scheduler.now
-        guard
-            var found = changeTasks(
-                reconcilesItself: true,
-                { state, _ in
-                    state.isShutDown ? nil : state.registry.sweep(now: now, staleThreshold: state.staleTaskThreshold)
-                }
-            )
-        else { return }
+        guard var found = sweepRegistry(now: now) else { return }
         // Asked without the lock: a completion check is the caller's code.
         let finished = found.completionCandidates.filter {
             ($0.object as? any NetworkActivityCompletionReporting)?.isNetworkActivityFinished == true
         }
-        let handler = changeTasks(reconcilesItself: true) { state, _ in
-            for candidate in finished {
-                state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
-            }
-            return state.diagnosticsHandler
-        }
-        perform { state in
-            state.machine.sweepFinished(
-                count: state.activeTaskCount,
-                needsSweep: state.needsSweep,
-                settings: state.settings,
-                now: now
-            )
-        }
+        let handler = finishSweep(completed: finished, now: now)
         // Objects that lost their last other owner during the sweep die here, lock released.
         found.keptAlive.removeAll()
         found.completionCandidates.removeAll()

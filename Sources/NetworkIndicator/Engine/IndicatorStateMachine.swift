@@ -8,17 +8,27 @@ import Foundation
 /// indicator shows; around it the machine coalesces main-queue hops (at most one pending) and
 /// decides which timers run: the policy's single delay timer, and the sweep timer.
 struct IndicatorStateMachine {
-    /// The settings the machine reads at each reconcile.
+    /// The manager's settings, read at each reconcile (and, for the stale-task threshold, by
+    /// the sweep).
     struct Settings {
         var completionCheckInterval: TimeInterval = 1
         var startDelay: TimeInterval = 0
         var completionDelay: TimeInterval = 0.2
         var minimumVisibleDuration: TimeInterval = 0
         var isEnabled = true
+        var staleTaskThreshold: TimeInterval?
+    }
+
+    /// What the machine needs to know of the registry, read by the driver in one place.
+    struct Activity {
+        /// The open tasks of the manager and of all its descendants.
+        var count: Int
+        /// Whether any entry holds a weak reference that the sweep must check.
+        var tracksWeakTokens: Bool
     }
 
     /// The two timers the driver keeps running for the machine.
-    enum Timer: CaseIterable {
+    enum Timer {
         /// The policy's one-shot delay timer (start, completion, minimum visible duration).
         case delay
         /// The repeating sweep for dead and finished tokens.
@@ -42,9 +52,12 @@ struct IndicatorStateMachine {
         var count: Int?
     }
 
+    private(set) var settings = Settings()
     private(set) var policy = VisibilityPolicy()
     private var isHopPending = false
-    /// How many attached outputs want task counts: every count change then needs a hop.
+    /// How many attached outputs want task counts: every count change then needs a hop. The
+    /// one place this number is kept; ``OutputDelivery`` only knows, per output, whether it
+    /// wants them.
     private(set) var countObserverCount = 0
     private var generations: [Timer: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
@@ -55,54 +68,63 @@ struct IndicatorStateMachine {
 
     // MARK: - Events from any thread
 
-    /// The task count went from `old` to `new` (at `now`). Returns `true` when the caller must
-    /// enqueue a reconcile. An edge (none active ↔ some active) needs one unless a start or
-    /// completion delay is running: the policy records it and the delay's timer settles it.
-    /// Every change needs one while an output wants counts; the first swept token needs the
-    /// sweep started.
-    mutating func countChanged(from old: Int, to new: Int, needsSweep: Bool, now: TimeInterval) -> Bool {
-        var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep)
+    /// The task count went from `old` to `activity.count` (at `now`). Returns `true` when the
+    /// caller must enqueue a reconcile. An edge (none active ↔ some active) needs one unless a
+    /// start or completion delay is running: the policy records it and the delay's timer
+    /// settles it. Every change needs one while an output wants counts; the first swept token
+    /// needs the sweep started.
+    mutating func tasksChanged(from old: Int, to activity: Activity, now: TimeInterval) -> Bool {
+        let new = activity.count
+        var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
         if (old == 0) != (new == 0), !policy.absorbEdge(isActive: new > 0, now: now) {
             isWanted = true
         }
         return isWanted && hopRequested()
     }
 
-    /// Something the main queue must look at changed (a setting, a new stream, an output that
-    /// must catch up). Returns `true` when the caller must enqueue a reconcile: at most one is
-    /// pending at a time.
-    mutating func hopRequested() -> Bool {
-        guard !isHopPending else { return false }
-        isHopPending = true
-        return true
+    /// The settings changed (`update`); they apply at the next reconcile. Returns `true` when
+    /// the caller must enqueue one.
+    mutating func settingsChanged(_ update: (inout Settings) -> Void) -> Bool {
+        update(&settings)
+        return hopRequested()
     }
 
-    /// An output that wants counts was attached (`+1`) or detached (`-1`).
-    mutating func countObserversChanged(by delta: Int) {
-        countObserverCount += delta
+    /// A stream of visibility updates opened: the next reconcile primes it. Returns `true`
+    /// when the caller must enqueue one.
+    mutating func streamOpened() -> Bool {
+        hopRequested()
+    }
+
+    /// An output was attached. One that wants counts is told the last reconciled count at
+    /// once (returned), and counts are only reconciled while someone listens: if the registry
+    /// moved meanwhile, the answer asks for a reconcile to catch up.
+    mutating func outputAttached(
+        receivesCount: Bool,
+        activity: Activity
+    ) -> (count: Int?, needsReconcile: Bool) {
+        guard receivesCount else { return (nil, false) }
+        countObserverCount += 1
+        return (reportedCount, reportedCount != activity.count && hopRequested())
+    }
+
+    /// `count` outputs that wanted counts were detached or found deallocated.
+    mutating func countObserversLeft(_ count: Int) {
+        countObserverCount -= count
     }
 
     // MARK: - Events on the main actor
 
     /// The pending hop runs: bring the policy and the timers up to date.
-    mutating func reconcile(count: Int, needsSweep: Bool, settings: Settings, now: TimeInterval) -> Reconciliation {
+    mutating func reconcile(_ activity: Activity, now: TimeInterval) -> Reconciliation {
         isHopPending = false
-        return update(count: count, needsSweep: needsSweep, settings: settings, now: now)
+        return update(activity, now: now)
     }
 
     /// The delay timer of `generation` fired. `nil` when it is stale (cancelled or replaced
     /// since it was started): nothing to do.
-    mutating func delayTimerFired(
-        generation: UInt64,
-        count: Int,
-        needsSweep: Bool,
-        settings: Settings,
-        now: TimeInterval
-    ) -> Reconciliation? {
+    mutating func delayTimerFired(generation: UInt64, _ activity: Activity, now: TimeInterval) -> Reconciliation? {
         guard generation == generations[.delay] else { return nil }
-        var reconciliation = update(count: count, needsSweep: needsSweep, settings: settings, now: now) {
-            $0.timerFired(now: now)
-        }
+        var reconciliation = update(activity, now: now) { $0.timerFired(now: now) }
         if reconciliation.timerChanges[.delay] == nil {
             // The one-shot timer is spent: release it.
             reconciliation.timerChanges[.delay] = change(.delay, to: nil)
@@ -111,8 +133,8 @@ struct IndicatorStateMachine {
     }
 
     /// A sweep ended the tasks it found: bring everything up to date.
-    mutating func sweepFinished(count: Int, needsSweep: Bool, settings: Settings, now: TimeInterval) -> Reconciliation {
-        update(count: count, needsSweep: needsSweep, settings: settings, now: now)
+    mutating func sweepFinished(_ activity: Activity, now: TimeInterval) -> Reconciliation {
+        update(activity, now: now)
     }
 
     /// Whether a timer started with `generation` is still wanted when the driver installs it.
@@ -122,19 +144,30 @@ struct IndicatorStateMachine {
 
     // MARK: - Private
 
+    /// Whether the sweep must run: weak tokens are tracked, or a stale-task threshold is set
+    /// while anything is active.
+    private func needsSweep(_ activity: Activity) -> Bool {
+        activity.tracksWeakTokens || (settings.staleTaskThreshold != nil && activity.count > 0)
+    }
+
+    /// At most one reconcile is pending at a time: `true` when the caller must enqueue one.
+    private mutating func hopRequested() -> Bool {
+        guard !isHopPending else { return false }
+        isHopPending = true
+        return true
+    }
+
     /// Tells the policy the current activity and settings, then `event`; plans the timers and
     /// reports what changed.
     private mutating func update(
-        count: Int,
-        needsSweep: Bool,
-        settings: Settings,
+        _ activity: Activity,
         now: TimeInterval,
         then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
     ) -> Reconciliation {
         var reconciliation = Reconciliation()
         apply(
             policy.activityChanged(
-                isActive: count > 0,
+                isActive: activity.count > 0,
                 now: now,
                 startDelay: settings.startDelay,
                 completionDelay: settings.completionDelay,
@@ -144,7 +177,7 @@ struct IndicatorStateMachine {
         )
         apply(policy.enabledChanged(settings.isEnabled, now: now), to: &reconciliation)
         apply(event(&policy), to: &reconciliation)
-        if needsSweep {
+        if needsSweep(activity) {
             if sweepInterval != settings.completionCheckInterval {
                 sweepInterval = settings.completionCheckInterval
                 reconciliation.timerChanges[.sweep] = change(.sweep, to: settings.completionCheckInterval)
@@ -153,7 +186,7 @@ struct IndicatorStateMachine {
             sweepInterval = nil
             reconciliation.timerChanges[.sweep] = change(.sweep, to: nil)
         }
-        report(count: count, into: &reconciliation)
+        report(count: activity.count, into: &reconciliation)
         return reconciliation
     }
 

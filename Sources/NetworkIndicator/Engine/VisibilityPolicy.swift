@@ -4,7 +4,9 @@ import Foundation
 ///
 /// It knows nothing of locks, clocks or outputs: each event is a `mutating` function that
 /// returns the ``Actions`` to perform (show or hide, start or cancel the single delay timer).
-/// The manager feeds it on the main thread and performs the actions after releasing its lock.
+/// The ``IndicatorStateMachine`` feeds it under the manager's lock: ``absorbEdge(isActive:now:)``
+/// on the thread of the call that changed the count, every other event on the main actor. The
+/// driver performs the actions after releasing the lock.
 ///
 /// ```
 ///            active, startDelay > 0          start delay elapsed
@@ -28,7 +30,7 @@ struct VisibilityPolicy: Equatable, Sendable {
 
     /// What to do with the policy's single timer.
     enum TimerAction: Equatable, Sendable {
-        /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired()``
+        /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired(now:)``
         /// when it fires.
         case start(after: TimeInterval)
         /// Cancel the running timer; a late firing must be ignored.

@@ -18,7 +18,13 @@ import Android
 /// exclusivity checks.
 ///
 /// Never call code you do not own while holding the lock: the lock is not recursive.
-final class LockedState<State>: @unchecked Sendable {
+///
+/// `package`, not `internal`: the `NetworkIndicatorTesting` target's manual scheduler keeps its
+/// state in the same box.
+///
+/// The box is `Sendable` only when its state is (see the conformance below): a state that is
+/// not `Sendable` must say itself why it may cross threads.
+package final class LockedState<State> {
     #if canImport(Darwin)
     private typealias Primitive = os_unfair_lock
     #else
@@ -28,7 +34,8 @@ final class LockedState<State>: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<Primitive>
     private let state: UnsafeMutablePointer<State>
 
-    init(_ initialState: State) {
+    /// Creates the box holding `initialState`.
+    package init(_ initialState: State) {
         lock = .allocate(capacity: 1)
         #if canImport(Darwin)
         lock.initialize(to: os_unfair_lock())
@@ -53,7 +60,7 @@ final class LockedState<State>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
@@ -64,3 +71,8 @@ final class LockedState<State>: @unchecked Sendable {
         return try body(&state.pointee)
     }
 }
+
+/// `@unchecked` because the compiler cannot see the lock: the box only hands out its state
+/// inside ``LockedState/withLock(_:)``, with the lock held, so a `Sendable` state is never
+/// reached from two threads at once. (As swift-nio's `NIOLockedValueBox`.)
+extension LockedState: @unchecked Sendable where State: Sendable {}

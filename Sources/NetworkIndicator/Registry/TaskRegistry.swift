@@ -141,11 +141,6 @@ struct TaskRegistry {
         return readEntry(at: Int(found)) { $0.pointee.kind == .group ? $0.pointee.count : 0 }
     }
 
-    /// The number of open tasks of `key`, of any kind (for tests).
-    func count(for key: ObjectIdentifier) -> Int {
-        table.value(for: key).map { readEntry(at: Int($0)) { $0.pointee.count } } ?? 0
-    }
-
     // MARK: - Push/pop
 
     mutating func push(now: TimeInterval) {

@@ -50,9 +50,12 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
     }
 }
 
-/// Owns the timer source; `DispatchSourceTimer` is not `Sendable`, so it is reached only
-/// through a lock (cancelling a source is thread-safe, handing it around is not declared so).
-private struct DispatchTimerHandle: NetworkIndicatorCancellable {
+/// Owns the timer source, reached only through a lock.
+///
+/// `@unchecked Sendable` because `DispatchSourceTimer` is not declared `Sendable`; the handle
+/// never hands the source out, and only cancels it (which libdispatch documents as safe from
+/// any thread) after taking it out of the lock exactly once.
+private final class DispatchTimerHandle: NetworkIndicatorCancellable, @unchecked Sendable {
     private let timer: LockedState<(any DispatchSourceTimer)?>
 
     init(timer: any DispatchSourceTimer) {

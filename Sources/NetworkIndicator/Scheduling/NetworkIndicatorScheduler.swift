@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// The manager never touches a clock, a timer or the main queue directly: it asks its scheduler.
 /// Production code uses ``MainQueueScheduler`` (the default); tests pass a
-/// ``ManualNetworkIndicatorScheduler`` and advance time by hand.
+/// `ManualNetworkIndicatorScheduler` and advance time by hand.
 ///
 /// ## Contract
 ///
@@ -15,8 +15,8 @@ public import Foundation
 public protocol NetworkIndicatorScheduler: Sendable {
     /// The current time, in seconds from an arbitrary origin; never decreases.
     ///
-    /// The manager reads it while holding its lock (when a task's first begin creates its
-    /// entry), so it must be quick and must not call into a ``NetworkIndicatorManager``.
+    /// The manager reads it on any thread (on the main actor for its timers, on the calling
+    /// thread when a task begins or ends), never while holding its lock; it should be quick.
     var now: TimeInterval { get }
 
     /// Runs `work` on the main actor as soon as possible, after the current call returns.

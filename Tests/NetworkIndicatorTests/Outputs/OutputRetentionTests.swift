@@ -1,3 +1,4 @@
+import NetworkIndicatorTesting
 import Testing
 
 @testable import NetworkIndicator

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkIndicator
+import NetworkIndicatorTesting
 import Testing
 
 /// Behaviour that a mutation run found no test pinning down (issue 13): with each of these

@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIndicatorTesting
 import Testing
 
 @testable import NetworkIndicator

@@ -1,4 +1,5 @@
 public import Foundation
+public import NetworkIndicator
 
 /// A scheduler whose time stands still until you advance it: for deterministic tests of the
 /// manager and of code that uses it.

@@ -1,3 +1,5 @@
+public import NetworkIndicator
+
 /// An output that remembers everything it was told: for tests of code that uses the manager.
 ///
 /// ```swift

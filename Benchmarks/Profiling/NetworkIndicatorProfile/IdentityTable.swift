@@ -1,0 +1,1 @@
+../../../Sources/NetworkIndicator/Registry/IdentityTable.swift
