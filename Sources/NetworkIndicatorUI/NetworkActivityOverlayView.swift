@@ -21,7 +21,7 @@ public import UIKit
 /// stays usable (to scroll, or to cancel the load). Main actor only, like every view.
 @MainActor
 public final class NetworkActivityOverlayView: UIView {
-    /// The spinner, animating while the view is in a window's hierarchy.
+    /// The spinner, animating while the view is in a window's hierarchy and not hidden.
     public let activityIndicator = UIActivityIndicatorView(style: .medium)
     /// The title, in the preferred font for headlines (it follows Dynamic Type). To change its
     /// text, set ``title``, which VoiceOver reads too.
