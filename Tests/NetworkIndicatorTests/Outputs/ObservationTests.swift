@@ -157,20 +157,14 @@ struct ObservationTests {
         #expect(observation.isCancelled)
     }
 
-    @Test func aReleasedCountObservationStopsAskingForHops() {
+    @Test func aCountObservationAsksForAHopPerCountUntilReleased() {
         let harness = Harness()
         var observation: NetworkIndicatorObservation? = harness.manager.observeActiveTaskCount { _ in }
-        harness.manager.pushNetworkActivity()
-        harness.settle()
+        #expect(harness.hopsForTenCountChanges() == 10, "one hop per count change while it lives")
         observation = nil
         harness.manager.pushNetworkActivity()
         harness.settle()  // this delivery finds the observer gone
-        let hops = harness.scheduler.enqueuedWorkCount
-        for _ in 0..<10 {
-            harness.manager.pushNetworkActivity()
-            harness.settle()
-        }
-        #expect(harness.scheduler.enqueuedWorkCount == hops, "count changes away from zero need no hop")
+        #expect(harness.hopsForTenCountChanges() == 0, "count changes away from zero need no hop")
         _ = observation
     }
 }

@@ -50,6 +50,17 @@ final class Harness {
     }
 
     var visibilityChanges: [Bool] { output.visibilityChanges }
+
+    /// The main-queue hops that ten pushes, each settled, ask for (the count moves away from
+    /// zero only: an output or observation that wants counts needs a hop for each).
+    func hopsForTenCountChanges() -> Int {
+        let before = scheduler.enqueuedWorkCount
+        for _ in 0..<10 {
+            manager.pushNetworkActivity()
+            settle()
+        }
+        return scheduler.enqueuedWorkCount - before
+    }
 }
 
 /// An object to use as a token.
