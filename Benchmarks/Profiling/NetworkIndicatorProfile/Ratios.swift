@@ -57,6 +57,36 @@ func runRatios(iterations: Int) {
         identityTable.set(Int32(index), for: ObjectIdentifier(other))
         standardTable[ObjectIdentifier(other)] = Int32(index)
     }
+    // A/B: the library's registry (symlinked, safe subscripts) beside its pre-issue-17 form
+    // (`RemovedPointerReads.swift`: pointer reads, an unsafe buffer in the sweep), each behind a lock
+    // box as in the library; one caller's token begun and finished, and a sweep of 10 000 live
+    // tokens (ns per token).
+    let safeRegistry = ReferenceLockedValue(TaskRegistry())
+    let pointerRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
+    let registryToken = Token()
+    let registryKey = ObjectIdentifier(registryToken)
+    let safeSweptRegistry = ReferenceLockedValue(TaskRegistry())
+    let pointerSweptRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
+    // A/B: the one weak load of a begin+finish (finish's liveness check), on the library's entry
+    // type behind a lock box: through the array's getter, or in place through a `mutating` access.
+    let weakLoadEntries = ReferenceLockedValue([
+        TaskRegistry.Entry(
+            key: registryKey,
+            token: WeakWrapper(object: registryToken),
+            count: 1,
+            startedAt: 0,
+            kind: .token,
+            hasLabel: false
+        )
+    ])
+    for other in otherTokens {
+        safeSweptRegistry.withLock {
+            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
+        }
+        pointerSweptRegistry.withLock {
+            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
+        }
+    }
 
     let cases: [RatioCase] = [
         RatioCase(name: "(a) locked counter push+pop") { n in
@@ -152,6 +182,46 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(standardTable.count)
         },
+        RatioCase(name: "A/B registry begin+finish: TaskRegistry (the library's, safe)") { n in
+            for _ in 0..<n {
+                safeRegistry.withLock {
+                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
+                }
+                blackHoleBool(safeRegistry.withLock { $0.finishOne(registryKey) } != .finished)
+            }
+            blackHoleInt(safeRegistry.withLock { $0.activeTaskCount })
+        },
+        RatioCase(name: "A/B registry begin+finish: pointer reads (removed)") { n in
+            for _ in 0..<n {
+                pointerRegistry.withLock {
+                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
+                }
+                blackHoleBool(pointerRegistry.withLock { $0.finishOne(registryKey) } != .finished)
+            }
+            blackHoleInt(pointerRegistry.withLock { $0.activeTaskCount })
+        },
+        RatioCase(name: "A/B sweep per live token: TaskRegistry (the library's, safe)") { n in
+            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
+                let found = safeSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
+                blackHoleInt(found.keptAlive.count)
+            }
+        },
+        RatioCase(name: "A/B sweep per live token: withUnsafeMutableBufferPointer (removed)") { n in
+            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
+                let found = pointerSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
+                blackHoleInt(found.keptAlive.count)
+            }
+        },
+        RatioCase(name: "A/B weak load of an entry's token: array getter (a copy)") { n in
+            for _ in 0..<n {
+                blackHoleBool(weakLoadEntries.withLock { $0[0].token.object == nil })
+            }
+        },
+        RatioCase(name: "A/B weak load of an entry's token: in place (WeakWrapper.load())") { n in
+            for _ in 0..<n {
+                blackHoleBool(weakLoadEntries.withLock { $0[0].token.load() == nil })
+            }
+        },
     ]
     // Row indices used for the ratios and the checks.
     let obvious = 2
@@ -163,6 +233,12 @@ func runRatios(iterations: Int) {
     let depth2 = 10
     let identityTableRow = 11
     let standardTableRow = 12
+    let safeRegistryRow = 13
+    let pointerRegistryRow = 14
+    let safeSweepRow = 15
+    let pointerSweepRow = 16
+    let copiedWeakLoadRow = 17
+    let inPlaceWeakLoadRow = 18
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -230,6 +306,10 @@ func runRatios(iterations: Int) {
         )
     }
     compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
+    compare("registry pointer reads vs subscripts", safe: safeRegistryRow, unsafe: pointerRegistryRow)
+    compare("weak load in place (mutating) vs through the getter", safe: copiedWeakLoadRow, unsafe: inPlaceWeakLoadRow)
+    compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow)
 
     withExtendedLifetime(otherTokens) {}
+    withExtendedLifetime(registryToken) {}
 }
