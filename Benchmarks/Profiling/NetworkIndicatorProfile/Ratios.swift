@@ -19,6 +19,28 @@ import NetworkIndicator
 let ratioRuns = 5
 let ratioOtherLiveTokens = 10_000
 
+/// The production scheduler without its coarse clock: `coarseNow` is the protocol's default,
+/// `now`, as for any scheduler that does not provide one (the clock A/B).
+private struct PreciseClockMainQueueScheduler: NetworkIndicatorScheduler {
+    let base = MainQueueScheduler()
+    var now: TimeInterval { base.now }
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) { base.enqueue(work) }
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
+}
+
+/// The manager's engine object (its internal `driver`), found by reflection: what scheduled work
+/// would hold weakly if the library reached the driver through weak references.
+private func engineObject(of manager: NetworkIndicatorManager) -> AnyObject {
+    Mirror(reflecting: manager).children.first { $0.label == "driver" }!.value as AnyObject
+}
+
 /// One row: `run(n)` performs n operations.
 private struct RatioCase {
     let name: String
@@ -87,6 +109,23 @@ func runRatios(iterations: Int) {
             $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
         }
     }
+
+    // A/B: the clock read at each begin and finish, the scheduler's coarse reading
+    // (`MainQueueScheduler.coarseNow`) against the precise one (`now`, the protocol's default).
+    let coarseClockManager = NetworkIndicatorManager()
+    let preciseClockManager = NetworkIndicatorManager(scheduler: PreciseClockMainQueueScheduler())
+    let clockToken = Token()
+    // A/B: the driver reached by scheduled work through the `liveDriver` box (no weak reference
+    // to it, the library's way) against a driver that is the target of a weak reference, as it
+    // would be if scheduled work captured it weakly: the runtime gives it a side table, and every
+    // retain and release of it takes the slow path.
+    let unreferencedDriverManager = NetworkIndicatorManager()
+    let weaklyReferencedDriverManager = NetworkIndicatorManager()
+    let driverToken = Token()
+    weak let weakDriver = engineObject(of: weaklyReferencedDriverManager)
+    let boxOpaqueManager = NetworkIndicatorManager()
+    let weakOpaqueManager = NetworkIndicatorManager()
+    weak let weakOpaqueDriver = engineObject(of: weakOpaqueManager)
 
     let cases: [RatioCase] = [
         RatioCase(name: "(a) locked counter push+pop") { n in
@@ -222,6 +261,46 @@ func runRatios(iterations: Int) {
                 blackHoleBool(weakLoadEntries.withLock { $0[0].token.load() == nil })
             }
         },
+        RatioCase(name: "A/B clock: explicit begin+finish, coarseNow (MainQueueScheduler)") { n in
+            for _ in 0..<n {
+                coarseClockManager.beganNetworkTask(withToken: clockToken)
+                coarseClockManager.finishedNetworkTask(forToken: clockToken)
+            }
+            blackHoleInt(coarseClockManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B clock: explicit begin+finish, now (the default coarseNow)") { n in
+            for _ in 0..<n {
+                preciseClockManager.beganNetworkTask(withToken: clockToken)
+                preciseClockManager.finishedNetworkTask(forToken: clockToken)
+            }
+            blackHoleInt(preciseClockManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B driver: explicit begin+finish, no weak ref to the driver (box)") { n in
+            for _ in 0..<n {
+                unreferencedDriverManager.beganNetworkTask(withToken: driverToken)
+                unreferencedDriverManager.finishedNetworkTask(forToken: driverToken)
+            }
+            blackHoleInt(unreferencedDriverManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B driver: explicit begin+finish, driver weakly referenced") { n in
+            for _ in 0..<n {
+                weaklyReferencedDriverManager.beganNetworkTask(withToken: driverToken)
+                weaklyReferencedDriverManager.finishedNetworkTask(forToken: driverToken)
+            }
+            blackHoleInt(weaklyReferencedDriverManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B driver: opaque begin+release, no weak ref to the driver (box)") { n in
+            for _ in 0..<n {
+                _ = boxOpaqueManager.beganNetworkTask()
+            }
+            blackHoleInt(boxOpaqueManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B driver: opaque begin+release, driver weakly referenced") { n in
+            for _ in 0..<n {
+                _ = weakOpaqueManager.beganNetworkTask()
+            }
+            blackHoleInt(weakOpaqueManager.activeTaskCount)
+        },
     ]
     // Row indices used for the ratios and the checks.
     let obvious = 2
@@ -239,6 +318,12 @@ func runRatios(iterations: Int) {
     let pointerSweepRow = 16
     let copiedWeakLoadRow = 17
     let inPlaceWeakLoadRow = 18
+    let coarseClockRow = 19
+    let preciseClockRow = 20
+    let boxDriverRow = 21
+    let weakDriverRow = 22
+    let boxOpaqueRow = 23
+    let weakOpaqueRow = 24
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -296,20 +381,44 @@ func runRatios(iterations: Int) {
     check("second extra level (depth 2 − depth 1) vs one root begin+finish", (perPair[depth2] - perPair[depth1]) / perPair[empty], 1)
 
     print("")
-    func compare(_ construct: String, safe: Int, unsafe: Int) {
-        let gain = (perPair[safe] - perPair[unsafe]) / perPair[explicit] * 100
+    // The A/B pairs, interleaved finely: `abRounds` rounds, each timing the library's explicit
+    // begin+finish, the safe form and the other form on a tenth of `iterations` (a few
+    // milliseconds), in an order that rotates every round; each keeps its fastest round, and the
+    // gain is (safe − other) ÷ explicit begin+finish (for the sweep: ÷ the safe sweep). The
+    // machine's load only ever adds time, and short interleaved rounds give each form many
+    // chances to run undisturbed beside the other.
+    let abRounds = 21
+    let chunk = max(ratioOtherLiveTokens, iterations / 10)
+    func nanosecondsPerOperation(_ index: Int) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        cases[index].run(chunk)
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(chunk)
+    }
+    func compare(_ construct: String, safe: Int, unsafe: Int, ofSafe: Bool = false) {
+        var fastest: [Int: Double] = [:]
+        for round in 0..<abRounds {
+            for index in (0..<3).map({ [explicit, safe, unsafe][($0 + round) % 3] }) {
+                fastest[index] = min(fastest[index] ?? .infinity, nanosecondsPerOperation(index))
+            }
+        }
+        let gain = (fastest[safe]! - fastest[unsafe]!) / fastest[ofSafe ? safe : explicit]! * 100
         let verdict = gain >= 10 ? "pays (≥ 10 %)" : "does not pay (< 10 %)"
         print(
-            "A/B: \(construct): safe \(String(format: "%.1f", perPair[safe])) ns, unsafe "
-                + "\(String(format: "%.1f", perPair[unsafe])) ns, gain \(String(format: "%.1f", gain)) % "
-                + "of an explicit begin+finish — \(verdict)"
+            "A/B: \(construct): safe \(String(format: "%.1f", fastest[safe]!)) ns, unsafe "
+                + "\(String(format: "%.1f", fastest[unsafe]!)) ns, gain \(String(format: "%.1f", gain)) % "
+                + "of \(ofSafe ? "the safe form" : "an explicit begin+finish") "
+                + "(\(String(format: "%.1f", fastest[explicit]!)) ns; best of \(abRounds) interleaved rounds) — \(verdict)"
         )
     }
     compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
     compare("registry pointer reads vs subscripts", safe: safeRegistryRow, unsafe: pointerRegistryRow)
     compare("weak load in place (mutating) vs through the getter", safe: copiedWeakLoadRow, unsafe: inPlaceWeakLoadRow)
-    compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow)
+    compare("coarse clock (coarseNow) vs precise clock (now)", safe: preciseClockRow, unsafe: coarseClockRow)
+    compare("driver without side table (liveDriver box) vs weakly referenced", safe: weakDriverRow, unsafe: boxDriverRow)
+    compare("the same, opaque begin+release", safe: weakOpaqueRow, unsafe: boxOpaqueRow)
+    compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow, ofSafe: true)
 
     withExtendedLifetime(otherTokens) {}
     withExtendedLifetime(registryToken) {}
+    if weakDriver == nil || weakOpaqueDriver == nil { print("WARNING: a weakly referenced driver is gone") }
 }

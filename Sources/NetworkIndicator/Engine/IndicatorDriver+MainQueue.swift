@@ -2,8 +2,36 @@ import Foundation
 
 /// The main-queue side of the driver: queuing reconciles, and performing the machine's answers
 /// after the lock (timers first, then outputs and streams). Nothing here takes the driver's
-/// lock except through the methods of `IndicatorDriver.swift`.
+/// lock except through the primitives of `IndicatorDriver.swift`.
 extension IndicatorDriver {
+    /// The pending hop runs: the machine brings the policy and the timers up to date.
+    @MainActor
+    func reconcile() {
+        let now = scheduler.now
+        perform { $0.machine.reconcile($0.activity, now: now) }
+    }
+
+    /// The delay timer of `generation` fired.
+    @MainActor
+    func delayTimerFired(generation: UInt64) {
+        let now = scheduler.now
+        perform { $0.machine.delayTimerFired(generation: generation, $0.activity, now: now) }
+    }
+
+    /// Installs the timers just started, in one go; returns those whose generation is no
+    /// longer current (replaced meanwhile, or shut down), to cancel after the lock.
+    func install(
+        _ started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)]
+    ) -> [any NetworkIndicatorCancellable] {
+        withState { state in
+            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
+                guard !state.isShutDown, state.machine.isCurrent(timer, generation: generation) else { return handle }
+                state.timers[timer] = handle
+                return nil
+            }
+        }
+    }
+
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
     func enqueueReconcile() {
         scheduler.enqueue { [liveDriver] in liveDriver.withLock { $0 }?.reconcile() }
