@@ -15,12 +15,7 @@ import Foundation
 /// What only the main actor touches (the outputs and what they were told) lives in
 /// ``OutputDelivery``, reached without the lock.
 ///
-/// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
-/// creation and ``shutDown()`` (called by the manager's `deinit`) empties; nothing refers to the
-/// driver weakly, because an object that is the target of a weak reference has every retain and
-/// release take the runtime's slow path, and the begin/finish paths retain the driver. Work
-/// still queued after the shutdown finds the box empty, and a scheduler dropped with work still
-/// queued holds no driver.
+/// Scheduled work holds the driver weakly (see `IndicatorDriver+MainQueue.swift`).
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
     private let state: LockedState<State>
@@ -29,9 +24,6 @@ final class IndicatorDriver: Sendable {
     let parent: IndicatorDriver?
     /// The name of the manager in its parent's snapshot.
     let label: String?
-    /// The way back to this driver for scheduled work: the driver until ``shutDown()``, then
-    /// `nil`.
-    let liveDriver = LockedState<IndicatorDriver?>(nil)
 
     init(
         scheduler: any NetworkIndicatorScheduler,
@@ -43,7 +35,6 @@ final class IndicatorDriver: Sendable {
         self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
         self.parent = parent
         self.label = label
-        liveDriver.withLock { $0 = self }
         parent?.state.withLock { $0.children[ObjectIdentifier(self)] = self }
     }
 
@@ -57,7 +48,6 @@ final class IndicatorDriver: Sendable {
         let now = timestamp()
         let (timers, streams) = state.withLock { state in
             state.isShutDown = true
-            liveDriver.withLock { $0 = nil }
             if let parent {
                 let ended = state.registry.activeTaskCount
                 state.registry.removeAll()
