@@ -100,19 +100,17 @@ extension TaskRegistry {
         var records: [ActivityRecord] = []
         records.reserveCapacity(entryCount + 1)
         for index in entries.indices where !entries[index].isFree {
-            readEntry(at: index) { entry in
-                let object = entry.pointee.kind.isSwept ? entry.pointee.token.object : nil
-                if let object { keptAlive.append(object) }
-                records.append(
-                    ActivityRecord(
-                        label: ActivityLabel.of(entry.pointee, object: object, labels: labels),
-                        kind: NetworkActivitySnapshot.Kind(entry.pointee.kind),
-                        taskCount: entry.pointee.count,
-                        startedAt: entry.pointee.startedAt,
-                        isTokenAlive: !entry.pointee.kind.isSwept || object != nil
-                    )
+            let object = entries[index].kind.isSwept ? entries[index].token.object : nil
+            if let object { keptAlive.append(object) }
+            records.append(
+                ActivityRecord(
+                    label: ActivityLabel.of(entries[index], object: object, labels: labels),
+                    kind: NetworkActivitySnapshot.Kind(entries[index].kind),
+                    taskCount: entries[index].count,
+                    startedAt: entries[index].startedAt,
+                    isTokenAlive: !entries[index].kind.isSwept || object != nil
                 )
-            }
+            )
         }
         if pushCount > 0 {
             records.append(

@@ -19,6 +19,22 @@ import NetworkIndicator
 let ratioRuns = 5
 let ratioOtherLiveTokens = 10_000
 
+/// The production scheduler without its coarse clock: `coarseNow` is the protocol's default,
+/// `now`, as for any scheduler that does not provide one (the clock A/B).
+private struct PreciseClockMainQueueScheduler: NetworkIndicatorScheduler {
+    let base = MainQueueScheduler()
+    var now: TimeInterval { base.now }
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) { base.enqueue(work) }
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
+}
+
 /// One row: `run(n)` performs n operations.
 private struct RatioCase {
     let name: String
@@ -57,6 +73,42 @@ func runRatios(iterations: Int) {
         identityTable.set(Int32(index), for: ObjectIdentifier(other))
         standardTable[ObjectIdentifier(other)] = Int32(index)
     }
+    // A/B: the library's registry (symlinked, safe subscripts) beside its pre-issue-17 form
+    // (`RemovedPointerReads.swift`: pointer reads, an unsafe buffer in the sweep), each behind a lock
+    // box as in the library; one caller's token begun and finished, and a sweep of 10 000 live
+    // tokens (ns per token).
+    let safeRegistry = ReferenceLockedValue(TaskRegistry())
+    let pointerRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
+    let registryToken = Token()
+    let registryKey = ObjectIdentifier(registryToken)
+    let safeSweptRegistry = ReferenceLockedValue(TaskRegistry())
+    let pointerSweptRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
+    // A/B: the one weak load of a begin+finish (finish's liveness check), on the library's entry
+    // type behind a lock box: through the array's getter, or in place through a `mutating` access.
+    let weakLoadEntries = ReferenceLockedValue([
+        TaskRegistry.Entry(
+            key: registryKey,
+            token: WeakWrapper(object: registryToken),
+            count: 1,
+            startedAt: 0,
+            kind: .token,
+            hasLabel: false
+        )
+    ])
+    for other in otherTokens {
+        safeSweptRegistry.withLock {
+            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
+        }
+        pointerSweptRegistry.withLock {
+            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
+        }
+    }
+
+    // A/B: the clock read at each begin and finish, the scheduler's coarse reading
+    // (`MainQueueScheduler.coarseNow`) against the precise one (`now`, the protocol's default).
+    let coarseClockManager = NetworkIndicatorManager()
+    let preciseClockManager = NetworkIndicatorManager(scheduler: PreciseClockMainQueueScheduler())
+    let clockToken = Token()
 
     let cases: [RatioCase] = [
         RatioCase(name: "(a) locked counter push+pop") { n in
@@ -152,6 +204,60 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(standardTable.count)
         },
+        RatioCase(name: "A/B registry begin+finish: TaskRegistry (the library's, safe)") { n in
+            for _ in 0..<n {
+                safeRegistry.withLock {
+                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
+                }
+                blackHoleBool(safeRegistry.withLock { $0.finishOne(registryKey) } != .finished)
+            }
+            blackHoleInt(safeRegistry.withLock { $0.activeTaskCount })
+        },
+        RatioCase(name: "A/B registry begin+finish: pointer reads (removed)") { n in
+            for _ in 0..<n {
+                pointerRegistry.withLock {
+                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
+                }
+                blackHoleBool(pointerRegistry.withLock { $0.finishOne(registryKey) } != .finished)
+            }
+            blackHoleInt(pointerRegistry.withLock { $0.activeTaskCount })
+        },
+        RatioCase(name: "A/B sweep per live token: TaskRegistry (the library's, safe)") { n in
+            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
+                let found = safeSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
+                blackHoleInt(found.keptAlive.count)
+            }
+        },
+        RatioCase(name: "A/B sweep per live token: withUnsafeMutableBufferPointer (removed)") { n in
+            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
+                let found = pointerSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
+                blackHoleInt(found.keptAlive.count)
+            }
+        },
+        RatioCase(name: "A/B weak load of an entry's token: array getter (a copy)") { n in
+            for _ in 0..<n {
+                blackHoleBool(weakLoadEntries.withLock { $0[0].token.object == nil })
+            }
+        },
+        RatioCase(name: "A/B weak load of an entry's token: in place (WeakWrapper.load())") { n in
+            for _ in 0..<n {
+                blackHoleBool(weakLoadEntries.withLock { $0[0].token.load() == nil })
+            }
+        },
+        RatioCase(name: "A/B clock: explicit begin+finish, coarseNow (MainQueueScheduler)") { n in
+            for _ in 0..<n {
+                coarseClockManager.beganNetworkTask(withToken: clockToken)
+                coarseClockManager.finishedNetworkTask(forToken: clockToken)
+            }
+            blackHoleInt(coarseClockManager.activeTaskCount)
+        },
+        RatioCase(name: "A/B clock: explicit begin+finish, now (the default coarseNow)") { n in
+            for _ in 0..<n {
+                preciseClockManager.beganNetworkTask(withToken: clockToken)
+                preciseClockManager.finishedNetworkTask(forToken: clockToken)
+            }
+            blackHoleInt(preciseClockManager.activeTaskCount)
+        },
     ]
     // Row indices used for the ratios and the checks.
     let obvious = 2
@@ -163,6 +269,14 @@ func runRatios(iterations: Int) {
     let depth2 = 10
     let identityTableRow = 11
     let standardTableRow = 12
+    let safeRegistryRow = 13
+    let pointerRegistryRow = 14
+    let safeSweepRow = 15
+    let pointerSweepRow = 16
+    let copiedWeakLoadRow = 17
+    let inPlaceWeakLoadRow = 18
+    let coarseClockRow = 19
+    let preciseClockRow = 20
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -220,16 +334,60 @@ func runRatios(iterations: Int) {
     check("second extra level (depth 2 − depth 1) vs one root begin+finish", (perPair[depth2] - perPair[depth1]) / perPair[empty], 1)
 
     print("")
-    func compare(_ construct: String, safe: Int, unsafe: Int) {
-        let gain = (perPair[safe] - perPair[unsafe]) / perPair[explicit] * 100
+    // The A/B pairs, interleaved finely: `abRounds` rounds, each timing the library's explicit
+    // begin+finish, the safe form and the other form on a tenth of `iterations` (a few
+    // milliseconds), in an order that rotates every round; each keeps its fastest round, and the
+    // gain is (safe − other) ÷ explicit begin+finish (for the sweep: ÷ the safe sweep). The
+    // machine's load only ever adds time, and short interleaved rounds give each form many
+    // chances to run undisturbed beside the other.
+    let abRounds = 21
+    let chunk = max(ratioOtherLiveTokens, iterations / 10)
+    func nanosecondsPerOperation(_ index: Int) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        cases[index].run(chunk)
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(chunk)
+    }
+    func compare(_ construct: String, safe: Int, unsafe: Int, ofSafe: Bool = false) {
+        var fastest: [Int: Double] = [:]
+        for round in 0..<abRounds {
+            for index in (0..<3).map({ [explicit, safe, unsafe][($0 + round) % 3] }) {
+                fastest[index] = min(fastest[index] ?? .infinity, nanosecondsPerOperation(index))
+            }
+        }
+        let gain = (fastest[safe]! - fastest[unsafe]!) / fastest[ofSafe ? safe : explicit]! * 100
         let verdict = gain >= 10 ? "pays (≥ 10 %)" : "does not pay (< 10 %)"
         print(
-            "A/B: \(construct): safe \(String(format: "%.1f", perPair[safe])) ns, unsafe "
-                + "\(String(format: "%.1f", perPair[unsafe])) ns, gain \(String(format: "%.1f", gain)) % "
-                + "of an explicit begin+finish — \(verdict)"
+            "A/B: \(construct): safe \(String(format: "%.1f", fastest[safe]!)) ns, unsafe "
+                + "\(String(format: "%.1f", fastest[unsafe]!)) ns, gain \(String(format: "%.1f", gain)) % "
+                + "of \(ofSafe ? "the safe form" : "an explicit begin+finish") "
+                + "(\(String(format: "%.1f", fastest[explicit]!)) ns; best of \(abRounds) interleaved rounds) — \(verdict)"
         )
     }
+    // The two speed targets again, interleaved as finely as the A/B pairs (obvious, explicit,
+    // opaque; best of `abRounds` rounds each).
+    var fastestTarget: [Int: Double] = [:]
+    for round in 0..<abRounds {
+        for index in (0..<3).map({ [obvious, explicit, opaque][($0 + round) % 3] }) {
+            fastestTarget[index] = min(fastestTarget[index] ?? .infinity, nanosecondsPerOperation(index))
+        }
+    }
+    check(
+        "explicit begin+finish vs obvious weak dictionary (interleaved rounds)",
+        fastestTarget[explicit]! / fastestTarget[obvious]!,
+        0.7
+    )
+    check(
+        "opaque begin+release vs obvious weak dictionary (interleaved rounds)",
+        fastestTarget[opaque]! / fastestTarget[obvious]!,
+        0.5
+    )
+    print("")
     compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
+    compare("registry pointer reads vs subscripts", safe: safeRegistryRow, unsafe: pointerRegistryRow)
+    compare("weak load in place (mutating) vs through the getter", safe: copiedWeakLoadRow, unsafe: inPlaceWeakLoadRow)
+    compare("coarse clock (coarseNow) vs precise clock (now)", safe: preciseClockRow, unsafe: coarseClockRow)
+    compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow, ofSafe: true)
 
     withExtendedLifetime(otherTokens) {}
+    withExtendedLifetime(registryToken) {}
 }

@@ -3,9 +3,9 @@
 // on the probe loop always finding an empty slot (the load factor stays at most 3/4) and on the
 // backward-shift deletion keeping every key reachable from its home slot (tested in
 // TaskRegistryTests, "Identity table"). Measured gain, same run (Benchmarks `ratios`, the A/B
-// rows, a lookup+insert+lookup+remove as in one begin+finish, 10 000 other keys): 37–68 ns
-// against 74–192 ns for `Dictionary`, 37–63 % of an explicit begin+finish (median of 5 runs:
-// 53 %), on the shared 2-core VM of Benchmarks/README.md.
+// rows, a lookup+insert+lookup+remove as in one begin+finish, 10 000 other keys, finely
+// interleaved rounds): 44 ns against 84 ns for `Dictionary` (medians of 7 runs), 40 % of an
+// explicit begin+finish (26–60 %), on the shared 2-core VM of Benchmarks/README.md.
 
 /// A hash table from object identities to small integers: open addressing, linear probing,
 /// Fibonacci hashing, deletion by backward shift (no tombstones).

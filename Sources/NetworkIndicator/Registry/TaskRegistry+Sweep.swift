@@ -8,29 +8,26 @@ extension TaskRegistry {
         var result = SweepResult()
         result.keptAlive.reserveCapacity(sweptEntryCount)
         var deadIndices: [Int] = []
-        let labels = labels
-        entries.withUnsafeMutableBufferPointer { entries in
-            for index in entries.indices where !entries[index].isFree {
-                var liveObject: AnyObject?
-                if entries[index].kind.isSwept {
-                    guard let object = entries[index].token.load() else {
-                        deadIndices.append(index)
-                        continue
-                    }
-                    if entries[index].kind == .completionReportingToken {
-                        result.completionCandidates.append((entries[index].key, object))
-                    } else {
-                        result.keptAlive.append(object)
-                    }
-                    liveObject = object
+        for index in entries.indices where !entries[index].isFree {
+            var liveObject: AnyObject?
+            if entries[index].kind.isSwept {
+                guard let object = entries[index].token.load() else {
+                    deadIndices.append(index)
+                    continue
                 }
-                if let staleThreshold, !entries[index].isStaleReported,
-                    now - entries[index].startedAt >= staleThreshold
-                {
-                    entries[index].isStaleReported = true
-                    let label = ActivityLabel.of(entries[index], object: liveObject, labels: labels)
-                    result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
+                if entries[index].kind == .completionReportingToken {
+                    result.completionCandidates.append((entries[index].key, object))
+                } else {
+                    result.keptAlive.append(object)
                 }
+                liveObject = object
+            }
+            if let staleThreshold, !entries[index].isStaleReported,
+                now - entries[index].startedAt >= staleThreshold
+            {
+                entries[index].isStaleReported = true
+                let label = ActivityLabel.of(entries[index], object: liveObject, labels: labels)
+                result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
             }
         }
         for index in deadIndices {

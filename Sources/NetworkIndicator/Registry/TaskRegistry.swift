@@ -112,7 +112,7 @@ struct TaskRegistry {
             remove(at: index)
             return .tokenDead
         }
-        if readEntry(at: index, { $0.pointee.count }) == 1 {
+        if entries[index].count == 1 {
             remove(at: index)
         } else {
             entries[index].count -= 1
@@ -138,7 +138,8 @@ struct TaskRegistry {
     /// that address, such as a dead token's, counts as none).
     func groupCount(for key: ObjectIdentifier) -> Int {
         guard let found = table.value(for: key) else { return 0 }
-        return readEntry(at: Int(found)) { $0.pointee.kind == .group ? $0.pointee.count : 0 }
+        let index = Int(found)
+        return entries[index].kind == .group ? entries[index].count : 0
     }
 
     // MARK: - Push/pop
@@ -174,28 +175,21 @@ struct TaskRegistry {
         pushCount = 0
     }
 
-    /// Reads the entry at `index` in place. `Array`'s subscript getter copies the whole entry,
-    /// and copying its weak reference costs atomic operations on the token's side table; the
-    /// trivial fields read through the pointer cost nothing.
-    @inline(__always)
-    func readEntry<Result>(at index: Int, _ body: (UnsafePointer<Entry>) -> Result) -> Result {
-        entries.withUnsafeBufferPointer { body($0.baseAddress! + index) }
-    }
-
     // MARK: - Private
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
     private mutating func isDead(at index: Int) -> Bool {
-        readEntry(at: index) { $0.pointee.kind.isSwept } && entries[index].token.load() == nil
+        entries[index].kind.isSwept && entries[index].token.load() == nil
     }
 
     /// Ends the entry at `index` and frees its slot; returns its task count.
     @discardableResult
     mutating func remove(at index: Int) -> Int {
-        let (key, count, isSwept, hasLabel) = readEntry(at: index) {
-            ($0.pointee.key, $0.pointee.count, $0.pointee.kind.isSwept, $0.pointee.hasLabel)
-        }
+        let key = entries[index].key
+        let count = entries[index].count
+        let isSwept = entries[index].kind.isSwept
+        let hasLabel = entries[index].hasLabel
         activeTaskCount -= count
         entryCount -= 1
         if isSwept { sweptEntryCount -= 1 }
