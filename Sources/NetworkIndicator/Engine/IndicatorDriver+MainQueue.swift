@@ -3,13 +3,6 @@ import Foundation
 /// The main-queue side of the driver: queuing reconciles, and performing the machine's answers
 /// after the lock (timers first, then outputs and streams). Nothing here takes the driver's
 /// lock except through the primitives of `IndicatorDriver.swift`.
-///
-/// Scheduled work holds the driver weakly: work still queued when the manager is gone finds no
-/// driver (or one that is shut down, and does nothing), and a scheduler dropped with work still
-/// queued holds no driver. (A weak reference gives the driver a side table, which makes its
-/// retains and releases take the runtime's slower path; the `ratios` A/B measured what a
-/// self-referencing box that avoided it saved: under 10 % of a begin+finish, so the box is gone.
-/// See Benchmarks/README.md.)
 extension IndicatorDriver {
     /// The pending hop runs: the machine brings the policy and the timers up to date.
     @MainActor
@@ -41,7 +34,7 @@ extension IndicatorDriver {
 
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
     func enqueueReconcile() {
-        scheduler.enqueue { [weak self] in self?.reconcile() }
+        scheduler.enqueue { [liveDriver] in liveDriver.withLock { $0 }?.reconcile() }
     }
 
     /// Performs a machine's answer, lock released: cancels the timers it `stopped`, starts the
@@ -72,10 +65,11 @@ extension IndicatorDriver {
             guard case .start(let delay, let interval, let generation) = change else { continue }
             let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
             let handle = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) {
-                [weak self] in
+                [liveDriver] in
+                let driver = liveDriver.withLock { $0 }
                 switch timer {
-                case .delay: self?.delayTimerFired(generation: generation)
-                case .sweep: self?.sweep()
+                case .delay: driver?.delayTimerFired(generation: generation)
+                case .sweep: driver?.sweep()
                 }
             }
             started.append((timer, generation, handle))
