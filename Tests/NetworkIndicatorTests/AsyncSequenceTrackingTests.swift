@@ -26,6 +26,13 @@ struct AsyncSequenceTrackingTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
+    @Test func aSequenceTrackedWithoutALabelIsLabelledByTheMethodsName() async {
+        let harness = Harness()
+        var iterator = [1, 2].async.trackingNetworkActivity(in: harness.manager).makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["trackingNetworkActivity"])
+    }
+
     @Test func errorEndsTheTaskAndPassesThrough() async {
         let harness = Harness()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Int.self)

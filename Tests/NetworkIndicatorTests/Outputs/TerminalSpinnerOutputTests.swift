@@ -60,6 +60,16 @@ struct TerminalSpinnerOutputTests {
         #expect(scheduler.scheduledTimerCount == 0)
     }
 
+    @Test func byDefaultDrawsNothingWhenNotATerminal() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: false) { [written] text in written.withLock { $0.append(text) } },
+            scheduler: scheduler
+        )
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(output.isEmpty)
+        #expect(!spinner.isSpinning)
+    }
+
     @Test func drawsToAPipeWhenTold() {
         let spinner = spinner(isTerminal: false, forced: true)
         spinner.networkIndicatorVisibilityDidChange(true)
