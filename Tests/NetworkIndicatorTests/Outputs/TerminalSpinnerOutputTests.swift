@@ -180,6 +180,17 @@ struct TerminalSpinnerOutputTests {
         spinner.networkIndicatorVisibilityDidChange(false)
     }
 
+    @Test func byDefaultTheSpinnerTurnsACircleOfTenBrailleDots() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { [written] text in written.withLock { $0.append(text) } },
+            scheduler: scheduler
+        )
+        spinner.networkIndicatorVisibilityDidChange(true)
+        scheduler.advance(by: 1.05)
+        #expect(glyphs == ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏", "⠋"])
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
     @Test func emptyFramesAreReplacedByTheBrailleDots() {
         let spinner = TerminalSpinnerOutput(destination: .init(isTerminal: true) { _ in }, frames: [])
         #expect(spinner.frames == TerminalSpinnerOutput.brailleFrames)
