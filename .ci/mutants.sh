@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Mutation testing of the core files, run by hand (not in CI: it takes long on two cores).
+# Mutation testing of every source file that this machine compiles, run by hand (not in CI: it
+# takes long on two cores).
 #
 #   bash .ci/mutants.sh [N] [seed] [options]     N mutants that compile (default 60), seed (default 1)
 #   bash .ci/mutants.sh 60 1                     the run whose table is .ci/mutants-report.md
 #   bash .ci/mutants.sh 10 7 --list              only print the first 10 mutants of seed 7's draw
+#   bash .ci/mutants.sh 15 3 --files 'Sources/NetworkIndicator/Scheduling/*.swift'   a narrower run
 #   bash .ci/mutants.sh --help                   every option
 #
-# universalmutator (pip; installed here if missing) makes every mutant of each core file: the
-# registry (Registry/), the state machine, policy and driver with scopes and the sweep (Engine/),
-# the manager (NetworkIndicatorManager*.swift), groups and tokens (--files GLOB for others). A
-# seeded draw takes them round-robin over the files. Each mutant is written into one scratch copy of the
-# package (under $TMPDIR or /tmp, synced from the work tree at the start; its build folder is
-# reused, so each build is incremental), built with `swift build --build-tests`, and tested with
+# universalmutator (pip; installed here if missing) makes every mutant of each source file
+# (`Sources/**/*.swift`, every target: the core, the schedulers and the clock, the outputs,
+# snapshots and diagnostics, the URLSession and AsyncSequence helpers, Internal/, and the parts of
+# NetworkIndicatorUI that build without UIKit or SwiftUI; --files GLOB, repeatable, for fewer).
+# Code inside an `#if` branch that the compiler here does not take (asked of swiftc, as for a
+# debug build) is never mutated, and a file with no such code is left out, so on Linux the
+# Apple-only files drop out by themselves and a new file or target is picked up. A
+# seeded draw takes them round-robin over the files (each file its share). Each mutant is written
+# into one scratch copy of the package (under $TMPDIR or /tmp, synced from the work tree at the
+# start; its build folder is reused, so each build is incremental), built with `swift build --build-tests`, and tested with
 # `swift test` under a timeout (8 times the unmutated run's time, 120 to 300 s; --timeout or
 # MUTANTS_TIMEOUT to choose; a timeout counts as killed); then the file is restored. A mutant that
 # does not compile is skipped, not counted, and the next one is drawn. A killed mutant's first

@@ -2,7 +2,9 @@
 """The mutation run behind `bash .ci/mutants.sh`; see that script for the usage.
 
 universalmutator (`mutate FILE swift --noCheck --mutantDir DIR`) generates every mutant of each
-core file. A seeded draw takes them round-robin over the files (each file's mutants in a seeded
+source file that this machine compiles (by default every `Sources/**/*.swift`; code inside an
+`#if` branch that the compiler here leaves out is never mutated, and a file with no compiled code
+is left out, so Apple-only files drop out on Linux by themselves). A seeded draw takes them round-robin over the files (each file's mutants in a seeded
 order), so that every file gets the same share whatever its size. Each drawn mutant is written
 into a scratch copy of the package (one copy, synced from the work tree at the start, whose build
 folder is reused so that each build is incremental), built with `swift build --build-tests`, and
@@ -32,19 +34,9 @@ import time
 from pathlib import Path
 
 CORE_ROOT = "Sources/NetworkIndicator"
-# The core: where the package's decisions are made. The registry, the state machine and its
-# policy, the driver (with scopes and the sweep), the manager's public face, groups and tokens.
-# Left out: the schedulers and the clock (timers and clocks a unit test replaces), the lock box,
-# snapshots and diagnostics (formatting), outputs, and code behind `#if` branches that Linux does
-# not compile (a mutant there cannot be tested here).
-CORE_GLOBS = (
-    f"{CORE_ROOT}/Registry/*.swift",
-    f"{CORE_ROOT}/Engine/*.swift",
-    f"{CORE_ROOT}/NetworkIndicatorManager*.swift",
-    f"{CORE_ROOT}/NetworkActivityGroup.swift",
-    f"{CORE_ROOT}/NetworkActivityToken.swift",
-)
-# Path components that are not core: the outputs (adapters around the engine) and the DocC catalog.
+# Every source file of every target; `compiled_files` then keeps those with code that this
+# machine compiles. A new file or target under Sources/ is drawn from without editing this.
+DEFAULT_GLOBS = ("Sources/**/*.swift",)
 # Top-level entries of the work tree that the scratch copy leaves out.
 SYNC_EXCLUDED = re.compile(
     r"^(\.git|\.build.*|\.swiftpm|Benchmarks|crash-.*|leak-.*|timeout-.*|.*\.profraw)$"
@@ -102,14 +94,123 @@ class Mutant:
         return "\n".join(lines)
 
 
-def core_files(repo: Path, patterns: list[str]) -> list[str]:
-    """The files to mutate: `patterns` (globs from the repository root), or the core files."""
-    found = {p.relative_to(repo).as_posix() for g in (patterns or CORE_GLOBS) for p in repo.glob(g) if p.is_file()}
+def matching_files(repo: Path, patterns: list[str]) -> list[str]:
+    """The Swift files that `patterns` (globs from the repository root, default every source
+    file) name."""
+    found = {p.relative_to(repo).as_posix() for g in (patterns or DEFAULT_GLOBS) for p in repo.glob(g)
+             if p.is_file() and p.suffix == ".swift"}
     return sorted(found)
 
 
-def mutants_of(repo: Path, rel: str, cache: Path, tool_key: str, ignored: list[re.Pattern[str]]) -> list[Mutant]:
-    """Every mutant universalmutator makes of `rel`, cached by the file's content."""
+# MARK: - What this machine compiles
+
+DIRECTIVE = re.compile(r"^\s*#(if|elseif|else|endif)\b\s*(.*?)\s*(//.*)?$")
+# Lines that compile to nothing: blank lines, comments, imports and directives.
+NOT_CODE = re.compile(r"^\s*($|//|/\*|\*|#|(@_exported\s+|public\s+|package\s+|internal\s+|@testable\s+)?import\s)")
+
+
+class Conditions:
+    """Evaluates `#if` conditions as the compiler on this machine does for a debug build (the
+    one `swift test` uses: `DEBUG` is set), by asking it: each condition guards a `#warning`
+    in one probe file that `swiftc -typecheck` reads. Answers are cached on disk by the
+    compiler's version."""
+
+    def __init__(self, cache: Path):
+        version = subprocess.run(["swiftc", "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True).stdout
+        self.path = cache / f"conditions-{hashlib.sha256(version.encode()).hexdigest()[:16]}.json"
+        self.known: dict[str, bool] = json.loads(self.path.read_text()) if self.path.exists() else {}
+
+    def evaluate(self, conditions: set[str]) -> None:
+        unknown = sorted(c for c in conditions if c not in self.known)
+        if not unknown:
+            return
+        answers = self.probe(unknown)
+        if answers is None:  # one condition does not parse: ask one at a time
+            answers = {}
+            for condition in unknown:
+                answer = self.probe([condition])
+                if answer is None:
+                    fail(f"swiftc cannot evaluate `#if {condition}`")
+                answers.update(answer)
+        self.known.update(answers)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.known, indent=1, sort_keys=True), encoding="utf-8")
+
+    @staticmethod
+    def probe(conditions: list[str]) -> dict[str, bool] | None:
+        with tempfile.TemporaryDirectory(prefix="mutants-if-") as tmp:
+            source = Path(tmp) / "probe.swift"
+            source.write_text("".join(f'#if {c}\n#warning("probe {i}")\n#endif\n' for i, c in enumerate(conditions)),
+                              encoding="utf-8")
+            result = subprocess.run(["swiftc", "-typecheck", "-D", "DEBUG", source.name], cwd=tmp,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if result.returncode != 0:
+            return None
+        active = {int(n) for n in re.findall(r"warning: probe (\d+)", result.stdout)}
+        return {c: i in active for i, c in enumerate(conditions)}
+
+    def __getitem__(self, condition: str) -> bool:
+        return self.known[condition]
+
+
+def directives(text: str) -> list[tuple[int, str, str]]:
+    """The `#if` family of directives in `text`, as (0-based line, keyword, condition)."""
+    found = []
+    for number, line in enumerate(text.split("\n")):
+        match = DIRECTIVE.match(line)
+        if match:
+            found.append((number, match.group(1), match.group(2)))
+    return found
+
+
+def compiled_lines(text: str, conditions: Conditions) -> list[bool]:
+    """For each line of `text`, whether the compiler here reads it as code: outside every `#if`
+    or in the branch it takes. Directive lines themselves count as not compiled."""
+    lines = text.split("\n")
+    marks = {number: (keyword, condition) for number, keyword, condition in directives(text)}
+    # One frame per open `#if`: (the enclosing code is compiled, this branch is taken, a branch was taken).
+    stack: list[tuple[bool, bool, bool]] = []
+    compiled = []
+    for number in range(len(lines)):
+        active = all(frame[1] for frame in stack)
+        if number not in marks:
+            compiled.append(active)
+            continue
+        compiled.append(False)
+        keyword, condition = marks[number]
+        if keyword == "if":
+            taken = active and conditions[condition]
+            stack.append((active, taken, taken))
+        elif keyword in ("elseif", "else") and stack:
+            outer, _, any_taken = stack.pop()
+            taken = outer and not any_taken and (keyword == "else" or conditions[condition])
+            stack.append((outer, taken, any_taken or taken))
+        elif keyword == "endif" and stack:
+            stack.pop()
+    return compiled
+
+
+def compiled_files(repo: Path, files: list[str], conditions: Conditions) -> tuple[dict[str, list[bool]], list[str]]:
+    """Which lines of each file the compiler here reads as code, for the files that have some;
+    and the files left out because all their code sits in branches not taken here."""
+    texts = {rel: (repo / rel).read_text(encoding="utf-8") for rel in files}
+    conditions.evaluate({condition for text in texts.values() for _, keyword, condition in directives(text)
+                         if keyword in ("if", "elseif")})
+    kept, left_out = {}, []
+    for rel, text in texts.items():
+        compiled = compiled_lines(text, conditions)
+        if any(flag and not NOT_CODE.match(line) for flag, line in zip(compiled, text.split("\n"))):
+            kept[rel] = compiled
+        else:
+            left_out.append(rel)
+    return kept, left_out
+
+
+def mutants_of(repo: Path, rel: str, cache: Path, tool_key: str, ignored: list[re.Pattern[str]],
+               compiled: list[bool]) -> list[Mutant]:
+    """Every mutant universalmutator makes of `rel` (cached by the file's content) that changes
+    only lines the compiler here reads as code."""
     text = (repo / rel).read_text(encoding="utf-8")
     key = hashlib.sha256((tool_key + "\0" + text).encode()).hexdigest()[:24]
     cached = cache / f"{key}.json"
@@ -124,6 +225,8 @@ def mutants_of(repo: Path, rel: str, cache: Path, tool_key: str, ignored: list[r
         mutant = Mutant(rel, line, old, new)
         if any(pattern.search(old_line) for old_line in old for pattern in ignored):
             continue
+        if not all(compiled[line - 1:line - 1 + max(len(old), 1)]):
+            continue  # in a branch of an `#if` that is not compiled here, or a directive
         if "".join(mutant.old).split() == "".join(mutant.new).split():
             continue  # whitespace only
         if (line, mutant.new_text) in seen:
@@ -466,7 +569,8 @@ def main() -> None:
     parser.add_argument("--scratch", type=Path, default=os.environ.get("MUTANTS_SCRATCH"),
                         help="the scratch folder (env MUTANTS_SCRATCH; default under $TMPDIR or /tmp)")
     parser.add_argument("--files", action="append", default=[], metavar="GLOB",
-                        help="mutate these files (globs relative to the repository) instead of the core files")
+                        help="mutate these files (globs relative to the repository) instead of every source file; "
+                        "repeatable; files or branches not compiled here are still left out")
     parser.add_argument("--list", action="store_true",
                         help="only print the first COUNT mutants of the draw; build and test nothing")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
@@ -503,14 +607,20 @@ def main() -> None:
     changed = sync(repo, scratch.repo)
     log(f"  {changed} files written or removed")
 
-    files = core_files(scratch.repo, args.files)
-    if not files:
+    matched = matching_files(scratch.repo, args.files)
+    if not matched:
         fail("no files to mutate")
+    compiled, left_out = compiled_files(scratch.repo, matched, Conditions(scratch_root / "cache"))
+    for rel in left_out:
+        log(f"  {rel}: left out, none of its code is compiled here")
+    files = sorted(compiled)
+    if not files:
+        fail("none of the files has code that is compiled here")
     tool = tool_version()
     log(f"mutants: generating the mutants of {len(files)} files with universalmutator {tool}")
     by_file = {}
     for rel in files:
-        by_file[rel] = mutants_of(scratch.repo, rel, scratch_root / "cache", tool, ignored)
+        by_file[rel] = mutants_of(scratch.repo, rel, scratch_root / "cache", tool, ignored, compiled[rel])
         log(f"  {rel}: {len(by_file[rel])} mutants")
     order = draw_order(by_file, args.seed)
     log(f"  {len(order)} mutants in all")
@@ -543,14 +653,17 @@ def main() -> None:
         f"{scratch.timeout:.0f} s")
 
     commit = git(repo, "rev-parse", "--short", "HEAD") or "unknown commit"
-    if git(repo, "status", "--porcelain", "--", CORE_ROOT):
-        commit += " with uncommitted changes in " + CORE_ROOT
+    if git(repo, "status", "--porcelain", "--", "Sources"):
+        commit += " with uncommitted changes in Sources"
     command = f"bash .ci/mutants.sh {args.count} {args.seed}" + "".join(f" --files '{g}'" for g in args.files)
     header = [
         "# Mutation run",
         "",
         f"`{command}` on {commit}, {datetime.date.today().isoformat()}: universalmutator {tool}, "
-        f"{len(order)} mutants of {len(files)} files (the core files: `Registry/`, `Engine/`, `NetworkIndicatorManager*.swift`, `NetworkActivityGroup.swift`, `NetworkActivityToken.swift` under `{CORE_ROOT}`, unless `--files` says otherwise), drawn round-robin "
+        f"{len(order)} mutants of {len(files)} files ({'every' if not args.files else 'each matched'} source file "
+        f"with code compiled on this platform; code in `#if` branches not compiled here is not mutated"
+        f"{'' if not left_out else ', and ' + ', '.join('`' + f + '`' for f in left_out) + ' are left out'}), "
+        f"drawn round-robin "
         f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs the whole "
         f"`swift test` (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
         f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`.",

@@ -26,6 +26,13 @@ struct AsyncSequenceTrackingTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
+    @Test func aSequenceTrackedWithoutALabelIsLabelledByTheMethodsName() async {
+        let harness = Harness()
+        var iterator = [1, 2].async.trackingNetworkActivity(in: harness.manager).makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["trackingNetworkActivity"])
+    }
+
     @Test func errorEndsTheTaskAndPassesThrough() async {
         let harness = Harness()
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
@@ -54,6 +61,27 @@ struct AsyncSequenceTrackingTests {
         }
         #expect(seen == [0, 1, 2])
         #expect(harness.manager.activeTaskCount == 0, "the released iterator ended it")
+    }
+
+    /// Shared, not handed over: two tasks hold the same sequence, which only a `Sendable` value
+    /// may do (a tracked sequence is `Sendable` when its base is).
+    @Test func aTrackedSequenceOfASendableBaseCanBeSharedBetweenTasks() async {
+        let harness = Harness()
+        let tracked = [1, 2].async.trackingNetworkActivity(in: harness.manager)
+        async let first = Self.sum(of: tracked)
+        async let second = Self.sum(of: tracked)
+        #expect(await [first, second] == [3, 3])
+    }
+
+    private nonisolated static func sum<S: AsyncSequence & Sendable>(of sequence: S) async -> Int
+    where S.Element == Int {
+        var sum = 0
+        do {
+            for try await value in sequence { sum += value }
+        } catch {
+            Issue.record("\(error)")
+        }
+        return sum
     }
 
     @Test func eachIterationIsItsOwnTask() async {

@@ -34,6 +34,38 @@ struct CompletionReportingTests {
         withExtendedLifetime(operation) {}
     }
 
+    @Test func heldCancelledOperationStillRunningStaysActiveUntilItFinishes() async {
+        let harness = Harness()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let operation = BlockOperation {
+            started.signal()
+            release.wait()
+        }
+        harness.manager.beganNetworkTask(withToken: operation)
+        let queue = OperationQueue()
+        queue.addOperation(operation)
+        started.wait()
+        operation.cancel()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 1, "cancelled but still executing: not finished")
+        release.signal()
+        await eventually { operation.isFinished }
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+    }
+
+    @Test func trackedURLSessionTaskIsLabelledWithItsURL() {
+        let harness = Harness()
+        let session = URLSession(configuration: .ephemeral)
+        let url = URL(string: "http://127.0.0.1:9/feed?page=2")!
+        let task = session.dataTask(with: url)
+        harness.manager.track(task)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == [url.absoluteString])
+        harness.manager.finishedNetworkTask(forToken: task)
+        session.invalidateAndCancel()
+    }
+
     @Test func customTypeReportsCompletionThroughTheProtocol() {
         let harness = Harness()
         let upload = CompletableToken()

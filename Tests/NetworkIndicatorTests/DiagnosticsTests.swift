@@ -141,4 +141,22 @@ struct DiagnosticsTests {
         manager.popNetworkActivity()
         #expect(seen.withLock { $0 } == [1])
     }
+
+    /// Standard error is borrowed for the call: whatever else writes to it meanwhile lands in
+    /// the pipe too, hence `contains`.
+    @Test func theDefaultHandlerWritesToStandardErrorInDebugBuilds() throws {
+        let pipe = Pipe()
+        let saved = dup(STDERR_FILENO)
+        dup2(pipe.fileHandleForWriting.fileDescriptor, STDERR_FILENO)
+        NetworkIndicatorManager.defaultDiagnosticsHandler(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: ""))
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        try pipe.fileHandleForWriting.close()
+        let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #if DEBUG
+        #expect(written.contains("NetworkIndicator: popNetworkActivity() with no push outstanding; ignored\n"))
+        #else
+        #expect(!written.contains("NetworkIndicator:"), "silent in release builds")
+        #endif
+    }
 }

@@ -101,6 +101,23 @@ struct URLSessionLoadTests {
         #expect(manager.activeTaskCount == 0)
         session.finishTasksAndInvalidate()
     }
+    @Test func dataForARequestIsTrackedUnderTheRequestsURL() async throws {
+        let server = try LocalHTTPServer()
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let session = URLSession(configuration: .ephemeral)
+        server.holdResponses()  // the load stays open until its task has been looked at
+        let request = URLRequest(url: server.url("/b"))
+        let load = Task.detached {
+            try await session.data(for: request, tracking: manager)
+        }
+        await eventually(timeout: 20) { manager.activeTaskCount != 0 }
+        #expect(manager.activitySnapshot().activities.map(\.label) == [server.url("/b").absoluteString])
+        server.releaseResponses()
+        let (data, _) = try await load.value
+        #expect(String(decoding: data, as: UTF8.self) == "ok /b")
+        #expect(manager.activeTaskCount == 0)
+        session.finishTasksAndInvalidate()
+    }
 }
 
 private final class NonSendableCounter {

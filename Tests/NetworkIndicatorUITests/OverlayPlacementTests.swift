@@ -114,6 +114,11 @@ struct OverlayPlacementTests {
         #expect(placement.maximumOverlaySize == nil)
     }
 
+    @Test func hostLaidOutSmallerThanAPointStillLimitsOverlaySize() {
+        let placement = OverlayPlacement(bounds: CGRect(x: 0, y: 0, width: 0.5, height: 0.5), insets: .zero)
+        #expect(placement.maximumOverlaySize == CGSize(width: 0.5, height: 0.5))
+    }
+
     @Test func boundsWithNegativeSizeAreStandardized() {
         let placement = OverlayPlacement(bounds: CGRect(x: 320, y: 480, width: -320, height: -480), insets: .zero)
         #expect(placement.visibleRect == CGRect(x: 0, y: 0, width: 320, height: 480))

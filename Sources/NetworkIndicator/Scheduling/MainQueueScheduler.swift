@@ -33,6 +33,9 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
     }
 
     /// Starts a `DispatchSourceTimer` on the main queue.
+    ///
+    /// A negative `delay` counts as zero, an `interval` under a microsecond as one microsecond,
+    /// and `leeway` is kept between zero and one second.
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
@@ -43,10 +46,10 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         timer.setEventHandler {
             MainActor.assumeIsolated { work() }
         }
-        // Seconds as `Double`, leeway in microseconds (at most one second): no `Int` overflow
-        // on 32-bit platforms, where nanoseconds past 2.1 s would not fit.
+        // Seconds as `Double`: no `Int` overflow on 32-bit platforms, where nanoseconds past
+        // 2.1 s would not fit.
         let deadline = DispatchTime.now() + max(delay, 0)
-        let leeway = DispatchTimeInterval.microseconds(Int(min(max(leeway, 0), 1) * 1_000_000))
+        let leeway = Self.dispatchLeeway(leeway)
         if let interval {
             timer.schedule(deadline: deadline, repeating: max(interval, 0.000_001), leeway: leeway)
         } else {
@@ -54,6 +57,15 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         }
         timer.resume()
         return DispatchTimerHandle(timer: timer)
+    }
+
+    /// `seconds` of leeway as Dispatch takes it: in microseconds (so that it fits an `Int` on
+    /// 32-bit platforms), a negative value as zero, and at most one second.
+    ///
+    /// A function of its own because Dispatch offers no way to read a timer's leeway back, and
+    /// on Linux a timer fires at its deadline whatever its leeway, so no timing test can see it.
+    static func dispatchLeeway(_ seconds: TimeInterval) -> DispatchTimeInterval {
+        .microseconds(Int(min(max(seconds, 0), 1) * 1_000_000))
     }
 }
 

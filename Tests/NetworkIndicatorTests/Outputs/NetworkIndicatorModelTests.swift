@@ -6,6 +6,12 @@ import Testing
 @MainActor
 @Suite("Observable model")
 struct NetworkIndicatorModelTests {
+    @Test func aNewModelShowsNoIndicatorAndNoTasks() {
+        let model = NetworkIndicatorModel()
+        #expect(!model.isVisible)
+        #expect(model.activeTaskCount == 0)
+    }
+
     @Test func modelFollowsTheManager() {
         let harness = Harness()
         let model = NetworkIndicatorModel(manager: harness.manager)

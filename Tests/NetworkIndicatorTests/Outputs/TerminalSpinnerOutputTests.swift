@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicatorTesting
 import Testing
 
@@ -20,6 +21,13 @@ struct TerminalSpinnerOutputTests {
     }
 
     private var output: [String] { written.withLock { $0 } }
+
+    /// The glyphs drawn so far, in order (each draw is an erase-line followed by glyph and label).
+    private var glyphs: [String] {
+        output.compactMap { line in
+            line.hasSuffix(" Loading") ? String(line.dropFirst("\r\u{1B}[2K".count).prefix(1)) : nil
+        }
+    }
 
     @Test func drawsWhileVisibleAndErasesOnHide() {
         let spinner = spinner()
@@ -51,6 +59,16 @@ struct TerminalSpinnerOutputTests {
         spinner.networkIndicatorVisibilityDidChange(false)
         #expect(output.isEmpty)
         #expect(scheduler.scheduledTimerCount == 0)
+    }
+
+    @Test func byDefaultDrawsNothingWhenNotATerminal() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: false) { [written] text in written.withLock { $0.append(text) } },
+            scheduler: scheduler
+        )
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(output.isEmpty)
+        #expect(!spinner.isSpinning)
     }
 
     @Test func drawsToAPipeWhenTold() {
@@ -93,5 +111,124 @@ struct TerminalSpinnerOutputTests {
         #expect(!spinner.isSpinning)
         #expect(output.first == "\r\u{1B}[2K- Loading")
         #expect(output.last == "\r\u{1B}[2K")
+    }
+
+    @Test func framesAdvanceOnceAFrameIntervalAndWrapAround() {
+        let spinner = spinner()
+        spinner.networkIndicatorVisibilityDidChange(true)
+        scheduler.advance(by: 0.05)
+        #expect(glyphs == ["-"], "no frame before the interval has passed")
+        scheduler.advance(by: 0.05)
+        #expect(glyphs == ["-", "\\"])
+        scheduler.advance(by: 0.35)
+        #expect(glyphs == ["-", "\\", "|", "/", "-"], "after the last frame, the first")
+    }
+
+    @Test func theFrameTimerRepeatsEveryFrameIntervalWithATenthOfItAsLeeway() {
+        let recorder = SchedulingRecorder()
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { _ in },
+            frameInterval: 0.2,
+            scheduler: recorder
+        )
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(recorder.requests.count == 1)
+        #expect(recorder.requests.first?.delay == 0.2)
+        #expect(recorder.requests.first?.interval == 0.2)
+        #expect(abs((recorder.requests.first?.leeway ?? -1) - 0.02) < 1e-9)
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
+    @Test func aFrameIntervalUnderTenMillisecondsBecomesTenMilliseconds() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { [written] text in written.withLock { $0.append(text) } },
+            frameInterval: 0.001,
+            scheduler: scheduler
+        )
+        #expect(spinner.frameInterval == 0.01)
+        spinner.networkIndicatorVisibilityDidChange(true)
+        scheduler.advance(by: 0.009)
+        #expect(output.count == 1, "no frame before 10 ms")
+        scheduler.advance(by: 0.002)
+        #expect(output.count == 2, "one frame by 11 ms")
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
+    @Test func hidingCancelsTheFrameTimer() {
+        let spinner = spinner()
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(scheduler.pendingWorkCount == 1)
+        spinner.networkIndicatorVisibilityDidChange(false)
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
+    @Test func showingAgainStartsFromTheFirstFrame() {
+        let spinner = spinner()
+        spinner.networkIndicatorVisibilityDidChange(true)
+        scheduler.advance(by: 0.2)
+        spinner.networkIndicatorVisibilityDidChange(false)
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(glyphs == ["-", "\\", "|", "-"])
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
+    @Test func showingTwiceStartsOneTimer() {
+        let spinner = spinner()
+        spinner.networkIndicatorVisibilityDidChange(true)
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(scheduler.scheduledTimerCount == 1)
+        #expect(output.count == 1, "drawn once")
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
+    @Test func byDefaultTheSpinnerTurnsACircleOfTenBrailleDots() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { [written] text in written.withLock { $0.append(text) } },
+            scheduler: scheduler
+        )
+        spinner.networkIndicatorVisibilityDidChange(true)
+        scheduler.advance(by: 1.05)
+        #expect(glyphs == ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏", "⠋"])
+        spinner.networkIndicatorVisibilityDidChange(false)
+    }
+
+    @Test func emptyFramesAreReplacedByTheBrailleDots() {
+        let spinner = TerminalSpinnerOutput(destination: .init(isTerminal: true) { _ in }, frames: [])
+        #expect(spinner.frames == TerminalSpinnerOutput.brailleFrames)
+    }
+
+    @Test func changingTheLabelWhileHiddenDrawsNothing() {
+        let spinner = spinner()
+        spinner.label = "Fetching"
+        #expect(output.isEmpty)
+    }
+}
+
+/// A manual scheduler that also records what each `schedule` call asked for.
+private final class SchedulingRecorder: NetworkIndicatorScheduler {
+    struct Request {
+        var delay: TimeInterval
+        var interval: TimeInterval?
+        var leeway: TimeInterval
+    }
+
+    private let base = ManualNetworkIndicatorScheduler()
+    private let recorded = LockedState<[Request]>([])
+
+    var requests: [Request] { recorded.withLock { $0 } }
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        recorded.withLock { $0.append(Request(delay: delay, interval: interval, leeway: leeway)) }
+        return base.schedule(after: delay, repeating: interval, leeway: leeway, work)
     }
 }

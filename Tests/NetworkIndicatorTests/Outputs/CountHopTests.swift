@@ -1,0 +1,93 @@
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// Count changes that do not change visibility cost a main-queue hop only while an attached
+/// output asks for counts. The outputs here rely on the protocol's default for
+/// `receivesActiveTaskCount`, as most app-written outputs do.
+@MainActor
+@Suite("Count changes and main-queue hops")
+struct CountHopTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    /// A manager showing the indicator for one open task, `output` attached, every hop run.
+    private func visibleManager(with output: any NetworkIndicatorOutput) -> NetworkIndicatorManager {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.startDelay = 0
+        manager.completionDelay = 0
+        manager.addOutput(output)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        return manager
+    }
+
+    /// Pushes and pops without ever reaching zero, running pending work after each.
+    private func changeCountsWithoutChangingVisibility(_ manager: NetworkIndicatorManager) {
+        for _ in 0..<3 {
+            manager.pushNetworkActivity()
+            scheduler.runPendingWork()
+        }
+        for _ in 0..<2 {
+            manager.popNetworkActivity()
+            scheduler.runPendingWork()
+        }
+    }
+
+    @Test func aPlainOutputByDefaultDoesNotReceiveCounts() {
+        #expect(!PlainOutput().receivesActiveTaskCount)
+        #expect(!ClosureObserver(.visibility { _ in }).receivesActiveTaskCount)
+    }
+
+    @Test func countChangesCauseNoHopWithOnlyAPlainOutput() {
+        let output = PlainOutput()
+        let manager = visibleManager(with: output)
+        let hops = scheduler.enqueuedWorkCount
+        changeCountsWithoutChangingVisibility(manager)
+        #expect(scheduler.enqueuedWorkCount == hops, "one hop per count change that no output asked for")
+        #expect(output.visibilityChanges == [false, true])
+        #expect(manager.activeTaskCount == 2)
+    }
+
+    @Test func countChangesCauseNoHopWithOnlyAVisibilityObservation() {
+        let output = ClosureObserver(.visibility { _ in })
+        let manager = visibleManager(with: output)
+        let hops = scheduler.enqueuedWorkCount
+        changeCountsWithoutChangingVisibility(manager)
+        #expect(scheduler.enqueuedWorkCount == hops, "one hop per count change that no output asked for")
+    }
+
+    @Test func countChangesCauseAHopEachWithACountReceivingOutput() {
+        let output = CountingOutput()
+        let manager = visibleManager(with: output)
+        let hops = scheduler.enqueuedWorkCount
+        changeCountsWithoutChangingVisibility(manager)
+        #expect(scheduler.enqueuedWorkCount == hops + 5, "one hop per count change")
+        #expect(output.counts == [0, 1, 2, 3, 4, 3, 2])
+        _ = manager
+    }
+}
+
+/// An output that implements only what the protocol requires.
+@MainActor
+private final class PlainOutput: NetworkIndicatorOutput {
+    private(set) var visibilityChanges: [Bool] = []
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        visibilityChanges.append(isVisible)
+    }
+}
+
+/// An output that asks for counts.
+@MainActor
+private final class CountingOutput: NetworkIndicatorOutput {
+    private(set) var counts: [Int] = []
+
+    var receivesActiveTaskCount: Bool { true }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+
+    func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+        counts.append(activeTaskCount)
+    }
+}

@@ -1,0 +1,135 @@
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// The manual scheduler is public API that users' tests rely on: its clock, its ordering and its
+/// counters are pinned down here, not only exercised through the manager.
+@MainActor
+@Suite("Manual scheduler")
+struct ManualSchedulerTests {
+    private let scheduler = ManualNetworkIndicatorScheduler(now: 10)
+    private let log = RunLog()
+
+    private func record(_ name: String) -> @MainActor @Sendable () -> Void {
+        { [log, scheduler] in log.append(name, at: scheduler.now) }
+    }
+
+    @Test func timeStandsStillUntilAdvanced() {
+        _ = scheduler.schedule(after: 0, repeating: nil, leeway: 0, record("timer"))
+        scheduler.enqueue(record("hop"))
+        #expect(scheduler.now == 10)
+        #expect(log.names.isEmpty, "nothing runs inside the call that scheduled it")
+    }
+
+    @Test func advancingRunsDueWorkInDeadlineOrderAtItsDeadline() {
+        _ = scheduler.schedule(after: 0.3, repeating: nil, leeway: 0, record("c"))
+        _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0, record("a"))
+        _ = scheduler.schedule(after: 0.2, repeating: nil, leeway: 0, record("b"))
+        scheduler.advance(by: 0.5)
+        #expect(log.names == ["a", "b", "c"])
+        #expect(log.times == [10.1, 10.2, 10.3])
+        #expect(scheduler.now == 10.5)
+    }
+
+    @Test func workWithTheSameDeadlineRunsInTheOrderItWasScheduled() {
+        for name in ["first", "second", "third"] {
+            _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0, record(name))
+        }
+        scheduler.advance(by: 0.1)
+        #expect(log.names == ["first", "second", "third"])
+    }
+
+    @Test func workDueAfterTheAdvanceWaitsForTheNext() {
+        _ = scheduler.schedule(after: 1, repeating: nil, leeway: 0, record("later"))
+        scheduler.advance(by: 0.5)
+        #expect(log.names.isEmpty)
+        #expect(scheduler.nextDeadline == 11)
+        scheduler.advance(by: 0.5)
+        #expect(log.names == ["later"])
+        #expect(scheduler.nextDeadline == nil)
+    }
+
+    @Test func runPendingWorkRunsHopsWithoutMovingTheClock() {
+        scheduler.enqueue(record("hop"))
+        _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0, record("timer"))
+        scheduler.runPendingWork()
+        #expect(log.names == ["hop"])
+        #expect(scheduler.now == 10)
+    }
+
+    @Test func aRepeatingTimerFiresEveryIntervalUntilCancelled() {
+        let timer = scheduler.schedule(after: 0.1, repeating: 0.25, leeway: 0, record("tick"))
+        scheduler.advance(by: 1)
+        #expect(log.times == [10.1, 10.35, 10.6, 10.85])
+        timer.cancel()
+        scheduler.advance(by: 1)
+        #expect(log.names.count == 4)
+    }
+
+    @Test func intervalsUnderAMillisecondCountAsOne() {
+        let timer = scheduler.schedule(after: 0, repeating: 0.000_5, leeway: 0, record("tick"))
+        scheduler.advance(by: 0.0105)
+        #expect(log.names.count == 11, "at 0, 1, …, 10 ms")
+        timer.cancel()
+    }
+
+    @Test func aNegativeDelayIsDueAtOnce() {
+        _ = scheduler.schedule(after: -1, repeating: nil, leeway: 0, record("timer"))
+        #expect(scheduler.nextDeadline == 10)
+        scheduler.runPendingWork()
+        #expect(log.times == [10])
+    }
+
+    @Test func aNegativeAdvanceRunsWhatIsDueAndLeavesTheClockWhereItIs() {
+        scheduler.enqueue(record("hop"))
+        scheduler.advance(by: -1)
+        #expect(log.names == ["hop"])
+        #expect(scheduler.now == 10)
+    }
+
+    @Test func workScheduledWhileAdvancingRunsInTheSameAdvanceIfDue() {
+        _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0) { [scheduler, log] in
+            log.append("outer", at: scheduler.now)
+            _ = scheduler.schedule(after: 0.2, repeating: nil, leeway: 0) { log.append("inner", at: scheduler.now) }
+            _ = scheduler.schedule(after: 0.5, repeating: nil, leeway: 0) { log.append("too late", at: scheduler.now) }
+        }
+        scheduler.advance(by: 0.4)
+        #expect(log.names == ["outer", "inner"])
+        #expect(log.times.last == 10.3)
+    }
+
+    @Test func aCancelledTimerNeverRunsAndIsNoLongerPending() {
+        let timer = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0, record("timer"))
+        #expect(scheduler.pendingWorkCount == 1)
+        timer.cancel()
+        #expect(scheduler.pendingWorkCount == 0)
+        scheduler.advance(by: 1)
+        #expect(log.names.isEmpty)
+    }
+
+    @Test func countersCountRequestsRunsAndPendingWork() {
+        scheduler.enqueue(record("hop"))
+        scheduler.enqueue(record("hop"))
+        let timer = scheduler.schedule(after: 0.1, repeating: 0.1, leeway: 0, record("tick"))
+        #expect(scheduler.enqueuedWorkCount == 2)
+        #expect(scheduler.scheduledTimerCount == 1)
+        #expect(scheduler.pendingWorkCount == 3)
+        scheduler.advance(by: 0.25)
+        #expect(scheduler.executedWorkCount == 4, "two hops and two ticks")
+        #expect(scheduler.pendingWorkCount == 1, "a repeating timer stays pending, once")
+        timer.cancel()
+    }
+}
+
+/// What ran, and when by the manual clock.
+@MainActor
+private final class RunLog: Sendable {
+    private(set) var names: [String] = []
+    private(set) var times: [Double] = []
+
+    func append(_ name: String, at time: Double) {
+        names.append(name)
+        times.append((time * 1_000).rounded() / 1_000)
+    }
+}
