@@ -110,6 +110,38 @@ struct AsyncSequenceTrackingTests {
         #expect(await consumer.value == 0)
         #expect(manager.activeTaskCount == 0)
     }
+
+    @Test func cancellingTheConsumerEndsTheTaskEvenIfTheSequenceKeepsWaiting() async {
+        let harness = Harness()
+        let manager = harness.manager
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task {
+            for await _ in CancellationDeafSequence(values: stream).trackingNetworkActivity(in: manager) {}
+        }
+        await eventually { manager.activeTaskCount == 1 }
+        consumer.cancel()
+        await eventually(timeout: 5) { manager.activeTaskCount == 0 }
+        continuation.finish()
+        await consumer.value
+    }
+}
+
+/// A sequence whose `next()` waits for `values` in a task of its own, which the consumer's
+/// cancellation does not reach: it ends only when `values` yields or finishes.
+private struct CancellationDeafSequence: AsyncSequence, Sendable {
+    let values: AsyncStream<Int>
+
+    func makeAsyncIterator() -> Iterator { Iterator(values: values) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let values: AsyncStream<Int>
+        mutating func next() async -> Int? {
+            await Task { [values] in
+                var iterator = values.makeAsyncIterator()
+                return await iterator.next()
+            }.value
+        }
+    }
 }
 
 /// An array as an async sequence, for tests.
