@@ -109,6 +109,17 @@ struct DiagnosticsTests {
         _ = token
     }
 
+    @Test func tasksWithoutAWeakTokenAreAlwaysAlive() {
+        // Opaque tokens, pushes and groups hold no weak reference: nothing can die under them.
+        let harness = Harness()
+        let opaque = harness.manager.beganNetworkTask(label: "avatar")
+        harness.manager.pushNetworkActivity()
+        let token = Token()
+        harness.manager.beganNetworkTask(withToken: token, label: "feed")
+        #expect(harness.manager.activitySnapshot().activities.map(\.isTokenAlive) == [true, true, true])
+        withExtendedLifetime((opaque, token)) {}
+    }
+
     @Test func diagnosticsDescribeTheMisuse() {
         let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "Request")
         #expect(diagnostic.description.contains("'Request'"))

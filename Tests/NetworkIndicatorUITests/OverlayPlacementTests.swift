@@ -109,8 +109,9 @@ struct OverlayPlacementTests {
         #expect(placement.centerOffset == .zero)
     }
 
-    @Test func hostWithOneEmptyDimensionDoesNotLimitOverlaySize() {
-        let placement = OverlayPlacement(bounds: CGRect(x: 0, y: 0, width: 320, height: 0), insets: .zero)
+    @Test(arguments: [CGSize(width: 320, height: 0), CGSize(width: 0, height: 568)])
+    func hostWithOneEmptyDimensionDoesNotLimitOverlaySize(size: CGSize) {
+        let placement = OverlayPlacement(bounds: CGRect(origin: .zero, size: size), insets: .zero)
         #expect(placement.maximumOverlaySize == nil)
     }
 

@@ -157,6 +157,23 @@ struct ObservationTests {
         #expect(observation.isCancelled)
     }
 
+    @Test func removingAPlainOutputLeavesTheCountObserversAsTheyWere() {
+        // Detaching an output that never asked for counts changes nothing about who asks.
+        let harness = Harness()
+        let plain = RecordingNetworkIndicatorOutput()
+        harness.manager.addOutput(plain)
+        harness.manager.removeOutput(plain)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.hopsForTenCountChanges() == 0, "nobody asks for counts")
+        let observation = harness.manager.observeActiveTaskCount { _ in }
+        harness.manager.addOutput(plain)
+        harness.manager.removeOutput(plain)
+        harness.settle()  // the observation's catch-up with the count
+        #expect(harness.hopsForTenCountChanges() == 10, "the count observation still asks")
+        withExtendedLifetime(observation) {}
+    }
+
     @Test func aCountObservationAsksForAHopPerCountUntilReleased() {
         let harness = Harness()
         var observation: NetworkIndicatorObservation? = harness.manager.observeActiveTaskCount { _ in }

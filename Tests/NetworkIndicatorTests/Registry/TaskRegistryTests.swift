@@ -133,6 +133,18 @@ struct TaskRegistryTests {
         #expect(registry.finishOne(ObjectIdentifier(objects[0])) == .finished)
     }
 
+    @Test func sweepLeavesAFewFreeSlotsUnpacked() {
+        // Packing pays only when there is much to pack: up to 64 free slots wait for new begins.
+        var registry = TaskRegistry()
+        var objects: [Object] = (0..<64).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        objects.removeAll()
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entryCount == 0)
+        #expect(registry.entries.count == 64, "64 free slots are not yet worth packing")
+    }
 }
 
 @Suite("Identity table")
