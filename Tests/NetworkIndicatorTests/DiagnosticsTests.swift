@@ -120,6 +120,18 @@ struct DiagnosticsTests {
         withExtendedLifetime((opaque, token)) {}
     }
 
+    @Test func aChildsAgeInItsParentsSnapshotCountsFromWhenItBecameActive() {
+        let harness = Harness()
+        let child = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        child.pushNetworkActivity()
+        harness.advance(by: 5)
+        child.pushNetworkActivity()  // a later begin does not restart the child's age
+        harness.advance(by: 5)
+        let record = harness.manager.activitySnapshot().activities.first { $0.label == "Feed" }
+        #expect(record?.kind == .childManager)
+        #expect(record?.age == 10)
+    }
+
     @Test func diagnosticsDescribeTheMisuse() {
         let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "Request")
         #expect(diagnostic.description.contains("'Request'"))

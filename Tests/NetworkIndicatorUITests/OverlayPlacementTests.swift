@@ -91,6 +91,15 @@ struct OverlayPlacementTests {
         #expect(placement.centerOffset == CGSize(width: 20, height: 0))
     }
 
+    @Test func insetsThatExactlyCoverAnAxisFallBackToWholeBounds() {
+        // Nothing is left between the bars: centre in the whole height, as when they overlap.
+        let placement = OverlayPlacement(
+            bounds: CGRect(x: 0, y: 0, width: 320, height: 100),
+            insets: .init(top: 60, left: 0, bottom: 40, right: 0)
+        )
+        #expect(placement.visibleRect == CGRect(x: 0, y: 0, width: 320, height: 100))
+    }
+
     @Test func overlayLargerThanVisibleRegionShrinksToFitInside() {
         let placement = OverlayPlacement(
             bounds: CGRect(x: 0, y: 500, width: 100, height: 60),

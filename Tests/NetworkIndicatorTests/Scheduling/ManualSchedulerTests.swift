@@ -11,8 +11,10 @@ struct ManualSchedulerTests {
     private let scheduler = ManualNetworkIndicatorScheduler(now: 10)
     private let log = RunLog()
 
+    /// Work that logs `name` with the time it ran. It holds the scheduler weakly: work still
+    /// pending when a test ends would otherwise keep its scheduler alive, and so itself.
     private func record(_ name: String) -> @MainActor @Sendable () -> Void {
-        { [log, scheduler] in log.append(name, at: scheduler.now) }
+        { [log, weak scheduler] in log.append(name, at: scheduler?.now ?? .nan) }
     }
 
     @Test func timeStandsStillUntilAdvanced() {
@@ -89,10 +91,15 @@ struct ManualSchedulerTests {
     }
 
     @Test func workScheduledWhileAdvancingRunsInTheSameAdvanceIfDue() {
-        _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0) { [scheduler, log] in
+        _ = scheduler.schedule(after: 0.1, repeating: nil, leeway: 0) { [weak scheduler, log] in
+            guard let scheduler else { return }
             log.append("outer", at: scheduler.now)
-            _ = scheduler.schedule(after: 0.2, repeating: nil, leeway: 0) { log.append("inner", at: scheduler.now) }
-            _ = scheduler.schedule(after: 0.5, repeating: nil, leeway: 0) { log.append("too late", at: scheduler.now) }
+            _ = scheduler.schedule(after: 0.2, repeating: nil, leeway: 0) { [weak scheduler] in
+                log.append("inner", at: scheduler?.now ?? .nan)
+            }
+            _ = scheduler.schedule(after: 0.5, repeating: nil, leeway: 0) { [weak scheduler] in
+                log.append("too late", at: scheduler?.now ?? .nan)
+            }
         }
         scheduler.advance(by: 0.4)
         #expect(log.names == ["outer", "inner"])
