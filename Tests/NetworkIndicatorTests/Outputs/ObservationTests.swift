@@ -174,6 +174,18 @@ struct ObservationTests {
         withExtendedLifetime(observation) {}
     }
 
+    @Test func releasingOneCountObservationLeavesTheOtherAsking() {
+        let harness = Harness()
+        let kept = harness.manager.observeActiveTaskCount { _ in }
+        var released: NetworkIndicatorObservation? = harness.manager.observeActiveTaskCount { _ in }
+        released = nil
+        harness.manager.pushNetworkActivity()
+        harness.settle()  // this delivery finds one observer gone, and only one
+        #expect(harness.hopsForTenCountChanges() == 10, "the kept observation still asks")
+        withExtendedLifetime(kept) {}
+        _ = released
+    }
+
     @Test func aCountObservationAsksForAHopPerCountUntilReleased() {
         let harness = Harness()
         var observation: NetworkIndicatorObservation? = harness.manager.observeActiveTaskCount { _ in }
