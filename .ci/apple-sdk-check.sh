@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-checks the Apple side of the package against Apple's real iOS and macOS SDKs, on Linux:
-# both library targets, the documentation samples (Examples/DocSamples) and the example app
+# the library targets, the documentation samples (Examples/DocSamples) and the example app
 # (Examples/NetworkIndicatorExampleApp). Nothing is linked or run. See CONTRIBUTING.md, "Apple
 # platforms", for how to get the SDKs.
 #
