@@ -12,7 +12,7 @@ extension NetworkIndicatorManager {
         get { driver.settings.completionCheckInterval }
         set {
             let value = validated(newValue, name: "completionCheckInterval", allowsZero: false, replacement: 1)
-            driver.updateSettings { $0.completionCheckInterval = value ?? 1 }
+            driver.updateSettings { $0.completionCheckInterval = value }
         }
     }
 
@@ -28,7 +28,7 @@ extension NetworkIndicatorManager {
         get { driver.settings.startDelay }
         set {
             let value = validated(newValue, name: "startDelay", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.startDelay = value ?? 0 }
+            driver.updateSettings { $0.startDelay = value }
         }
     }
 
@@ -43,7 +43,7 @@ extension NetworkIndicatorManager {
         get { driver.settings.completionDelay }
         set {
             let value = validated(newValue, name: "completionDelay", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.completionDelay = value ?? 0 }
+            driver.updateSettings { $0.completionDelay = value }
         }
     }
 
@@ -60,7 +60,7 @@ extension NetworkIndicatorManager {
         get { driver.settings.minimumVisibleDuration }
         set {
             let value = validated(newValue, name: "minimumVisibleDuration", allowsZero: true, replacement: 0)
-            driver.updateSettings { $0.minimumVisibleDuration = value ?? 0 }
+            driver.updateSettings { $0.minimumVisibleDuration = value }
         }
     }
 
@@ -85,8 +85,10 @@ extension NetworkIndicatorManager {
     public var staleTaskThreshold: TimeInterval? {
         get { driver.settings.staleTaskThreshold }
         set {
-            let value = newValue.flatMap {
-                validated($0, name: "staleTaskThreshold", allowsZero: false, replacement: nil)
+            let value = newValue.flatMap { threshold -> TimeInterval? in
+                if isValid(threshold, allowsZero: false) { return threshold }
+                driver.report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), label: "staleTaskThreshold")
+                return nil
             }
             driver.updateSettings { $0.staleTaskThreshold = value }
         }
@@ -108,12 +110,15 @@ extension NetworkIndicatorManager {
         _ value: TimeInterval,
         name: String,
         allowsZero: Bool,
-        replacement: TimeInterval?
-    ) -> TimeInterval? {
-        if value.isFinite && (value > 0 || (allowsZero && value == 0)) {
-            return value
-        }
+        replacement: TimeInterval
+    ) -> TimeInterval {
+        if isValid(value, allowsZero: allowsZero) { return value }
         driver.report(.invalidSetting(name: name, replacement: replacement), label: name)
         return replacement
+    }
+
+    /// Whether `value` is a finite number of seconds, positive (or zero, when `allowsZero`).
+    private func isValid(_ value: TimeInterval, allowsZero: Bool) -> Bool {
+        value.isFinite && (value > 0 || (allowsZero && value == 0))
     }
 }
