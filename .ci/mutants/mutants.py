@@ -597,11 +597,11 @@ def main() -> None:
     scratch.logs.mkdir()
 
     equivalents = read_equivalents(equivalent_path)
-    ignored = [re.compile(p) for p in DEFAULT_IGNORED_LINES]
     ignore_file = Path(__file__).with_name("ignored-lines.txt")
-    if ignore_file.exists():
-        ignored += [re.compile(line) for line in ignore_file.read_text(encoding="utf-8").splitlines()
-                    if line.strip() and not line.startswith("#")]
+    extra_ignored = [] if not ignore_file.exists() else [
+        re.compile(line) for line in ignore_file.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")]
+    ignored = [re.compile(p) for p in DEFAULT_IGNORED_LINES] + extra_ignored
 
     log(f"mutants: syncing {repo} into {scratch.repo}")
     changed = sync(repo, scratch.repo)
@@ -666,7 +666,9 @@ def main() -> None:
         f"drawn round-robin "
         f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs the whole "
         f"`swift test` (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
-        f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`.",
+        f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`"
+        + (f"; original lines matching the {len(extra_ignored)} patterns of `.ci/mutants/ignored-lines.txt` "
+           f"are never mutated." if extra_ignored else "."),
     ]
 
     outcomes: list[Outcome] = []
