@@ -34,8 +34,8 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
 
     /// Starts a `DispatchSourceTimer` on the main queue.
     ///
-    /// A negative `delay` counts as zero, an `interval` under a microsecond as one microsecond,
-    /// and `leeway` is kept between zero and one second.
+    /// A negative `delay` counts as zero, an `interval` under a microsecond (or not a number) as
+    /// one microsecond, and `leeway` is kept between zero and one second (NaN as zero).
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
@@ -51,7 +51,7 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         let deadline = DispatchTime.now() + max(delay, 0)
         let leeway = Self.dispatchLeeway(leeway)
         if let interval {
-            timer.schedule(deadline: deadline, repeating: max(interval, 0.000_001), leeway: leeway)
+            timer.schedule(deadline: deadline, repeating: Self.dispatchInterval(interval), leeway: leeway)
         } else {
             timer.schedule(deadline: deadline, repeating: .never, leeway: leeway)
         }
@@ -59,13 +59,19 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         return DispatchTimerHandle(timer: timer)
     }
 
+    /// `seconds` between firings as Dispatch takes them: at least a microsecond (NaN too), since
+    /// Dispatch converts them to unsigned nanoseconds, which a negative or NaN number does not fit.
+    static func dispatchInterval(_ seconds: TimeInterval) -> TimeInterval {
+        seconds >= 0.000_001 ? seconds : 0.000_001
+    }
+
     /// `seconds` of leeway as Dispatch takes it: in microseconds (so that it fits an `Int` on
-    /// 32-bit platforms), a negative value as zero, and at most one second.
+    /// 32-bit platforms), a negative value (or NaN) as zero, and at most one second.
     ///
     /// A function of its own because Dispatch offers no way to read a timer's leeway back, and
     /// on Linux a timer fires at its deadline whatever its leeway, so no timing test can see it.
     static func dispatchLeeway(_ seconds: TimeInterval) -> DispatchTimeInterval {
-        .microseconds(Int(min(max(seconds, 0), 1) * 1_000_000))
+        .microseconds(Int((seconds >= 0 ? min(seconds, 1) : 0) * 1_000_000))
     }
 }
 

@@ -138,8 +138,28 @@ struct MainQueueSchedulerTests {
         #expect(MainQueueScheduler.dispatchLeeway(1) == .microseconds(1_000_000))
     }
 
-    @Test func aNegativeLeewayIsZero() {
+    @Test func aNegativeOrNaNLeewayIsZero() {
         #expect(MainQueueScheduler.dispatchLeeway(-1) == .microseconds(0))
+        #expect(MainQueueScheduler.dispatchLeeway(.nan) == .microseconds(0))
+    }
+
+    @Test func anIntervalIsAtLeastAMicrosecond() {
+        #expect(MainQueueScheduler.dispatchInterval(0.05) == 0.05)
+        #expect(MainQueueScheduler.dispatchInterval(0.000_001) == 0.000_001)
+        #expect(MainQueueScheduler.dispatchInterval(0.000_000_5) == 0.000_001)
+        #expect(MainQueueScheduler.dispatchInterval(0) == 0.000_001)
+        #expect(MainQueueScheduler.dispatchInterval(-1) == 0.000_001)
+        #expect(MainQueueScheduler.dispatchInterval(.nan) == 0.000_001)
+    }
+
+    /// Through the real timer: an interval Dispatch could not take does not trap, and the timer
+    /// repeats.
+    @Test func aRepeatingTimerWithAnIntervalUnderAMicrosecondRepeats() async {
+        let fired = Firings()
+        let timer = scheduler.schedule(after: 0, repeating: -1, leeway: 0) { fired.record() }
+        await eventually { fired.count >= 3 }
+        timer.cancel()
+        #expect(fired.count >= 3)
     }
 }
 
