@@ -30,6 +30,10 @@ struct IdentityTable {
         shift = UInt(UInt.bitWidth - 4)
     }
 
+    /// How many slots the table has: 16 to start with, doubled whenever an insert would fill
+    /// more than three quarters of them.
+    var capacity: Int { slots.count }
+
     private var mask: Int { slots.count - 1 }
 
     private func home(of key: ObjectIdentifier) -> Int {

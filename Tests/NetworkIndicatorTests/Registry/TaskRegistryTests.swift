@@ -177,4 +177,18 @@ struct IdentityTableTests {
         #expect(table.count == 0)
         #expect(keys.allSatisfy { table.value(for: $0) == nil })
     }
+
+    /// The load limit: the table fills up to three quarters of its slots before it doubles
+    /// (probing relies on the free quarter; memory on not doubling earlier).
+    @Test func doublesOnlyWhenAnInsertWouldFillMoreThanThreeQuarters() {
+        var table = IdentityTable()
+        let keys = (1...25).map { unsafeBitCast(UInt($0) << 4, to: ObjectIdentifier.self) }
+        #expect(table.capacity == 16)
+        for (index, key) in keys.enumerated() {
+            table.set(Int32(index), for: key)
+            let expected = index < 12 ? 16 : index < 24 ? 32 : 64
+            #expect(table.capacity == expected, "\(index + 1) keys")
+        }
+        #expect(keys.indices.allSatisfy { table.value(for: keys[$0]) == Int32($0) })
+    }
 }
