@@ -87,7 +87,8 @@ extension NetworkIndicatorManager {
         set {
             let value = newValue.flatMap { threshold -> TimeInterval? in
                 if isValid(threshold, allowsZero: false) { return threshold }
-                driver.report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), label: "staleTaskThreshold")
+                let name = "staleTaskThreshold"
+                driver.report(.invalidSetting(name: name, replacement: nil), label: name)
                 return nil
             }
             driver.updateSettings { $0.staleTaskThreshold = value }

@@ -84,3 +84,11 @@ struct NetworkActivityScopeOwnerTests {
         #expect(parent == nil)
     }
 }
+
+/// Off the main actor: a view's `@State` initial value is evaluated where the view is made, which
+/// the Swift 5.9 SDKs do not isolate to the main actor, so the owner's initializer must be
+/// nonisolated (this test does not build otherwise).
+@Test func anOwnerCanBeMadeOffTheMainActor() async {
+    let owner = NetworkActivityScopeOwner()
+    await MainActor.run { #expect(owner.child == nil) }
+}

@@ -180,4 +180,16 @@ struct DelayTests {
             ]
         )
     }
+
+    /// A stale-task threshold of zero would call every task stale at once, so it is refused,
+    /// unlike a zero delay, which means "none".
+    @Test func aZeroStaleTaskThresholdIsRefusedButZeroDelaysAreValid() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 0
+        harness.manager.startDelay = 0
+        harness.manager.completionDelay = 0
+        harness.manager.minimumVisibleDuration = 0
+        #expect(harness.manager.staleTaskThreshold == nil)
+        #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
+    }
 }
