@@ -42,6 +42,20 @@ struct OpaqueTokenTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
+    /// Begun again after its task was finished, the token is still the manager's own: its death
+    /// ends the new task at once, with no weak reference to sweep for.
+    @Test func opaqueTokenBegunAgainAfterItsFinishIsStillOpaque() {
+        let harness = Harness()
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.manager.finishedNetworkTask(forToken: token!)
+        harness.manager.beganNetworkTask(withToken: token!)
+        #expect(harness.manager.activitySnapshot().activities.map(\.kind) == [.opaqueToken])
+        harness.settle()
+        #expect(harness.scheduler.scheduledTimerCount == 0, "no sweep was scheduled")
+        token = nil
+        #expect(harness.manager.activeTaskCount == 0)
+    }
+
     @Test func opaqueTokenReleasedOnAnotherThreadEndsTask() async {
         let harness = Harness()
         let token = harness.manager.beganNetworkTask()
