@@ -145,6 +145,23 @@ struct TaskRegistryTests {
         #expect(registry.entryCount == 0)
         #expect(registry.entries.count == 64, "64 free slots are not yet worth packing")
     }
+
+    @Test func sweepPacksOnlyOnceFreeSlotsOutnumberLiveEntries() {
+        var registry = TaskRegistry()
+        var objects: [Object] = (0..<200).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        objects.removeLast(100)
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entryCount == 100)
+        #expect(registry.entries.count == 200, "100 free slots beside 100 live entries stay")
+        objects.removeLast()
+        _ = registry.sweep(now: 2, staleThreshold: nil)
+        #expect(registry.entryCount == 99)
+        #expect(registry.entries.count == 99, "101 free slots outnumber 99 live entries: packed")
+        #expect(objects.allSatisfy { registry.count(for: ObjectIdentifier($0)) == 1 })
+    }
 }
 
 @Suite("Identity table")
