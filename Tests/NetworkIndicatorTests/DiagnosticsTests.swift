@@ -32,6 +32,32 @@ struct DiagnosticsTests {
         withExtendedLifetime(late) {}
     }
 
+    @Test func staleAgeOfThePushCounterIsMeasuredFromItsFirstPush() {
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 10
+        harness.advance(by: 5)
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 9)
+        #expect(harness.diagnostics.all.isEmpty, "pushed 9 s ago at t = 14")
+        harness.advance(by: 1)
+        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "pushNetworkActivity()")])
+        harness.manager.popNetworkActivity()
+    }
+
+    @Test func aTaskBegunAfterAStaleOneEndedIsReportedWhenItTurnsStaleToo() {
+        // The second task takes the first one's freed slot: its report is not taken as made.
+        let harness = Harness()
+        harness.manager.staleTaskThreshold = 10
+        var first: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "first")
+        harness.advance(by: 10)
+        #expect(harness.diagnostics.all.map(\.label) == ["first"])
+        first = nil
+        let second = harness.manager.beganNetworkTask(label: "second")
+        harness.advance(by: 10)
+        #expect(harness.diagnostics.all.map(\.label) == ["first", "second"])
+        withExtendedLifetime((first, second)) {}
+    }
+
     @Test func everyTaskThatTurnsStaleInOneSweepIsReportedAndTheSweepGoesOn() {
         let harness = Harness()
         harness.manager.staleTaskThreshold = 10

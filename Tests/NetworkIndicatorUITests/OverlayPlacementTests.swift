@@ -100,6 +100,15 @@ struct OverlayPlacementTests {
         #expect(placement.visibleRect == CGRect(x: 0, y: 0, width: 320, height: 100))
     }
 
+    @Test func insetsThatLeaveLessThanAPointStillBoundTheVisibleRegion() {
+        // Half a point is left between the bars: that sliver, not the whole height, is visible.
+        let placement = OverlayPlacement(
+            bounds: CGRect(x: 0, y: 0, width: 320, height: 100),
+            insets: .init(top: 60, left: 0, bottom: 39.5, right: 0)
+        )
+        #expect(placement.visibleRect == CGRect(x: 0, y: 60, width: 320, height: 0.5))
+    }
+
     @Test func overlayLargerThanVisibleRegionShrinksToFitInside() {
         let placement = OverlayPlacement(
             bounds: CGRect(x: 0, y: 500, width: 100, height: 60),
