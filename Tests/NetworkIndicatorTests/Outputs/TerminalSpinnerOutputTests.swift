@@ -197,6 +197,39 @@ struct TerminalSpinnerOutputTests {
         #expect(spinner.frames == TerminalSpinnerOutput.brailleFrames)
     }
 
+    #if os(Linux)
+    /// The default destination with standard error on a terminal (a pseudo-terminal put in its
+    /// place for the call): it counts as one, and what it writes reaches that terminal. Linux
+    /// only: the pseudo-terminal is opened through Linux's `ioctl`s.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/ptmx")))
+    func standardErrorOnATerminalIsOneAndIsWrittenTo() throws {
+        let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(controller >= 0)
+        defer { close(controller) }
+        var locked: Int32 = 0
+        var number: UInt32 = 0
+        try #require(ioctl(controller, 0x4004_5431 /* TIOCSPTLCK */, &locked) == 0)
+        try #require(ioctl(controller, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+
+        let saved = dup(STDERR_FILENO)
+        dup2(terminal, STDERR_FILENO)
+        let destination = TerminalSpinnerOutput.Destination.standardError
+        destination.write("spinner-probe")
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+
+        #expect(destination.isTerminal)
+        // The terminal passes the text on to its controller asynchronously: wait up to 5 s for it.
+        var ready = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = poll(&ready, 1, 5_000) == 1 ? read(controller, &buffer, buffer.count) : 0
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).contains("spinner-probe"))
+    }
+    #endif
+
     @Test func changingTheLabelWhileHiddenDrawsNothing() {
         let spinner = spinner()
         spinner.label = "Fetching"
