@@ -208,8 +208,10 @@ struct TerminalSpinnerOutputTests {
         defer { close(controller) }
         var locked: Int32 = 0
         var number: UInt32 = 0
-        try #require(ioctl(controller, 0x4004_5431 /* TIOCSPTLCK */, &locked) == 0)
-        try #require(ioctl(controller, 0x8004_5430 /* TIOCGPTN */, &number) == 0)
+        let unlock: UInt = 0x4004_5431  // TIOCSPTLCK
+        let getNumber: UInt = 0x8004_5430  // TIOCGPTN
+        try #require(ioctl(controller, unlock, &locked) == 0)
+        try #require(ioctl(controller, getNumber, &number) == 0)
         let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         try #require(terminal >= 0)
         defer { close(terminal) }
