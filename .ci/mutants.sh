@@ -3,7 +3,7 @@
 # takes long on two cores).
 #
 #   bash .ci/mutants.sh [N] [seed] [options]     N mutants that compile (default 60), seed (default 1)
-#   bash .ci/mutants.sh 60 1                     the run whose table is .ci/mutants-report.md
+#   bash .ci/mutants.sh 105 2                    the run whose table is .ci/mutants-report.md
 #   bash .ci/mutants.sh 10 7 --list              only print the first 10 mutants of seed 7's draw
 #   bash .ci/mutants.sh 15 3 --files 'Sources/NetworkIndicator/Scheduling/*.swift'   a narrower run
 #   bash .ci/mutants.sh --help                   every option
