@@ -66,9 +66,15 @@ public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicato
 extension NetworkIndicatorManager {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
     /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing.
-    public static let defaultDiagnosticsHandler: NetworkIndicatorDiagnosticsHandler = { diagnostic in
-        #if DEBUG
-        FileHandle.standardError.write(Data("NetworkIndicator: \(diagnostic)\n".utf8))
-        #endif
+    public static let defaultDiagnosticsHandler = diagnosticsHandler(writingTo: .standardError)
+
+    /// The default handler's behaviour, writing to `handle` instead of standard error (so that
+    /// tests never swap the process's file descriptor 2).
+    static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {
+        { diagnostic in
+            #if DEBUG
+            handle.write(Data("NetworkIndicator: \(diagnostic)\n".utf8))
+            #endif
+        }
     }
 }

@@ -38,9 +38,18 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
         }
 
         /// Standard error; a terminal if `isatty(2)` says so.
-        public static var standardError: Destination {
-            Destination(isTerminal: isatty(STDERR_FILENO) == 1) { text in
-                FileHandle.standardError.write(Data(text.utf8))
+        public static var standardError: Destination { fileDescriptor(STDERR_FILENO) }
+
+        /// An open file descriptor, such as a terminal the tool opened itself; a terminal if
+        /// `isatty` says so when the destination is made.
+        ///
+        /// The descriptor is borrowed, not owned: keep it open while the spinner may write, and
+        /// close it yourself afterwards. Writes to a closed or invalid descriptor are lost
+        /// silently (such a descriptor is never a terminal, so the spinner does not draw).
+        public static func fileDescriptor(_ descriptor: Int32) -> Destination {
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            return Destination(isTerminal: isatty(descriptor) == 1) { text in
+                handle.write(Data(text.utf8))
             }
         }
     }

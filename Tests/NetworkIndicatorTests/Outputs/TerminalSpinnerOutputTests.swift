@@ -197,12 +197,29 @@ struct TerminalSpinnerOutputTests {
         #expect(spinner.frames == TerminalSpinnerOutput.brailleFrames)
     }
 
+    /// Standard error is the descriptor destination for descriptor 2: it reads the process's
+    /// state and changes none of it.
+    @Test func standardErrorIsATerminalExactlyWhenDescriptorTwoIs() {
+        #expect(TerminalSpinnerOutput.Destination.standardError.isTerminal == (isatty(STDERR_FILENO) == 1))
+    }
+
+    /// A pipe is not a terminal, and what the destination writes arrives through it whole.
+    @Test func aPipeDescriptorIsNotATerminalAndIsWrittenTo() throws {
+        let pipe = Pipe()
+        let destination = TerminalSpinnerOutput.Destination.fileDescriptor(pipe.fileHandleForWriting.fileDescriptor)
+        destination.write("spinner-probe")
+        try pipe.fileHandleForWriting.close()
+        #expect(!destination.isTerminal)
+        #expect(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "spinner-probe")
+    }
+
     #if os(Linux)
-    /// The default destination with standard error on a terminal (a pseudo-terminal put in its
-    /// place for the call): it counts as one, and what it writes reaches that terminal. Linux
-    /// only: the pseudo-terminal is opened through Linux's `ioctl`s.
+    /// A pseudo-terminal's descriptor, given to the destination (standard error is never
+    /// swapped, so parallel tests cannot write into it): it counts as a terminal, and what it
+    /// writes reaches that terminal. Linux only: the pseudo-terminal is opened through Linux's
+    /// `ioctl`s.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/ptmx")))
-    func standardErrorOnATerminalIsOneAndIsWrittenTo() throws {
+    func aTerminalDescriptorIsOneAndIsWrittenTo() throws {
         let controller = open("/dev/ptmx", O_RDWR | O_NOCTTY)
         try #require(controller >= 0)
         defer { close(controller) }
@@ -216,12 +233,8 @@ struct TerminalSpinnerOutputTests {
         try #require(terminal >= 0)
         defer { close(terminal) }
 
-        let saved = dup(STDERR_FILENO)
-        dup2(terminal, STDERR_FILENO)
-        let destination = TerminalSpinnerOutput.Destination.standardError
+        let destination = TerminalSpinnerOutput.Destination.fileDescriptor(terminal)
         destination.write("spinner-probe")
-        dup2(saved, STDERR_FILENO)
-        close(saved)
 
         #expect(destination.isTerminal)
         // The terminal passes the text on to its controller asynchronously: wait up to 5 s for it.
