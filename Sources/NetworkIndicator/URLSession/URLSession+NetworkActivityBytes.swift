@@ -52,6 +52,15 @@ extension URLSession {
     }
 }
 
+extension NetworkActivityTrackingSession {
+    /// `session.bytes(for:)`, counted from the call until the bytes have been read, have failed
+    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:)``.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
+        try await session.bytes(for: request, tracking: manager)
+    }
+}
+
 /// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:)``: the same
 /// bytes as `URLSession.AsyncBytes`, with the load's network task open until they have been
 /// read, have failed, or are dropped.
