@@ -86,4 +86,30 @@ struct TrackingSessionTests {
         #expect(tracking.manager.activeTaskCount == 0)
         tracking.session.finishTasksAndInvalidate()
     }
+
+    @Test func sessionDelegateStillReceivesItsMessages() async throws {
+        let server = try LocalHTTPServer()
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.completionCheckInterval = 3600
+        let delegate = CompletionRecorder()
+        let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, delegate: delegate, manager: manager)
+        let task = tracking.dataTask(with: server.url("/delegated"))
+        task.resume()
+        #expect(manager.activeTaskCount == 1)
+        await eventually(timeout: 20) { delegate.completedTaskCount == 1 }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        tracking.session.finishTasksAndInvalidate()
+    }
+}
+
+/// A session delegate of the app's, which must keep receiving its messages.
+private final class CompletionRecorder: NSObject, URLSessionTaskDelegate, Sendable {
+    private let completed = LockedState(0)
+    var completedTaskCount: Int { completed.withLock { $0 } }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        completed.withLock { $0 += 1 }
+    }
 }
