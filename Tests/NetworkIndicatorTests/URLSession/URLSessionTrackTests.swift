@@ -126,6 +126,38 @@ struct URLSessionTrackTests {
         session.finishTasksAndInvalidate()
     }
 
+    @Test func taskTrackedInAChildEndsInItsParentToo() async throws {
+        let server = try LocalHTTPServer()
+        let (parent, scheduler) = makeManager()
+        let child = NetworkIndicatorManager(parent: parent, label: "screen")
+        child.completionCheckInterval = Self.hour
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/child"))
+        child.track(task)
+        task.resume()
+        #expect(parent.activeTaskCount == 1)
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(child.activeTaskCount == 0)
+        #expect(parent.activeTaskCount == 0)
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func releasedManagerStopsItsPoll() async throws {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
+        manager?.track(task)
+        manager = nil
+        await poll(scheduler)  // finds the manager gone and stops
+        let executed = scheduler.executedWorkCount
+        await MainActor.run { scheduler.advance(by: 60) }
+        #expect(scheduler.executedWorkCount == executed, "no poll ran for a manager that is gone")
+        session.invalidateAndCancel()
+        withExtendedLifetime(task) {}
+    }
+
     private static var hasKeyValueObserving: Bool {
         #if canImport(ObjectiveC)
         true
