@@ -93,6 +93,7 @@ struct URLSessionTrackTests {
         await MainActor.run { scheduler.advance(by: 60) }
         #expect(scheduler.executedWorkCount == executed, "no poll ran after the last task ended")
         #expect(!URLSessionTaskPoller.isPolling(for: manager))
+        #expect(scheduler.pendingWorkCount == 0, "neither a poll nor a sweep is left waiting")
         session.finishTasksAndInvalidate()
     }
 
