@@ -58,7 +58,7 @@ final class ResponseBodyActivity: Sendable {
 
     private func arm(after delay: TimeInterval) {
         // Weak: a body released unread must be able to die (and end its task) before the timer.
-        let handle = scheduler.schedule(after: delay, repeating: nil, leeway: min(delay / 10, 1)) {
+        let handle = scheduler.schedule(after: delay, repeating: nil, leeway: max(0, min(delay / 10, 1))) {
             [weak self] in
             self?.unreadTimerFired()
         }
