@@ -1,10 +1,11 @@
 import Foundation
 import NetworkIndicator
-import NetworkIndicatorOpenAPI
 import NetworkIndicatorTesting
 import OpenAPIRuntime
 import OpenAPIURLSession
 import Testing
+
+@testable import NetworkIndicatorOpenAPI
 
 /// The middleware in a client generated from `OpenAPI/openapi.yaml`, over `URLSessionTransport`,
 /// against a real server on 127.0.0.1.
@@ -32,7 +33,7 @@ import Testing
     @Test func jsonRequestCountsWhileInFlightAndEndsWhenDecoded() async throws {
         let output = try await client([probe]).getGreeting(query: .init(name: "indicator"))
         #expect(try output.ok.body.json.message == "Hello, indicator")
-        #expect(probe.counts.all == [1])
+        #expect(probe.counts.withLock { $0 } == [1])
         #expect(manager.activeTaskCount == 0)
     }
 

@@ -1,17 +1,21 @@
 import Foundation
 import HTTPTypes
 import NetworkIndicator
-import NetworkIndicatorOpenAPI
 import OpenAPIRuntime
 import Testing
+
+@testable import NetworkIndicatorOpenAPI
 
 /// When a request's task begins and ends, through `intercept` called directly.
 @Suite struct NetworkActivityMiddlewareTests {
     @Test func requestCountsWhileNextRuns() async throws {
         let harness = MiddlewareHarness()
-        let counted = Counted()
-        _ = try await harness.respond(with: nil) { counted.value = harness.count }
-        #expect(counted.value == 1)
+        let counted = LockedValue<Int?>(nil)
+        _ = try await harness.respond(with: nil) {
+            let count = harness.count
+            counted.withLock { $0 = count }
+        }
+        #expect(counted.withLock { $0 } == 1)
     }
 
     @Test func nextThrowingEndsTaskAndRethrowsTheSameError() async throws {
@@ -129,40 +133,32 @@ import Testing
     @Test func filteredOutOperationIsNotCountedAndItsBodyIsUntouched() async throws {
         let harness = MiddlewareHarness(countsOperation: { $0 != "watchEvents" })
         let original = HTTPBody("events")
-        let counted = Counted()
+        let counted = LockedValue<Int?>(nil)
         let body = try await harness.respond(with: original, operationID: "watchEvents") {
-            counted.value = harness.count
+            let count = harness.count
+            counted.withLock { $0 = count }
         }
-        #expect(counted.value == 0)
+        #expect(counted.withLock { $0 } == 0)
         #expect(body === original)
     }
 
     @Test func labelDefaultsToTheOperationID() async throws {
         let harness = MiddlewareHarness()
-        let labels = Labels()
+        let labels = LockedValue<[String]>([])
         _ = try await harness.respond(with: nil, operationID: "getGreeting") {
-            labels.value = harness.manager.activitySnapshot().activities.map(\.label)
+            let seen = harness.manager.activitySnapshot().activities.map(\.label)
+            labels.withLock { $0 = seen }
         }
-        #expect(labels.value == ["getGreeting"])
+        #expect(labels.withLock { $0 } == ["getGreeting"])
     }
 
     @Test func customLabelIsUsed() async throws {
         let harness = MiddlewareHarness(label: { "API \($0)" })
-        let labels = Labels()
+        let labels = LockedValue<[String]>([])
         _ = try await harness.respond(with: nil, operationID: "getGreeting") {
-            labels.value = harness.manager.activitySnapshot().activities.map(\.label)
+            let seen = harness.manager.activitySnapshot().activities.map(\.label)
+            labels.withLock { $0 = seen }
         }
-        #expect(labels.value == ["API getGreeting"])
+        #expect(labels.withLock { $0 } == ["API getGreeting"])
     }
-}
-
-/// A value written inside `next` (a `@Sendable` closure) and read by the test afterwards.
-private final class Counted: @unchecked Sendable {
-    // Safe: written once inside `next`, read after `intercept` has returned.
-    var value: Int?
-}
-
-private final class Labels: @unchecked Sendable {
-    // Safe: written once inside `next`, read after `intercept` has returned.
-    var value: [String] = []
 }

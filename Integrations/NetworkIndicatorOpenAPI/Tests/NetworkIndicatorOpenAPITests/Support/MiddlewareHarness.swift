@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
 import NetworkIndicator
-import NetworkIndicatorOpenAPI
 import NetworkIndicatorTesting
 import OpenAPIRuntime
+
+@testable import NetworkIndicatorOpenAPI
 
 /// A manager on a manual scheduler, a middleware on the same scheduler, and every diagnostic the
 /// manager reported: a finish that matched no open task (a task ended twice) shows up here.
@@ -13,7 +14,7 @@ struct MiddlewareHarness: Sendable {
     let scheduler = ManualNetworkIndicatorScheduler()
     let manager: NetworkIndicatorManager
     let middleware: NetworkActivityMiddleware
-    private let reported = Diagnostics()
+    private let reported = LockedValue<[NetworkIndicatorDiagnostic]>([])
 
     init(
         unreadBodyTimeout: TimeInterval? = Self.unreadTimeout,
@@ -21,7 +22,9 @@ struct MiddlewareHarness: Sendable {
         countsOperation: @escaping @Sendable (String) -> Bool = { _ in true }
     ) {
         let reported = reported
-        manager = NetworkIndicatorManager(scheduler: scheduler) { reported.append($0) }
+        manager = NetworkIndicatorManager(scheduler: scheduler) { diagnostic in
+            reported.withLock { $0.append(diagnostic) }
+        }
         middleware = NetworkActivityMiddleware(
             manager: manager,
             unreadBodyTimeout: unreadBodyTimeout,
@@ -33,7 +36,7 @@ struct MiddlewareHarness: Sendable {
 
     var count: Int { manager.activeTaskCount }
 
-    var diagnostics: [NetworkIndicatorDiagnostic] { reported.all }
+    var diagnostics: [NetworkIndicatorDiagnostic] { reported.withLock { $0 } }
 
     /// Runs the middleware with a `next` that answers `body` (status 200), and returns the body
     /// the middleware handed on.
@@ -62,21 +65,6 @@ struct MiddlewareHarness: Sendable {
             baseURL: URL(string: "http://127.0.0.1")!,
             operationID: "getThing"
         ) { _, _, _ in throw error }
-    }
-}
-
-/// Diagnostics collected from any thread.
-private final class Diagnostics: @unchecked Sendable {
-    // Safe: `items` is touched only under `lock`.
-    private let lock = NSLock()
-    private var items: [NetworkIndicatorDiagnostic] = []
-
-    func append(_ diagnostic: NetworkIndicatorDiagnostic) {
-        lock.withLock { items.append(diagnostic) }
-    }
-
-    var all: [NetworkIndicatorDiagnostic] {
-        lock.withLock { items }
     }
 }
 

@@ -3,11 +3,13 @@ import HTTPTypes
 import NetworkIndicator
 import OpenAPIRuntime
 
+@testable import NetworkIndicatorOpenAPI
+
 /// Records the manager's count while the transport runs: placed after the activity middleware,
 /// it sees what the transport sees.
 struct CountProbeMiddleware: ClientMiddleware {
     let manager: NetworkIndicatorManager
-    let counts = CountLog()
+    let counts = LockedValue<[Int]>([])
 
     func intercept(
         _ request: HTTPRequest,
@@ -16,23 +18,9 @@ struct CountProbeMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        counts.append(manager.activeTaskCount)
+        let count = manager.activeTaskCount
+        counts.withLock { $0.append(count) }
         return try await next(request, body, baseURL)
-    }
-}
-
-/// Counts seen from any thread.
-final class CountLog: @unchecked Sendable {
-    // Safe: `items` is touched only under `lock`.
-    private let lock = NSLock()
-    private var items: [Int] = []
-
-    func append(_ count: Int) {
-        lock.withLock { items.append(count) }
-    }
-
-    var all: [Int] {
-        lock.withLock { items }
     }
 }
 
