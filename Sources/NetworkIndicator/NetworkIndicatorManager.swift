@@ -45,6 +45,14 @@ public final class NetworkIndicatorManager: Sendable {
     /// actor.
     let driver: IndicatorDriver
 
+    /// The scheduler this manager takes its time and main-thread work from: the one it was made
+    /// with, or its root's for a child.
+    ///
+    /// Integrations that run a timer of their own in step with the manager (the openapi
+    /// middleware's unread-body timeout) use it, so that a test that advances a manual scheduler
+    /// drives them too. Safe from any thread; it never changes.
+    public var scheduler: any NetworkIndicatorScheduler { driver.scheduler }
+
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
     /// A child keeps its parent alive; see ``init(parent:label:)``.

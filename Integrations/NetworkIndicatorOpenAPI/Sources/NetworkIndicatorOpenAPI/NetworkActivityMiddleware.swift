@@ -54,8 +54,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     /// after the timeout returns the bytes as usual; it just no longer counts.
     public let unreadBodyTimeout: TimeInterval?
 
-    /// Where the unread-body timer runs: ``NetworkIndicator/MainQueueScheduler`` unless told
-    /// otherwise; tests pass the manual scheduler of their manager to advance it by hand.
+    /// Where the unread-body timer runs: the manager's own
+    /// ``NetworkIndicator/NetworkIndicatorManager/scheduler`` unless told otherwise, so that a
+    /// manager on a manual scheduler drives the timeout too when a test advances it.
     public let scheduler: any NetworkIndicatorScheduler
 
     private let label: @Sendable (_ operationID: String) -> String?
@@ -68,7 +69,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     ///     unless told otherwise.
     ///   - unreadBodyTimeout: See ``unreadBodyTimeout``; ``defaultUnreadBodyTimeout`` unless told
     ///     otherwise. A zero or negative value ends an unread body's task at the timer's first run.
-    ///   - scheduler: See ``scheduler``.
+    ///   - scheduler: See ``scheduler``; `nil` (the default) means the manager's own.
     ///   - label: The task's label in snapshots and diagnostics, from the operation's ID; the ID
     ///     itself unless told otherwise. Called once per counted request, on the caller's task.
     ///   - countsOperation: Whether requests of an operation count, from its ID; all of them
@@ -77,13 +78,13 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     public init(
         manager: NetworkIndicatorManager = .shared,
         unreadBodyTimeout: TimeInterval? = Self.defaultUnreadBodyTimeout,
-        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler(),
+        scheduler: (any NetworkIndicatorScheduler)? = nil,
         label: @escaping @Sendable (_ operationID: String) -> String? = { $0 },
         countsOperation: @escaping @Sendable (_ operationID: String) -> Bool = { _ in true }
     ) {
         self.manager = manager
         self.unreadBodyTimeout = unreadBodyTimeout
-        self.scheduler = scheduler
+        self.scheduler = scheduler ?? manager.scheduler
         self.label = label
         self.countsOperation = countsOperation
     }

@@ -21,7 +21,7 @@ final class ResponseBodyActivity: Sendable {
         self.manager = manager
         self.scheduler = scheduler
         self.state = LockedValue(
-            ResponseBodyActivityState(token: token, now: scheduler.coarseNow, unreadTimeout: unreadTimeout)
+            ResponseBodyActivityState(token: token, now: scheduler.now, unreadTimeout: unreadTimeout)
         )
         if let unreadTimeout {
             arm(after: unreadTimeout)
@@ -46,13 +46,13 @@ final class ResponseBodyActivity: Sendable {
 
     /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
     func readWillBegin() -> Bool {
-        let now = scheduler.coarseNow
+        let now = scheduler.now
         return state.withLock { $0.readWillBegin(at: now) }
     }
 
     /// A counted read returned bytes.
     func readDidEnd() {
-        let now = scheduler.coarseNow
+        let now = scheduler.now
         state.withLock { $0.readDidEnd(at: now) }
     }
 

@@ -26,7 +26,7 @@ import Testing
         Client(
             serverURL: server.baseURL,
             transport: URLSessionTransport(),
-            middlewares: [NetworkActivityMiddleware(manager: manager, scheduler: scheduler)] + inner
+            middlewares: [NetworkActivityMiddleware(manager: manager)] + inner
         )
     }
 
@@ -75,7 +75,7 @@ import Testing
         let closed = Client(
             serverURL: URL(string: "http://127.0.0.1:1")!,
             transport: URLSessionTransport(),
-            middlewares: [NetworkActivityMiddleware(manager: manager, scheduler: scheduler)]
+            middlewares: [NetworkActivityMiddleware(manager: manager)]
         )
         await #expect(throws: ClientError.self) { _ = try await closed.getGreeting(query: .init(name: "x")) }
         #expect(manager.activeTaskCount == 0)

@@ -28,7 +28,6 @@ struct MiddlewareHarness: Sendable {
         middleware = NetworkActivityMiddleware(
             manager: manager,
             unreadBodyTimeout: unreadBodyTimeout,
-            scheduler: scheduler,
             label: label ?? { $0 },
             countsOperation: countsOperation
         )
