@@ -48,6 +48,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// The observations bound to an owner, which their callers do not store.
     let ownerBoundObservations = OwnerBoundObservations()
 
+    /// The open streams of ``activeTaskCountUpdates()``, finished with the manager.
+    let countStreams = CountStreams()
+
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
     /// A child keeps its parent alive; see ``init(parent:label:)``.
