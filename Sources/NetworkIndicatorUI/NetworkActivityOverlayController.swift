@@ -24,6 +24,7 @@ final class NetworkActivityOverlayController {
     private let accessibility: Accessibility
     private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
 
+    private var manager: NetworkIndicatorManager?
     private var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
@@ -50,6 +51,7 @@ final class NetworkActivityOverlayController {
     /// then follows both until ``disappear()``. Appearing again first disappears.
     func appear(manager: NetworkIndicatorManager, refreshes: NetworkActivityRefreshes?) {
         disappear()
+        self.manager = manager
         scheduler = manager.scheduler
         // Told at once with the last delivered count, which may lag; the model is still off
         // screen then and ignores it, and is seeded with the exact count below.
@@ -58,13 +60,26 @@ final class NetworkActivityOverlayController {
         }
         if let refreshes {
             let listener = refreshes.addListener { [weak self] count in
-                self?.perform { $0.refreshCountChanged(count, now: $1) }
+                self?.refreshCountChanged(count)
             }
             self.refreshes = (refreshes, listener)
         }
         let activeCount = manager.activeTaskCount
         let refreshCount = refreshes?.count ?? 0
         perform { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
+    }
+
+    /// For an output attached with `addOutput`, which the manager tells its count: starts from
+    /// `activeCount` on `scheduler`'s clock; later counts come through ``activeCountChanged(_:)``.
+    func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler) {
+        disappear()
+        self.scheduler = scheduler
+        perform { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
+    }
+
+    /// The manager told an output the count `count`. Ignored unless on screen.
+    func activeCountChanged(_ count: Int) {
+        perform { $0.activeCountChanged(count, now: $1) }
     }
 
     /// The view went away: erases at once and lets go of the manager and the refreshes.
@@ -75,6 +90,17 @@ final class NetworkActivityOverlayController {
         refreshes = nil
         perform { model, _ in model.disappeared() }
         scheduler = nil
+        manager = nil
+    }
+
+    /// A refresh began or ended. The manager's count of it arrives a main-queue hop later, so
+    /// the model first hears the exact count: otherwise a refresh's end would leave its task
+    /// counted, not subtracted, until the hop, and draw for it.
+    private func refreshCountChanged(_ count: Int) {
+        if let activeCount = manager?.activeTaskCount {
+            perform { $0.activeCountChanged(activeCount, now: $1) }
+        }
+        perform { $0.refreshCountChanged(count, now: $1) }
     }
 
     private func perform(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {

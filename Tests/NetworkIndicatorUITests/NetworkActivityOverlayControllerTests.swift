@@ -179,6 +179,20 @@ struct NetworkActivityOverlayControllerTests {
         #expect(shell.drawn == [true])
     }
 
+    @Test func aRefreshEndingBeforeItsCountArrivesDrawsNothing() {
+        // The refresh ends at once in the refresh count, a hop later in the manager's count.
+        let refreshes = NetworkActivityRefreshes()
+        let shell = Shell(settings: .init(showDelay: 0))
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        refreshes.begin()
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        manager.popNetworkActivity()
+        refreshes.end()
+        scheduler.runPendingWork()
+        #expect(shell.drawn.isEmpty)
+    }
+
     @Test func aRefreshRunningWhenTheViewAppearsIsLeftOut() {
         let refreshes = NetworkActivityRefreshes()
         refreshes.begin()
@@ -198,6 +212,48 @@ struct NetworkActivityOverlayControllerTests {
         shell.controller.disappear()
         refreshes.begin()
         #expect(shell.controller.model.refreshCount == 0)
+    }
+}
+
+/// The controller of an output that the manager tells its count (UIKit, AppKit).
+@MainActor
+@Suite("Overlay controller fed by an output")
+struct FedOverlayControllerTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    private func makeController(_ drawn: @escaping @MainActor (Bool) -> Void) -> NetworkActivityOverlayController {
+        NetworkActivityOverlayController(
+            settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _ in }),
+            drawnChanged: { isDrawn, _ in drawn(isDrawn) }
+        )
+    }
+
+    @Test func countsToldByTheManagerDriveTheModelOnTheGivenClock() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.appear(activeCount: 0, scheduler: scheduler)
+        controller.activeCountChanged(2)
+        scheduler.advance(by: 0.5)
+        controller.activeCountChanged(0)
+        scheduler.advance(by: 1)
+        #expect(drawn == [true, false])
+    }
+
+    @Test func countsBeforeAppearingAreIgnored() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.activeCountChanged(2)
+        scheduler.advance(by: 5)
+        #expect(drawn.isEmpty)
+    }
+
+    @Test func appearingWithALoadRunningDrawsAfterTheDelay() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.appear(activeCount: 1, scheduler: scheduler)
+        scheduler.advance(by: 0.5)
+        #expect(drawn == [true])
     }
 }
 

@@ -162,7 +162,11 @@ struct OverlayVisibilityModelTests {
         var model = appearedModel()
         _ = model.activeCountChanged(1, now: 10)
         _ = model.timerFired(now: 10.5)
-        #expect(model.appeared(activeCount: 1, refreshCount: 0, now: 11) == [.erase(animated: false), .scheduleTimer(after: 0.5)])
+        #expect(
+            model.appeared(activeCount: 1, refreshCount: 0, now: 11) == [
+                .erase(animated: false), .scheduleTimer(after: 0.5),
+            ]
+        )
     }
 
     // MARK: Refreshes
