@@ -48,10 +48,16 @@ public final class NetworkIndicatorManager: Sendable {
     /// The scheduler this manager takes its time and main-thread work from: the one it was made
     /// with, or its root's for a child.
     ///
-    /// Integrations that run a timer of their own in step with the manager (the openapi
-    /// middleware's unread-body timeout) use it, so that a test that advances a manual scheduler
-    /// drives them too. Safe from any thread; it never changes.
+    /// Integrations and overlays that run a timer of their own in step with the manager (the
+    /// openapi middleware's unread-body timeout, the overlays' show delay) use it, so that a test
+    /// that advances a manual scheduler drives them too. Safe from any thread; it never changes.
     public var scheduler: any NetworkIndicatorScheduler { driver.scheduler }
+
+    /// The observations bound to an owner, which their callers do not store.
+    let ownerBoundObservations = OwnerBoundObservations()
+
+    /// The open streams of ``activeTaskCountUpdates()``, finished with the manager.
+    let countStreams = CountStreams()
 
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
