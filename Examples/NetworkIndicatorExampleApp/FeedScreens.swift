@@ -25,17 +25,33 @@ struct FeedView: View {
     }
 }
 
-/// A post's comments: a scope of its own ("Post N") inside the feed's, so its load shows here,
+/// A post's comments: a scope of its own ("Post N") inside the feed's, so its loads show here,
 /// in the feed's count and in the app-wide indicator.
+///
+/// The view that declares a scope is outside it (its own environment holds the feed's manager),
+/// so the work goes to `PostComments`, a view inside the scope.
 @MainActor
 struct PostDetailView: View {
+    let post: SimulatedAPI.Post
+
+    var body: some View {
+        PostComments(post: post)
+            .navigationTitle(post.title)
+            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityScope("Post \(post.id)")
+    }
+}
+
+/// Inside the post's scope: its environment's manager is the "Post N" child, so the refresh
+/// counts there (and in the feed and the app), and the post's overlay shows it.
+@MainActor
+private struct PostComments: View {
     let post: SimulatedAPI.Post
     @State private var comments: [String] = []
     @Environment(\.networkIndicator) private var networkIndicator
 
     var body: some View {
         List(comments, id: \.self) { Text($0) }
-            .navigationTitle(post.title)
             .refreshable {
                 // Any pattern works on the scope's manager, here the scoped async one.
                 await networkIndicator.withNetworkActivity(label: "refresh comments") {
@@ -45,7 +61,5 @@ struct PostDetailView: View {
             .networkActivityTask(id: post.id, label: "comments") {
                 comments = (try? await SimulatedAPI.comments(for: post)) ?? []
             }
-            .networkActivityOverlay(label: "Loading comments")
-            .networkActivityScope("Post \(post.id)")
     }
 }

@@ -18,14 +18,13 @@ final class FeedModel {
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-scope
 struct FeedView: View {
-    @Environment(\.networkIndicator) private var networkIndicator  // the scope FeedView is in
     @State private var model = FeedModel()
 
     var body: some View {
         List(model.posts) { PostRow(post: $0) }
-            .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts while it runs
-            .networkActivityOverlay()  // the nearest scope's "Loading"
-            .networkActivityScope("Feed")  // a child of FeedView's scope, seen by the modifiers above it
+            .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts in "Feed"
+            .networkActivityOverlay()  // "Feed"'s "Loading"
+            .networkActivityScope("Feed")  // the child that the lines above and the List see
     }
 }
 // docs:end
@@ -55,7 +54,15 @@ func loadComments(for post: Post) async -> [String] {
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-scope-manager
 struct ProfileView: View {
-    @Environment(\.networkIndicator) private var networkIndicator  // the Profile scope's child
+    var body: some View {
+        ProfileForm()  // inside the scope: the work goes here
+            .networkActivityOverlay()
+            .networkActivityScope("Profile")
+    }
+}
+
+struct ProfileForm: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // "Profile": ProfileForm is inside it
 
     var body: some View {
         Form { Text("…") }
@@ -63,8 +70,6 @@ struct ProfileView: View {
                 // Any pattern works on the scope's manager: a token, a group, a tracked load.
                 await networkIndicator.withNetworkActivity(label: "refresh") { await refresh() }
             }
-            .networkActivityOverlay()
-            .networkActivityScope("Profile")
     }
 }
 // docs:end
