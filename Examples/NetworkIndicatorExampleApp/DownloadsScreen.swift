@@ -56,7 +56,11 @@ final class DownloadsViewController: UITableViewController {
         let overlay = NetworkActivityOverlayOutput(hostView: tableView, title: "Loading files")
         networkActivity.addOutput(overlay)
         self.overlay = overlay
-        reload()
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        reload()  // on every appearance: viewDidDisappear cancels a load still running
     }
 
     override func viewDidLayoutSubviews() {
@@ -75,7 +79,10 @@ final class DownloadsViewController: UITableViewController {
             let files = await networkActivity.withNetworkActivity(label: "files") {
                 try? await SimulatedAPI.files()
             }
-            self.files = files ?? self.files
+            // Cancelled (the screen went away, or a newer load replaced this one): keep the rows;
+            // the next load ends the refresh.
+            guard !Task.isCancelled else { return }
+            if let files { self.files = files }
             self.tableView.reloadData()
             self.refreshControl?.endRefreshing()
         }

@@ -18,7 +18,8 @@ struct FeedView: View {
             Button("Next page") { page += 1 }
         }
         .networkActivityTask(id: page, label: "posts page") {
-            posts = (try? await SimulatedAPI.posts(page: page)) ?? []
+            // A load cancelled (the page changed, a post was opened) or failed keeps the list.
+            if let loaded = try? await SimulatedAPI.posts(page: page) { posts = loaded }
         }
         .networkActivityOverlay()
         .networkActivityScope("Feed")
@@ -55,11 +56,11 @@ private struct PostComments: View {
             .refreshable {
                 // Any pattern works on the scope's manager, here the scoped async one.
                 await networkIndicator.withNetworkActivity(label: "refresh comments") {
-                    comments = (try? await SimulatedAPI.comments(for: post)) ?? comments
+                    if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
                 }
             }
             .networkActivityTask(id: post.id, label: "comments") {
-                comments = (try? await SimulatedAPI.comments(for: post)) ?? []
+                if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
             }
     }
 }
