@@ -14,7 +14,10 @@ extension NetworkIndicatorManager {
     /// Keep the observation: the manager holds `body` only through it, so dropping the result
     /// stops the calls at once (the compiler warns where the result is unused), and releasing it
     /// or calling ``NetworkIndicatorObservation/cancel()`` frees `body`. `body` may therefore
-    /// capture the manager, or the object that keeps the observation, strongly: nothing leaks.
+    /// capture the manager strongly. It must not capture the object that keeps the observation
+    /// strongly (object → observation → `body` → object is a retain cycle): capture it
+    /// `[weak self]`, or better use ``observeVisibility(owner:_:)``, which hands `body` its
+    /// owner and needs nothing stored.
     /// Changes are told as to any output: after the delays, coalesced, only when the value
     /// changes. `body` may call back into the manager.
     ///
@@ -39,13 +42,106 @@ extension NetworkIndicatorManager {
     /// ``activeTaskCount`` by a main-queue hop. While a count observation lives, every change of
     /// the count asks for a main-queue hop (a visibility observation needs one only when the
     /// indicator may appear or disappear). Keep the observation, as with
-    /// ``observeVisibility(_:)``; releasing it frees `body`, which may capture the manager.
+    /// ``observeVisibility(_:)``; releasing it frees `body`, which may capture the manager but
+    /// not the observation's keeper (a cycle): see ``observeActiveTaskCount(owner:_:)``.
     ///
     /// - Parameter body: Told each count, on the main actor.
     /// - Returns: The observation; the calls last as long as it does.
     @MainActor
     public func observeActiveTaskCount(_ body: @escaping @MainActor (Int) -> Void) -> NetworkIndicatorObservation {
         observe(ClosureObserver(.activeTaskCount(body)))
+    }
+
+    /// Calls `body` on the main actor with `owner` and the indicator's visibility: the current
+    /// value at once, before this returns, then every change, for as long as `owner` lives.
+    ///
+    /// ```swift
+    /// final class FeedViewController: UIViewController {
+    ///     override func viewDidLoad() {
+    ///         super.viewDidLoad()
+    ///         NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
+    ///             controller.loadingView.isHidden = !isVisible
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// Nothing to store and no capture list: the manager keeps the observation, holds `owner`
+    /// weakly and hands it to `body`, so neither `owner` nor the manager is kept alive by it.
+    /// The calls end when `owner` is deallocated (`body` is never called after that, and is
+    /// freed at the next change or the next owner-bound registration) or when the returned
+    /// observation is cancelled (`body` is freed at once); releasing the returned observation
+    /// ends nothing. `body` should use the `owner` it is handed: capturing `owner` strongly
+    /// would keep it alive for as long as the manager, and the calls with it. Changes are told
+    /// as to any output: after the delays, coalesced, only when the value changes.
+    ///
+    /// - Parameters:
+    ///   - owner: The object the calls last as long as, typically a view controller or a view.
+    ///   - body: Told `owner` and each visibility, on the main actor.
+    /// - Returns: The observation, to cancel the calls earlier; you may ignore it.
+    @MainActor
+    @discardableResult
+    public func observeVisibility<Owner: AnyObject>(
+        owner: Owner,
+        _ body: @escaping @MainActor (Owner, Bool) -> Void
+    ) -> NetworkIndicatorObservation {
+        let registry = ownerBoundObservations
+        let id = registry.makeID()
+        let observer = ClosureObserver(
+            .visibility { [weak owner] isVisible in
+                guard let owner else { return registry.end(id) }
+                body(owner, isVisible)
+            }
+        )
+        return observe(observer, boundTo: owner, as: id)
+    }
+
+    /// Calls `body` on the main actor with `owner` and the number of active tasks: the last
+    /// reconciled count at once, before this returns, then each new count, for as long as
+    /// `owner` lives.
+    ///
+    /// ```swift
+    /// NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
+    ///     controller.badge.text = count > 0 ? "\(count)" : nil
+    /// }
+    /// ```
+    ///
+    /// The lifetime is that of ``observeVisibility(owner:_:)``: nothing to store, `owner` held
+    /// weakly, no call once it is deallocated, none after the returned observation is
+    /// cancelled, and neither `owner` nor the manager kept alive. Counts are coalesced as for
+    /// ``observeActiveTaskCount(_:)``; while the observation lives, every change of the count
+    /// asks for a main-queue hop (the first one after `owner` died ends it).
+    ///
+    /// - Parameters:
+    ///   - owner: The object the calls last as long as, typically a view controller or a view.
+    ///   - body: Told `owner` and each count, on the main actor.
+    /// - Returns: The observation, to cancel the calls earlier; you may ignore it.
+    @MainActor
+    @discardableResult
+    public func observeActiveTaskCount<Owner: AnyObject>(
+        owner: Owner,
+        _ body: @escaping @MainActor (Owner, Int) -> Void
+    ) -> NetworkIndicatorObservation {
+        let registry = ownerBoundObservations
+        let id = registry.makeID()
+        let observer = ClosureObserver(
+            .activeTaskCount { [weak owner] count in
+                guard let owner else { return registry.end(id) }
+                body(owner, count)
+            }
+        )
+        return observe(observer, boundTo: owner, as: id)
+    }
+
+    @MainActor
+    private func observe<Owner: AnyObject>(
+        _ observer: ClosureObserver,
+        boundTo owner: Owner,
+        as id: UInt64
+    ) -> NetworkIndicatorObservation {
+        let observation = observe(observer)
+        ownerBoundObservations.keep(observation, as: id) { [weak owner] in owner != nil }
+        return observation
     }
 
     @MainActor

@@ -46,10 +46,12 @@ extension NetworkIndicatorManager {
     /// A stream of the indicator's visibility: the current value first, then every change, in
     /// order, as the outputs are told.
     ///
-    /// Values are produced on the main queue (the first one after the next main-queue hop), and
-    /// buffered without limit, so a slow consumer sees every change. The stream finishes when
-    /// the manager is deallocated; cancelling the consuming task unsubscribes it. Callable from
-    /// any thread.
+    /// Values are produced on the main queue (the first one after the next main-queue hop).
+    /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
+    /// catches up with the current visibility, possibly skipping changes in between, and an
+    /// unread stream holds one value, never a growing buffer. The stream finishes when the
+    /// manager is deallocated; cancelling the consuming task unsubscribes it. Callable from any
+    /// thread.
     ///
     /// ```swift
     /// for await isVisible in manager.visibilityUpdates() {
@@ -57,11 +59,38 @@ extension NetworkIndicatorManager {
     /// }
     /// ```
     public func visibilityUpdates() -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
         let id = driver.addStream(continuation)
         // Strong: the driver releases every continuation (and so this closure) when its
         // manager goes away.
         continuation.onTermination = { [driver] _ in driver.removeStream(id) }
+        return stream
+    }
+
+    /// A stream of the number of active tasks: the last reconciled count first, then each new
+    /// count, as count-receiving outputs are told.
+    ///
+    /// Values are produced on the main queue (the first one after the next main-queue hop),
+    /// coalesced like ``observeActiveTaskCount(_:)`` (intermediate counts may be skipped), and
+    /// only the newest waits for a slow consumer (`bufferingNewest(1)`). While the stream is
+    /// open, every change of the count asks for a main-queue hop. The stream finishes when the
+    /// manager is deallocated; cancelling the consuming task (or releasing the stream)
+    /// unsubscribes it. Callable from any thread.
+    ///
+    /// ```swift
+    /// for await count in manager.activeTaskCountUpdates() {
+    ///     badge.text = count > 0 ? "\(count)" : nil
+    /// }
+    /// ```
+    public func activeTaskCountUpdates() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let subscription = countStreams.open(continuation)
+        driver.scheduler.enqueue { [weak self] in
+            guard let self, !subscription.isTerminated else { return }
+            // Bound to the subscription, which the stream keeps until it terminates: the
+            // observation ends at the first count after that, and with the manager.
+            observeActiveTaskCount(owner: subscription) { _, count in continuation.yield(count) }
+        }
         return stream
     }
 }

@@ -45,6 +45,12 @@ public final class NetworkIndicatorManager: Sendable {
     /// actor.
     let driver: IndicatorDriver
 
+    /// The observations bound to an owner, which their callers do not store.
+    let ownerBoundObservations = OwnerBoundObservations()
+
+    /// The open streams of ``activeTaskCountUpdates()``, finished with the manager.
+    let countStreams = CountStreams()
+
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
     /// A child keeps its parent alive; see ``init(parent:label:)``.

@@ -17,9 +17,14 @@
 ///
 /// The observation is the only strong reference to its closure: the manager holds it weakly, as
 /// it holds every output. Releasing the observation, or calling ``cancel()``, frees the closure
-/// at once, so the closure may capture the manager (or anything that holds the manager) strongly
-/// without a cycle. An observation that outlives its manager is harmless: when the manager goes
-/// away its observations are told `false` (if the indicator was showing) and nothing more.
+/// at once, so the closure may capture the manager strongly without a cycle. It must not
+/// capture the object that keeps the observation strongly: object → observation → closure →
+/// object is a retain cycle that keeps both, and the calls, alive forever. Capture that object
+/// weakly as above, or use ``NetworkIndicatorManager/observeVisibility(owner:_:)`` and
+/// ``NetworkIndicatorManager/observeActiveTaskCount(owner:_:)``, whose observation lasts as
+/// long as its owner with nothing stored. An observation that outlives its manager is
+/// harmless: when the manager goes away its observations are told `false` (if the indicator
+/// was showing) and nothing more.
 ///
 /// Created and cancelled on the main actor; it may be released on any thread.
 @MainActor
