@@ -159,6 +159,12 @@ public final class NetworkIndicatorManager: Sendable {
         driver.activeTaskCount
     }
 
+    /// Where this manager takes its time and main-thread work from; the package's overlays use
+    /// it for their own delays, so that a test's manual scheduler drives them too.
+    package var scheduler: any NetworkIndicatorScheduler {
+        driver.scheduler
+    }
+
     /// What the outputs were last told: whether the indicator is showing now.
     ///
     /// It lags ``activeTaskCount`` by a main-queue hop and by the start and completion delays.

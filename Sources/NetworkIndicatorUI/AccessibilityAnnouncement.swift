@@ -1,8 +1,10 @@
 // Apple APIs used, with the availability Apple's documentation gives:
 // - UIAccessibility.post(notification:argument:) with .announcement: iOS 7.0+, tvOS 9.0+,
-//   visionOS 1.0+.
+//   visionOS 1.0+; NSAttributedString.Key.accessibilitySpeechQueueAnnouncement: iOS 11.0+,
+//   tvOS 11.0+; UIAccessibility.isVoiceOverRunning: iOS 11.0+, tvOS 11.0+.
 // - NSAccessibility.post(element:notification:userInfo:) with .announcementRequested and the
-//   .announcement and .priority keys: macOS 10.7+ (the keys 10.7+, the priority levels 10.9+).
+//   .announcement and .priority keys: macOS 10.7+ (the priority levels 10.9+);
+//   NSWorkspace.isVoiceOverEnabled: macOS 10.13+.
 // Nothing is posted on watchOS, which has neither.
 #if canImport(SwiftUI)
 #if canImport(UIKit) && !os(watchOS)
@@ -14,19 +16,48 @@ import AppKit
 #endif
 
 /// Tells VoiceOver (and other assistive technologies) `text` as an announcement, the way the
-/// system announces a change that has no focusable element of its own. Main actor only.
+/// system announces a change that has no focusable element of its own, queued behind what it
+/// is saying rather than interrupting it. Main actor only.
+///
+/// Whether to post at all is ``OverlayAnnouncement``'s decision; the overlays ask it first.
 @MainActor
 enum AccessibilityAnnouncement {
+    /// Whether VoiceOver is running now (always `false` on watchOS).
+    static var isVoiceOverRunning: Bool {
+        #if canImport(UIKit) && !os(watchOS)
+        UIAccessibility.isVoiceOverRunning
+        #elseif canImport(AppKit)
+        NSWorkspace.shared.isVoiceOverEnabled
+        #else
+        false
+        #endif
+    }
+
+    /// Posts `text`, queued behind current speech.
     static func post(_ text: String) {
         #if canImport(UIKit) && !os(watchOS)
-        UIAccessibility.post(notification: .announcement, argument: text)
+        let queued = NSAttributedString(
+            string: text,
+            attributes: [.accessibilitySpeechQueueAnnouncement: true]
+        )
+        UIAccessibility.post(notification: .announcement, argument: queued)
         #elseif canImport(AppKit)
+        // Medium: spoken after the current speech; high would interrupt it.
         NSAccessibility.post(
             element: NSApplication.shared,
             notification: .announcementRequested,
-            userInfo: [.announcement: text, .priority: NSAccessibilityPriorityLevel.high.rawValue]
+            userInfo: [.announcement: text, .priority: NSAccessibilityPriorityLevel.medium.rawValue]
         )
         #endif
+    }
+
+    /// What to say for `kind`: the overlay's title when it draws, "Loading complete" at the end
+    /// of a long load.
+    static func text(for kind: OverlayAnnouncement.Kind, title: String) -> String {
+        switch kind {
+        case .started: title
+        case .finished: OverlayLabel.completionText()
+        }
     }
 }
 #endif

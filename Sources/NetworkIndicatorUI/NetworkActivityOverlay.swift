@@ -1,69 +1,92 @@
 // Apple APIs used, with the availability Apple's documentation gives:
-// - View.task(id:priority:_:): iOS 15.0+, macOS 12.0+, tvOS 15.0+, watchOS 8.0+; the overlay's
-//   material needs watchOS 10 (see NetworkActivityOverlayContent.swift).
+// - The overlay's material needs iOS 15, macOS 12, watchOS 10 (see
+//   NetworkActivityOverlayContent.swift).
 // - Observation (through NetworkIndicatorModel): iOS 17.0+, macOS 14.0+, tvOS 17.0+,
 //   watchOS 10.0+, visionOS 1.0+; only the model-based overlay needs it.
-// - State, ViewModifier: iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+// - ViewModifier, ViewBuilder: iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
 #if canImport(SwiftUI)
+public import Foundation
 public import NetworkIndicator
 public import SwiftUI
 
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 extension View {
-    /// Overlays a spinner titled `label` while `manager` shows its indicator, for as long as
-    /// this view is on screen.
+    /// Overlays a spinner titled `label` while `manager` is loading, for as long as this view
+    /// is on screen.
     ///
     /// ```swift
     /// List(items) { ItemRow(item: $0) }
     ///     .networkActivityOverlay(.shared)
     /// ```
     ///
-    /// The view follows the manager's ``NetworkIndicatorManager/visibilityUpdates()`` in a
-    /// task that runs while it is on screen (restarted if you pass another manager), so it
-    /// keeps nothing attached to the manager once it is gone. VoiceOver announces the title
-    /// when the overlay appears.
+    /// The overlay follows the manager's task count while the view is on screen, starting from
+    /// the manager's state when the view appears and forgetting everything when it disappears
+    /// (so it never shows a stale "Loading"). It draws after `settings.showDelay` and stays at
+    /// least `settings.minimumVisibleDuration` (see ``NetworkActivityOverlaySettings``), lets
+    /// touches through unless `settings.blocksInteraction`, and announces its title to
+    /// VoiceOver, queued behind current speech, unless `settings.announcesActivity` is `false`.
+    /// Main actor, as every view modifier.
     ///
     /// - Parameters:
-    ///   - manager: The manager whose indicator the overlay shows.
-    ///   - label: A key of your app's `Localizable.strings` (or string catalog), looked up in
-    ///     the main bundle as `Text` would; `nil` for "Loading" in the package's translations
-    ///     (English, German, French, Spanish, Japanese), even if your app has a "Loading" key.
+    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - label: A key of `bundle`'s `Localizable.strings` (or string catalog); `nil` for
+    ///     "Loading" in the package's translations (English, German, French, Spanish,
+    ///     Japanese), even if your app has a "Loading" key.
+    ///   - bundle: The bundle that translates `label`; `nil` for the app's main bundle.
+    ///   - settings: The overlay's presentation; `nil` for the enclosing
+    ///     `networkActivityScope(_:settings:)`'s when `manager` is that scope's, else the
+    ///     defaults.
     @MainActor
     public func networkActivityOverlay(
         _ manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        modifier(ManagerNetworkActivityOverlay(manager: manager, label: OverlayLabel(label)))
+        let title = OverlayLabel(label, bundle: bundle).text()
+        return modifier(
+            NetworkActivityOverlayShell(
+                manager: manager,
+                settings: settings,
+                spokenTitle: title,
+                overlay: NetworkActivityOverlayCard(title: Text(verbatim: title))
+            )
+        )
     }
-}
 
-/// The overlay for a manager: follows the manager's visibility stream while the view is shown.
-@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
-@MainActor
-struct ManagerNetworkActivityOverlay: ViewModifier {
-    let manager: NetworkIndicatorManager
-    let label: OverlayLabel
-    @State private var isVisible = false
-
-    func body(content: Content) -> some View {
-        let updates = VisibilityUpdatesTask(manager: manager, isVisible: $isVisible)
-        return
-            content
-            .modifier(NetworkActivityOverlayContent(isVisible: isVisible, label: label))
-            .task(id: ObjectIdentifier(manager)) { await updates.run() }
-    }
-}
-
-/// Copies a manager's visibility into a binding until the task that runs it is cancelled.
-@MainActor
-private struct VisibilityUpdatesTask {
-    let manager: NetworkIndicatorManager
-    let isVisible: Binding<Bool>
-
-    func run() async {
-        for await isVisible in manager.visibilityUpdates() {
-            self.isVisible.wrappedValue = isVisible
-        }
+    /// Overlays your own `content` while `manager` is loading, presented as
+    /// `networkActivityOverlay(_:label:bundle:settings:)` presents the package's spinner.
+    ///
+    /// ```swift
+    /// List(items) { ItemRow(item: $0) }
+    ///     .networkActivityOverlay(.shared) {
+    ///         ProgressView("Syncing").padding()
+    ///     }
+    /// ```
+    ///
+    /// VoiceOver hears `spokenTitle` when the overlay draws ("Loading" in the package's
+    /// translations if `nil`); give `content` its own accessibility label. Main actor.
+    ///
+    /// - Parameters:
+    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - spokenTitle: What VoiceOver announces, already localized; `nil` for "Loading".
+    ///   - settings: As for `networkActivityOverlay(_:label:bundle:settings:)`.
+    ///   - content: The overlay, centred over this view.
+    @MainActor
+    public func networkActivityOverlay<Content: View>(
+        _ manager: NetworkIndicatorManager,
+        spokenTitle: String? = nil,
+        settings: NetworkActivityOverlaySettings? = nil,
+        @ViewBuilder content: () -> Content
+    ) -> some View {
+        modifier(
+            NetworkActivityOverlayShell(
+                manager: manager,
+                settings: settings,
+                spokenTitle: spokenTitle ?? OverlayLabel(nil).text(),
+                overlay: content()
+            )
+        )
     }
 }
 

@@ -1,22 +1,120 @@
 // Apple APIs used, with the availability Apple's documentation gives:
 // - Material (.regularMaterial): iOS 15.0+, macOS 12.0+, tvOS 15.0+, watchOS 10.0+; hence the
 //   availability below.
-// - View.overlay(alignment:content:), View.background(_:in:fillStyle:): iOS 15.0+, macOS 12.0+,
-//   tvOS 15.0+, watchOS 8.0+.
+// - View.overlay(alignment:content:), View.background(_:in:fillStyle:), View.task(id:_:):
+//   iOS 15.0+, macOS 12.0+, tvOS 15.0+, watchOS 8.0+.
 // - ProgressView.init(label:): iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - StateObject, ObservableObject, Published: iOS 14.0+ (StateObject), 13.0+ (the others).
 // - View.accessibilityElement(children:), accessibilityLabel(_:) and accessibilityAddTraits(_:)
 //   with .updatesFrequently: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
-// - Text.init(verbatim:), RoundedRectangle, View.transition(_:), animation(_:value:),
-//   onAppear(perform:): iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+// - Text.init(verbatim:), RoundedRectangle, ZStack, View.transition(_:), animation(_:value:),
+//   allowsHitTesting(_:), onDisappear(perform:): iOS 13.0+, macOS 10.15+, tvOS 13.0+,
+//   watchOS 6.0+.
 #if canImport(SwiftUI)
+import NetworkIndicator
+import Combine
 import SwiftUI
 
-/// The overlay itself: a spinner and its title on a rounded material, over the content while
-/// `isVisible`, fading in and out. Every overlay modifier of the package draws this one.
+/// The shell of every manager-driven SwiftUI overlay: an ``NetworkActivityOverlayController``
+/// started from the manager's state when the view appears (and again if the manager changes),
+/// reset when it disappears, whose drawn state shows `overlay` over the content.
 ///
-/// VoiceOver reads it as one element, its title, and announces the title when it comes on
-/// screen; an overlay that never becomes visible (the manager's start delay absorbed a short
-/// task) announces nothing.
+/// The animation applies to the overlay only, never to the content under it. The overlay
+/// takes no touches unless the settings say `blocksInteraction`.
+@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
+@MainActor
+struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
+    let manager: NetworkIndicatorManager
+    /// The overlay's own settings, or `nil` for its scope's (or the defaults).
+    let settings: NetworkActivityOverlaySettings?
+    /// What VoiceOver hears when the overlay draws.
+    let spokenTitle: String
+    let overlay: Overlay
+    @Environment(\.networkActivityScopeContext) private var scope
+    @StateObject private var state = OverlayViewState()
+
+    func body(content: Content) -> some View {
+        let scope = scope?.manager === manager ? scope : nil
+        let settings = settings ?? scope?.settings ?? .default
+        return
+            content
+            .overlay {
+                ZStack {
+                    if state.isDrawn {
+                        overlay
+                            .allowsHitTesting(settings.blocksInteraction)
+                            .transition(.opacity)
+                    }
+                }
+                .animation(.default, value: state.isDrawn)
+            }
+            .task(id: ObjectIdentifier(manager)) {
+                state.appear(manager: manager, refreshes: scope?.refreshes, settings: settings, title: spokenTitle)
+            }
+            .onDisappear { state.disappear() }
+    }
+}
+
+/// The overlay's controller and its drawn state, kept by the view for as long as it is shown.
+@MainActor
+final class OverlayViewState: ObservableObject {
+    @Published private(set) var isDrawn = false
+    private var controller: NetworkActivityOverlayController?
+
+    // Nonisolated: a `@StateObject`'s initial value is made where the view is made, which the
+    // older SDKs do not isolate to the main actor.
+    nonisolated init() {}
+
+    /// Starts following `manager` from its state now, with a new controller for `settings`.
+    func appear(
+        manager: NetworkIndicatorManager,
+        refreshes: NetworkActivityRefreshes?,
+        settings: NetworkActivityOverlaySettings,
+        title: String
+    ) {
+        controller?.disappear()
+        let controller = NetworkActivityOverlayController(
+            settings: settings,
+            accessibility: .init(
+                // Between onAppear and onDisappear, a SwiftUI view is in a window.
+                isInWindow: { true },
+                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
+                post: { AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: $0, title: title)) }
+            ),
+            drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn }
+        )
+        self.controller = controller
+        controller.appear(manager: manager, refreshes: refreshes)
+    }
+
+    /// Erases at once and stops following the manager.
+    func disappear() {
+        controller?.disappear()
+        controller = nil
+        isDrawn = false
+    }
+}
+
+/// The package's overlay: a spinner and its title on a rounded material. VoiceOver reads it as
+/// one element, its title.
+@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
+struct NetworkActivityOverlayCard: View {
+    let title: Text
+
+    var body: some View {
+        ProgressView {
+            title
+        }
+        .padding()
+        .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12, style: .continuous))
+        .accessibilityElement(children: .ignore)
+        .accessibilityLabel(title)
+        .accessibilityAddTraits(.updatesFrequently)
+    }
+}
+
+/// The overlay of a ``NetworkIndicatorModel`` the app keeps: drawn while the model says
+/// visible, with no presentation of its own (the model's manager has its delays).
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 @MainActor
 struct NetworkActivityOverlayContent: ViewModifier {
@@ -25,21 +123,19 @@ struct NetworkActivityOverlayContent: ViewModifier {
 
     func body(content: Content) -> some View {
         content.overlay {
-            if isVisible {
-                let title = label.text()
-                ProgressView {
-                    Text(verbatim: title)
+            ZStack {
+                if isVisible {
+                    let title = label.text()
+                    NetworkActivityOverlayCard(title: Text(verbatim: title))
+                        .allowsHitTesting(false)
+                        .onAppear {
+                            if AccessibilityAnnouncement.isVoiceOverRunning { AccessibilityAnnouncement.post(title) }
+                        }
+                        .transition(.opacity)
                 }
-                .padding()
-                .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12, style: .continuous))
-                .accessibilityElement(children: .ignore)
-                .accessibilityLabel(Text(verbatim: title))
-                .accessibilityAddTraits(.updatesFrequently)
-                .onAppear { AccessibilityAnnouncement.post(title) }
-                .transition(.opacity)
             }
+            .animation(.default, value: isVisible)
         }
-        .animation(.default, value: isVisible)
     }
 }
 #endif

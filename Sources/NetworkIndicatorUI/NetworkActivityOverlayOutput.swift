@@ -6,8 +6,10 @@
 // - NSLayoutConstraint (constant, priority, isActive, activate(_:)), UILayoutPriority and
 //   layout anchors (iOS 9.0+, tvOS 9.0+).
 // - UIView.safeAreaInsets, UIScrollView.adjustedContentInset and UIScrollView.frameLayoutGuide
-//   (iOS 11.0+, tvOS 11.0+).
+//   (iOS 11.0+, tvOS 11.0+); UIView.window, isUserInteractionEnabled (iOS 2.0+).
+// - Announcements: see AccessibilityAnnouncement.swift (iOS 11.0+).
 #if canImport(UIKit) && !os(watchOS)
+public import Foundation
 public import NetworkIndicator
 public import UIKit
 
@@ -21,8 +23,12 @@ public import UIKit
 /// stays there while the content scrolls; the insets are not a layout guide, so call
 /// ``updatePlacement()`` from `viewDidLayoutSubviews()` for such a host.
 ///
-/// When the overlay appears, VoiceOver announces its title. The overlay joins the host the
-/// first time it shows and stays there, hidden in between, with constraints made once.
+/// The overlay follows the manager's task count with an ``NetworkActivityOverlaySettings``
+/// presentation: it draws after the show delay (a fast load never flashes), stays the minimum
+/// time, and, while the host is in a window and VoiceOver is running, announces its title
+/// queued behind current speech (unless the settings opt out). It lets touches through unless
+/// the settings say `blocksInteraction`. The overlay joins the host the first time it draws
+/// and stays there, hidden in between, with constraints made once.
 ///
 /// The manager holds its outputs weakly, so keep the output for as long as the host shows it,
 /// typically in a property of the view controller; once the output is released the manager
@@ -56,16 +62,39 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     public private(set) weak var hostView: UIView?
 
     private var presentation = OverlayPresentation()
+    private var controller: NetworkActivityOverlayController?
+    private let settings: NetworkActivityOverlaySettings
+    private let scheduler: any NetworkIndicatorScheduler
     /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
     /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
     private var scrollConstraints: [NSLayoutConstraint] = []
 
-    /// Creates an output that covers `hostView` with an overlay titled `title` (the text as
-    /// given), or "Loading" in the app's language if `title` is `nil`. Attach it with
+    /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
+    /// the user's language if `title` is `nil`. Attach it with
     /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it.
-    public init(hostView: UIView, title: String? = nil) {
+    ///
+    /// - Parameters:
+    ///   - hostView: The view to cover; held weakly.
+    ///   - title: A key of `bundle`'s `Localizable.strings` (or string catalog), shown and
+    ///     announced in the user's language (the key itself where there is no translation);
+    ///     `nil` for "Loading" in the package's translations.
+    ///   - bundle: The bundle that translates `title`; `nil` for the app's main bundle.
+    ///   - settings: When the overlay draws, how long it stays, whether it speaks and takes
+    ///     touches.
+    ///   - scheduler: The clock of the show delay and the minimum time; leave the default in an
+    ///     app, pass a test's manual scheduler in a test.
+    public init(
+        hostView: UIView,
+        title: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings = .default,
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
+    ) {
         self.hostView = hostView
-        self.overlayView = NetworkActivityOverlayView(title: title)
+        self.overlayView = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
+        self.settings = settings
+        self.scheduler = scheduler
+        overlayView.isUserInteractionEnabled = settings.blocksInteraction
     }
 
     /// Takes the overlay down if the output is released while it shows, so that dropping the
@@ -75,22 +104,55 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         Task { @MainActor in overlayView.removeFromSuperview() }
     }
 
-    /// Fades the overlay in over the host (announcing its title to VoiceOver), or out.
+    /// `true`: the overlay follows the count, not the manager's own delays.
+    public var receivesActiveTaskCount: Bool { true }
+
+    /// Starts the overlay's presentation from the count the manager tells it when added, then
+    /// follows each new count. Main actor.
+    public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+        guard let controller else {
+            let controller = makeController()
+            self.controller = controller
+            controller.appear(activeCount: activeTaskCount, scheduler: scheduler)
+            return
+        }
+        controller.activeCountChanged(activeTaskCount)
+    }
+
+    /// The overlay follows the count; a `false` here (the manager going away, or disabled)
+    /// ends its load. Main actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        if !isVisible { controller?.activeCountChanged(0) }
+    }
+
+    private func makeController() -> NetworkActivityOverlayController {
+        NetworkActivityOverlayController(
+            settings: settings,
+            accessibility: .init(
+                isInWindow: { [weak self] in self?.hostView?.window != nil },
+                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
+                post: { [weak self] kind in
+                    let title = self?.overlayView.title ?? ""
+                    AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: kind, title: title))
+                }
+            ),
+            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
+        )
+    }
+
+    /// Fades the overlay in over the host, or out (at once if not `animated`).
+    private func drawnChanged(_ isDrawn: Bool, animated: Bool) {
         guard let host = hostView else { return }
-        for step in presentation.visibilityChanged(isVisible) {
+        for step in presentation.visibilityChanged(isDrawn) {
             switch step {
             case .attach:
                 attach(to: host)
-            case .fadeIn(let announces):
+            case .fadeIn:
                 overlayView.isHidden = false
                 updatePlacement()
                 UIView.animate(withDuration: 0.2) { self.overlayView.alpha = 1 }
-                if announces, let title = overlayView.accessibilityLabel {
-                    AccessibilityAnnouncement.post(title)
-                }
             case .fadeOut:
-                UIView.animate(withDuration: 0.2) {
+                UIView.animate(withDuration: animated ? 0.2 : 0) {
                     self.overlayView.alpha = 0
                 } completion: { _ in
                     if self.presentation.fadeOutFinished() { self.overlayView.isHidden = true }

@@ -15,6 +15,10 @@ final class NetworkActivityScopeOwner {
     /// ``release()``.
     private(set) var child: NetworkIndicatorManager?
 
+    /// The refreshes running in ``child``, made with it: `networkActivityRefreshable` counts
+    /// here, and the scope's overlay leaves them out. `nil` while there is no child.
+    private(set) var refreshes: NetworkActivityRefreshes?
+
     /// Creates an owner that owns no child yet.
     nonisolated init() {}
 
@@ -25,11 +29,13 @@ final class NetworkActivityScopeOwner {
         if let child, child.parent === parent { return child }
         let made = NetworkIndicatorManager(parent: parent, label: label)
         child = made
+        refreshes = NetworkActivityRefreshes()
         return made
     }
 
     /// Lets go of the child, if any; the next ``manager(under:label:)`` makes a new one.
     func release() {
         child = nil
+        refreshes = nil
     }
 }

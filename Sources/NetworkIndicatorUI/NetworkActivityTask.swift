@@ -60,27 +60,6 @@ extension View {
     ) -> some View {
         modifier(NetworkActivityTaskModifier(id: id, label: label, priority: priority, action: action))
     }
-
-    /// Overlays a spinner titled `label` while the environment's manager
-    /// (``SwiftUI/EnvironmentValues/networkIndicator``: the nearest `networkActivityScope(_:)`,
-    /// or ``NetworkIndicatorManager/shared``) shows its indicator.
-    ///
-    /// ```swift
-    /// List(posts) { PostRow(post: $0) }
-    ///     .networkActivityOverlay()
-    ///     .networkActivityScope("Feed")
-    /// ```
-    ///
-    /// Otherwise the same as `networkActivityOverlay(_:label:)` with a manager. Main actor.
-    ///
-    /// - Parameter label: A key of your app's `Localizable.strings` (or string catalog),
-    ///   looked up in the main bundle as `Text` would; `nil` for "Loading" in the package's
-    ///   translations.
-    @available(watchOS 10, *)
-    @MainActor
-    public func networkActivityOverlay(label: String? = nil) -> some View {
-        modifier(EnvironmentNetworkActivityOverlay(label: OverlayLabel(label)))
-    }
 }
 
 /// Runs the action in SwiftUI's task, as one network task of the environment's manager.
@@ -97,18 +76,6 @@ private struct NetworkActivityTaskModifier<ID: Equatable>: ViewModifier {
         content.task(id: id, priority: priority) { [manager, label, action] in
             await manager.withNetworkActivity(label: label ?? "networkActivityTask") { await action() }
         }
-    }
-}
-
-/// The overlay of the environment's manager.
-@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
-@MainActor
-private struct EnvironmentNetworkActivityOverlay: ViewModifier {
-    let label: OverlayLabel
-    @Environment(\.networkIndicator) private var manager
-
-    func body(content: Content) -> some View {
-        content.modifier(ManagerNetworkActivityOverlay(manager: manager, label: label))
     }
 }
 #endif

@@ -28,6 +28,28 @@ extension EnvironmentValues {
     }
 }
 
+/// The scope a view is in, for the modifiers that need more than its manager: the overlay
+/// (the scope's settings, and which tasks are refreshes) and `networkActivityRefreshable`.
+struct NetworkActivityScopeContext: Sendable {
+    let manager: NetworkIndicatorManager
+    let refreshes: NetworkActivityRefreshes
+    let settings: NetworkActivityOverlaySettings
+}
+
+/// The key of `EnvironmentValues.networkActivityScopeContext`.
+private struct NetworkActivityScopeContextKey: EnvironmentKey {
+    static let defaultValue: NetworkActivityScopeContext? = nil
+}
+
+extension EnvironmentValues {
+    /// The nearest `networkActivityScope`'s context, or `nil` outside every scope. A modifier
+    /// uses it only if its manager is the scope's (another manager may have been set since).
+    var networkActivityScopeContext: NetworkActivityScopeContext? {
+        get { self[NetworkActivityScopeContextKey.self] }
+        set { self[NetworkActivityScopeContextKey.self] = newValue }
+    }
+}
+
 extension View {
     /// Gives this view a loading state of its own: a child manager of the environment's
     /// manager, put in the environment of the content, for as long as the view is on screen.
@@ -39,9 +61,11 @@ extension View {
     ///     .networkActivityScope("Feed")
     /// ```
     ///
-    /// The modifiers above it (`networkActivityTask`, `networkActivityOverlay()`, a
-    /// `@Environment(\.networkIndicator)` in the content's views) see the child; its tasks count
-    /// in every ancestor too, so the app-wide indicator shows while the feed loads.
+    /// The modifiers above it (`networkActivityTask`, `networkActivityRefreshable`,
+    /// `networkActivityOverlay()`, a `@Environment(\.networkIndicator)` in the content's views)
+    /// see the child; its tasks count in every ancestor too, so the app-wide indicator shows
+    /// while the feed loads. The view that declares the scope sees the *parent* in its own
+    /// `@Environment`: use those modifiers, or a view inside the scope, to reach the child.
     ///
     /// The view owns one child for as long as it is on screen: rebuilding the view keeps it,
     /// and only a change of the environment's manager makes a new one. When the view goes away
@@ -53,20 +77,49 @@ extension View {
     ///   ``NetworkIndicatorManager/activitySnapshot()``.
     @MainActor
     public func networkActivityScope(_ label: String) -> some View {
-        modifier(NetworkActivityScopeModifier(label: label))
+        networkActivityScope(label, settings: .default)
+    }
+
+    /// ``networkActivityScope(_:)`` whose overlays present with `settings`: every
+    /// `networkActivityOverlay` inside the scope that gives no settings of its own waits, stays
+    /// and speaks as these say.
+    ///
+    /// ```swift
+    /// List(posts) { PostRow(post: $0) }
+    ///     .networkActivityOverlay()
+    ///     .networkActivityScope("Feed", settings: .init(showDelay: 0.3, blocksInteraction: true))
+    /// ```
+    ///
+    /// The settings are the scope overlay's presentation only; the child manager's own delays,
+    /// and the app-wide indicator, are unchanged. Main actor, as every view modifier.
+    ///
+    /// - Parameters:
+    ///   - label: The child's name in its parent's ``NetworkIndicatorManager/activitySnapshot()``.
+    ///   - settings: How the scope's overlays present its loading state.
+    @MainActor
+    public func networkActivityScope(_ label: String, settings: NetworkActivityOverlaySettings) -> some View {
+        modifier(NetworkActivityScopeModifier(label: label, settings: settings))
     }
 }
 
-/// Keeps the view's scope owner in `@State` and hands the content its child manager.
+/// Keeps the view's scope owner in `@State` and hands the content its child manager and context.
 @MainActor
 private struct NetworkActivityScopeModifier: ViewModifier {
     let label: String
+    let settings: NetworkActivityOverlaySettings
     @Environment(\.networkIndicator) private var parent
     // Evaluated on every rebuild, but only the first owner is kept; the others own nothing.
     @State private var owner = NetworkActivityScopeOwner()
 
     func body(content: Content) -> some View {
-        content.environment(\.networkIndicator, owner.manager(under: parent, label: label))
+        let child = owner.manager(under: parent, label: label)
+        let context = owner.refreshes.map {
+            NetworkActivityScopeContext(manager: child, refreshes: $0, settings: settings)
+        }
+        return
+            content
+            .environment(\.networkIndicator, child)
+            .environment(\.networkActivityScopeContext, context)
     }
 }
 #endif

@@ -1,32 +1,50 @@
 import Foundation
 
 /// An overlay's title: "Loading" from this package's translations when the caller passed no
-/// title, or the caller's own key, looked up in the app's bundle.
+/// title, or the caller's own key, looked up in the bundle the caller named (the app's main
+/// bundle by default).
 ///
 /// Which bundle translates a title depends only on whether the caller passed one, never on its
 /// text: an app whose own `Localizable.strings` has a "Loading" key gets its own translation.
 /// The translations of the default are this target's resources
 /// (`Resources/<language>.lproj/Localizable.strings`, reached through the `Bundle.module` that
 /// SwiftPM generates).
-struct OverlayLabel: Equatable, Sendable {
+///
+/// Not `Sendable`: `Bundle` is not, in the older SDKs; titles live with their views.
+struct OverlayLabel: Equatable {
     /// The default title's key in this target's `Localizable.strings`, and its English text.
     static let defaultKey = "Loading"
+
+    /// The key of "Loading complete", announced at the end of a long load, in this target's
+    /// `Localizable.strings`.
+    static let completionKey = "Loading complete"
 
     /// The key the caller passed, or `nil` for the default title.
     let customKey: String?
 
-    /// A title for `customKey`, or the default title if it is `nil`.
-    init(_ customKey: String?) {
+    /// The bundle the caller named for `customKey`, or `nil` for the app's main bundle.
+    let customBundle: Bundle?
+
+    /// A title for `customKey` in `bundle` (the main bundle if `nil`), or the default title if
+    /// `customKey` is `nil` (which ignores `bundle`).
+    init(_ customKey: String?, bundle: Bundle? = nil) {
         self.customKey = customKey
+        self.customBundle = bundle
+    }
+
+    /// "Loading complete" in the user's language, from the package's translations.
+    static func completionText() -> String {
+        Bundle.module.localizedString(forKey: completionKey, value: completionKey, table: nil)
     }
 
     /// The key to look up.
     var key: String { customKey ?? Self.defaultKey }
 
-    /// The bundle that translates ``key``: this package's for the default title, `appBundle`
-    /// (the app's main bundle unless a test says otherwise) for a key the caller passed.
+    /// The bundle that translates ``key``: this package's for the default title; for a key the
+    /// caller passed, the bundle the caller named, or else `appBundle` (the app's main bundle
+    /// unless a test says otherwise).
     func bundle(appBundle: Bundle = .main) -> Bundle {
-        customKey == nil ? .module : appBundle
+        customKey == nil ? .module : customBundle ?? appBundle
     }
 
     /// The title in the user's language, or the key itself where the bundle has no translation

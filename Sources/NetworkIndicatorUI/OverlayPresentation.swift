@@ -1,25 +1,22 @@
-/// What an overlay does when its manager says the indicator appears or disappears: the
-/// decisions of ``NetworkActivityOverlayOutput``, without UIKit, so that they are tested on
-/// Linux.
+/// How an output's overlay view gets on and off screen once ``OverlayVisibilityModel`` decided
+/// to draw or erase it: the view mechanics of `NetworkActivityOverlayOutput` (UIKit and
+/// AppKit), without either, so that they are tested on Linux.
 ///
 /// The overlay view joins its host once and stays there: it fades in and out and is hidden in
-/// between, so its constraints are made once and never pile up. VoiceOver users hear the title
-/// when the overlay comes on screen, and not again when a show interrupts a fade-out (the overlay
-/// never left the screen). An overlay that never became visible (the manager's start delay
-/// absorbed a short task) is never told `true`, so it announces nothing.
+/// between, so its constraints are made once and never pile up. A draw during a fade-out keeps
+/// the overlay where it is.
 struct OverlayPresentation: Equatable, Sendable {
     /// One thing to do to the overlay view, in order.
     enum Step: Equatable, Sendable {
         /// Add the overlay to its host and make its constraints (once in the output's life).
         case attach
-        /// Unhide the overlay and fade it in; post an accessibility announcement of the title
-        /// if `announces`.
-        case fadeIn(announces: Bool)
+        /// Unhide the overlay and fade it in.
+        case fadeIn
         /// Fade the overlay out, then call ``OverlayPresentation/fadeOutFinished()``.
         case fadeOut
     }
 
-    /// Whether the manager last said visible.
+    /// Whether the model last said drawn.
     private(set) var isShowing = false
     /// Whether the overlay view is in its host.
     private(set) var isAttached = false
@@ -27,8 +24,8 @@ struct OverlayPresentation: Equatable, Sendable {
     /// interrupted has finished.
     private(set) var isOnScreen = false
 
-    /// The manager says the indicator is `isVisible`. Returns what to do, in order; nothing if
-    /// the overlay already shows that.
+    /// The model says the overlay is drawn (`isVisible`) or not. Returns what to do, in order;
+    /// nothing if the overlay already shows that.
     mutating func visibilityChanged(_ isVisible: Bool) -> [Step] {
         guard isVisible != isShowing else { return [] }
         isShowing = isVisible
@@ -38,7 +35,7 @@ struct OverlayPresentation: Equatable, Sendable {
             isAttached = true
             steps.append(.attach)
         }
-        steps.append(.fadeIn(announces: !isOnScreen))
+        steps.append(.fadeIn)
         isOnScreen = true
         return steps
     }

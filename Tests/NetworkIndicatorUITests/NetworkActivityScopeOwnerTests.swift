@@ -92,3 +92,22 @@ struct NetworkActivityScopeOwnerTests {
     let owner = NetworkActivityScopeOwner()
     await MainActor.run { #expect(owner.child == nil) }
 }
+
+@MainActor
+@Suite("Scope owner refreshes")
+struct NetworkActivityScopeOwnerRefreshTests {
+    private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    @Test func eachChildComesWithItsOwnRefreshCount() {
+        let owner = NetworkActivityScopeOwner()
+        #expect(owner.refreshes == nil, "no child, no refreshes")
+        _ = owner.manager(under: root, label: "Feed")
+        let first = owner.refreshes
+        _ = owner.manager(under: root, label: "Feed")
+        #expect(owner.refreshes === first, "the same child keeps its count")
+        _ = owner.manager(under: NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler()), label: "Feed")
+        #expect(owner.refreshes !== first, "a new child starts from none")
+        owner.release()
+        #expect(owner.refreshes == nil)
+    }
+}

@@ -81,3 +81,33 @@ struct OverlayLabelTests {
         #expect(german.localizedString(forKey: "Loading", value: nil, table: nil) == "Wird geladen")
     }
 }
+
+@Suite("Overlay label bundles")
+struct OverlayLabelBundleTests {
+    private static func germanBundle() throws -> Bundle {
+        let url = try #require(Bundle.module.url(forResource: "de", withExtension: "lproj"))
+        return try #require(Bundle(url: url))
+    }
+
+    @Test func aKeyIsLookedUpInTheBundleTheCallerNamed() throws {
+        let named = try Self.germanBundle()
+        let label = OverlayLabel("Loading", bundle: named)
+        #expect(label.bundle(appBundle: .main) === named)
+        #expect(label.text() == "Wird geladen")
+    }
+
+    @Test func theDefaultTitleIgnoresTheBundle() throws {
+        let label = OverlayLabel(nil, bundle: try Self.germanBundle())
+        #expect(label.bundle() === Bundle.module)
+    }
+
+    @Test func theCompletionAnnouncementHasATranslationInEveryLanguage() throws {
+        for localization in ["en", "de", "fr", "es", "ja"] {
+            let url = try #require(Bundle.module.url(forResource: localization, withExtension: "lproj"))
+            let bundle = try #require(Bundle(url: url))
+            let text = bundle.localizedString(forKey: OverlayLabel.completionKey, value: nil, table: nil)
+            #expect(text != OverlayLabel.completionKey || localization == "en", "\(localization)")
+            #expect(!text.isEmpty)
+        }
+    }
+}

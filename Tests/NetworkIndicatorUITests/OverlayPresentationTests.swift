@@ -4,10 +4,10 @@ import Testing
 
 @Suite("Overlay presentation")
 struct OverlayPresentationTests {
-    @Test func firstShowAttachesOnceThenFadesInAndAnnounces() {
+    @Test func firstShowAttachesOnceThenFadesIn() {
         var presentation = OverlayPresentation()
         let steps = presentation.visibilityChanged(true)
-        #expect(steps == [.attach, .fadeIn(announces: true)])
+        #expect(steps == [.attach, .fadeIn])
         #expect(presentation.isAttached)
     }
 
@@ -19,7 +19,7 @@ struct OverlayPresentationTests {
         let show = presentation.visibilityChanged(true)
         #expect(hide == [.fadeOut])
         #expect(hides)
-        #expect(show == [.fadeIn(announces: true)])
+        #expect(show == [.fadeIn])
     }
 
     @Test func repeatedValuesDoNothing() {
@@ -31,14 +31,14 @@ struct OverlayPresentationTests {
         #expect(shownAgain.isEmpty)
     }
 
-    @Test func showDuringFadeOutKeepsTheOverlayAndDoesNotAnnounceAgain() {
+    @Test func showDuringFadeOutKeepsTheOverlay() {
         var presentation = OverlayPresentation()
         _ = presentation.visibilityChanged(true)
         _ = presentation.visibilityChanged(false)
         let show = presentation.visibilityChanged(true)
         // The interrupted fade-out's completion must not hide the overlay that shows again.
         let hides = presentation.fadeOutFinished()
-        #expect(show == [.fadeIn(announces: false)])
+        #expect(show == [.fadeIn])
         #expect(!hides)
         #expect(presentation.isOnScreen)
     }
@@ -54,7 +54,7 @@ struct OverlayPresentationTests {
         #expect(!presentation.isShowing)
     }
 
-    @Test func neverToldVisibleNeverAnnounces() {
+    @Test func neverToldVisibleNeverAttaches() {
         // A task the start delay absorbed: the output only ever hears `false`.
         var presentation = OverlayPresentation()
         let steps = presentation.visibilityChanged(false)

@@ -1,0 +1,214 @@
+// Apple APIs used, with the availability Apple's documentation gives (the package needs
+// macOS 10.15, so none needs an `#available` check):
+// - NSView (addSubview(_:), isHidden, alphaValue, window, hitTest(_:), wantsLayer, layer),
+//   NSTextField(labelWithString:) (macOS 10.12+), NSStackView (10.9+), NSVisualEffectView with
+//   .hudWindow (10.14+) and .behindWindow/.withinWindow blending (10.10+),
+//   NSProgressIndicator with .spinning style (10.2+; NSProgressIndicator.Style 10.14+),
+//   startAnimation(_:)/stopAnimation(_:), NSFont.systemFont(ofSize:weight:) (10.11+), layout
+//   anchors (10.11+).
+// - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
+// - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
+//   announcements: see AccessibilityAnnouncement.swift.
+#if canImport(AppKit) && !canImport(UIKit)
+public import AppKit
+public import NetworkIndicator
+
+/// An output that shows a spinner and a title, "Loading" by default, over a host view while
+/// the manager is loading: the macOS counterpart of the iOS overlay output.
+///
+/// ```swift
+/// final class FeedViewController: NSViewController {
+///     private var networkActivity: NetworkActivityOverlayOutput?
+///
+///     override func viewDidLoad() {
+///         super.viewDidLoad()
+///         let output = NetworkActivityOverlayOutput(hostView: view, title: "Loading feed")
+///         NetworkIndicatorManager.shared.addOutput(output)
+///         networkActivity = output   // the manager holds outputs weakly
+///     }
+/// }
+/// ```
+///
+/// The overlay (an `NSProgressIndicator` spinner and a label on a rounded material, centred
+/// over the host) follows the manager's task count with an ``NetworkActivityOverlaySettings``
+/// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
+/// (queued behind current speech, only while the host is in a window and VoiceOver is
+/// running, unless the settings opt out). Clicks pass through to the host unless the settings
+/// say `blocksInteraction`. The overlay joins the host the first time it draws and stays
+/// there, hidden in between.
+///
+/// Keep the output for as long as the host shows it; the manager holds it weakly, and the
+/// output holds the host weakly. Main actor only.
+@MainActor
+public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
+    /// The view the overlay covers. Held weakly: once it is gone, the output does nothing.
+    public private(set) weak var hostView: NSView?
+    /// The overlay shown over the host.
+    public let overlayView: NSView
+
+    private let card: OverlayCard
+    private let settings: NetworkActivityOverlaySettings
+    private let scheduler: any NetworkIndicatorScheduler
+    private var presentation = OverlayPresentation()
+    private var controller: NetworkActivityOverlayController?
+
+    /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
+    /// the user's language if `title` is `nil`. Attach it with
+    /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it.
+    ///
+    /// - Parameters:
+    ///   - hostView: The view to cover; held weakly.
+    ///   - title: A key of `bundle`'s `Localizable.strings` (or string catalog), shown and
+    ///     announced in the user's language; `nil` for "Loading" in the package's translations.
+    ///   - bundle: The bundle that translates `title`; `nil` for the app's main bundle.
+    ///   - settings: When the overlay draws, how long it stays, whether it speaks and takes
+    ///     clicks.
+    ///   - scheduler: The clock of the show delay and the minimum time; leave the default in an
+    ///     app.
+    public init(
+        hostView: NSView,
+        title: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings = .default,
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
+    ) {
+        self.hostView = hostView
+        self.settings = settings
+        self.scheduler = scheduler
+        card = OverlayCard(title: OverlayLabel(title, bundle: bundle).text(), blocksClicks: settings.blocksInteraction)
+        overlayView = card
+    }
+
+    /// Takes the overlay down if the output is released while it shows.
+    deinit {
+        let overlayView = overlayView
+        Task { @MainActor in overlayView.removeFromSuperview() }
+    }
+
+    /// `true`: the overlay follows the count, not the manager's own delays.
+    public var receivesActiveTaskCount: Bool { true }
+
+    /// Starts the presentation from the count told when the output is added, then follows
+    /// each new count. Main actor.
+    public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+        guard let controller else {
+            let controller = makeController()
+            self.controller = controller
+            controller.appear(activeCount: activeTaskCount, scheduler: scheduler)
+            return
+        }
+        controller.activeCountChanged(activeTaskCount)
+    }
+
+    /// The overlay follows the count; a `false` here (the manager going away, or disabled)
+    /// ends its load. Main actor.
+    public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        if !isVisible { controller?.activeCountChanged(0) }
+    }
+
+    private func makeController() -> NetworkActivityOverlayController {
+        NetworkActivityOverlayController(
+            settings: settings,
+            accessibility: .init(
+                isInWindow: { [weak self] in self?.hostView?.window != nil },
+                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
+                post: { [weak self] kind in
+                    let title = self?.card.title ?? ""
+                    AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: kind, title: title))
+                }
+            ),
+            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
+        )
+    }
+
+    private func drawnChanged(_ isDrawn: Bool, animated: Bool) {
+        guard let host = hostView else { return }
+        for step in presentation.visibilityChanged(isDrawn) {
+            switch step {
+            case .attach:
+                card.translatesAutoresizingMaskIntoConstraints = false
+                card.alphaValue = 0
+                host.addSubview(card)
+                NSLayoutConstraint.activate([
+                    card.centerXAnchor.constraint(equalTo: host.centerXAnchor),
+                    card.centerYAnchor.constraint(equalTo: host.centerYAnchor),
+                    card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor),
+                    card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor),
+                ])
+            case .fadeIn:
+                card.isHidden = false
+                card.spinner.startAnimation(nil)
+                NSAnimationContext.runAnimationGroup { context in
+                    context.duration = 0.2
+                    card.animator().alphaValue = 1
+                }
+            case .fadeOut:
+                NSAnimationContext.runAnimationGroup { context in
+                    context.duration = animated ? 0.2 : 0
+                    card.animator().alphaValue = 0
+                } completionHandler: {
+                    MainActor.assumeIsolated { self.fadeOutFinished() }
+                }
+            }
+        }
+    }
+
+    private func fadeOutFinished() {
+        guard presentation.fadeOutFinished() else { return }
+        card.isHidden = true
+        card.spinner.stopAnimation(nil)
+    }
+}
+
+/// The overlay view: a spinner and a label on a rounded material. VoiceOver reads it as one
+/// element, its title. Takes no clicks unless asked to.
+@MainActor
+private final class OverlayCard: NSVisualEffectView {
+    let spinner = NSProgressIndicator()
+    let title: String
+    private let blocksClicks: Bool
+
+    init(title: String, blocksClicks: Bool) {
+        self.title = title
+        self.blocksClicks = blocksClicks
+        super.init(frame: .zero)
+        material = .hudWindow
+        blendingMode = .withinWindow
+        state = .active
+        wantsLayer = true
+        layer?.cornerRadius = 12
+
+        spinner.style = .spinning
+        spinner.controlSize = .regular
+        spinner.isDisplayedWhenStopped = false
+        let label = NSTextField(labelWithString: title)
+        label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
+        label.alignment = .center
+        let stack = NSStackView(views: [spinner, label])
+        stack.orientation = .vertical
+        stack.spacing = 8
+        stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        addSubview(stack)
+        NSLayoutConstraint.activate([
+            stack.leadingAnchor.constraint(equalTo: leadingAnchor),
+            stack.trailingAnchor.constraint(equalTo: trailingAnchor),
+            stack.topAnchor.constraint(equalTo: topAnchor),
+            stack.bottomAnchor.constraint(equalTo: bottomAnchor),
+        ])
+        setAccessibilityElement(true)
+        setAccessibilityRole(.progressIndicator)
+        setAccessibilityLabel(title)
+    }
+
+    @available(*, unavailable)
+    required init?(coder: NSCoder) {
+        fatalError("The overlay is built in code")
+    }
+
+    /// Clicks on the overlay reach the host beneath unless it blocks them.
+    override func hitTest(_ point: NSPoint) -> NSView? {
+        blocksClicks ? super.hitTest(point) : nil
+    }
+}
+#endif

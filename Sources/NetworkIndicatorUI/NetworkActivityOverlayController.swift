@@ -1,0 +1,137 @@
+import NetworkIndicator
+
+/// The working part of every overlay, without UI: it follows a manager's task count (and the
+/// scope's refreshes) while the overlay's view is on screen, runs the
+/// ``OverlayVisibilityModel`` on the manager's scheduler, and tells the shell when to draw,
+/// erase and speak. Plain Swift, so that the wiring is tested on Linux too; the SwiftUI, UIKit
+/// and AppKit overlays only draw.
+///
+/// Main actor only. It holds the manager only between ``appear(manager:refreshes:)`` and
+/// ``disappear()``; the manager holds it weakly (an owner-bound observation).
+@MainActor
+final class NetworkActivityOverlayController {
+    /// What the shell knows of accessibility, asked at the moment of an announcement.
+    struct Accessibility {
+        /// Whether the overlay is in a window now.
+        var isInWindow: @MainActor () -> Bool
+        /// Whether VoiceOver is running now.
+        var isVoiceOverRunning: @MainActor () -> Bool
+        /// Posts the announcement, queued behind current speech.
+        var post: @MainActor (OverlayAnnouncement.Kind) -> Void
+    }
+
+    private(set) var model: OverlayVisibilityModel
+    private let accessibility: Accessibility
+    private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
+
+    private var manager: NetworkIndicatorManager?
+    private var scheduler: (any NetworkIndicatorScheduler)?
+    private var countObservation: NetworkIndicatorObservation?
+    private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
+    private var timer: (any NetworkIndicatorCancellable)?
+
+    /// - Parameters:
+    ///   - settings: The overlay's presentation.
+    ///   - accessibility: Where the announcements go, and the conditions they need.
+    ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
+    init(
+        settings: NetworkActivityOverlaySettings,
+        accessibility: Accessibility,
+        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
+    ) {
+        self.model = OverlayVisibilityModel(settings: settings)
+        self.accessibility = accessibility
+        self.drawnChanged = drawnChanged
+    }
+
+    /// Whether the overlay is drawn now.
+    var isDrawn: Bool { model.isDrawn }
+
+    /// The view appeared: starts from `manager`'s exact count now (and `refreshes`' count),
+    /// then follows both until ``disappear()``. Appearing again first disappears.
+    func appear(manager: NetworkIndicatorManager, refreshes: NetworkActivityRefreshes?) {
+        disappear()
+        self.manager = manager
+        scheduler = manager.scheduler
+        // Told at once with the last delivered count, which may lag; the model is still off
+        // screen then and ignores it, and is seeded with the exact count below.
+        countObservation = manager.observeActiveTaskCount(owner: self) { controller, count in
+            controller.perform { $0.activeCountChanged(count, now: $1) }
+        }
+        if let refreshes {
+            let listener = refreshes.addListener { [weak self] count in
+                self?.refreshCountChanged(count)
+            }
+            self.refreshes = (refreshes, listener)
+        }
+        let activeCount = manager.activeTaskCount
+        let refreshCount = refreshes?.count ?? 0
+        perform { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
+    }
+
+    /// For an output attached with `addOutput`, which the manager tells its count: starts from
+    /// `activeCount` on `scheduler`'s clock; later counts come through ``activeCountChanged(_:)``.
+    func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler) {
+        disappear()
+        self.scheduler = scheduler
+        perform { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
+    }
+
+    /// The manager told an output the count `count`. Ignored unless on screen.
+    func activeCountChanged(_ count: Int) {
+        perform { $0.activeCountChanged(count, now: $1) }
+    }
+
+    /// The view went away: erases at once and lets go of the manager and the refreshes.
+    func disappear() {
+        countObservation?.cancel()
+        countObservation = nil
+        if let refreshes { refreshes.source.removeListener(refreshes.listener) }
+        refreshes = nil
+        perform { model, _ in model.disappeared() }
+        scheduler = nil
+        manager = nil
+    }
+
+    /// A refresh began or ended. The manager's count of it arrives a main-queue hop later, so
+    /// the model first hears the exact count: otherwise a refresh's end would leave its task
+    /// counted, not subtracted, until the hop, and draw for it.
+    private func refreshCountChanged(_ count: Int) {
+        if let activeCount = manager?.activeTaskCount {
+            perform { $0.activeCountChanged(activeCount, now: $1) }
+        }
+        perform { $0.refreshCountChanged(count, now: $1) }
+    }
+
+    private func perform(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
+        let actions = event(&model, scheduler?.now ?? 0)
+        for action in actions {
+            switch action {
+            case .draw:
+                drawnChanged(true, true)
+            case .erase(let animated):
+                drawnChanged(false, animated)
+            case .scheduleTimer(let delay):
+                timer?.cancel()
+                timer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.02) { [weak self] in
+                    self?.timerFired()
+                }
+            case .cancelTimer:
+                timer?.cancel()
+                timer = nil
+            case .announce(let kind):
+                if OverlayAnnouncement.shouldPost(
+                    isInWindow: accessibility.isInWindow(),
+                    isVoiceOverRunning: accessibility.isVoiceOverRunning()
+                ) {
+                    accessibility.post(kind)
+                }
+            }
+        }
+    }
+
+    private func timerFired() {
+        timer = nil
+        perform { $0.timerFired(now: $1) }
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// How an in-app overlay presents a loading state: when it draws, how long it stays, whether
+/// it speaks, and whether it lets touches through.
+///
+/// Every overlay of the package (SwiftUI, UIKit, AppKit) follows these, for its own screen;
+/// give them per overlay, or once for a whole SwiftUI scope with
+/// `networkActivityScope(_:settings:)`. They change nothing about the manager itself (its
+/// `startDelay`, `completionDelay` and `minimumVisibleDuration`, which drive the app-wide
+/// indicator and the outputs you attach yourself).
+///
+/// ```swift
+/// var settings = NetworkActivityOverlaySettings()
+/// settings.showDelay = 0.3
+/// settings.blocksInteraction = true
+/// ```
+///
+/// ## Why these defaults
+///
+/// A spinner that blinks on for a load of a few tens of milliseconds is worse than none: it
+/// draws the eye and says nothing. The overlay waits ``showDelay`` (0.5 s) before drawing:
+/// loads from a cache or a fast network finish inside it and never draw, while a user who
+/// waits longer than about a second (the limit beyond which people lose the feeling of an
+/// instant response) already sees the spinner by then. Once drawn, it stays at least
+/// ``minimumVisibleDuration`` (1 s): long enough to be read as "loading", not as a flash,
+/// and short enough not to hold back content that has arrived. (swift-indefinite-loader waits
+/// 0.8 s and keeps its loader 1.2 s; a screen overlay sits in the middle of the content the
+/// user asked for, so it may come sooner and leave sooner.)
+///
+/// A value type, usable on any thread.
+public struct NetworkActivityOverlaySettings: Equatable, Sendable {
+    /// Seconds the screen must be loading before the overlay draws; a load that ends sooner
+    /// never draws. Default 0.5. Zero or less draws at once.
+    public var showDelay: TimeInterval
+
+    /// Seconds the overlay stays once drawn, even if the load ends sooner. Default 1. Zero or
+    /// less erases it as soon as the load ends.
+    public var minimumVisibleDuration: TimeInterval
+
+    /// Whether the overlay announces its title to VoiceOver when it draws. Default `true`.
+    /// It is announced only while the overlay is in a window and VoiceOver is running, queued
+    /// behind what VoiceOver is saying rather than interrupting it.
+    public var announcesActivity: Bool
+
+    /// Announce "Loading complete" when the overlay erases after being drawn at least this many
+    /// seconds (with the same conditions as ``announcesActivity``, which must be `true`);
+    /// `nil` never announces the end. Default 5: a VoiceOver user who heard "Loading" and
+    /// waited that long wants to know the content is there, while the end of a short load
+    /// needs no words.
+    public var completionAnnouncementThreshold: TimeInterval?
+
+    /// Whether the overlay takes the touches (clicks) that land on it, so that the content under
+    /// it cannot be used while it shows. Default `false`: touches pass through, so the user can
+    /// still scroll, or cancel the load.
+    public var blocksInteraction: Bool
+
+    /// The defaults: draw after 0.5 s, stay at least 1 s, announce the start, and the end of
+    /// loads drawn 5 s or more, let touches through.
+    public init(
+        showDelay: TimeInterval = 0.5,
+        minimumVisibleDuration: TimeInterval = 1,
+        announcesActivity: Bool = true,
+        completionAnnouncementThreshold: TimeInterval? = 5,
+        blocksInteraction: Bool = false
+    ) {
+        self.showDelay = showDelay
+        self.minimumVisibleDuration = minimumVisibleDuration
+        self.announcesActivity = announcesActivity
+        self.completionAnnouncementThreshold = completionAnnouncementThreshold
+        self.blocksInteraction = blocksInteraction
+    }
+
+    /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:blocksInteraction:)``
+    /// gives them.
+    public static let `default` = NetworkActivityOverlaySettings()
+}

@@ -1,0 +1,22 @@
+/// Whether an overlay speaks: the decision behind every overlay's VoiceOver announcement, in
+/// plain Swift so that it is tested on Linux.
+///
+/// An overlay speaks only when all three hold: its settings allow it (the model asks only
+/// then), it is in a window (an overlay of a screen that is not shown must not speak), and
+/// VoiceOver is running (nobody else hears announcements, and posting them costs). What it
+/// says is queued behind current speech, never interrupting it: the shells post with the
+/// speech-queue attribute (UIKit) or a medium priority (AppKit).
+enum OverlayAnnouncement {
+    /// What to announce.
+    enum Kind: Equatable, Sendable {
+        /// The overlay drew: its title ("Loading").
+        case started
+        /// A long load ended: "Loading complete".
+        case finished
+    }
+
+    /// Whether to post an announcement now.
+    static func shouldPost(isInWindow: Bool, isVoiceOverRunning: Bool) -> Bool {
+        isInWindow && isVoiceOverRunning
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+
+/// Every decision one overlay makes, in plain Swift: when to draw, how long to stay, what to
+/// start from when its view appears, and when to speak. The SwiftUI, UIKit and AppKit overlays
+/// feed it events and perform the actions it returns (through
+/// ``NetworkActivityOverlayController``), so the rules are tested on Linux.
+///
+/// The overlay draws for the screen's tasks that are not refreshes: a pull-to-refresh already
+/// shows the system's own spinner, so ``refreshCount`` of the ``activeCount`` are left out.
+///
+/// - Off screen (before ``appeared(activeCount:refreshCount:now:)``, after ``disappeared()``):
+///   nothing drawn, every event ignored, so a view coming back never starts from stale state.
+/// - Busy: wait ``NetworkActivityOverlaySettings/showDelay``, then draw; a load that ends
+///   sooner never draws.
+/// - Idle again: erase once the overlay has been drawn
+///   ``NetworkActivityOverlaySettings/minimumVisibleDuration``; busy again before that, stay.
+///
+/// At most one timer is wanted at a time; ``timerFired(now:)`` acts only once its deadline has
+/// come, so a late or stale firing changes nothing.
+struct OverlayVisibilityModel: Equatable, Sendable {
+    /// One thing for the shell to do, in order.
+    enum Action: Equatable, Sendable {
+        /// Draw the overlay (animated).
+        case draw
+        /// Erase the overlay; `animated` is `false` when the view went away.
+        case erase(animated: Bool)
+        /// Cancel any timer, then call ``timerFired(now:)`` once `delay` seconds have passed.
+        case scheduleTimer(after: TimeInterval)
+        /// Cancel the timer, if any.
+        case cancelTimer
+        /// Ask ``OverlayAnnouncement`` whether to speak, now, and speak if so.
+        case announce(OverlayAnnouncement.Kind)
+    }
+
+    private enum Phase: Equatable, Sendable {
+        case offScreen
+        case idle
+        case waitingToDraw(until: TimeInterval)
+        case drawn(since: TimeInterval)
+        case waitingToErase(drawnSince: TimeInterval, until: TimeInterval)
+    }
+
+    let settings: NetworkActivityOverlaySettings
+    private var phase = Phase.offScreen
+    /// The screen's tasks, as the manager last said.
+    private(set) var activeCount = 0
+    /// How many of them are refreshes, which the overlay does not draw for.
+    private(set) var refreshCount = 0
+
+    init(settings: NetworkActivityOverlaySettings) {
+        self.settings = settings
+    }
+
+    /// Whether the overlay is drawn now.
+    var isDrawn: Bool {
+        switch phase {
+        case .drawn, .waitingToErase: true
+        case .offScreen, .idle, .waitingToDraw: false
+        }
+    }
+
+    /// Whether the view is on screen (between an appearance and a disappearance).
+    var isOnScreen: Bool { phase != .offScreen }
+
+    /// Whether there is something to draw for: tasks other than refreshes.
+    private var isBusy: Bool { activeCount - refreshCount > 0 }
+
+    /// The view appeared, and the manager has `activeCount` tasks now, `refreshCount` of them
+    /// refreshes. A load already running waits the show delay from now, as a new one would.
+    mutating func appeared(activeCount: Int, refreshCount: Int, now: TimeInterval) -> [Action] {
+        var actions = disappeared()
+        phase = .idle
+        self.activeCount = activeCount
+        self.refreshCount = refreshCount
+        actions += update(now: now)
+        return actions
+    }
+
+    /// The view went away: erase at once, forget everything, cancel the timer, say nothing.
+    mutating func disappeared() -> [Action] {
+        let wasDrawn = isDrawn
+        let hadTimer = hasTimer
+        phase = .offScreen
+        activeCount = 0
+        refreshCount = 0
+        return (hadTimer ? [.cancelTimer] : []) + (wasDrawn ? [.erase(animated: false)] : [])
+    }
+
+    /// The manager says the screen has `count` tasks.
+    mutating func activeCountChanged(_ count: Int, now: TimeInterval) -> [Action] {
+        guard isOnScreen else { return [] }
+        activeCount = count
+        return update(now: now)
+    }
+
+    /// `count` of the screen's tasks are refreshes now.
+    mutating func refreshCountChanged(_ count: Int, now: TimeInterval) -> [Action] {
+        guard isOnScreen else { return [] }
+        refreshCount = count
+        return update(now: now)
+    }
+
+    /// The timer asked for by the last ``Action/scheduleTimer(after:)`` fired.
+    mutating func timerFired(now: TimeInterval) -> [Action] {
+        switch phase {
+        case .waitingToDraw(let until) where now >= until:
+            phase = .drawn(since: now)
+            return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])
+        case .waitingToErase(let drawnSince, let until) where now >= until:
+            return erase(drawnSince: drawnSince, now: now)
+        default:
+            return []
+        }
+    }
+
+    private var hasTimer: Bool {
+        switch phase {
+        case .waitingToDraw, .waitingToErase: true
+        case .offScreen, .idle, .drawn: false
+        }
+    }
+
+    /// Moves the phase after a change of the counts.
+    private mutating func update(now: TimeInterval) -> [Action] {
+        switch (phase, isBusy) {
+        case (.idle, true):
+            guard settings.showDelay > 0 else {
+                phase = .drawn(since: now)
+                return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])
+            }
+            phase = .waitingToDraw(until: now + settings.showDelay)
+            return [.scheduleTimer(after: settings.showDelay)]
+        case (.waitingToDraw, false):
+            phase = .idle
+            return [.cancelTimer]
+        case (.drawn(let since), false):
+            let until = since + settings.minimumVisibleDuration
+            guard now < until else { return erase(drawnSince: since, now: now) }
+            phase = .waitingToErase(drawnSince: since, until: until)
+            return [.scheduleTimer(after: until - now)]
+        case (.waitingToErase(let since, _), true):
+            phase = .drawn(since: since)
+            return [.cancelTimer]
+        default:
+            return []
+        }
+    }
+
+    private mutating func erase(drawnSince: TimeInterval, now: TimeInterval) -> [Action] {
+        phase = .idle
+        let announcesEnd =
+            settings.announcesActivity
+            && settings.completionAnnouncementThreshold.map { now - drawnSince >= $0 } == true
+        return [.erase(animated: true)] + (announcesEnd ? [.announce(.finished)] : [])
+    }
+}

@@ -1,0 +1,284 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// The controller under every overlay, on a manager with a manual scheduler: it starts from the
+/// manager's state, follows it on the manager's clock, and speaks only when it may.
+@MainActor
+@Suite("Overlay controller")
+struct NetworkActivityOverlayControllerTests {
+    /// A shell that records what it is told; its window and VoiceOver are set by the test.
+    @MainActor
+    private final class Shell {
+        var drawn: [Bool] = []
+        var animated: [Bool] = []
+        var announcements: [OverlayAnnouncement.Kind] = []
+        var isInWindow = true
+        var isVoiceOverRunning = true
+        var controller: NetworkActivityOverlayController!
+
+        init(settings: NetworkActivityOverlaySettings = .init(showDelay: 0.5, minimumVisibleDuration: 1)) {
+            controller = NetworkActivityOverlayController(
+                settings: settings,
+                accessibility: .init(
+                    isInWindow: { [unowned self] in isInWindow },
+                    isVoiceOverRunning: { [unowned self] in isVoiceOverRunning },
+                    post: { [unowned self] in announcements.append($0) }
+                ),
+                drawnChanged: { [unowned self] isDrawn, animated in
+                    drawn.append(isDrawn)
+                    self.animated.append(animated)
+                }
+            )
+        }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    @Test func aLoadDrawsAfterTheShowDelayOnTheManagersClock() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.4)
+        #expect(shell.drawn.isEmpty)
+        scheduler.advance(by: 0.1)
+        #expect(shell.drawn == [true])
+        #expect(shell.announcements == [.started])
+    }
+
+    @Test func aShortLoadNeverDraws() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.2)
+        manager.popNetworkActivity()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty)
+        #expect(shell.announcements.isEmpty)
+    }
+
+    @Test func theOverlayStaysTheMinimumTime() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.drawn == [true])
+        scheduler.advance(by: 1)
+        #expect(shell.drawn == [true, false])
+        #expect(shell.animated == [true, true])
+    }
+
+    @Test func appearingStartsFromTheExactCountNotTheLastDelivered() {
+        manager.pushNetworkActivity()  // no hop has run: nothing was delivered yet
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true])
+    }
+
+    @Test func disappearingErasesAtOnceAndStopsFollowing() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        shell.controller.disappear()
+        #expect(shell.drawn == [true, false])
+        #expect(shell.animated == [true, false])
+        manager.popNetworkActivity()
+        manager.pushNetworkActivity()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn == [true, false], "nothing after disappearing")
+    }
+
+    @Test func reappearingStartsFromTheStateThenNotTheStaleOne() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        shell.controller.disappear()
+        manager.popNetworkActivity()  // ends while the view is away
+        scheduler.runPendingWork()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        scheduler.advance(by: 5)
+        #expect(shell.drawn == [true, false], "not drawn again: nothing loads")
+        #expect(shell.announcements == [.started], "and nothing announced")
+    }
+
+    @Test func theControllerDoesNotKeepTheManagerAfterDisappearing() {
+        let shell = Shell()
+        weak var weakManager: NetworkIndicatorManager?
+        do {
+            let other = NetworkIndicatorManager(scheduler: scheduler)
+            weakManager = other
+            shell.controller.appear(manager: other, refreshes: nil)
+            shell.controller.disappear()
+        }
+        scheduler.runPendingWork()
+        #expect(weakManager == nil)
+    }
+
+    @Test func nothingIsAnnouncedOutsideAWindow() {
+        let shell = Shell()
+        shell.isInWindow = false
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true])
+        #expect(shell.announcements.isEmpty)
+    }
+
+    @Test func nothingIsAnnouncedWithoutVoiceOver() {
+        let shell = Shell()
+        shell.isVoiceOverRunning = false
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true])
+        #expect(shell.announcements.isEmpty)
+    }
+
+    @Test func theEndOfALongLoadIsAnnounced() {
+        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 0, completionAnnouncementThreshold: 5))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 6)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.announcements == [.started, .finished])
+    }
+
+    @Test func aRefreshDrawsNoSecondSpinner() {
+        let refreshes = NetworkActivityRefreshes()
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        refreshes.begin()
+        manager.pushNetworkActivity()  // the refresh's task
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty)
+        manager.pushNetworkActivity()  // another load of the screen
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true])
+    }
+
+    @Test func aRefreshEndingBeforeItsCountArrivesDrawsNothing() {
+        // The refresh ends at once in the refresh count, a hop later in the manager's count.
+        let refreshes = NetworkActivityRefreshes()
+        let shell = Shell(settings: .init(showDelay: 0))
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        refreshes.begin()
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        manager.popNetworkActivity()
+        refreshes.end()
+        scheduler.runPendingWork()
+        #expect(shell.drawn.isEmpty)
+    }
+
+    @Test func aRefreshRunningWhenTheViewAppearsIsLeftOut() {
+        let refreshes = NetworkActivityRefreshes()
+        refreshes.begin()
+        manager.pushNetworkActivity()
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty)
+    }
+
+    @Test func disappearingStopsListeningToRefreshes() {
+        let refreshes = NetworkActivityRefreshes()
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        shell.controller.disappear()
+        refreshes.begin()
+        #expect(shell.controller.model.refreshCount == 0)
+    }
+}
+
+/// The controller of an output that the manager tells its count (UIKit, AppKit).
+@MainActor
+@Suite("Overlay controller fed by an output")
+struct FedOverlayControllerTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    private func makeController(_ drawn: @escaping @MainActor (Bool) -> Void) -> NetworkActivityOverlayController {
+        NetworkActivityOverlayController(
+            settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _ in }),
+            drawnChanged: { isDrawn, _ in drawn(isDrawn) }
+        )
+    }
+
+    @Test func countsToldByTheManagerDriveTheModelOnTheGivenClock() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.appear(activeCount: 0, scheduler: scheduler)
+        controller.activeCountChanged(2)
+        scheduler.advance(by: 0.5)
+        controller.activeCountChanged(0)
+        scheduler.advance(by: 1)
+        #expect(drawn == [true, false])
+    }
+
+    @Test func countsBeforeAppearingAreIgnored() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.activeCountChanged(2)
+        scheduler.advance(by: 5)
+        #expect(drawn.isEmpty)
+    }
+
+    @Test func appearingWithALoadRunningDrawsAfterTheDelay() {
+        var drawn: [Bool] = []
+        let controller = makeController { drawn.append($0) }
+        controller.appear(activeCount: 1, scheduler: scheduler)
+        scheduler.advance(by: 0.5)
+        #expect(drawn == [true])
+    }
+}
+
+@MainActor
+@Suite("Refresh counts")
+struct NetworkActivityRefreshesTests {
+    @Test func beginAndEndAreToldToListeners() {
+        let refreshes = NetworkActivityRefreshes()
+        var told: [Int] = []
+        let id = refreshes.addListener { told.append($0) }
+        refreshes.begin()
+        refreshes.begin()
+        refreshes.end()
+        refreshes.removeListener(id)
+        refreshes.end()
+        #expect(told == [1, 2, 1])
+        #expect(refreshes.count == 0)
+    }
+
+    @Test func anEndWithoutABeginDoesNothing() {
+        let refreshes = NetworkActivityRefreshes()
+        var told: [Int] = []
+        _ = refreshes.addListener { told.append($0) }
+        refreshes.end()
+        #expect(refreshes.count == 0)
+        #expect(told.isEmpty)
+    }
+}
