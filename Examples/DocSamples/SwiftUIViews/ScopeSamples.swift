@@ -76,3 +76,15 @@ struct ProfileForm: View {
 
 @MainActor
 func refresh() async {}
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-scope-settings
+struct CheckoutView: View {
+    var body: some View {
+        CheckoutForm()  // inside the scope: it runs the payment
+            .networkActivityOverlay(label: "Paying")
+            // Draw at once, and take the touches while the payment runs: no second tap on "Pay".
+            .networkActivityScope("Checkout", settings: .init(showDelay: 0, blocksInteraction: true))
+    }
+}
+// docs:end

@@ -10,7 +10,6 @@ final class FeedViewController: UITableViewController {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        networkActivity.minimumVisibleDuration = 0.5
         let overlay = NetworkActivityOverlayOutput(hostView: tableView)
         networkActivity.addOutput(overlay)
         self.overlay = overlay  // the manager holds outputs weakly
