@@ -19,6 +19,8 @@
 #   iOS 15; the Observation samples say @available(iOS 17, macOS 14, *));
 # - the SwiftUI app sample and the example app: iOS 17.0 (their deployment target; the app
 #   sample on macOS 14.0 too). tvOS, watchOS and visionOS: no SDK, not checked.
+# - owner-bound UIKit samples: iOS 13.0, 15.0, 17.0; AppKit overlay samples: macOS 10.15 and
+#   14.0; refreshable SwiftUI samples: iOS 15.0 and 17.0, macOS 14.0.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,6 +54,9 @@ check "AppKit documentation samples" --extra "$samples/AppKitScreens" macos10.15
 check "SwiftUI documentation samples" --extra "$samples/SwiftUIViews" ios15.0 ios17.0 macos14.0
 check "SwiftUI app sample" --extra "$samples/SwiftUIApp" ios17.0 macos14.0
 check "example app" --extra Examples/NetworkIndicatorExampleApp ios17.0
+check "UIKit owner-bound samples" --extra "$samples/UIKitOwnerBound" ios13.0 ios15.0 ios17.0
+check "AppKit overlay samples" --extra "$samples/AppKitOverlay" macos10.15 macos14.0
+check "SwiftUI refreshable samples" --extra "$samples/SwiftUIRefreshable" ios15.0 ios17.0 macos14.0
 
 if [ "$failed" = 0 ]; then
     echo "apple-sdk-check: passed in $((SECONDS - started)) s"

@@ -1,0 +1,40 @@
+#if canImport(UIKit)
+import NetworkIndicator
+import NetworkIndicatorUI
+import UIKit
+
+// docs:begin uikit-owner-bound
+final class InboxViewController: UITableViewController {
+    private let loadingLabel = UILabel()
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        navigationItem.titleView = loadingLabel
+        // Nothing to store: each call lasts as long as this controller, which it is handed.
+        NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
+            controller.loadingLabel.text = isVisible ? "Updating…" : nil
+        }
+        NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
+            controller.navigationItem.prompt = count > 1 ? "\(count) downloads" : nil
+        }
+    }
+}
+// docs:end
+
+// docs:begin uikit-overlay-settings
+final class CatalogViewController: UIViewController {
+    private var networkActivity: NetworkActivityOverlayOutput?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        let output = NetworkActivityOverlayOutput(
+            hostView: view,
+            title: "Loading catalog",  // a key of Localizable.strings
+            settings: NetworkActivityOverlaySettings(showDelay: 0.3, blocksInteraction: true)
+        )
+        NetworkIndicatorManager.shared.addOutput(output)
+        networkActivity = output  // the manager holds outputs weakly
+    }
+}
+// docs:end
+#endif

@@ -1,0 +1,60 @@
+// Apple APIs used, with the availability Apple's documentation gives:
+// - View.refreshable(action:): iOS 15.0+, macOS 12.0+, tvOS 15.0+, watchOS 8.0+; hence the
+//   availability below.
+// - Environment, ViewModifier: iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+#if canImport(SwiftUI)
+import NetworkIndicator
+public import SwiftUI
+
+@available(iOS 15, macOS 12, tvOS 15, watchOS 8, *)
+extension View {
+    /// SwiftUI's `refreshable(action:)`, with each refresh counted as one network task in the
+    /// environment's manager (the nearest `networkActivityScope`, so its ancestors and the
+    /// app-wide indicator count it too), and left out of that scope's overlay.
+    ///
+    /// ```swift
+    /// List(posts) { PostRow(post: $0) }
+    ///     .networkActivityRefreshable(label: "refresh") { await model.reload() }
+    ///     .networkActivityOverlay()
+    ///     .networkActivityScope("Feed")
+    /// ```
+    ///
+    /// The system's refresh control already shows a spinner while `action` runs, so the
+    /// scope's `networkActivityOverlay` draws none for the refresh (it still draws for the
+    /// scope's other loads). Write it inside the scope, as above: written below
+    /// `networkActivityScope`, or in the view that declares the scope, it counts in the parent.
+    /// The task ends when `action` returns, or when the refresh is cancelled.
+    ///
+    /// - Parameters:
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics.
+    ///   - action: The refresh; it runs on the main actor, as the view's other tasks do.
+    @MainActor
+    public func networkActivityRefreshable(
+        label: String? = nil,
+        _ action: @escaping @MainActor @Sendable () async -> Void
+    ) -> some View {
+        modifier(NetworkActivityRefreshableModifier(label: label, action: action))
+    }
+}
+
+/// Installs `refreshable`, counting each refresh in the environment's manager and, inside a
+/// scope, in the scope's refresh count.
+@available(iOS 15, macOS 12, tvOS 15, watchOS 8, *)
+@MainActor
+private struct NetworkActivityRefreshableModifier: ViewModifier {
+    let label: String?
+    let action: @MainActor @Sendable () async -> Void
+    @Environment(\.networkIndicator) private var manager
+    @Environment(\.networkActivityScopeContext) private var scope
+
+    func body(content: Content) -> some View {
+        let refreshes = scope?.manager === manager ? scope?.refreshes : nil
+        return content.refreshable { @MainActor [manager, label, action] in
+            // Counted as a refresh first, so that the overlay never sees the task alone.
+            refreshes?.begin()
+            defer { refreshes?.end() }
+            await manager.withNetworkActivity(label: label ?? "networkActivityRefreshable") { await action() }
+        }
+    }
+}
+#endif
