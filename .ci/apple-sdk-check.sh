@@ -50,7 +50,6 @@ samples=Examples/DocSamples
 check "library targets" ios13.0 ios15.0 ios17.0 macos10.15 macos14.0
 check "UIKit documentation samples" --extra "$samples/UIKitScreens" --extra "$samples/UIKitScope" \
     --extra "$samples/UIKitAppDelegate" ios13.0 ios15.0 ios17.0
-check "AppKit documentation samples" --extra "$samples/AppKitScreens" macos10.15 macos14.0
 check "SwiftUI documentation samples" --extra "$samples/SwiftUIViews" ios15.0 ios17.0 macos14.0
 check "SwiftUI app sample" --extra "$samples/SwiftUIApp" ios17.0 macos14.0
 check "example app" --extra Examples/NetworkIndicatorExampleApp ios17.0

@@ -17,50 +17,41 @@ struct FeedView: View {
         .toolbar {
             Button("Next page") { page += 1 }
         }
-        .networkActivityTask(id: page, label: "posts page") {
-            // A load cancelled (the page changed, a post was opened) or failed keeps the list.
-            if let loaded = try? await SimulatedAPI.posts(page: page) { posts = loaded }
-        }
+        .networkActivityTask(id: page, label: "posts page") { await loadPosts() }
+        .networkActivityRefreshable(label: "refresh posts") { await loadPosts() }
         .networkActivityOverlay()
         .networkActivityScope("Feed")
+    }
+
+    /// A load cancelled (the page changed, a post was opened) or failed keeps the list.
+    private func loadPosts() async {
+        if let loaded = try? await SimulatedAPI.posts(page: page) { posts = loaded }
     }
 }
 
 /// A post's comments: a scope of its own ("Post N") inside the feed's, so its loads show here,
 /// in the feed's count and in the app-wide indicator.
 ///
-/// The view that declares a scope is outside it (its own environment holds the feed's manager),
-/// so the work goes to `PostComments`, a view inside the scope.
+/// Its work is written in modifiers above `networkActivityScope`, which read the scope for
+/// the view: the view that declares a scope sees its parent's manager in its own environment.
 @MainActor
 struct PostDetailView: View {
     let post: SimulatedAPI.Post
-
-    var body: some View {
-        PostComments(post: post)
-            .navigationTitle(post.title)
-            .networkActivityOverlay(label: "Loading comments")
-            .networkActivityScope("Post \(post.id)")
-    }
-}
-
-/// Inside the post's scope: its environment's manager is the "Post N" child, so the refresh
-/// counts there (and in the feed and the app), and the post's overlay shows it.
-@MainActor
-private struct PostComments: View {
-    let post: SimulatedAPI.Post
     @State private var comments: [String] = []
-    @Environment(\.networkIndicator) private var networkIndicator
 
     var body: some View {
         List(comments, id: \.self) { Text($0) }
-            .refreshable {
-                // Any pattern works on the scope's manager, here the scoped async one.
-                await networkIndicator.withNetworkActivity(label: "refresh comments") {
-                    if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
-                }
-            }
-            .networkActivityTask(id: post.id, label: "comments") {
-                if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
-            }
+            .navigationTitle(post.title)
+            .networkActivityTask(id: post.id, label: "comments") { await loadComments() }
+            // Pull to refresh: counted in the post's scope (and the feed's, and the app's); the
+            // post's overlay leaves it to the system's refresh control.
+            .networkActivityRefreshable(label: "refresh comments") { await loadComments() }
+            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityScope("Post \(post.id)")
+    }
+
+    /// A load cancelled (the view went away) or failed keeps the comments shown.
+    private func loadComments() async {
+        if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
     }
 }

@@ -23,7 +23,8 @@ struct FeedView: View {
     var body: some View {
         List(model.posts) { PostRow(post: $0) }
             .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts in "Feed"
-            .networkActivityOverlay()  // "Feed"'s "Loading"
+            .networkActivityRefreshable(label: "refresh") { await model.load() }  // like .refreshable
+            .networkActivityOverlay()  // "Feed"'s "Loading"; a refresh has the system's spinner
             .networkActivityScope("Feed")  // the child that the lines above and the List see
     }
 }
@@ -63,19 +64,24 @@ struct ProfileView: View {
 
 struct ProfileForm: View {
     @Environment(\.networkIndicator) private var networkIndicator  // "Profile": ProfileForm is inside it
+    @State private var name = ""
 
     var body: some View {
-        Form { Text("…") }
-            .refreshable {
-                // Any pattern works on the scope's manager: a token, a group, a tracked load.
-                await networkIndicator.withNetworkActivity(label: "refresh") { await refresh() }
+        Form {
+            TextField("Name", text: $name)
+            Button("Save") {
+                Task {
+                    // Any pattern works on the scope's manager: a token, a group, a tracked load.
+                    await networkIndicator.withNetworkActivity(label: "save") { await save(name) }
+                }
             }
+        }
     }
 }
 // docs:end
 
 @MainActor
-func refresh() async {}
+func save(_ name: String) async {}
 
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-scope-settings
