@@ -56,7 +56,7 @@ final class NetworkActivityOverlayController {
         // Told at once with the last delivered count, which may lag; the model is still off
         // screen then and ignores it, and is seeded with the exact count below.
         countObservation = manager.observeActiveTaskCount(owner: self) { controller, count in
-            controller.perform { $0.activeCountChanged(count, now: $1) }
+            controller.handle { $0.activeCountChanged(count, now: $1) }
         }
         if let refreshes {
             let listener = refreshes.addListener { [weak self] count in
@@ -66,7 +66,7 @@ final class NetworkActivityOverlayController {
         }
         let activeCount = manager.activeTaskCount
         let refreshCount = refreshes?.count ?? 0
-        perform { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
+        handle { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
     }
 
     /// For an output attached with `addOutput`, which the manager tells its count: starts from
@@ -74,12 +74,12 @@ final class NetworkActivityOverlayController {
     func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler) {
         disappear()
         self.scheduler = scheduler
-        perform { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
+        handle { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
     }
 
     /// The manager told an output the count `count`. Ignored unless on screen.
     func activeCountChanged(_ count: Int) {
-        perform { $0.activeCountChanged(count, now: $1) }
+        handle { $0.activeCountChanged(count, now: $1) }
     }
 
     /// The view went away: erases at once and lets go of the manager and the refreshes.
@@ -88,7 +88,7 @@ final class NetworkActivityOverlayController {
         countObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
-        perform { model, _ in model.disappeared() }
+        handle { model, _ in model.disappeared() }
         scheduler = nil
         manager = nil
     }
@@ -98,12 +98,12 @@ final class NetworkActivityOverlayController {
     /// counted, not subtracted, until the hop, and draw for it.
     private func refreshCountChanged(_ count: Int) {
         if let activeCount = manager?.activeTaskCount {
-            perform { $0.activeCountChanged(activeCount, now: $1) }
+            handle { $0.activeCountChanged(activeCount, now: $1) }
         }
-        perform { $0.refreshCountChanged(count, now: $1) }
+        handle { $0.refreshCountChanged(count, now: $1) }
     }
 
-    private func perform(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
+    private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let actions = event(&model, scheduler?.now ?? 0)
         for action in actions {
             switch action {
@@ -132,6 +132,6 @@ final class NetworkActivityOverlayController {
 
     private func timerFired() {
         timer = nil
-        perform { $0.timerFired(now: $1) }
+        handle { $0.timerFired(now: $1) }
     }
 }

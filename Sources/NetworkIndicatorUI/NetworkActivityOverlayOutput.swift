@@ -13,8 +13,8 @@ public import Foundation
 public import NetworkIndicator
 public import UIKit
 
-/// An output that shows a ``NetworkActivityOverlayView`` over a host view while the indicator
-/// is visible: the "Loading" overlay over a table, for apps whose status bar shows no spinner.
+/// An output that shows a ``NetworkActivityOverlayView`` over a host view while its manager is
+/// loading: the "Loading" overlay over a table, for apps whose status bar shows no spinner.
 ///
 /// The overlay is centred in the part of the host the user can see. Over a plain view it is
 /// laid out by constraints to the host's safe-area layout guide, so it follows rotation, bars
