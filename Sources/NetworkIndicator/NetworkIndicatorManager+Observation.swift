@@ -88,8 +88,10 @@ extension NetworkIndicatorManager {
         let registry = ownerBoundObservations
         let id = registry.makeID()
         let observer = ClosureObserver(
-            .visibility { [weak owner] isVisible in
-                guard let owner else { return registry.end(id) }
+            .visibility { [weak owner, weak registry] isVisible in
+                // Weak registry: it keeps this closure (through the observation), and must die
+                // with the manager.
+                guard let owner else { return registry?.end(id) ?? () }
                 body(owner, isVisible)
             }
         )
@@ -125,8 +127,8 @@ extension NetworkIndicatorManager {
         let registry = ownerBoundObservations
         let id = registry.makeID()
         let observer = ClosureObserver(
-            .activeTaskCount { [weak owner] count in
-                guard let owner else { return registry.end(id) }
+            .activeTaskCount { [weak owner, weak registry] count in
+                guard let owner else { return registry?.end(id) ?? () }
                 body(owner, count)
             }
         )

@@ -194,3 +194,26 @@ struct OwnerBoundObservationTests {
         #expect(owner.counts == [-1], "only the call made at once")
     }
 }
+
+/// The manager's end frees what it kept for a living owner.
+@MainActor
+@Suite("Owner-bound observations outliving their manager")
+struct OwnerBoundObservationManagerLifetimeTests {
+    private final class Capture {}
+
+    @Test func theBodyIsFreedWithTheManagerWhileTheOwnerLives() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let owner = Capture()
+        weak var captured: Capture?
+        do {
+            let manager = NetworkIndicatorManager(scheduler: scheduler)
+            let capture = Capture()
+            captured = capture
+            manager.observeActiveTaskCount(owner: owner) { _, _ in _ = capture }
+            manager.observeVisibility(owner: owner) { _, _ in _ = capture }
+        }
+        scheduler.runPendingWork()
+        #expect(captured == nil, "nothing keeps the body once the manager is gone")
+        withExtendedLifetime(owner) {}
+    }
+}
