@@ -14,6 +14,7 @@
 # What is checked where, and why:
 # - the library targets: iOS 13.0 (the package's floor), 15.0 and 17.0; macOS 10.15 and 14.0;
 # - UIKit samples: iOS 13.0, 15.0, 17.0 (on macOS they compile out, behind canImport(UIKit));
+# - AppKit samples: macOS 10.15 (the package's floor) and 14.0;
 # - SwiftUI samples: iOS 15.0 and 17.0, macOS 14.0 (the scope, task and overlay modifiers need
 #   iOS 15; the Observation samples say @available(iOS 17, macOS 14, *));
 # - the SwiftUI app sample and the example app: iOS 17.0 (their deployment target; the app

@@ -27,17 +27,25 @@ private struct DownloadsTable: UIViewControllerRepresentable {
     func updateUIViewController(_ controller: DownloadsViewController, context: Context) {}
 }
 
-/// The UIKit screen: loads its rows in the manager it was given, and shows that manager's
-/// indicator with a `NetworkActivityOverlayOutput` over the table.
+/// The UIKit screen: loads its rows in the scope it was given, and shows them with a
+/// `NetworkActivityOverlayOutput` over the table.
+///
+/// A pull to refresh already has the refresh control's spinner, so it counts in a sibling of
+/// the manager the overlay follows: both are children of the scope, so the scope and the
+/// app-wide indicator count every load, and the overlay draws no second spinner for a refresh.
 final class DownloadsViewController: UITableViewController {
-    private let networkActivity: NetworkIndicatorManager
+    /// The loads the screen starts itself (on appearing): the overlay shows them.
+    private let loads: NetworkIndicatorManager
+    /// The pulls to refresh: the refresh control shows them.
+    private let refreshes: NetworkIndicatorManager
     /// Kept here: the manager holds its outputs weakly.
     private var overlay: NetworkActivityOverlayOutput?
     private var files: [String] = []
     private var loading: Task<Void, Never>?
 
     init(networkActivity: NetworkIndicatorManager) {
-        self.networkActivity = networkActivity
+        loads = NetworkIndicatorManager(parent: networkActivity, label: "loads")
+        refreshes = NetworkIndicatorManager(parent: networkActivity, label: "refreshes")
         super.init(style: .insetGrouped)
     }
 
@@ -51,12 +59,19 @@ final class DownloadsViewController: UITableViewController {
         tableView.register(UITableViewCell.self, forCellReuseIdentifier: "file")
         refreshControl = UIRefreshControl(
             frame: .zero,
-            primaryAction: UIAction { [weak self] _ in self?.reload() }
+            primaryAction: UIAction { [weak self] _ in
+                guard let self else { return }
+                self.reload(in: self.refreshes)
+            }
         )
         let overlay = NetworkActivityOverlayOutput(hostView: tableView, title: "Loading files")
-        networkActivity.addOutput(overlay)
+        loads.addOutput(overlay)
         self.overlay = overlay
-        reload()
+    }
+
+    override func viewWillAppear(_ animated: Bool) {
+        super.viewWillAppear(animated)
+        reload(in: loads)  // on every appearance: viewDidDisappear cancels a load still running
     }
 
     override func viewDidLayoutSubviews() {
@@ -69,13 +84,16 @@ final class DownloadsViewController: UITableViewController {
         loading?.cancel()  // the task ends in the managers at once
     }
 
-    private func reload() {
+    private func reload(in manager: NetworkIndicatorManager) {
         loading?.cancel()
-        loading = Task { [networkActivity] in
-            let files = await networkActivity.withNetworkActivity(label: "files") {
+        loading = Task { [manager] in
+            let files = await manager.withNetworkActivity(label: "files") {
                 try? await SimulatedAPI.files()
             }
-            self.files = files ?? self.files
+            // Cancelled (the screen went away, or a newer load replaced this one): keep the rows;
+            // the next load ends the refresh.
+            guard !Task.isCancelled else { return }
+            if let files { self.files = files }
             self.tableView.reloadData()
             self.refreshControl?.endRefreshing()
         }

@@ -47,7 +47,8 @@ struct AppActivityBadge: View {
             .background(.thinMaterial, in: Capsule())
             .padding(.trailing)
             .accessibilityElement(children: .combine)
-            .accessibilityLabel("Network activity: \(activity.activeTaskCount) tasks")
+            // "1 task", "2 tasks": Foundation's automatic grammar agreement (iOS 15+).
+            .accessibilityLabel(Text("Network activity: ^[\(activity.activeTaskCount) task](inflect: true)"))
         }
     }
 }

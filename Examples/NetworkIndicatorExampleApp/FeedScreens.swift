@@ -17,35 +17,41 @@ struct FeedView: View {
         .toolbar {
             Button("Next page") { page += 1 }
         }
-        .networkActivityTask(id: page, label: "posts page") {
-            posts = (try? await SimulatedAPI.posts(page: page)) ?? []
-        }
+        .networkActivityTask(id: page, label: "posts page") { await loadPosts() }
+        .networkActivityRefreshable(label: "refresh posts") { await loadPosts() }
         .networkActivityOverlay()
         .networkActivityScope("Feed")
     }
+
+    /// A load cancelled (the page changed, a post was opened) or failed keeps the list.
+    private func loadPosts() async {
+        if let loaded = try? await SimulatedAPI.posts(page: page) { posts = loaded }
+    }
 }
 
-/// A post's comments: a scope of its own ("Post N") inside the feed's, so its load shows here,
+/// A post's comments: a scope of its own ("Post N") inside the feed's, so its loads show here,
 /// in the feed's count and in the app-wide indicator.
+///
+/// Its work is written in modifiers above `networkActivityScope`, which read the scope for
+/// the view: the view that declares a scope sees its parent's manager in its own environment.
 @MainActor
 struct PostDetailView: View {
     let post: SimulatedAPI.Post
     @State private var comments: [String] = []
-    @Environment(\.networkIndicator) private var networkIndicator
 
     var body: some View {
         List(comments, id: \.self) { Text($0) }
             .navigationTitle(post.title)
-            .refreshable {
-                // Any pattern works on the scope's manager, here the scoped async one.
-                await networkIndicator.withNetworkActivity(label: "refresh comments") {
-                    comments = (try? await SimulatedAPI.comments(for: post)) ?? comments
-                }
-            }
-            .networkActivityTask(id: post.id, label: "comments") {
-                comments = (try? await SimulatedAPI.comments(for: post)) ?? []
-            }
+            .networkActivityTask(id: post.id, label: "comments") { await loadComments() }
+            // Pull to refresh: counted in the post's scope (and the feed's, and the app's); the
+            // post's overlay leaves it to the system's refresh control.
+            .networkActivityRefreshable(label: "refresh comments") { await loadComments() }
             .networkActivityOverlay(label: "Loading comments")
             .networkActivityScope("Post \(post.id)")
+    }
+
+    /// A load cancelled (the view went away) or failed keeps the comments shown.
+    private func loadComments() async {
+        if let loaded = try? await SimulatedAPI.comments(for: post) { comments = loaded }
     }
 }

@@ -18,6 +18,9 @@ extension EnvironmentValues {
     /// @Environment(\.networkIndicator) private var networkIndicator
     /// ```
     ///
+    /// Read it in a view *inside* a scope: the view that declares `networkActivityScope` reads
+    /// its parent's manager here, not the scope's (see "Per-screen loading state").
+    ///
     /// `networkActivityTask`, `networkActivityOverlay()` and `networkActivityScope(_:)` read it;
     /// set it yourself with `.environment(\.networkIndicator, manager)` to root a subtree in
     /// another manager (a preview's, with a manual scheduler). Read on the main actor, as every

@@ -48,3 +48,19 @@ struct StatusLine: View {
     }
 }
 // docs:end
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-overlay-custom
+struct MailboxView: View {
+    let messages: [Item]
+
+    var body: some View {
+        List(messages) { ItemRow(item: $0) }
+            .networkActivityOverlay(spokenTitle: String(localized: "Syncing mail")) {
+                Label("Syncing mail", systemImage: "arrow.triangle.2.circlepath")
+                    .padding()
+                    .background(.thinMaterial, in: Capsule())
+            }
+    }
+}
+// docs:end

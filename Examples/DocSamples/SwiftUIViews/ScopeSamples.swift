@@ -18,14 +18,14 @@ final class FeedModel {
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-scope
 struct FeedView: View {
-    @Environment(\.networkIndicator) private var networkIndicator  // the scope FeedView is in
     @State private var model = FeedModel()
 
     var body: some View {
         List(model.posts) { PostRow(post: $0) }
-            .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts while it runs
-            .networkActivityOverlay()  // the nearest scope's "Loading"
-            .networkActivityScope("Feed")  // a child of FeedView's scope, seen by the modifiers above it
+            .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts in "Feed"
+            .networkActivityRefreshable(label: "refresh") { await model.load() }  // like .refreshable
+            .networkActivityOverlay()  // "Feed"'s "Loading"; a refresh has the system's spinner
+            .networkActivityScope("Feed")  // the child that the lines above and the List see
     }
 }
 // docs:end
@@ -55,19 +55,42 @@ func loadComments(for post: Post) async -> [String] {
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-scope-manager
 struct ProfileView: View {
-    @Environment(\.networkIndicator) private var networkIndicator  // the Profile scope's child
-
     var body: some View {
-        Form { Text("…") }
-            .refreshable {
-                // Any pattern works on the scope's manager: a token, a group, a tracked load.
-                await networkIndicator.withNetworkActivity(label: "refresh") { await refresh() }
-            }
+        ProfileForm()  // inside the scope: the work goes here
             .networkActivityOverlay()
             .networkActivityScope("Profile")
+    }
+}
+
+struct ProfileForm: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // "Profile": ProfileForm is inside it
+    @State private var name = ""
+
+    var body: some View {
+        Form {
+            TextField("Name", text: $name)
+            Button("Save") {
+                Task {
+                    // Any pattern works on the scope's manager: a token, a group, a tracked load.
+                    await networkIndicator.withNetworkActivity(label: "save") { await save(name) }
+                }
+            }
+        }
     }
 }
 // docs:end
 
 @MainActor
-func refresh() async {}
+func save(_ name: String) async {}
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-scope-settings
+struct CheckoutView: View {
+    var body: some View {
+        CheckoutForm()  // inside the scope: it runs the payment
+            .networkActivityOverlay(label: "Paying")
+            // Draw at once, and take the touches while the payment runs: no second tap on "Pay".
+            .networkActivityScope("Checkout", settings: .init(showDelay: 0, blocksInteraction: true))
+    }
+}
+// docs:end

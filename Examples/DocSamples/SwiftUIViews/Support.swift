@@ -32,3 +32,7 @@ enum API {
 
 /// The sample's `api`, an app's networking layer.
 let api = API.self
+
+struct CheckoutForm: View {
+    var body: some View { Form { Button("Pay") {} } }
+}

@@ -10,10 +10,13 @@ final class FeedViewController: UITableViewController {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        networkActivity.minimumVisibleDuration = 0.5
         let overlay = NetworkActivityOverlayOutput(hostView: tableView)
         networkActivity.addOutput(overlay)
-        self.overlay = overlay  // the manager holds it weakly
+        self.overlay = overlay  // the manager holds outputs weakly
+        // The empty state ("No posts yet") hides while the feed loads, whatever the app does.
+        networkActivity.observeVisibility(owner: self) { controller, isLoading in
+            controller.tableView.backgroundView?.isHidden = isLoading
+        }
     }
 
     override func viewDidLayoutSubviews() {

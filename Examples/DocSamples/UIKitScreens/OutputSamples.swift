@@ -3,16 +3,17 @@ import NetworkIndicator
 import NetworkIndicatorUI
 import UIKit
 
-// docs:begin uikit-closure
-@MainActor
-final class BannerController {
-    private let banner: UIView
-    private var networkActivity: NetworkIndicatorObservation?  // the calls last as long as it
-
-    init(banner: UIView) {
-        self.banner = banner
-        networkActivity = NetworkIndicatorManager.shared.observeVisibility { isVisible in
-            banner.isHidden = !isVisible
+// docs:begin uikit-observe-owner
+final class InboxViewController: UITableViewController {
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        // Nothing to store, no capture list: each call lasts as long as the controller, holds
+        // it weakly and hands it to the closure.
+        NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
+            controller.navigationItem.prompt = isVisible ? "Syncing…" : nil
+        }
+        NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
+            controller.navigationController?.tabBarItem.badgeValue = count > 0 ? "\(count)" : nil
         }
     }
 }

@@ -30,7 +30,12 @@ final class ShareViewController: UIViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         // A plain view: constraints to its safe area keep the overlay centred, no call needed.
-        let output = NetworkActivityOverlayOutput(hostView: view)
+        // While it uploads, the form underneath takes no touches.
+        let output = NetworkActivityOverlayOutput(
+            hostView: view,
+            title: "Uploading",  // a key of the app's Localizable.strings
+            settings: NetworkActivityOverlaySettings(blocksInteraction: true)
+        )
         NetworkIndicatorManager.shared.addOutput(output)
         networkActivity = output  // the manager holds it weakly
     }
