@@ -45,6 +45,10 @@ public final class NetworkIndicatorManager: Sendable {
     /// actor.
     let driver: IndicatorDriver
 
+    /// The determinate progress of the tasks begun with a `Progress`, beside the engine (see
+    /// `NetworkIndicatorManager+Progress.swift`).
+    let progressRollUp: ProgressRollUp
+
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
     /// A child keeps its parent alive; see ``init(parent:label:)``.
@@ -69,6 +73,7 @@ public final class NetworkIndicatorManager: Sendable {
             .defaultDiagnosticsHandler
     ) {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
+        self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = nil
     }
 
@@ -82,6 +87,7 @@ public final class NetworkIndicatorManager: Sendable {
             parent: parent.driver,
             label: label
         )
+        self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = parent
     }
 
