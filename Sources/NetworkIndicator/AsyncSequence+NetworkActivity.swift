@@ -22,27 +22,16 @@ extension AsyncSequence {
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
     ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
     ///     `"trackingNetworkActivity"` by default.
-    ///   - expectedElementCount: How many elements the sequence will produce, if known: each
-    ///     iteration's task then carries a `Progress` of that many units, one completed per
-    ///     element, which rolls up into ``NetworkIndicatorManager/fractionCompleted``. `nil` (the
-    ///     default) or a count that is not positive adds no progress. Each element then updates
-    ///     a `Progress`: count chunks, not single bytes, where elements are many.
     public func trackingNetworkActivity(
         in manager: NetworkIndicatorManager = .shared,
-        label: String? = nil,
-        expectedElementCount: Int? = nil
+        label: String? = nil
     ) -> NetworkActivityTrackingSequence<Self> {
-        NetworkActivityTrackingSequence(
-            base: self,
-            manager: manager,
-            label: label ?? "trackingNetworkActivity",
-            expectedElementCount: expectedElementCount
-        )
+        NetworkActivityTrackingSequence(base: self, manager: manager, label: label ?? "trackingNetworkActivity")
     }
 }
 
 /// An async sequence that keeps one network task open while it is being iterated; see
-/// ``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:expectedElementCount:)``.
+/// ``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:)``.
 public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequence {
     /// The base sequence's element.
     public typealias Element = Base.Element

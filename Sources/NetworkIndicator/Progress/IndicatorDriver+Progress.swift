@@ -1,12 +1,15 @@
 import Foundation
 
 /// The two questions the progress roll-up asks the engine, kept in this one file so that the
-/// roll-up depends on nothing else of the engine. Both take the driver's lock through
-/// ``IndicatorDriver/withState(_:)``; neither changes anything.
+/// roll-up depends on nothing else of the engine. Both go through the driver's own reading
+/// methods (``IndicatorDriver/withRegistry(_:)``, ``IndicatorDriver/activity``); neither changes
+/// anything.
 extension IndicatorDriver {
-    /// Whether `key` has an open task in this manager (and the manager is not gone).
+    /// Whether `key` has an open task in this manager. A child manager that is gone has emptied
+    /// its registry; a root manager that is gone has taken its roll-up (the only one that lists
+    /// its entries) with it.
     func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
-        withState { !$0.isShutDown && $0.registry.table.value(for: key) != nil }
+        withRegistry { $0.table.value(for: key) != nil }
     }
 
     /// The open tasks of the manager and its descendants, and when that count last left zero:
