@@ -37,6 +37,7 @@ final class ProgressDelivery {
     /// Tells every listener `fraction` if it differs from the last value told. Listeners may
     /// call back into the manager: nothing is locked here.
     func deliver(_ fraction: Double?) {
+        prune()
         guard fraction != lastValue else { return }
         lastValue = fraction
         for observer in observers { observer.tell(fraction) }

@@ -32,8 +32,8 @@ final class ProgressEntry: @unchecked Sendable {
         self.token = token
     }
 
-    /// Whether the task has ended. Takes the beginning manager's lock; call it without holding
-    /// a roll-up's lock only if the caller is sure no driver waits for that roll-up (none does).
+    /// Whether the task has ended. Takes the lock of the manager that began the task: call it
+    /// without holding a roll-up's lock.
     var hasEnded: Bool {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard token != nil else { return true }

@@ -6,9 +6,8 @@ import Foundation
 ///
 /// A side structure beside the engine, with a lock of its own: the engine never calls it, so a
 /// task without progress pays nothing, and a progress update costs nothing until someone reads.
-/// No driver ever waits for this lock, so holding it while asking a driver (child before parent
-/// is the engine's order; this lock is outside that order) cannot deadlock. Nobody's code runs
-/// under it: `Progress` is read outside, and listeners are told outside.
+/// The lock is never held while another is taken (the drivers are asked, and each `Progress`
+/// read, before or after it), and nobody's code runs under it: listeners are told outside.
 ///
 /// ## The rules
 ///
