@@ -20,8 +20,7 @@ extension NetworkActivityGroup {
     /// - Parameter progress: The operation's progress, or `nil`.
     public func operationStarted(progress: Progress?) {
         guard let progress else { return operationStarted() }
-        let wasIdle = manager.idleScopes()
         operationStarted()
-        manager.track(progress, token: key, wasIdle: wasIdle)
+        manager.track(progress, token: key)
     }
 }

@@ -24,9 +24,8 @@ extension NetworkIndicatorManager {
     /// - Returns: The token. Discarding it ends the task immediately.
     public func beganNetworkTask(label: String? = nil, progress: Progress?) -> NetworkActivityToken {
         guard let progress else { return beganNetworkTask(label: label) }
-        let wasIdle = idleScopes()
         let token = beganNetworkTask(label: label)
-        track(progress, token: token, wasIdle: wasIdle)
+        track(progress, token: token)
         return token
     }
 
@@ -50,9 +49,8 @@ extension NetworkIndicatorManager {
     ///   - progress: The task's progress, or `nil`.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil, progress: Progress?) {
         guard let progress else { return beganNetworkTask(withToken: token, label: label) }
-        let wasIdle = idleScopes()
         beganNetworkTask(withToken: token, label: label)
-        track(progress, token: token, wasIdle: wasIdle)
+        track(progress, token: token)
     }
 
     /// How far the determinate work of this scope has come, from 0 to 1, or `nil` when there
@@ -103,28 +101,14 @@ extension NetworkIndicatorManager {
 
     // MARK: - Tracking
 
-    /// Whether this manager and each ancestor, in order, has no open task now (before a begin).
-    func idleScopes() -> [Bool] {
-        var idle: [Bool] = []
-        var scope: NetworkIndicatorManager? = self
-        while let manager = scope {
-            idle.append(manager.activeTaskCount == 0)
-            scope = manager.parent
-        }
-        return idle
-    }
-
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
-    /// ancestor, as counts are carried (`wasIdle` from ``idleScopes()`` before the begin).
-    func track(_ progress: Progress, token: AnyObject, wasIdle: [Bool]) {
+    /// ancestor, as counts are carried.
+    func track(_ progress: Progress, token: AnyObject) {
         let entry = ProgressEntry(progress: progress, token: token, driver: driver)
         var scope: NetworkIndicatorManager? = self
-        var index = 0
         while let manager = scope {
-            let since = manager.driver.progressActivity.since
-            manager.progressRollUp.add(entry, wasIdle: wasIdle[index], since: since)
+            manager.progressRollUp.add(entry)
             scope = manager.parent
-            index += 1
         }
     }
 }

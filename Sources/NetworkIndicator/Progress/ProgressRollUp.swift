@@ -39,10 +39,10 @@ final class ProgressRollUp: Sendable {
     struct State: Sendable {
         /// The tracked entries, each tagged with the busy period it was added in.
         var entries: [Tagged] = []
-        /// The busy period: bumped whenever the scope is seen idle, or seen to have left zero
-        /// again since last time.
+        /// The roll-up's own period: bumped whenever the scope is seen idle, or seen in a new
+        /// busy period of the driver's.
         var period: UInt64 = 0
-        var lastSince: TimeInterval = -.infinity
+        var lastBusyPeriod: UInt64 = 0
         /// The totals of the entries that ended in this period: complete until it ends.
         var finishedUnits: Double = 0
         /// Entries are compacted (ended ones folded) when their number reaches this, so that a
@@ -55,13 +55,13 @@ final class ProgressRollUp: Sendable {
         var streams: [UInt64: ProgressStream] = [:]
         var nextStreamID: UInt64 = 0
 
-        /// Starts a new busy period if the scope is (or was, since `lastSince`) idle: what ended
-        /// before no longer counts.
-        mutating func observe(idle: Bool, since: TimeInterval) {
-            guard idle || since != lastSince else { return }
+        /// Starts a new period if the scope is idle, or was idle since it was last seen (its busy
+        /// period changed): what ended before no longer counts.
+        mutating func observe(_ activity: ProgressActivity) {
+            guard activity.count == 0 || activity.busyPeriod != lastBusyPeriod else { return }
             period &+= 1
             finishedUnits = 0
-            lastSince = since
+            lastBusyPeriod = activity.busyPeriod
         }
     }
 
@@ -72,11 +72,11 @@ final class ProgressRollUp: Sendable {
 
     static let minimumCompactionThreshold = 64
 
-    /// Adds an entry begun in this manager or a descendant. `wasIdle`: the manager had no open
-    /// task just before the begin; `since`: its busy period's start just after it.
-    func add(_ entry: ProgressEntry, wasIdle: Bool, since: TimeInterval) {
+    /// Adds an entry begun in this manager or a descendant, just after the begin.
+    func add(_ entry: ProgressEntry) {
+        let activity = driver.progressActivity
         let (startsPolling, compacts) = state.withLock { state in
-            state.observe(idle: wasIdle, since: since)
+            state.observe(activity)
             state.entries.append(Tagged(entry: entry, period: state.period))
             let startsPolling = state.wantsPolling && !state.isPolling
             if startsPolling { state.isPolling = true }
@@ -90,7 +90,7 @@ final class ProgressRollUp: Sendable {
     func fractionCompleted() -> Double? {
         let activity = driver.progressActivity
         let entries = state.withLock { state in
-            state.observe(idle: activity.count == 0, since: activity.since)
+            state.observe(activity)
             return state.entries
         }
         // Outside the lock: a `Progress` subclass may run code of its own in its getters.

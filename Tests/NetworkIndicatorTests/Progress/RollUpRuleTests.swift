@@ -118,6 +118,16 @@ struct RollUpRuleTests {
         withExtendedLifetime((old, new)) {}
     }
 
+    @Test func anIdleMomentNobodyReadStillForgetsEndedWork() {
+        var old: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
+        old = nil
+        // Busy again through a task without progress, then new determinate work.
+        let plain = manager.beganNetworkTask()
+        let new = manager.beganNetworkTask(progress: progress(10, of: 100))
+        #expect(manager.fractionCompleted == 0.1)
+        withExtendedLifetime((old, plain, new)) {}
+    }
+
     @Test func newWorkInABusyScopeMayLowerTheFraction() {
         let first = manager.beganNetworkTask(progress: progress(50, of: 100))
         #expect(manager.fractionCompleted == 0.5)
