@@ -56,9 +56,12 @@ final class ProgressRollUp: Sendable {
         var nextStreamID: UInt64 = 0
 
         /// Starts a new period if the scope is idle, or was idle since it was last seen (its busy
-        /// period changed): what ended before no longer counts.
+        /// period moved on): what ended before no longer counts. A reading older than the last
+        /// one seen (taken on another thread before a later begin) is ignored.
         mutating func observe(_ activity: ProgressActivity) {
-            guard activity.count == 0 || activity.busyPeriod != lastBusyPeriod else { return }
+            let isNewBusyPeriod = activity.busyPeriod > lastBusyPeriod
+            let isIdleNow = activity.count == 0 && activity.busyPeriod == lastBusyPeriod
+            guard isNewBusyPeriod || isIdleNow else { return }
             period &+= 1
             finishedUnits = 0
             lastBusyPeriod = activity.busyPeriod
