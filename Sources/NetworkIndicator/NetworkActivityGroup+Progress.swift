@@ -21,6 +21,6 @@ extension NetworkActivityGroup {
     public func operationStarted(progress: Progress?) {
         guard let progress else { return operationStarted() }
         operationStarted()
-        manager.track(progress, token: key)
+        manager.trackProgress(progress, token: key)
     }
 }

@@ -25,7 +25,7 @@ extension NetworkIndicatorManager {
     public func beganNetworkTask(label: String? = nil, progress: Progress?) -> NetworkActivityToken {
         guard let progress else { return beganNetworkTask(label: label) }
         let token = beganNetworkTask(label: label)
-        track(progress, token: token)
+        trackProgress(progress, token: token)
         return token
     }
 
@@ -50,7 +50,7 @@ extension NetworkIndicatorManager {
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil, progress: Progress?) {
         guard let progress else { return beganNetworkTask(withToken: token, label: label) }
         beganNetworkTask(withToken: token, label: label)
-        track(progress, token: token)
+        trackProgress(progress, token: token)
     }
 
     /// How far the determinate work of this scope has come, from 0 to 1, or `nil` when there
@@ -103,7 +103,7 @@ extension NetworkIndicatorManager {
 
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
     /// ancestor, as counts are carried.
-    func track(_ progress: Progress, token: AnyObject) {
+    func trackProgress(_ progress: Progress, token: AnyObject) {
         let entry = ProgressEntry(progress: progress, token: token, driver: driver)
         var scope: NetworkIndicatorManager? = self
         while let manager = scope {

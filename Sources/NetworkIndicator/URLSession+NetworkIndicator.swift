@@ -7,8 +7,14 @@ public import FoundationNetworking
 extension NetworkIndicatorManager {
     /// Tracks `task` until it completes (or is deallocated), with no bookkeeping of yours.
     ///
-    /// The task is held weakly and, being a ``NetworkActivityCompletionReporting`` token, ends
-    /// at the first sweep after its `state` becomes `.completed`, even if you keep it.
+    /// The task ends within moments of its completion (finished, failed or cancelled), whatever
+    /// ``completionCheckInterval`` is: on Apple platforms a key-value observation of its `state`
+    /// ends it as the state becomes `.completed`; where Foundation has no key-value observing
+    /// (Linux), the manager reads the `state` of its tracked tasks, and only theirs, every 50 ms
+    /// on its scheduler while any are tracked. The task is held weakly; a task deallocated
+    /// without completing (never resumed) ends at the next sweep. Tracking the same task twice
+    /// opens two tasks, and its completion ends both.
+    ///
     /// Call it before or right after `resume()`. Safe from any thread.
     ///
     /// ```swift
@@ -18,6 +24,17 @@ extension NetworkIndicatorManager {
     /// ```
     public func track(_ task: URLSessionTask) {
         beganNetworkTask(withToken: task, label: task.originalRequest?.url?.absoluteString)
+        endOnCompletion(of: task)
+    }
+
+    /// Ends every task of `task` as soon as it completes: by key-value observation where
+    /// Foundation has it, by polling otherwise.
+    func endOnCompletion(of task: URLSessionTask) {
+        #if canImport(ObjectiveC)
+        URLSessionTaskStateObservation.endOnCompletion(of: task, in: self)
+        #else
+        URLSessionTaskPoller.watch(task, for: self)
+        #endif
     }
 }
 

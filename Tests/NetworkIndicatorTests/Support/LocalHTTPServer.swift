@@ -78,25 +78,76 @@ final class LocalHTTPServer: Sendable {
         defer { close(connection) }
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !request.ends(with: Array("\r\n\r\n".utf8)) {
+        var headerEnd: Int?
+        while headerEnd == nil {
             let count = read(connection, &buffer, buffer.count)
             guard count > 0 else { return }
             request += buffer[0..<count]
+            headerEnd = request.endOfHeaders()
         }
+        // A read may have taken the body's first bytes along with the headers.
+        let early = Array(request[headerEnd!...])
+        request.removeLast(early.count)
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
         let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let bodySize = readBody(on: connection, headers: String(decoding: request, as: UTF8.self), early: early)
         if path.hasPrefix("/delay/"), let milliseconds = UInt32(path.dropFirst("/delay/".count)) {
             usleep(milliseconds * 1_000)
         }
         held.wait()
-        let body = "ok \(path)"
+        let body = bodySize.map { "ok \(path) \($0) bytes" } ?? "ok \(path)"
         let response =
             "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
     }
 
+    /// Reads the request's body, if it has one, and returns its size (for chunked bodies, the
+    /// size on the wire): a body left unread would make `close` reset the connection.
+    private static func readBody(on connection: Int32, headers: String, early: [UInt8]) -> Int? {
+        let lowercased = headers.lowercased()
+        if lowercased.contains("expect: 100-continue") {
+            _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes {
+                write(connection, $0.baseAddress, $0.count)
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        if lowercased.contains("transfer-encoding: chunked") {
+            var received = early
+            while !received.ends(with: Array("0\r\n\r\n".utf8)) {
+                let count = read(connection, &buffer, buffer.count)
+                guard count > 0 else { break }
+                received += buffer[0..<count]
+            }
+            return received.count
+        }
+        let lengthLine = lowercased.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+        guard let lengthLine,
+            let length = Int(lengthLine.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)),
+            length > 0
+        else { return nil }
+        var remaining = length - early.count
+        while remaining > 0 {
+            let count = read(connection, &buffer, min(buffer.count, remaining))
+            guard count > 0 else { break }
+            remaining -= count
+        }
+        return length - remaining
+    }
+
     enum ServerError: Error {
         case socket(Int32)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The index just past the blank line that ends an HTTP header, if it has arrived.
+    fileprivate func endOfHeaders() -> Int? {
+        let marker = Array("\r\n\r\n".utf8)
+        guard count >= marker.count else { return nil }
+        for start in 0...(count - marker.count) where Array(self[start..<(start + marker.count)]) == marker {
+            return start + marker.count
+        }
+        return nil
     }
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import NetworkIndicator
+
+/// The network task of one response body: open from the request until the body is read to the
+/// end, fails, is released unread, or sits unread for the timeout, whichever comes first.
+///
+/// Shared by the wrapped body and every iterator made from it; the last of them to go ends the
+/// task in `deinit`. All methods are safe from any thread, and each way of ending ends the task
+/// exactly once: the token is taken out under the lock.
+final class ResponseBodyActivity: Sendable {
+    private let state: LockedValue<ResponseBodyActivityState>
+    private let manager: NetworkIndicatorManager
+    private let scheduler: any NetworkIndicatorScheduler
+
+    init(
+        token: NetworkActivityToken,
+        manager: NetworkIndicatorManager,
+        scheduler: any NetworkIndicatorScheduler,
+        unreadTimeout: TimeInterval?
+    ) {
+        self.manager = manager
+        self.scheduler = scheduler
+        self.state = LockedValue(
+            ResponseBodyActivityState(token: token, now: scheduler.coarseNow, unreadTimeout: unreadTimeout)
+        )
+        if let unreadTimeout {
+            arm(after: unreadTimeout)
+        }
+    }
+
+    deinit {
+        end()
+    }
+
+    /// Whether the task has ended (for tests and the iterator's fast path).
+    var hasEnded: Bool {
+        state.withLock { $0.hasEnded }
+    }
+
+    /// Ends the task if it is still open; later calls do nothing.
+    func end() {
+        guard let ending = state.withLock({ $0.end() }) else { return }
+        ending.timer?.cancel()
+        manager.finishedNetworkTask(forToken: ending.token)
+    }
+
+    /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
+    func readWillBegin() -> Bool {
+        let now = scheduler.coarseNow
+        return state.withLock { $0.readWillBegin(at: now) }
+    }
+
+    /// A counted read returned bytes.
+    func readDidEnd() {
+        let now = scheduler.coarseNow
+        state.withLock { $0.readDidEnd(at: now) }
+    }
+
+    private func arm(after delay: TimeInterval) {
+        // Weak: a body released unread must be able to die (and end its task) before the timer.
+        let handle = scheduler.schedule(after: delay, repeating: nil, leeway: max(0, min(delay / 10, 1))) {
+            [weak self] in
+            self?.unreadTimerFired()
+        }
+        state.withLock { $0.timerArmed(handle) }?.cancel()
+    }
+
+    private func unreadTimerFired() {
+        let now = scheduler.now
+        switch state.withLock({ $0.timerFired(at: now) }) {
+        case .nothing:
+            break
+        case .end(let ending):
+            manager.finishedNetworkTask(forToken: ending.token)
+        case .rearm(let delay):
+            arm(after: delay)
+        }
+    }
+}

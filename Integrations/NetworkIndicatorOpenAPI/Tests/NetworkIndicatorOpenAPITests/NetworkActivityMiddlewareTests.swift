@@ -1,0 +1,164 @@
+import Foundation
+import HTTPTypes
+import NetworkIndicator
+import OpenAPIRuntime
+import Testing
+
+@testable import NetworkIndicatorOpenAPI
+
+/// When a request's task begins and ends, through `intercept` called directly.
+@Suite struct NetworkActivityMiddlewareTests {
+    @Test func requestCountsWhileNextRuns() async throws {
+        let harness = MiddlewareHarness()
+        let counted = LockedValue<Int?>(nil)
+        _ = try await harness.respond(with: nil) {
+            let count = harness.count
+            counted.withLock { $0 = count }
+        }
+        #expect(counted.withLock { $0 } == 1)
+    }
+
+    @Test func nextThrowingEndsTaskAndRethrowsTheSameError() async throws {
+        let harness = MiddlewareHarness()
+        await #expect(throws: TransportFailure()) { try await harness.fail(with: TransportFailure()) }
+        #expect(harness.count == 0)
+    }
+
+    @Test func cancellationFromNextEndsTaskAndIsRethrown() async throws {
+        let harness = MiddlewareHarness()
+        await #expect(throws: CancellationError.self) { try await harness.fail(with: CancellationError()) }
+        #expect(harness.count == 0)
+    }
+
+    @Test func responseWithoutBodyEndsAtOnce() async throws {
+        let harness = MiddlewareHarness()
+        let body = try await harness.respond(with: nil)
+        #expect(body == nil)
+        #expect(harness.count == 0)
+    }
+
+    @Test func bodyKnownToBeEmptyEndsAtOnce() async throws {
+        let harness = MiddlewareHarness()
+        let empty = HTTPBody()
+        let body = try await harness.respond(with: empty)
+        #expect(body === empty)
+        #expect(harness.count == 0)
+    }
+
+    @Test func streamedBodyCountsUntilItsEnd() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try #require(try await harness.respond(with: manual.body))
+        var iterator = body.makeAsyncIterator()
+        var counts: [Int] = []
+        for chunk in ["a", "b", "c"] {
+            manual.send(chunk)
+            _ = try await iterator.next()
+            counts.append(harness.count)
+        }
+        manual.continuation.finish()
+        #expect(try await iterator.next() == nil)
+        #expect(counts == [1, 1, 1])
+        #expect(harness.count == 0)
+    }
+
+    @Test func bufferedBodyEndsWhenCollected() async throws {
+        let harness = MiddlewareHarness()
+        let body = try #require(try await harness.respond(with: HTTPBody("hello")))
+        let countBeforeReading = harness.count
+        _ = try await String(collecting: body, upTo: 100)
+        #expect(countBeforeReading == 1)
+        #expect(harness.count == 0)
+    }
+
+    @Test func failingReadEndsTaskAndRethrowsTheSameError() async throws {
+        let harness = MiddlewareHarness()
+        let failing = HTTPBody(FailingSequence(), length: .unknown, iterationBehavior: .multiple)
+        let body = try #require(try await harness.respond(with: failing))
+        await #expect(throws: ReadFailure()) { _ = try await String(collecting: body, upTo: 100) }
+        #expect(harness.count == 0)
+        withExtendedLifetime(body) {}
+    }
+
+    @Test func bodyReleasedUnreadEndsTask() async throws {
+        let harness = MiddlewareHarness()
+        var body = try await harness.respond(with: ManualBody().body)
+        let countWhileHeld = harness.count
+        body = nil
+        #expect(body == nil)
+        #expect(countWhileHeld == 1)
+        #expect(harness.count == 0)
+    }
+
+    @Test func singleIterationBodyEndsWhenItsIteratorIsReleasedEarly() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try #require(try await harness.respond(with: manual.body))
+        manual.send("first")
+        do {
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+        }
+        #expect(harness.count == 0)
+        withExtendedLifetime(body) {}
+    }
+
+    @Test func multipleIterationBodyStaysOpenWhenAnIteratorIsReleasedEarly() async throws {
+        let harness = MiddlewareHarness()
+        let body = try #require(try await harness.respond(with: HTTPBody("hello")))
+        do {
+            var iterator = body.makeAsyncIterator()
+            _ = try await iterator.next()
+        }
+        #expect(harness.count == 1)
+        withExtendedLifetime(body) {}
+    }
+
+    @Test func cancelledReaderEndsTask() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try #require(try await harness.respond(with: manual.body))
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let reader = Task {
+            var iterator = body.makeAsyncIterator()
+            startedContinuation.yield()
+            while try await iterator.next() != nil {}
+        }
+        for await _ in started { break }
+        reader.cancel()
+        _ = await reader.result
+        #expect(harness.count == 0)
+    }
+
+    @Test func filteredOutOperationIsNotCountedAndItsBodyIsUntouched() async throws {
+        let harness = MiddlewareHarness(countsOperation: { $0 != "watchEvents" })
+        let original = HTTPBody("events")
+        let counted = LockedValue<Int?>(nil)
+        let body = try await harness.respond(with: original, operationID: "watchEvents") {
+            let count = harness.count
+            counted.withLock { $0 = count }
+        }
+        #expect(counted.withLock { $0 } == 0)
+        #expect(body === original)
+    }
+
+    @Test func labelDefaultsToTheOperationID() async throws {
+        let harness = MiddlewareHarness()
+        let labels = LockedValue<[String]>([])
+        _ = try await harness.respond(with: nil, operationID: "getGreeting") {
+            let seen = harness.manager.activitySnapshot().activities.map(\.label)
+            labels.withLock { $0 = seen }
+        }
+        #expect(labels.withLock { $0 } == ["getGreeting"])
+    }
+
+    @Test func customLabelIsUsed() async throws {
+        let harness = MiddlewareHarness(label: { "API \($0)" })
+        let labels = LockedValue<[String]>([])
+        _ = try await harness.respond(with: nil, operationID: "getGreeting") {
+            let seen = harness.manager.activitySnapshot().activities.map(\.label)
+            labels.withLock { $0 = seen }
+        }
+        #expect(labels.withLock { $0 } == ["API getGreeting"])
+    }
+}

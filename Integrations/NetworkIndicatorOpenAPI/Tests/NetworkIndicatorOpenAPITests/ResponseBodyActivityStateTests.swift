@@ -1,0 +1,79 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorOpenAPI
+
+/// The pure decisions about one body's task, without lock, clock or middleware.
+@Suite struct ResponseBodyActivityStateTests {
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func makeState(now: Double = 100, timeout: Double? = 30) -> ResponseBodyActivityState {
+        ResponseBodyActivityState(token: manager.beganNetworkTask(), now: now, unreadTimeout: timeout)
+    }
+
+    @Test func endHandsBackTheTokenOnlyOnce() {
+        var state = makeState()
+        let first = state.end()
+        let second = state.end()
+        #expect(first != nil)
+        #expect(second == nil)
+        #expect(state.hasEnded)
+    }
+
+    @Test func timerWithAPendingReadLooksAgainAfterAWholeTimeout() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        guard case .rearm(let delay) = state.timerFired(at: 200) else {
+            Issue.record("expected a rearm")
+            return
+        }
+        #expect(delay == 30)
+    }
+
+    @Test func timerAfterARecentReadWaitsOnlyForTheRest() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        state.readDidEnd(at: 120)
+        guard case .rearm(let delay) = state.timerFired(at: 130) else {
+            Issue.record("expected a rearm")
+            return
+        }
+        #expect(delay == 20)
+    }
+
+    @Test func timerAfterAWholeIdleTimeoutEndsTheTask() {
+        var state = makeState()
+        guard case .end = state.timerFired(at: 130) else {
+            Issue.record("expected the task to end")
+            return
+        }
+        #expect(state.hasEnded)
+    }
+
+    @Test func timerAfterTheTaskEndedDoesNothing() {
+        var state = makeState()
+        _ = state.end()
+        guard case .nothing = state.timerFired(at: 1_000) else {
+            Issue.record("expected nothing")
+            return
+        }
+    }
+
+    @Test func readAfterTheTaskEndedDoesNotCount() {
+        var state = makeState()
+        _ = state.end()
+        #expect(state.readWillBegin(at: 200) == false)
+    }
+
+    @Test func timerArmedAfterTheTaskEndedIsHandedBackToCancel() {
+        var state = makeState()
+        _ = state.end()
+        let handed = state.timerArmed(NoTimer())
+        #expect(handed != nil)
+    }
+}
+
+private struct NoTimer: NetworkIndicatorCancellable {
+    func cancel() {}
+}

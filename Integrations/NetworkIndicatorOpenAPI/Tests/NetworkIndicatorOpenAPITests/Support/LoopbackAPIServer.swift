@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 that answers the test API of `OpenAPI/openapi.yaml`, for
+/// a real round trip through the generated client and `URLSessionTransport` with no outside
+/// network. (Adapted from the root package's test server, `LocalHTTPServer`.)
+///
+/// - `GET /greeting?name=N` answers `{"message":"Hello, N"}`, or 404 with a text body when N is
+///   `missing` (an undocumented response).
+/// - `GET /stream?chunks=N` answers N chunks (`Self.chunk(i)`) with chunked transfer encoding,
+///   a few milliseconds apart.
+///
+/// Each connection gets one response and is closed.
+final class LoopbackAPIServer: Sendable {
+    let port: UInt16
+    private let listener: Int32
+
+    init() throws {
+        #if canImport(Glibc)
+        let socketType = Int32(SOCK_STREAM.rawValue)
+        #else
+        let socketType = SOCK_STREAM
+        #endif
+        let listener = socket(AF_INET, socketType, 0)
+        guard listener >= 0 else { throw ServerError.socket(errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 16) == 0 else {
+            close(listener)
+            throw ServerError.socket(errno)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        self.port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { Self.acceptLoop(listener) }
+    }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    var baseURL: URL {
+        URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The `index`th chunk of `/stream`.
+    static func chunk(_ index: Int) -> String {
+        "chunk \(index) of the stream\n"
+    }
+
+    private static func acceptLoop(_ listener: Int32) {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            Thread.detachNewThread { respond(on: connection) }
+        }
+    }
+
+    private static func respond(on connection: Int32) {
+        defer { close(connection) }
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.ends(with: Array("\r\n\r\n".utf8)) {
+            let count = read(connection, &buffer, buffer.count)
+            guard count > 0 else { return }
+            request += buffer[0..<count]
+        }
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let components = URLComponents(string: target)
+        let query = components?.queryItems ?? []
+        switch components?.path {
+        case "/greeting":
+            let name = query.first { $0.name == "name" }?.value ?? "you"
+            if name == "missing" {
+                send(status: "404 Not Found", type: "text/plain", body: "no greeting for \(name)", on: connection)
+            } else {
+                send(
+                    status: "200 OK",
+                    type: "application/json",
+                    body: #"{"message":"Hello, \#(name)"}"#,
+                    on: connection
+                )
+            }
+        case "/stream":
+            let chunks = query.first { $0.name == "chunks" }?.value.flatMap { Int($0) } ?? 1
+            stream(chunks: chunks, on: connection)
+        default:
+            send(status: "404 Not Found", type: "text/plain", body: "unknown", on: connection)
+        }
+    }
+
+    private static func send(status: String, type: String, body: String, on connection: Int32) {
+        transmit(
+            "HTTP/1.1 \(status)\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: \(type)\r\n"
+                + "Connection: close\r\n\r\n\(body)",
+            on: connection
+        )
+    }
+
+    private static func stream(chunks: Int, on connection: Int32) {
+        transmit(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: application/octet-stream\r\n"
+                + "Connection: close\r\n\r\n",
+            on: connection
+        )
+        for index in 0..<chunks {
+            let chunk = Self.chunk(index)
+            transmit(String(chunk.utf8.count, radix: 16) + "\r\n" + chunk + "\r\n", on: connection)
+            usleep(5_000)
+        }
+        transmit("0\r\n\r\n", on: connection)
+    }
+
+    private static func transmit(_ text: String, on connection: Int32) {
+        _ = Array(text.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+    }
+
+    enum ServerError: Error {
+        case socket(Int32)
+    }
+}
+
+extension Array where Element: Equatable {
+    fileprivate func ends(with suffix: [Element]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}

@@ -1,0 +1,100 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A `URLSession` whose every task counts in a manager, on every platform: make the session's
+/// tasks through this wrapper and each counts until it completes, with no code at each call.
+///
+/// ```swift
+/// let api = NetworkActivityTrackingSession(configuration: .default, manager: .shared)
+/// let task = api.dataTask(with: request) { data, response, error in … }
+/// task.resume()
+/// let (data, _) = try await api.data(for: request)
+/// ```
+///
+/// Tasks made by the task methods count from each `resume()` to their completion on Apple
+/// platforms (key-value observation of `state`; a task cancelled before it ran never counts),
+/// and from their creation to their completion on Linux, where nothing reports a resume: resume
+/// them right away. Either way a task ends within moments of its completion, as with
+/// ``NetworkIndicatorManager/track(_:)``. The `async` methods count from the call until they
+/// return, throw or are cancelled.
+///
+/// Only what goes through the wrapper counts; on iOS 16+ and macOS 13+
+/// `NetworkActivitySessionDelegate` also catches the tasks that other code makes on the session.
+/// The wrapper is `Sendable` and its methods are safe from any thread, like `URLSession`'s.
+public final class NetworkActivityTrackingSession: Sendable {
+    /// The session that runs the tasks. Tasks made on it directly do not count.
+    public let session: URLSession
+
+    /// The manager that counts the tasks.
+    public let manager: NetworkIndicatorManager
+
+    /// Wraps `session`, counting its tasks in `manager`.
+    ///
+    /// - Parameters:
+    ///   - session: The session to make tasks on.
+    ///   - manager: The manager that counts them; `.shared` by default.
+    public init(session: URLSession, manager: NetworkIndicatorManager = .shared) {
+        self.session = session
+        self.manager = manager
+    }
+
+    /// Creates a session like `URLSession(configuration:delegate:delegateQueue:)` and wraps it,
+    /// counting its tasks in `manager`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration.
+    ///   - delegate: The session's delegate, which the session keeps until it is invalidated.
+    ///   - delegateQueue: The queue for delegate calls and completion handlers; `nil` for a
+    ///     serial queue of the session's own.
+    ///   - manager: The manager that counts the tasks; `.shared` by default.
+    public convenience init(
+        configuration: URLSessionConfiguration,
+        delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil,
+        manager: NetworkIndicatorManager = .shared
+    ) {
+        self.init(
+            session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue),
+            manager: manager
+        )
+    }
+
+    /// `task`, counted.
+    func counted<Task: URLSessionTask>(_ task: Task) -> Task {
+        manager.countWhileRunning(task)
+        return task
+    }
+
+    // MARK: - Data tasks
+
+    /// A counted `session.dataTask(with:)`; its delegate messages go to the session's delegate.
+    public func dataTask(with request: URLRequest) -> URLSessionDataTask {
+        counted(session.dataTask(with: request))
+    }
+
+    /// A counted `session.dataTask(with:)`; its delegate messages go to the session's delegate.
+    public func dataTask(with url: URL) -> URLSessionDataTask {
+        counted(session.dataTask(with: url))
+    }
+
+    /// A counted `session.dataTask(with:completionHandler:)`. The task has ended by the time
+    /// `completionHandler` runs on the session's delegate queue, or within moments of it.
+    public func dataTask(
+        with request: URLRequest,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionDataTask {
+        counted(session.dataTask(with: request, completionHandler: completionHandler))
+    }
+
+    /// A counted `session.dataTask(with:completionHandler:)`. The task has ended by the time
+    /// `completionHandler` runs on the session's delegate queue, or within moments of it.
+    public func dataTask(
+        with url: URL,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionDataTask {
+        counted(session.dataTask(with: url, completionHandler: completionHandler))
+    }
+}

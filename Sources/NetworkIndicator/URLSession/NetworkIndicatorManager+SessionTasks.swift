@@ -1,0 +1,40 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension NetworkIndicatorManager {
+    /// Counts `task` while it runs, for the session-wide forms (``NetworkActivityTrackingSession``,
+    /// and `NetworkActivitySessionDelegate` on Apple platforms).
+    ///
+    /// Where key-value observing exists (Apple platforms), the task counts from each `resume()`
+    /// to its completion or suspension, and a task cancelled before it ever ran never counts.
+    /// Elsewhere (Linux) nothing reports a resume: the task counts from this call, as with
+    /// ``track(_:)``, so call it where the task is made and resume the task right away.
+    func countWhileRunning(_ task: URLSessionTask) {
+        #if canImport(ObjectiveC)
+        let label = task.originalRequest?.url?.absoluteString
+        let isCounted = LockedState(false)
+        URLSessionTaskStateObservation.observe(task) { [weak self] task, state in
+            guard let self else { return }
+            // Under the task's own lock: a resume and a completion reported on two threads must
+            // not cross (a finish before its begin would leave the task to the sweep).
+            isCounted.withLock { isCounted in
+                switch state {
+                case .running where !isCounted:
+                    isCounted = true
+                    self.beganNetworkTask(withToken: task, label: label)
+                case .suspended where isCounted, .completed where isCounted:
+                    isCounted = false
+                    self.driver.finishAll(ObjectIdentifier(task))
+                default:
+                    break
+                }
+            }
+        }
+        #else
+        track(task)
+        #endif
+    }
+}

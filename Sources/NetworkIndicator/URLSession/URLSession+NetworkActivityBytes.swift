@@ -1,0 +1,107 @@
+#if canImport(Darwin)
+public import Foundation
+
+extension URLSession {
+    /// Starts loading `request` like `bytes(for:)`, with the manager's indicator on from the
+    /// request until its body has been read.
+    ///
+    /// One task covers the request and the body: it begins at the call and ends when the
+    /// returned sequence finishes or fails, when its iteration stops (the loop breaks or its
+    /// task is cancelled, which also cancels the load), when the call throws, or when the
+    /// sequence is dropped unread. Safe from any thread, task or actor; iterate the bytes from
+    /// one task at a time.
+    ///
+    /// ```swift
+    /// let (bytes, _) = try await session.bytes(for: request, tracking: .shared)
+    /// for try await line in bytes.lines { handle(line) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to load.
+    ///   - manager: The manager whose indicator shows the load.
+    /// - Returns: The body's bytes, and the response.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(
+        for request: URLRequest,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (NetworkActivityBytes, URLResponse) {
+        let label = request.url?.absoluteString ?? "bytes"
+        let activity = manager.beganNetworkTask(label: label)
+        let (bytes, response) = try await withTaskCancellationHandler {
+            try await self.bytes(for: request)
+        } onCancel: {
+            activity.end()
+        }
+        let handoff = ActivityHandoff(activity)
+        return (NetworkActivityBytes(bytes: bytes, handoff: handoff, manager: manager, label: label), response)
+    }
+
+    /// Starts loading `url` like `bytes(from:)`, with the manager's indicator on from the
+    /// request until its body has been read; see ``Foundation/URLSession/bytes(for:tracking:)``.
+    ///
+    /// - Parameters:
+    ///   - url: The URL to load.
+    ///   - manager: The manager whose indicator shows the load.
+    /// - Returns: The body's bytes, and the response.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(
+        from url: URL,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (NetworkActivityBytes, URLResponse) {
+        try await bytes(for: URLRequest(url: url), tracking: manager)
+    }
+}
+
+extension NetworkActivityTrackingSession {
+    /// `session.bytes(for:)`, counted from the call until the bytes have been read, have failed
+    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:)``.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
+        try await session.bytes(for: request, tracking: manager)
+    }
+}
+
+/// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:)``: the same
+/// bytes as `URLSession.AsyncBytes`, with the load's network task open until they have been
+/// read, have failed, or are dropped.
+///
+/// Foundation's byte-sequence adapters work on it (`lines`, `characters`, `unicodeScalars`).
+/// The load's task goes to the first iterator; a second iteration (which `AsyncBytes` does not
+/// support anyway) opens a task of its own.
+@available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+public struct NetworkActivityBytes: AsyncSequence {
+    /// A byte of the body.
+    public typealias Element = UInt8
+
+    let bytes: URLSession.AsyncBytes
+    let handoff: ActivityHandoff
+    let manager: NetworkIndicatorManager
+    let label: String
+
+    /// The underlying task, as `URLSession.AsyncBytes` gives it.
+    public var task: URLSessionDataTask { bytes.task }
+
+    /// Makes the iterator; the first one takes the load's task.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(
+            core: HandedOffActivityIterator(
+                base: bytes.makeAsyncIterator(),
+                handoff: handoff,
+                manager: manager,
+                label: label
+            )
+        )
+    }
+
+    /// Reads the body byte by byte; releasing it ends its task.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>
+
+        /// The next byte, or `nil` (and the task ended) at the end of the body. An error ends the
+        /// task and is rethrown.
+        public mutating func next() async throws -> UInt8? {
+            try await core.next()
+        }
+    }
+}
+#endif

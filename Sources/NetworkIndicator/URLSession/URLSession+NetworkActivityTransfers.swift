@@ -1,0 +1,98 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+// Downloads and uploads beside `data(for:tracking:)`: one task each, from the call until it
+// returns, throws, or the calling task is cancelled. Each wraps URLSession's own async method,
+// with the same availability: on Apple platforms `download` is new in iOS 15 and macOS 12,
+// while `upload` (like `data`) is back-deployed to iOS 13 and macOS 10.15. On Linux,
+// swift-corelibs-foundation has all four.
+
+extension URLSession {
+    /// Downloads `request` to a file like `download(for:)`, with the manager's indicator on for
+    /// the whole download.
+    ///
+    /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
+    /// thread, task or actor.
+    ///
+    /// - Parameters:
+    ///   - request: The request to download.
+    ///   - manager: The manager whose indicator shows the download.
+    /// - Returns: The downloaded file's location and the response, as `download(for:)` returns
+    ///   them. Move or open the file before the next suspension you do not control: Foundation
+    ///   may delete it.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func download(
+        for request: URLRequest,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (URL, URLResponse) {
+        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
+            try await self.download(for: request)
+        }
+    }
+
+    /// Downloads `url` to a file like `download(from:)`, with the manager's indicator on for
+    /// the whole download.
+    ///
+    /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
+    /// thread, task or actor.
+    ///
+    /// - Parameters:
+    ///   - url: The URL to download.
+    ///   - manager: The manager whose indicator shows the download.
+    /// - Returns: The downloaded file's location and the response, as `download(from:)`
+    ///   returns them.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func download(
+        from url: URL,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (URL, URLResponse) {
+        try await manager.withNetworkActivity(label: url.absoluteString) {
+            try await self.download(from: url)
+        }
+    }
+
+    /// Uploads `bodyData` with `request` like `upload(for:from:)`, with the manager's indicator
+    /// on for the whole upload and its response.
+    ///
+    /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
+    /// thread, task or actor.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send; its body is ignored.
+    ///   - bodyData: The body to upload.
+    ///   - manager: The manager whose indicator shows the upload.
+    /// - Returns: The response body and metadata, as `upload(for:from:)` returns them.
+    public func upload(
+        for request: URLRequest,
+        from bodyData: Data,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (Data, URLResponse) {
+        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
+            try await self.upload(for: request, from: bodyData)
+        }
+    }
+
+    /// Uploads the file at `fileURL` with `request` like `upload(for:fromFile:)`, with the
+    /// manager's indicator on for the whole upload and its response.
+    ///
+    /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
+    /// thread, task or actor.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send; its body is ignored.
+    ///   - fileURL: The file whose contents to upload.
+    ///   - manager: The manager whose indicator shows the upload.
+    /// - Returns: The response body and metadata, as `upload(for:fromFile:)` returns them.
+    public func upload(
+        for request: URLRequest,
+        fromFile fileURL: URL,
+        tracking manager: NetworkIndicatorManager
+    ) async throws -> (Data, URLResponse) {
+        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
+            try await self.upload(for: request, fromFile: fileURL)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `track(_:)` against the loopback server, with the sweep an hour away: only the completion
+/// watch (key-value observation on Apple platforms, the poll on Linux) can end the tasks. Off the
+/// main actor, so that waiting for a load does not wait for other suites' main-actor work.
+@Suite("Tracked URLSession tasks")
+struct URLSessionTrackTests {
+    private static let hour: TimeInterval = 3600
+
+    private func makeManager() -> (NetworkIndicatorManager, ManualNetworkIndicatorScheduler) {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.completionCheckInterval = Self.hour
+        manager.completionDelay = 0  // no hide timer: the polls are the only timed work
+        return (manager, scheduler)
+    }
+
+    /// Advances the manual clock by one poll interval on the main actor.
+    private func poll(_ scheduler: ManualNetworkIndicatorScheduler) async {
+        await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
+    }
+
+    @Test func completedTaskEndsAtTheNextPollWithTheSweepAnHourAway() async throws {
+        let server = try LocalHTTPServer()
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        server.holdResponses()  // in flight until the polls below have looked at it
+        let task = session.dataTask(with: server.url("/a"))
+        manager.track(task)
+        task.resume()
+        await poll(scheduler)
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 1, "still loading: polls leave it open")
+        server.releaseResponses()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func cancelledTaskEndsAtTheNextPoll() async throws {
+        let server = try LocalHTTPServer()
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        server.holdResponses()
+        defer { server.releaseResponses() }
+        let task = session.dataTask(with: server.url("/held"))
+        manager.track(task)
+        task.resume()
+        task.cancel()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        session.invalidateAndCancel()
+    }
+
+    @Test func failedTaskEndsAtTheNextPoll() async throws {
+        let refusingPort = try LocalHTTPServer().port  // released at once: nothing listens there
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        let failed = LockedState(false)
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:\(refusingPort)/")!) { _, _, error in
+            failed.withLock { $0 = error != nil }
+        }
+        manager.track(task)
+        task.resume()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        await eventually(timeout: 20) { failed.withLock { $0 } }
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func pollingStopsWhenNoTrackedTaskRemains() async throws {
+        let server = try LocalHTTPServer()
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/a"))
+        manager.track(task)
+        task.resume()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        let executed = scheduler.executedWorkCount
+        await MainActor.run { scheduler.advance(by: 60) }
+        #expect(scheduler.executedWorkCount == executed, "no poll ran after the last task ended")
+        #expect(!URLSessionTaskPoller.isPolling(for: manager))
+        #expect(scheduler.pendingWorkCount == 0, "neither a poll nor a sweep is left waiting")
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func trackingIsPolledOnlyWhileATaskIsTracked() async throws {
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        #expect(scheduler.scheduledTimerCount == 0)
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
+        manager.track(task)
+        #expect(URLSessionTaskPoller.isPolling(for: manager) == !Self.hasKeyValueObserving)
+        task.cancel()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(!URLSessionTaskPoller.isPolling(for: manager))
+        #expect(manager.activeTaskCount == 0)
+        session.invalidateAndCancel()
+    }
+
+    @Test func tasksTrackedTwiceEndTogether() async throws {
+        let server = try LocalHTTPServer()
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/a"))
+        manager.track(task)
+        manager.track(task)
+        #expect(manager.activeTaskCount == 2)
+        task.resume()
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(manager.activeTaskCount == 0)
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func taskTrackedInAChildEndsInItsParentToo() async throws {
+        let server = try LocalHTTPServer()
+        let (parent, scheduler) = makeManager()
+        let child = NetworkIndicatorManager(parent: parent, label: "screen")
+        child.completionCheckInterval = Self.hour
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/child"))
+        child.track(task)
+        task.resume()
+        #expect(parent.activeTaskCount == 1)
+        await eventually(timeout: 20) { task.state == .completed }
+        await poll(scheduler)
+        #expect(child.activeTaskCount == 0)
+        #expect(parent.activeTaskCount == 0)
+        session.finishTasksAndInvalidate()
+    }
+
+    @Test func releasedManagerStopsItsPoll() async throws {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
+        manager?.track(task)
+        manager = nil
+        await poll(scheduler)  // finds the manager gone and stops
+        let executed = scheduler.executedWorkCount
+        await MainActor.run { scheduler.advance(by: 60) }
+        #expect(scheduler.executedWorkCount == executed, "no poll ran for a manager that is gone")
+        session.invalidateAndCancel()
+        withExtendedLifetime(task) {}
+    }
+
+    private static var hasKeyValueObserving: Bool {
+        #if canImport(ObjectiveC)
+        true
+        #else
+        false
+        #endif
+    }
+}
