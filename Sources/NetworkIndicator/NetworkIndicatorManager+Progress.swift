@@ -15,8 +15,9 @@ extension NetworkIndicatorManager {
     /// from any thread, as often as you like: the manager never hears of it, so an update costs
     /// nothing here. A progress whose `totalUnitCount` is not positive (unknown yet) counts
     /// nowhere until it gets one. When the task ends, it counts as complete until its scope is
-    /// idle. The manager holds `progress` strongly until then. Passing `nil` is exactly
-    /// ``beganNetworkTask(label:)``. Safe from any thread.
+    /// idle. The manager holds `progress` strongly until then. Passing the same `progress` to
+    /// two tasks counts its units twice. Passing `nil` is exactly ``beganNetworkTask(label:)``.
+    /// Safe from any thread.
     ///
     /// - Parameters:
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
