@@ -145,6 +145,21 @@ struct ProgressPollingTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func releasingTheManagerStopsItsProgressTimer() {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let request = Token()
+        let download = Progress(totalUnitCount: 2)
+        manager!.beganNetworkTask(withToken: request, progress: download)  // held weakly
+        let observation = observe(manager)
+        manager = nil
+        scheduler.advance(by: 1)  // the engine's shutdown hop
+        #expect(scheduler.pendingWorkCount == 0, "no timer left")
+        download.completedUnitCount = 1
+        scheduler.advance(by: 1)
+        #expect(values == [0])
+        observation.cancel()  // harmless after the manager is gone
+    }
+
     @Test func aDiscardedObservationLastsAsLongAsItsOwner() {
         let download = Progress(totalUnitCount: 2)
         let token = manager.beganNetworkTask(progress: download)
