@@ -1,3 +1,5 @@
+public import Foundation
+
 extension AsyncSequence {
     /// The same sequence, with one network task open in `manager` while it is being iterated:
     /// RxSwift's `trackActivity`, for async sequences (server-sent events, a paged download,
@@ -37,18 +39,25 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     @usableFromInline let base: Base
     @usableFromInline let manager: NetworkIndicatorManager
     @usableFromInline let label: String
+    @usableFromInline let expectedElementCount: Int?
 
     @usableFromInline
-    init(base: Base, manager: NetworkIndicatorManager, label: String) {
+    init(base: Base, manager: NetworkIndicatorManager, label: String, expectedElementCount: Int? = nil) {
         self.base = base
         self.manager = manager
         self.label = label
+        self.expectedElementCount = expectedElementCount
     }
 
     /// Makes an iterator; its task begins at its first `next()`.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), manager: manager, label: label)
+        Iterator(
+            base: base.makeAsyncIterator(),
+            manager: manager,
+            label: label,
+            expectedElementCount: expectedElementCount
+        )
     }
 
     /// Iterates the base sequence with a network task open, from the first `next()` until the
@@ -61,12 +70,16 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         /// The open task; its release ends the task, so a dropped iterator ends it too.
         @usableFromInline var activity: NetworkActivityToken?
         @usableFromInline var isDone = false
+        @usableFromInline let expectedElementCount: Int?
+        /// This iteration's progress, one unit per element; `nil` without an expected count.
+        @usableFromInline var progress: Progress?
 
         @usableFromInline
-        init(base: Base.AsyncIterator, manager: NetworkIndicatorManager, label: String) {
+        init(base: Base.AsyncIterator, manager: NetworkIndicatorManager, label: String, expectedElementCount: Int?) {
             self.base = base
             self.manager = manager
             self.label = label
+            self.expectedElementCount = expectedElementCount
         }
 
         /// The base sequence's next element; `nil` (and the task ended) once it has finished.
@@ -74,7 +87,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @inlinable
         public mutating func next() async rethrows -> Base.Element? {
             guard !isDone else { return nil }
-            let activity = self.activity ?? manager.beganNetworkTask(label: label)
+            let activity = self.activity ?? begin()
             self.activity = activity
             do {
                 let element = try await withTaskCancellationHandler {
@@ -82,12 +95,23 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 } onCancel: {
                     activity.end()
                 }
-                if element == nil { finish() }
+                if element == nil { finish() } else { progress?.completedUnitCount += 1 }
                 return element
             } catch {
                 finish()
                 throw error
             }
+        }
+
+        /// Begins the iteration's task, with its progress if a count is expected.
+        @usableFromInline
+        mutating func begin() -> NetworkActivityToken {
+            guard let expectedElementCount, expectedElementCount > 0 else {
+                return manager.beganNetworkTask(label: label)
+            }
+            let progress = Progress(totalUnitCount: Int64(expectedElementCount))
+            self.progress = progress
+            return manager.beganNetworkTask(label: label, progress: progress)
         }
 
         @usableFromInline

@@ -16,7 +16,8 @@
 public final class NetworkActivityGroup: Sendable {
     /// The manager this group contributes to.
     public let manager: NetworkIndicatorManager
-    private let key = ActivityKey()
+    /// The identity of the group's entry (internal for `NetworkActivityGroup+Progress.swift`).
+    let key = ActivityKey()
     private let label: String
 
     /// Creates an empty group that contributes to `manager`.

@@ -24,6 +24,7 @@ extension NetworkIndicatorManager {
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         driver.addOutput(output)
+        progressOutputAdded(output)
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
@@ -35,6 +36,7 @@ extension NetworkIndicatorManager {
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
         driver.removeOutput(output)
+        progressOutputRemoved(output)
     }
 
     /// The outputs attached now and still alive, in the order they were added.

@@ -58,6 +58,9 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// The open streams of ``activeTaskCountUpdates()``, finished with the manager.
     let countStreams = CountStreams()
+    /// The determinate progress of the tasks begun with a `Progress`, beside the engine (see
+    /// `NetworkIndicatorManager+Progress.swift`).
+    let progressRollUp: ProgressRollUp
 
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
@@ -83,6 +86,7 @@ public final class NetworkIndicatorManager: Sendable {
             .defaultDiagnosticsHandler
     ) {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
+        self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = nil
     }
 
@@ -96,6 +100,7 @@ public final class NetworkIndicatorManager: Sendable {
             parent: parent.driver,
             label: label
         )
+        self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = parent
     }
 

@@ -30,6 +30,9 @@ extension IndicatorDriver {
         var children: [ObjectIdentifier: IndicatorDriver] = [:]
         /// When the count last went from zero to more (for a parent's snapshot).
         var activeSince: TimeInterval = 0
+        /// How many times the count went from zero to more: the progress roll-up's busy period
+        /// (`IndicatorDriver+Progress.swift`).
+        var busyPeriod: UInt64 = 0
 
         /// The manager's own tasks and those of all its descendants.
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }

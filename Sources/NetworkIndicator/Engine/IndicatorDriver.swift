@@ -119,7 +119,10 @@ final class IndicatorDriver: Sendable {
     private func carry(from old: Int, in state: inout State, now: TimeInterval, hops: inout [IndicatorDriver]) -> Bool {
         let new = state.activeTaskCount
         guard new != old else { return false }
-        if old == 0 { state.activeSince = now }
+        if old == 0 {
+            state.activeSince = now
+            state.busyPeriod &+= 1
+        }
         if let parent {
             parent.state.withLock { parent.descendantsChanged(by: new - old, in: &$0, now: now, hops: &hops) }
         }

@@ -25,6 +25,10 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     public private(set) var isVisible = false
     /// The number of active tasks at the last main-queue hop.
     public private(set) var activeTaskCount = 0
+    /// ``NetworkIndicatorManager/fractionCompleted`` at the last reading (at most ten a second,
+    /// while tasks begun with a `Progress` run): a value for a determinate bar, or `nil` for an
+    /// indeterminate spinner.
+    public private(set) var fractionCompleted: Double?
 
     /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``.
     public init() {}
@@ -38,6 +42,9 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// The model shows the task count, so it asks for it.
     public var receivesActiveTaskCount: Bool { true }
 
+    /// The model shows the fraction, so it asks for it.
+    public var receivesFractionCompleted: Bool { true }
+
     /// Updates ``isVisible``.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         if self.isVisible != isVisible { self.isVisible = isVisible }
@@ -46,6 +53,11 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// Updates ``activeTaskCount``.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
         if self.activeTaskCount != activeTaskCount { self.activeTaskCount = activeTaskCount }
+    }
+
+    /// Updates ``fractionCompleted``.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        if self.fractionCompleted != fractionCompleted { self.fractionCompleted = fractionCompleted }
     }
 }
 #endif

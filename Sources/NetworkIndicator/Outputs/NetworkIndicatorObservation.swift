@@ -1,6 +1,8 @@
 /// A closure registered with ``NetworkIndicatorManager/observeVisibility(_:)`` or
 /// ``NetworkIndicatorManager/observeActiveTaskCount(_:)``: it is told for as long as this
-/// observation lives, and until ``cancel()``.
+/// observation lives, and until ``cancel()``. (An owner-bound closure, such as
+/// ``NetworkIndicatorManager/observeProgress(owner:_:)``'s, lasts as long as its owner instead;
+/// its observation only serves to cancel it earlier.)
 ///
 /// ```swift
 /// final class FeedViewController: UIViewController {
@@ -31,19 +33,29 @@
 public final class NetworkIndicatorObservation {
     /// The output the manager holds weakly; `nil` once cancelled.
     private var observer: ClosureObserver?
+    /// For an observation the manager keeps itself (bound to an owner): how it hears of
+    /// ``cancel()``; `nil` once cancelled.
+    private var onCancel: (@MainActor () -> Void)?
 
     init(_ observer: ClosureObserver) {
         self.observer = observer
     }
 
+    init(onCancel: @escaping @MainActor () -> Void) {
+        self.onCancel = onCancel
+    }
+
     /// Whether ``cancel()`` was called: the closure is gone and is told nothing more.
-    public var isCancelled: Bool { observer == nil }
+    public var isCancelled: Bool { observer == nil && onCancel == nil }
 
     /// Stops the observation and frees its closure at once; the closure is not called again,
     /// even by a delivery already under way. Calling it again does nothing. May be called from
     /// the closure itself.
     public func cancel() {
         observer = nil
+        let onCancel = self.onCancel
+        self.onCancel = nil
+        onCancel?()
     }
 }
 

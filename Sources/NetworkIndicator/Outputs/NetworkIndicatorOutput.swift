@@ -33,6 +33,17 @@ public protocol NetworkIndicatorOutput: AnyObject, Sendable {
     /// counts may be skipped), only if ``receivesActiveTaskCount`` was `true` when the output
     /// was added. Does nothing by default.
     func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int)
+
+    /// Whether the output also wants ``networkIndicatorFractionCompletedDidChange(_:)``. Read
+    /// when the output is added. Defaults to `false`.
+    var receivesFractionCompleted: Bool { get }
+
+    /// ``NetworkIndicatorManager/fractionCompleted`` changed (or is told once, when the output
+    /// is added). Called on the main actor, at most ten times a second, only while tasks begun
+    /// with a `Progress` are tracked, and only if ``receivesFractionCompleted`` was `true` when
+    /// the output was added. `nil` means no determinate work: show an indeterminate spinner.
+    /// Does nothing by default.
+    func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?)
 }
 
 extension NetworkIndicatorOutput {
@@ -41,4 +52,10 @@ extension NetworkIndicatorOutput {
 
     /// Ignores the count.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {}
+
+    /// Outputs ignore progress unless they say otherwise.
+    public var receivesFractionCompleted: Bool { false }
+
+    /// Ignores the fraction.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {}
 }

@@ -9,7 +9,8 @@ import Musl
 #endif
 
 /// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
-/// is visible, erased when it hides.
+/// is visible, erased when it hides; `⠋ Loading 42%` while the manager knows a
+/// ``NetworkIndicatorManager/fractionCompleted``.
 ///
 /// ```swift
 /// let spinner = TerminalSpinnerOutput(label: "Fetching")
@@ -67,6 +68,9 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
     public let frameInterval: TimeInterval
     /// Whether the spinner is currently drawn.
     public private(set) var isSpinning = false
+    /// The fraction shown as a percentage after the label; `nil` shows none. Set by the manager
+    /// (see ``networkIndicatorFractionCompletedDidChange(_:)``).
+    public private(set) var fractionCompleted: Double?
 
     private let destination: Destination
     private let isDrawing: Bool
@@ -145,6 +149,23 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
     }
 
     private func draw() {
-        destination.write(Self.eraseLine + frames[frameIndex] + " " + label)
+        destination.write(Self.eraseLine + frames[frameIndex] + " " + label + Self.percentage(fractionCompleted))
+    }
+
+    /// The spinner shows progress, so it asks for it.
+    public var receivesFractionCompleted: Bool { true }
+
+    /// Shows `fractionCompleted` as a percentage after the label (redrawn at once while
+    /// visible), or none for `nil`.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        guard fractionCompleted != self.fractionCompleted else { return }
+        self.fractionCompleted = fractionCompleted
+        if isSpinning { draw() }
+    }
+
+    /// " 42%": rounded down, so that 100 % means done.
+    nonisolated static func percentage(_ fraction: Double?) -> String {
+        guard let fraction else { return "" }
+        return " \(Int((min(max(fraction, 0), 1) * 100).rounded(.down)))%"
     }
 }

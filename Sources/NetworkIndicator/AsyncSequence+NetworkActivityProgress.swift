@@ -1,0 +1,34 @@
+extension AsyncSequence {
+    /// The same sequence, with one network task open in `manager` while it is being iterated,
+    /// whose progress counts the elements against `expectedElementCount`.
+    ///
+    /// ```swift
+    /// for try await page in pages.trackingNetworkActivity(in: feedActivity, expectedElementCount: 5) {
+    ///     show(page)   // the feed's fractionCompleted: 0.2, 0.4, …
+    /// }
+    /// ```
+    ///
+    /// The task is the one of ``trackingNetworkActivity(in:label:)``; it carries a `Progress` of
+    /// `expectedElementCount` units, one completed per element, which rolls up into
+    /// ``NetworkIndicatorManager/fractionCompleted``. `nil`, or a count that is not positive,
+    /// adds no progress. Each element updates a `Progress`: count chunks or pages, not single
+    /// bytes, where elements are many.
+    ///
+    /// - Parameters:
+    ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
+    ///     `"trackingNetworkActivity"` by default.
+    ///   - expectedElementCount: How many elements the sequence will produce, or `nil`.
+    public func trackingNetworkActivity(
+        in manager: NetworkIndicatorManager = .shared,
+        label: String? = nil,
+        expectedElementCount: Int?
+    ) -> NetworkActivityTrackingSequence<Self> {
+        NetworkActivityTrackingSequence(
+            base: self,
+            manager: manager,
+            label: label ?? "trackingNetworkActivity",
+            expectedElementCount: expectedElementCount
+        )
+    }
+}

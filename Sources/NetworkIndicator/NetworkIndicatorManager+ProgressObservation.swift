@@ -1,0 +1,54 @@
+extension NetworkIndicatorManager {
+    /// Calls `body` on the main actor with ``fractionCompleted`` and its owner: the current value
+    /// at once, before this returns, then each change, at most ten times a second, for as long
+    /// as `owner` lives or until you cancel the returned observation.
+    ///
+    /// ```swift
+    /// manager.observeProgress(owner: self) { controller, fraction in
+    ///     controller.progressView.isHidden = fraction == nil
+    ///     controller.progressView.progress = Float(fraction ?? 0)
+    /// }
+    /// ```
+    ///
+    /// The manager holds `owner` weakly and `body` strongly: there is nothing to store, and
+    /// `body` reaches the owner through its first argument, so it needs no capture list and
+    /// makes no cycle (do not capture `owner` in `body` itself: that would keep it alive for as
+    /// long as the manager). Once `owner` is freed, `body` is not called again and is let go at
+    /// the next reading. The fraction is read on the manager's scheduler every 0.1 s, only while
+    /// tasks begun with a `Progress` are tracked (and until it goes back to `nil`), and `body`
+    /// is called only when the value changes. `body` may call back into the manager.
+    ///
+    /// - Parameters:
+    ///   - owner: The object whose lifetime bounds the observation, such as a view controller.
+    ///   - body: Told each fraction, on the main actor, with the owner.
+    /// - Returns: The observation, to ``NetworkIndicatorObservation/cancel()`` it earlier; you
+    ///   need not keep it.
+    @MainActor
+    @discardableResult
+    public func observeProgress<Owner: AnyObject>(
+        owner: Owner,
+        _ body: @escaping @MainActor (Owner, Double?) -> Void
+    ) -> NetworkIndicatorObservation {
+        let observer = ProgressObserver(owner: owner, body: body)
+        progressRollUp.delivery.add(observer, current: fractionCompleted)
+        progressRollUp.mainActorListenersChanged()
+        return NetworkIndicatorObservation { observer.cancel() }
+    }
+
+    /// Starts telling `output` the fraction, if it asks for it (see
+    /// ``NetworkIndicatorOutput/receivesFractionCompleted``); from ``addOutput(_:)``.
+    @MainActor
+    func progressOutputAdded(_ output: any NetworkIndicatorOutput) {
+        guard output.receivesFractionCompleted else { return }
+        progressRollUp.delivery.add(output, current: fractionCompleted)
+        progressRollUp.mainActorListenersChanged()
+    }
+
+    /// Stops telling `output` the fraction; from ``removeOutput(_:)``.
+    @MainActor
+    func progressOutputRemoved(_ output: any NetworkIndicatorOutput) {
+        guard output.receivesFractionCompleted else { return }
+        progressRollUp.delivery.remove(output)
+        progressRollUp.mainActorListenersChanged()
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// One task begun with a Foundation `Progress`: what the roll-up reads, and how it learns that
+/// the task ended without the engine telling it.
+///
+/// The same entry sits in the roll-up of the manager that began the task and of each of its
+/// ancestors. A task has ended when its token is gone (an opaque token released, a caller's
+/// token deallocated, a group released) or when the manager that began it has no open task under
+/// the token's key any more (finished explicitly, ended by a sweep or a reset, or the manager is
+/// gone). Both are asked when a fraction is read, never when a task begins or finishes, so that
+/// tasks without progress pay nothing.
+///
+/// `@unchecked Sendable`: the only stored property that is not `Sendable` is ``token``, a `weak
+/// let` set once in `init`; loading a weak reference is atomic in the Swift runtime, and the
+/// object it yields is only compared with `nil`, never used. `Progress` is `Sendable` and its
+/// unit counts may be read from any thread.
+final class ProgressEntry: @unchecked Sendable {
+    /// The caller's progress; read when a fraction is computed, outside every lock.
+    let progress: Progress
+    /// The registry key of the task (the token's identity).
+    private let key: ObjectIdentifier
+    /// The driver of the manager that began the task, held strongly: a driver does not keep its
+    /// manager alive, and once that manager is gone the driver answers that nothing is open.
+    private let driver: IndicatorDriver
+    /// The object whose lifetime bounds the task; `nil` once it is gone.
+    private weak let token: AnyObject?
+
+    init(progress: Progress, token: AnyObject, driver: IndicatorDriver) {
+        self.progress = progress
+        self.key = ObjectIdentifier(token)
+        self.driver = driver
+        self.token = token
+    }
+
+    /// Whether the task has ended. Takes the lock of the manager that began the task: call it
+    /// without holding a roll-up's lock.
+    var hasEnded: Bool {
+        // Alive token first: only then is the key certainly still this token's in the registry.
+        guard token != nil else { return true }
+        return !driver.hasOpenTask(key)
+    }
+}

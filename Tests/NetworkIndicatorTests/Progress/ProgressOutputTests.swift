@@ -1,0 +1,99 @@
+import Foundation
+import NetworkIndicatorTesting
+import Observation
+import Testing
+
+@testable import NetworkIndicator
+
+/// The model, the stream and outputs that ask for the fraction.
+@MainActor
+@Suite("Progress outputs")
+struct ProgressOutputTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    @Test func theModelFollowsTheFraction() {
+        let model = NetworkIndicatorModel(manager: manager)
+        #expect(model.fractionCompleted == nil)
+        let download = Progress(totalUnitCount: 4)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: download)
+        download.completedUnitCount = 3
+        scheduler.advance(by: 0.1)
+        #expect(model.fractionCompleted == 0.75)
+        token = nil
+        scheduler.advance(by: 0.1)
+        #expect(model.fractionCompleted == nil)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aDetachedModelIsToldNothing() {
+        let model = NetworkIndicatorModel(manager: manager)
+        manager.removeOutput(model)
+        let download = Progress(totalUnitCount: 4)
+        let token = manager.beganNetworkTask(progress: download)
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(model.fractionCompleted == nil)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theStreamStartsWithTheCurrentFractionAndFollowsIt() async {
+        let download = Progress(totalUnitCount: 4)
+        download.completedUnitCount = 1
+        let token = manager.beganNetworkTask(progress: download)
+        var updates = manager.progressUpdates().makeAsyncIterator()
+        #expect(await updates.next() == 0.25)
+        download.completedUnitCount = 2
+        scheduler.advance(by: 0.1)
+        #expect(await updates.next() == 0.5)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aSlowStreamConsumerSkipsToTheNewestFraction() async {
+        let download = Progress(totalUnitCount: 4)
+        let token = manager.beganNetworkTask(progress: download)
+        var updates = manager.progressUpdates().makeAsyncIterator()
+        for step in 1...3 {
+            download.completedUnitCount = Int64(step)
+            scheduler.advance(by: 0.1)
+        }
+        #expect(await updates.next() == 0.75)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theStreamFinishesWhenTheManagerGoesAway() async {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        var updates = manager!.progressUpdates().makeAsyncIterator()
+        #expect(await updates.next() == .some(nil))
+        manager = nil
+        #expect(await updates.next() == nil, "finished")
+    }
+
+    @Test func theSpinnerShowsAPercentageAfterItsLabel() {
+        let written = LockedState<[String]>([])
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { text in written.withLock { $0.append(text) } },
+            frames: ["-"],
+            scheduler: scheduler
+        )
+        manager.addOutput(spinner)
+        let download = Progress(totalUnitCount: 1000)
+        let token = manager.beganNetworkTask(progress: download)
+        scheduler.runPendingWork()
+        download.completedUnitCount = 426
+        scheduler.advance(by: 0.1)
+        #expect(written.withLock { $0.last } == "\r\u{1B}[2K- Loading 42%")
+        #expect(spinner.fractionCompleted == 0.426)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func thePercentageRoundsDownSoThatOnlyDoneReadsAHundred() {
+        #expect(TerminalSpinnerOutput.percentage(0.999) == " 99%")
+        #expect(TerminalSpinnerOutput.percentage(1) == " 100%")
+        #expect(TerminalSpinnerOutput.percentage(nil) == "")
+    }
+}

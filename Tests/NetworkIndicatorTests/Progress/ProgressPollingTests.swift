@@ -1,0 +1,172 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// Listeners hear the fraction from a timer on the manager's scheduler, at most every 0.1 s,
+/// only while tasks with progress are tracked.
+@MainActor
+@Suite("Progress polling")
+struct ProgressPollingTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+    private let owner = Owner()
+    private let told = LockedState<[Double?]>([])
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+        // No delay timers of the engine's own: the only timer left is the progress timer.
+        manager.startDelay = 0
+        manager.completionDelay = 0
+    }
+
+    /// An object whose lifetime bounds an observation.
+    final class Owner {}
+
+    @discardableResult
+    private func observe(_ manager: NetworkIndicatorManager? = nil) -> NetworkIndicatorObservation {
+        (manager ?? self.manager).observeProgress(owner: owner) { [told] _, fraction in
+            told.withLock { $0.append(fraction) }
+        }
+    }
+
+    private var values: [Double?] { told.withLock { $0 } }
+
+    @Test func anObserverIsToldTheCurrentFractionAtOnce() {
+        let download = Progress(totalUnitCount: 10)
+        download.completedUnitCount = 3
+        let token = manager.beganNetworkTask(progress: download)
+        observe()
+        #expect(values == [0.3])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func updatesReachAnObserverAtMostOncePerTenthOfASecond() {
+        let download = Progress(totalUnitCount: 100)
+        let token = manager.beganNetworkTask(progress: download)
+        observe()
+        for step in 1...40 { download.completedUnitCount = Int64(step) }
+        scheduler.advance(by: 0.05)
+        #expect(values == [0], "no reading before the interval")
+        scheduler.advance(by: 0.05)
+        #expect(values == [0, 0.4], "forty updates, one reading")
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, 0.4], "an unchanged fraction is not told again")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func noTimerRunsWithoutATaskWithProgress() {
+        observe()
+        let plain = manager.beganNetworkTask()
+        scheduler.runPendingWork()  // the engine's main-queue hop
+        #expect(scheduler.pendingWorkCount == 0)
+        withExtendedLifetime(plain) {}
+    }
+
+    @Test func noTimerRunsWithoutAListener() {
+        let token = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        scheduler.runPendingWork()  // the engine's main-queue hop
+        #expect(scheduler.pendingWorkCount == 0)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theTimerStopsOnceTheScopeIsIdleAndTheObserverHeardNil() {
+        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        observe()
+        scheduler.runPendingWork()  // the engine's main-queue hop
+        #expect(scheduler.pendingWorkCount == 1, "the progress timer")
+        token = nil
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, nil])
+        #expect(scheduler.pendingWorkCount == 0)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aTaskBegunAfterTheObservationStartsTheTimer() {
+        observe()
+        let download = Progress(totalUnitCount: 4)
+        let token = manager.beganNetworkTask(progress: download)
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(values == [nil, 0.25])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anObserverOfTheParentHearsAChildsProgress() {
+        let screen = NetworkIndicatorManager(parent: manager, label: "Screen")
+        observe(manager)
+        let download = Progress(totalUnitCount: 2)
+        let token = screen.beganNetworkTask(progress: download)
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(values == [nil, 0.5])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theObservationEndsWhenItsOwnerIsFreed() {
+        var owner: Owner? = Owner()
+        let download = Progress(totalUnitCount: 2)
+        let token = manager.beganNetworkTask(progress: download)
+        manager.observeProgress(owner: owner!) { [told] _, fraction in told.withLock { $0.append(fraction) } }
+        owner = nil
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(values == [0])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theObserverReceivesItsOwner() {
+        let seen = LockedState<Bool>(false)
+        manager.observeProgress(owner: owner) { [owner] received, _ in
+            seen.withLock { $0 = received === owner }
+        }
+        #expect(seen.withLock { $0 })
+    }
+
+    @Test func cancellingStopsTheCallsAndFreesTheBody() {
+        final class Captured {}
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        let download = Progress(totalUnitCount: 2)
+        let token = manager.beganNetworkTask(progress: download)
+        let observation = manager.observeProgress(owner: owner) { [told, captured] _, fraction in
+            _ = captured
+            told.withLock { $0.append(fraction) }
+        }
+        captured = nil
+        #expect(!observation.isCancelled)
+        observation.cancel()
+        #expect(observation.isCancelled)
+        #expect(weakCaptured == nil, "the body is freed at once")
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(values == [0])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func releasingTheManagerStopsItsProgressTimer() {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let request = Token()
+        let download = Progress(totalUnitCount: 2)
+        manager!.beganNetworkTask(withToken: request, progress: download)  // held weakly
+        let observation = observe(manager)
+        manager = nil
+        scheduler.advance(by: 1)  // the engine's shutdown hop
+        #expect(scheduler.pendingWorkCount == 0, "no timer left")
+        download.completedUnitCount = 1
+        scheduler.advance(by: 1)
+        #expect(values == [0])
+        observation.cancel()  // harmless after the manager is gone
+    }
+
+    @Test func aDiscardedObservationLastsAsLongAsItsOwner() {
+        let download = Progress(totalUnitCount: 2)
+        let token = manager.beganNetworkTask(progress: download)
+        observe()  // result dropped
+        download.completedUnitCount = 2
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, 1])
+        withExtendedLifetime(token) {}
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// A scope's progress rolls into its ancestors', never into its siblings'.
+@Suite("Progress across scopes")
+struct ScopeProgressTests {
+    private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aChildsProgressRollsIntoItsParentAndTheRoot() {
+        let screen = NetworkIndicatorManager(parent: root, label: "Screen")
+        let section = NetworkIndicatorManager(parent: screen, label: "Section")
+        let token = section.beganNetworkTask(progress: progress(20, of: 100))
+        #expect(section.fractionCompleted == 0.2)
+        #expect(screen.fractionCompleted == 0.2)
+        #expect(root.fractionCompleted == 0.2)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aParentRollsUpItsOwnAndItsChildrensTasks() {
+        let screen = NetworkIndicatorManager(parent: root, label: "Screen")
+        let own = root.beganNetworkTask(progress: progress(0, of: 100))
+        let held = screen.beganNetworkTask(progress: progress(50, of: 100))
+        #expect(screen.fractionCompleted == 0.5)
+        #expect(root.fractionCompleted == 0.25)
+        withExtendedLifetime((own, held)) {}
+    }
+
+    @Test func siblingsDoNotSeeEachOthersProgress() {
+        let feed = NetworkIndicatorManager(parent: root, label: "Feed")
+        let profile = NetworkIndicatorManager(parent: root, label: "Profile")
+        let token = feed.beganNetworkTask(progress: progress(30, of: 100))
+        let plain = profile.beganNetworkTask()
+        #expect(profile.fractionCompleted == nil)
+        #expect(root.fractionCompleted == 0.3)
+        withExtendedLifetime((token, plain)) {}
+    }
+
+    @Test func aChildsEndedTaskCountsAsCompleteInTheBusyParent() {
+        let screen = NetworkIndicatorManager(parent: root, label: "Screen")
+        var download: NetworkActivityToken? = screen.beganNetworkTask(progress: progress(10, of: 100))
+        let other = root.beganNetworkTask(progress: progress(0, of: 100))
+        download = nil
+        #expect(screen.fractionCompleted == nil, "the screen is idle")
+        #expect(root.fractionCompleted == 0.5, "the root is still busy")
+        withExtendedLifetime((download, other)) {}
+    }
+
+    @Test func releasingAChildEndsItsTokensProgressInTheParent() {
+        var screen: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "Screen")
+        let request = Token()
+        screen!.beganNetworkTask(withToken: request, progress: progress(10, of: 100))
+        let other = root.beganNetworkTask(progress: progress(0, of: 100))
+        screen = nil
+        #expect(root.fractionCompleted == 0.5)
+        withExtendedLifetime((request, other)) {}
+    }
+
+    @Test func aParentIdleSinceTheLastReadingStartsAfreshWhenAChildBegins() {
+        let screen = NetworkIndicatorManager(parent: root, label: "Screen")
+        var old: NetworkActivityToken? = root.beganNetworkTask(progress: progress(100, of: 100))
+        old = nil
+        let new = screen.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(root.fractionCompleted == 0)
+        withExtendedLifetime((old, new)) {}
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// Progress carried by caller tokens, groups, `withNetworkActivity` and tracked sequences.
+@Suite("Progress on every begin form")
+struct TokenProgressTests {
+    private let scheduler: ManualNetworkIndicatorScheduler
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        scheduler = ManualNetworkIndicatorScheduler()
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aCallerTokenCarriesItsProgress() {
+        let request = Token()
+        manager.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
+        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.activeTaskCount == 1)
+    }
+
+    @Test func aCallerTokenFinishedExplicitlyCountsAsComplete() {
+        let request = Token()
+        let other = Token()
+        manager.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
+        manager.beganNetworkTask(withToken: other, label: "Other", progress: progress(0, of: 100))
+        manager.finishedNetworkTask(forToken: request)
+        #expect(manager.fractionCompleted == 0.5)
+    }
+
+    @Test func aDeallocatedCallerTokenCountsAsCompleteBeforeTheSweep() {
+        var request: Token? = Token()
+        let other = Token()
+        manager.beganNetworkTask(withToken: request!, progress: progress(0, of: 100))
+        manager.beganNetworkTask(withToken: other, progress: progress(0, of: 100))
+        request = nil
+        #expect(manager.fractionCompleted == 0.5)
+    }
+
+    @MainActor
+    @Test func aTokenReportingCompletionCountsAsCompleteAfterTheSweep() {
+        let request = CompletableToken()
+        let other = Token()
+        manager.completionCheckInterval = 1
+        manager.beganNetworkTask(withToken: request, progress: progress(0, of: 100))
+        manager.beganNetworkTask(withToken: other, progress: progress(0, of: 100))
+        request.finish()
+        #expect(manager.fractionCompleted == 0, "still open until the sweep")
+        scheduler.advance(by: 1)
+        #expect(manager.fractionCompleted == 0.5)
+    }
+
+    @Test func aGroupOperationCarriesItsProgress() {
+        let group = NetworkActivityGroup(manager: manager, label: "Uploads")
+        let first = progress(0, of: 100)
+        group.operationStarted(progress: first)
+        group.operationStarted(progress: progress(50, of: 100))
+        #expect(manager.fractionCompleted == 0.25)
+        first.completedUnitCount = 100
+        group.operationFinished()
+        #expect(manager.fractionCompleted == 0.75)
+    }
+
+    @Test func cancellingAGroupCountsItsOperationsAsComplete() {
+        let group = NetworkActivityGroup(manager: manager)
+        let plain = manager.beganNetworkTask()
+        group.operationStarted(progress: progress(10, of: 100))
+        group.cancelOperations()
+        #expect(manager.fractionCompleted == 1)
+        withExtendedLifetime(plain) {}
+    }
+
+    @Test func withNetworkActivityCarriesItsProgressWhileTheBodyRuns() async {
+        let work = progress(0, of: 4)
+        let seen = await manager.withNetworkActivity(label: "Sync", progress: work) { () async -> [Double?] in
+            var seen: [Double?] = []
+            for _ in 0..<2 {
+                work.completedUnitCount += 1
+                seen.append(manager.fractionCompleted)
+            }
+            return seen
+        }
+        #expect(seen == [0.25, 0.5])
+        #expect(manager.fractionCompleted == nil)
+    }
+
+    @Test func aTrackedSequenceCountsItsElementsAgainstTheExpectedCount() async {
+        let elements = AsyncStream<Int> { continuation in
+            for element in 0..<4 { continuation.yield(element) }
+            continuation.finish()
+        }
+        var seen: [Double?] = []
+        for await _ in elements.trackingNetworkActivity(in: manager, expectedElementCount: 4) {
+            seen.append(manager.fractionCompleted)
+        }
+        #expect(seen == [0.25, 0.5, 0.75, 1])
+        #expect(manager.fractionCompleted == nil)
+    }
+
+    @Test func aTrackedSequenceWithoutExpectedCountHasNoFraction() async {
+        let elements = AsyncStream<Int> { continuation in
+            continuation.yield(1)
+            continuation.finish()
+        }
+        var seen: [Double?] = []
+        for await _ in elements.trackingNetworkActivity(in: manager) {
+            seen.append(manager.fractionCompleted)
+        }
+        #expect(seen == [nil])
+    }
+}
