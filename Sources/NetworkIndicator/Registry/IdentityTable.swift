@@ -1,11 +1,9 @@
 // A hand-written replacement of a standard type (`[ObjectIdentifier: Int32]`), kept because it
-// pays: it holds no unsafe code (optional keys, checked array subscripts), and correctness rests
-// on the probe loop always finding an empty slot (the load factor stays at most 3/4) and on the
-// backward-shift deletion keeping every key reachable from its home slot (tested in
-// TaskRegistryTests, "Identity table"). Measured gain, same run (Benchmarks `ratios`, the A/B
-// rows, a lookup+insert+lookup+remove as in one begin+finish, 10 000 other keys, finely
-// interleaved rounds): 44 ns against 84 ns for `Dictionary` (medians of 7 runs), 40 % of an
-// explicit begin+finish (26–60 %), on the shared 2-core VM of Benchmarks/README.md.
+// pays (the same-run A/B against `Dictionary` is in Benchmarks/README.md, "Unsafe and
+// hand-written constructs"): it holds no unsafe code (optional keys, checked array subscripts),
+// and correctness rests on the probe loop always finding an empty slot (the load factor stays at
+// most 3/4) and on the backward-shift deletion keeping every key reachable from its home slot
+// (tested in TaskRegistryTests, "Identity table").
 
 /// A hash table from object identities to small integers: open addressing, linear probing,
 /// Fibonacci hashing, deletion by backward shift (no tombstones).
@@ -30,9 +28,12 @@ struct IdentityTable {
         shift = UInt(UInt.bitWidth - 4)
     }
 
-    /// How many slots the table has: 16 to start with, doubled whenever an insert would fill
-    /// more than three quarters of them.
-    var capacity: Int { slots.count }
+    /// Whether a table of `slotCount` slots holding `count` keys must double before one more
+    /// insert: it fills up to three quarters of its slots (probing relies on the free quarter;
+    /// memory on not doubling earlier). It starts with 16 slots.
+    static func mustGrow(toInsertInto slotCount: Int, holding count: Int) -> Bool {
+        (count + 1) * 4 > slotCount * 3
+    }
 
     private var mask: Int { slots.count - 1 }
 
@@ -57,7 +58,7 @@ struct IdentityTable {
 
     /// Stores `value` for `key`, replacing any value it had.
     mutating func set(_ value: Int32, for key: ObjectIdentifier) {
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
         var index = home(of: key)
         while let found = slots[index].key, found != key {
             index = (index + 1) & mask

@@ -5,11 +5,12 @@ import Foundation
 ///
 /// Entries live in the slots of a contiguous array, found through an ``IdentityTable`` keyed by
 /// the identity of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
-/// ``NetworkActivityGroup``'s key). Begin and finish are one table lookup and an in-place update.
-/// An entry never moves: a finished one frees its slot (count 0) for the next new entry, because
-/// moving an entry that holds a weak reference costs runtime calls that copying plain data does
-/// not. The total is kept, never recomputed. Push/pop counting is a plain counter beside the
-/// entries.
+/// ``NetworkActivityGroup``'s key). A begin that opens an entry looks its key up and inserts
+/// it; a begin on an open entry looks it up and counts up in place; a finish looks it up and
+/// counts down in place, or, at its last task, removes the key. An entry never moves: a
+/// finished one frees its slot (count 0) for the next new entry, because moving an entry that
+/// holds a weak reference costs runtime calls that copying plain data does not. The total is
+/// kept, never recomputed. Push/pop counting is a plain counter beside the entries.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
@@ -45,7 +46,6 @@ struct TaskRegistry {
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
         /// `key` is `nil` for the push counter.
         var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
-        var endedTaskCount = 0
     }
 
     /// The slots, free ones included: read only those that are not ``Entry/isFree``.
@@ -72,7 +72,7 @@ struct TaskRegistry {
         object: AnyObject?,
         kind: TaskKind,
         label: String?,
-        now: TimeInterval
+        now: @autoclosure () -> TimeInterval
     ) {
         activeTaskCount += 1
         if let found = table.value(for: key) {
@@ -85,7 +85,7 @@ struct TaskRegistry {
         }
         if let slot = freeSlots.popLast() {
             table.set(slot, for: key)
-            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now)
+            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         } else {
             table.set(Int32(entries.count), for: key)
             entries.append(
@@ -93,7 +93,7 @@ struct TaskRegistry {
                     key: key,
                     token: WeakWrapper(object: object),
                     count: 1,
-                    startedAt: now,
+                    startedAt: now(),
                     kind: kind,
                     hasLabel: label != nil
                 )
@@ -144,9 +144,9 @@ struct TaskRegistry {
 
     // MARK: - Push/pop
 
-    mutating func push(now: TimeInterval) {
+    mutating func push(now: @autoclosure () -> TimeInterval) {
         if pushCount == 0 {
-            pushStartedAt = now
+            pushStartedAt = now()
             isPushStaleReported = false
         }
         pushCount += 1
@@ -217,5 +217,63 @@ extension TaskRegistry.Entry {
     mutating func free() {
         count = 0
         if kind.isSwept { token.object = nil }
+    }
+}
+
+/// Holds a caller's token without keeping it alive: the weak wrapper of the design card.
+///
+/// Once ``object`` reads `nil` the token is gone, whatever object the runtime later puts at the
+/// same address; this is why an entry is identified by its key *and* its wrapper.
+///
+/// ``load()`` is a `mutating` read, kept because it pays: it reads the weak reference where it
+/// lies in the registry's array (reached through `inout`, the array's modify accessor), where a
+/// plain read of `entries[index].token.object` goes through the array's getter, which copies the
+/// entry's weak reference (`swift_weakCopyInit`) and destroys the copy: two atomic operations on
+/// the token's side table. Nothing unsafe: it is an ordinary `mutating` method that changes
+/// nothing, called only under the manager's lock. The measured gain is in Benchmarks/README.md
+/// ("Unsafe and hand-written constructs").
+struct WeakWrapper {
+    weak var object: AnyObject?
+
+    /// The token, strongly, or `nil` if it is gone, read in place (see above).
+    @inline(__always)
+    mutating func load() -> AnyObject? {
+        object
+    }
+}
+
+/// How a task was begun, which decides how it ends.
+enum TaskKind: UInt8, Sendable {
+    /// A caller's object, held weakly; ends when it dies.
+    case token
+    /// A caller's object that can also report that its work is over (an `Operation`, a
+    /// `URLSessionTask`, a ``NetworkActivityCompletionReporting`` type).
+    case completionReportingToken
+    /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
+    case opaqueToken
+    /// A ``NetworkActivityGroup``: its `deinit` ends it.
+    case group
+
+    /// Whether the entry holds a weak reference that the sweep must check.
+    var isSwept: Bool { self == .token || self == .completionReportingToken }
+}
+
+/// Decides the kind of a caller's token, remembering the answer for the last token type: apps
+/// use one or two token types, and a protocol-conformance check costs more than the rest of a
+/// begin. Kept behind the manager's lock.
+struct TokenClassifier {
+    private var lastType: ObjectIdentifier?
+    private var lastTypeReportsCompletion = false
+
+    /// The kind of a task begun with `token`; `isOwnOpaqueToken` when it is a
+    /// ``NetworkActivityToken`` of the manager that begins it (its `deinit` reports its end).
+    mutating func kind(of token: AnyObject, isOwnOpaqueToken: Bool) -> TaskKind {
+        if isOwnOpaqueToken { return .opaqueToken }
+        let type = ObjectIdentifier(Swift.type(of: token))
+        if type != lastType {
+            lastType = type
+            lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
+        }
+        return lastTypeReportsCompletion ? .completionReportingToken : .token
     }
 }

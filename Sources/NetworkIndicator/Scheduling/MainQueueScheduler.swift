@@ -18,13 +18,6 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
     }
 
-    /// Seconds of system uptime at tick resolution (the coarse monotonic clock: a few
-    /// milliseconds behind ``now`` at most, never ahead of it), about a fifth of the cost of
-    /// ``now`` where the precise reading costs a system call's worth of work.
-    public var coarseNow: TimeInterval {
-        CoarseClock.now
-    }
-
     /// Submits `work` to the main queue.
     public func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
         DispatchQueue.main.async {
