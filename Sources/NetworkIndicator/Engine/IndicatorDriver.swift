@@ -11,6 +11,20 @@ import Foundation
 /// code we do not own (schedulers, outputs, diagnostics handlers, the last release of a
 /// caller's object) happens after it is released.
 ///
+/// ## Callers' objects
+///
+/// The lock box follows the standard library's `Mutex`: its state goes in as `sending` and is
+/// reached as `inout sending`, so the compiler checks what enters and leaves the lock, and
+/// ``State`` needs no `@unchecked Sendable`. A caller's object is not `Sendable` (`AnyObject`),
+/// and the manager's whole point is to hold callers' objects weakly, from any thread: the four
+/// methods that move one into or out of the state (``beginToken(_:isOwnOpaqueToken:label:)``,
+/// ``snapshotParts(keepingAlive:)``, ``sweepRegistry(now:)``, ``finishSweep(completed:now:)``)
+/// take the lock with `withLockUnchecked`, which skips that check. It is safe because the
+/// driver never calls a caller's object under the lock or on another thread: the registry holds
+/// it weakly and reads it only to compare identities or to hand it back, and what leaves the
+/// lock is only released afterwards or, for a ``NetworkActivityCompletionReporting`` token,
+/// asked `isNetworkActivityFinished` on the main actor, as that protocol documents.
+///
 /// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
 /// creation and ``shutDown()`` (called by the manager's `deinit`) empties: a deliberate cycle,
 /// broken by the manager's `deinit`, instead of a weak reference, because a weakly referenced
@@ -82,7 +96,11 @@ final class IndicatorDriver: Sendable {
     /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
     /// opaque token, whose `deinit` reports its end).
     func beginToken(_ token: AnyObject, isOwnOpaqueToken: Bool, label: String?) {
-        changeTasks { state, clock in
+        let clock = clock()
+        var hops: [IndicatorDriver] = []
+        // A caller's object enters the state: see "Callers' objects" in the header.
+        let hop = state.withLockUnchecked { state in
+            let old = state.activeTaskCount
             let kind = state.classifier.kind(of: token, isOwnOpaqueToken: isOwnOpaqueToken)
             state.registry.begin(
                 ObjectIdentifier(token),
@@ -91,7 +109,9 @@ final class IndicatorDriver: Sendable {
                 label: label,
                 now: clock.now
             )
+            return settle(from: old, in: &state, clock: clock, hops: &hops)
         }
+        enqueueReconciles(hop: hop, hops: hops)
     }
 
     /// Begins one task under `key` that no weak reference tracks (an opaque token, a group).
@@ -143,7 +163,8 @@ final class IndicatorDriver: Sendable {
     func snapshotParts(
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (records: [TaskRegistry.ActivityRecord], children: [IndicatorDriver], count: Int) {
-        state.withLock { state in
+        // Callers' objects leave the state: see "Callers' objects" in the header.
+        state.withLockUnchecked { state in
             (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
         }
     }
@@ -242,7 +263,8 @@ final class IndicatorDriver: Sendable {
     @MainActor
     func sweepRegistry(now: TimeInterval) -> TaskRegistry.SweepResult? {
         var hops: [IndicatorDriver] = []
-        let found = state.withLock { state -> TaskRegistry.SweepResult? in
+        // Callers' objects leave the state: see "Callers' objects" in the header.
+        let found = state.withLockUnchecked { state -> TaskRegistry.SweepResult? in
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
@@ -263,14 +285,20 @@ final class IndicatorDriver: Sendable {
     ) -> NetworkIndicatorDiagnosticsHandler {
         var hops: [IndicatorDriver] = []
         var handler = diagnosticsHandler
-        perform { state in
+        // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the
+        // header.
+        let taken = state.withLockUnchecked { state -> Taken? in
+            guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             for candidate in completed {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
             carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
             handler = state.diagnosticsHandler
-            return state.machine.sweepFinished(state.activity, now: now)
+            return Self.take(state.machine.sweepFinished(state.activity, now: now), from: &state)
+        }
+        if let (reconciliation, stopped, streams) = taken {
+            perform(reconciliation, stopping: stopped, streams: streams)
         }
         for driver in hops { driver.enqueueReconcile() }
         return handler
@@ -281,35 +309,63 @@ final class IndicatorDriver: Sendable {
     /// Asks the machine `event` under the lock (unless shut down) and performs its answer after
     /// the lock: the timers it stops, then `IndicatorDriver+MainQueue.swift`'s delivery.
     @MainActor
-    private func perform(_ event: (inout State) -> IndicatorStateMachine.Reconciliation?) {
-        let taken = state.withLock {
-            state -> (IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery)?
-            in
-            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
-            let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
-            let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
-            return (reconciliation, stopped, streams)
-        }
-        guard let (reconciliation, stopped, streams) = taken else { return }
+    private func perform(_ event: (inout sending State) -> IndicatorStateMachine.Reconciliation?) {
+        guard let (reconciliation, stopped, streams) = take(event) else { return }
         perform(reconciliation, stopping: stopped, streams: streams)
+    }
+
+    /// The locked half of ``perform(_:)``: asks the machine and takes what to perform.
+    private func take(
+        _ event: (inout sending State) -> IndicatorStateMachine.Reconciliation?
+    ) -> Taken? {
+        state.withLock { state in
+            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
+            return Self.take(reconciliation, from: &state)
+        }
+    }
+
+    /// What the main actor performs after the lock: the machine's answer, the timers it stops,
+    /// and the streams to tell.
+    private typealias Taken = (
+        IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery
+    )
+
+    /// Takes the timers `reconciliation` stops and the streams to tell out of `state`.
+    private static func take(_ reconciliation: IndicatorStateMachine.Reconciliation, from state: inout State) -> Taken {
+        let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
+        let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
+        return (reconciliation, stopped, streams)
     }
 
     /// Runs `change` under the lock, tells the machine how the count moved, carries the change
     /// to every ancestor before releasing the lock, and enqueues the reconciles asked for.
     @discardableResult
     @inline(__always)
-    private func changeTasks<Result>(_ change: (inout State, Clock) -> Result) -> Result {
+    private func changeTasks<Result: Sendable>(_ change: (inout sending State, Clock) -> Result) -> Result {
         let clock = clock()
         var hops: [IndicatorDriver] = []
         let (result, hop) = state.withLock { state in
             let old = state.activeTaskCount
             let result = change(&state, clock)
-            guard carry(from: old, in: &state, clock: clock, hops: &hops) else { return (result, false) }
-            return (result, state.machine.tasksChanged(from: old, to: state.activity, now: clock.now))
+            return (result, settle(from: old, in: &state, clock: clock, hops: &hops))
         }
+        enqueueReconciles(hop: hop, hops: hops)
+        return result
+    }
+
+    /// After a change of the count from `old` (lock held): carries it to the ancestors and
+    /// tells the machine; returns whether this manager needs a reconcile.
+    @inline(__always)
+    private func settle(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
+        carry(from: old, in: &state, clock: clock, hops: &hops)
+            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+    }
+
+    /// After the lock: the reconciles a change asked for, this manager's and its ancestors'.
+    @inline(__always)
+    private func enqueueReconciles(hop: Bool, hops: [IndicatorDriver]) {
         if hop { enqueueReconcile() }
         for driver in hops { driver.enqueueReconcile() }
-        return result
     }
 
     /// After the count changed from `old` (this lock held): carries the change to the parent,
@@ -367,13 +423,10 @@ private struct Clock {
 
 extension IndicatorDriver {
     /// Everything shared across threads, behind the one lock, reachable only in this file.
-    ///
-    /// `@unchecked Sendable`: the registry holds callers' objects weakly, and `AnyObject` is not
-    /// `Sendable`. It is safe because the state is only reached through the driver's lock, and
-    /// a caller's object loaded from it leaves the lock only to be released afterwards or, for a
-    /// ``NetworkActivityCompletionReporting`` token, to be asked `isNetworkActivityFinished` on
-    /// the main actor, as that protocol documents. Everything else in it is `Sendable`.
-    private struct State: @unchecked Sendable {
+    /// Not `Sendable` (it holds callers' objects weakly): the lock box takes it as `sending`,
+    /// and callers' objects cross into and out of it only where the header's "Callers' objects"
+    /// says.
+    private struct State {
         var registry = TaskRegistry()
         var classifier = TokenClassifier()
         /// The settings, the policy, the timers' generations and the count observers.
