@@ -47,13 +47,38 @@ struct IdentityTable {
 
     /// The value stored for `key`, if any.
     func value(for key: ObjectIdentifier) -> Int32? {
+        position(of: key).map { slots[$0].value }
+    }
+
+    /// Where `key` lies in the table, if it is there: valid until the table next changes, for
+    /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
+    func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while true {
             let found = slots[index].key
-            if found == key { return slots[index].value }
+            if found == key { return index }
             if found == nil { return nil }
             index = (index + 1) & mask
         }
+    }
+
+    /// The value at `position` (from ``position(of:)``).
+    func value(at position: Int) -> Int32 {
+        slots[position].value
+    }
+
+    /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
+    /// both) and returns `nil`.
+    mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
+        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
+        var index = home(of: key)
+        while let found = slots[index].key {
+            if found == key { return slots[index].value }
+            index = (index + 1) & mask
+        }
+        count += 1
+        slots[index] = Slot(key: key, value: newValue)
+        return nil
     }
 
     /// Stores `value` for `key`, replacing any value it had.
@@ -70,17 +95,19 @@ struct IdentityTable {
     /// Removes `key`; returns its value, or `nil` if it was absent.
     @discardableResult
     mutating func remove(_ key: ObjectIdentifier) -> Int32? {
+        guard let position = position(of: key) else { return nil }
+        let removed = slots[position].value
+        remove(at: position)
+        return removed
+    }
+
+    /// Removes the key at `position` (from ``position(of:)``).
+    mutating func remove(at position: Int) {
         let mask = mask
-        var index = home(of: key)
-        while slots[index].key != key {
-            if slots[index].key == nil { return nil }
-            index = (index + 1) & mask
-        }
-        let removed = slots[index].value
         // Shift later members of the probe run back into the hole, so lookups never need
         // tombstones.
-        var hole = index
-        var next = index
+        var hole = position
+        var next = position
         while true {
             next = (next + 1) & mask
             guard let candidate = slots[next].key else { break }
@@ -92,7 +119,6 @@ struct IdentityTable {
         }
         slots[hole].key = nil
         count -= 1
-        return removed
     }
 
     /// Empties the table and gives its storage back.

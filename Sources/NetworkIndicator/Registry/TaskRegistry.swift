@@ -75,19 +75,22 @@ struct TaskRegistry {
         now: @autoclosure () -> TimeInterval
     ) {
         activeTaskCount += 1
-        if let found = table.value(for: key) {
+        // The slot a new entry takes; the table's lookup stores it for `key` if it is new.
+        var slot = freeSlots.last ?? Int32(entries.count)
+        if let found = table.value(for: key, insertingIfAbsent: slot) {
             let index = Int(found)
             if !isDead(at: index) {
                 entries[index].count += 1  // in place, through the array's modify accessor
                 return
             }
             remove(at: index)
-        }
-        if let slot = freeSlots.popLast() {
+            slot = freeSlots.last ?? Int32(entries.count)
             table.set(slot, for: key)
+        }
+        if Int(slot) < entries.count {
+            freeSlots.removeLast()
             entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         } else {
-            table.set(Int32(entries.count), for: key)
             entries.append(
                 Entry(
                     key: key,
@@ -106,14 +109,14 @@ struct TaskRegistry {
 
     /// Ends one task of `key`.
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
-        guard let found = table.value(for: key) else { return .unknown }
-        let index = Int(found)
+        guard let position = table.position(of: key) else { return .unknown }
+        let index = Int(table.value(at: position))
         if isDead(at: index) {
-            remove(at: index)
+            remove(at: index, tablePosition: position)
             return .tokenDead
         }
         if entries[index].count == 1 {
-            remove(at: index)
+            remove(at: index, tablePosition: position)
         } else {
             entries[index].count -= 1
             activeTaskCount -= 1
@@ -124,8 +127,8 @@ struct TaskRegistry {
     /// Ends every task of `key`; returns how many ended.
     @discardableResult
     mutating func finishAll(_ key: ObjectIdentifier) -> Int {
-        guard let found = table.value(for: key) else { return 0 }
-        return remove(at: Int(found))
+        guard let position = table.position(of: key) else { return 0 }
+        return remove(at: Int(table.value(at: position)), tablePosition: position)
     }
 
     /// Ends every task of `key` if its entry still belongs to `object`.
@@ -183,9 +186,10 @@ struct TaskRegistry {
         entries[index].kind.isSwept && entries[index].token.load() == nil
     }
 
-    /// Ends the entry at `index` and frees its slot; returns its task count.
+    /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
+    /// where its key lies in the table, if the caller just looked it up.
     @discardableResult
-    mutating func remove(at index: Int) -> Int {
+    mutating func remove(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = entries[index].key
         let count = entries[index].count
         let isSwept = entries[index].kind.isSwept
@@ -194,7 +198,7 @@ struct TaskRegistry {
         entryCount -= 1
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
-        table.remove(key)
+        if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
         entries[index].free()
         freeSlots.append(Int32(index))
         return count
