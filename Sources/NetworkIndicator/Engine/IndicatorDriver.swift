@@ -378,11 +378,10 @@ final class IndicatorDriver: Sendable {
     private func carry(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
         let new = state.activeTaskCount
         guard new != old else { return false }
-        if let parent {
-            // Only a parent's snapshot reads when a child became active.
-            if old == 0 { state.activeSince = clock.now }
-            parent.descendantsChanged(by: new - old, clock: clock, hops: &hops)
-        }
+        // Only a parent's snapshot reads when a child became active.
+        if old == 0, parent != nil { state.activeSince = clock.now }
+        // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
+        parent?.descendantsChanged(by: new - old, clock: clock, hops: &hops)
         return true
     }
 
