@@ -16,10 +16,11 @@ import Foundation
 /// The lock box follows the standard library's `Mutex`: its state goes in as `sending` and is
 /// reached as `inout sending`, so the compiler checks what enters and leaves the lock, and
 /// ``State`` needs no `@unchecked Sendable`. A caller's object is not `Sendable` (`AnyObject`),
-/// and the manager's whole point is to hold callers' objects weakly, from any thread: the four
-/// methods that move one into or out of the state (``beginToken(_:isOwnOpaqueToken:label:)``,
-/// ``snapshotParts(keepingAlive:)``, ``sweepRegistry(now:)``, ``finishSweep(completed:now:)``)
-/// take the lock with `withLockUnchecked`, which skips that check. It is safe because the
+/// and the manager's whole point is to hold callers' objects weakly, from any thread: the three
+/// methods that move one into or out of the state where the compiler cannot follow it
+/// (``beginToken(_:isOwnOpaqueToken:label:)``, ``snapshotParts(keepingAlive:)``,
+/// ``finishSweep(completed:now:)``) take the lock with `withLockUnchecked`, which skips that
+/// check. (The sweep's result, made fresh under the lock, passes the check.) It is safe because the
 /// driver never calls a caller's object under the lock or on another thread: the registry holds
 /// it weakly and reads it only to compare identities or to hand it back, and what leaves the
 /// lock is only released afterwards or, for a ``NetworkActivityCompletionReporting`` token,
@@ -28,8 +29,8 @@ import Foundation
 /// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
 /// creation and ``shutDown()`` (called by the manager's `deinit`) empties: a deliberate cycle,
 /// broken by the manager's `deinit`, instead of a weak reference, because a weakly referenced
-/// object gets a side table and every retain of it then takes the runtime's slow path (a
-/// child's begin+finish retains its ancestors' drivers). The measured gain is in
+/// object gets a side table and every retain of it then takes the runtime's slow path. The
+/// measured gain is in
 /// Benchmarks/README.md ("Unsafe and hand-written constructs").
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
@@ -263,8 +264,7 @@ final class IndicatorDriver: Sendable {
     @MainActor
     func sweepRegistry(now: TimeInterval) -> TaskRegistry.SweepResult? {
         var hops: [IndicatorDriver] = []
-        // Callers' objects leave the state: see "Callers' objects" in the header.
-        let found = state.withLockUnchecked { state -> TaskRegistry.SweepResult? in
+        let found = state.withLock { state -> TaskRegistry.SweepResult? in
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
