@@ -54,12 +54,11 @@ struct IdentityTable {
     /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
-        while true {
-            let found = slots[index].key
+        while let found = slots[index].key {
             if found == key { return index }
-            if found == nil { return nil }
             index = (index + 1) & mask
         }
+        return nil
     }
 
     /// The value at `position` (from ``position(of:)``).

@@ -84,7 +84,7 @@ struct TaskRegistry {
                 return
             }
             remove(at: index)
-            slot = freeSlots.last ?? Int32(entries.count)
+            slot = Int32(index)  // the slot just freed, now on top of `freeSlots`
             table.set(slot, for: key)
         }
         if Int(slot) < entries.count {
