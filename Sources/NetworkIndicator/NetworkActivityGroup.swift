@@ -36,7 +36,7 @@ public final class NetworkActivityGroup: Sendable {
 
     /// The number of this group's operations that are open. Exact on any thread.
     public var activeOperationCount: Int {
-        manager.driver.withRegistry { $0.groupCount(for: ObjectIdentifier(key)) }
+        manager.driver.groupCount(for: ObjectIdentifier(key))
     }
 
     /// Begins one operation in this group.

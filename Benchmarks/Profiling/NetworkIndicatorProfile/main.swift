@@ -4,7 +4,8 @@
 //     swift build -c release --product NetworkIndicatorProfile
 //     valgrind --tool=callgrind .build/release/NetworkIndicatorProfile explicit 100000
 //
-// Scenarios: explicit, explicit-main, opaque, push-pop, counter, floor, obvious, id-set,
+// Scenarios: explicit, explicit-main, explicit-child, explicit-grandchild, explicit-crowded (10 000
+// other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, id-set,
 // sweep-live, sweep-dead, costs, ratios. `ratios` prints the library beside the references in one
 // table (see Ratios.swift):
 //
@@ -43,11 +44,34 @@ func run() {
             manager.beganNetworkTask(withToken: token)
             manager.finishedNetworkTask(forToken: token)
         }
-    case "opaque":
-        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+    case "explicit-child", "explicit-grandchild":
+        let root = NetworkIndicatorManager()
+        let child = NetworkIndicatorManager(parent: root)
+        let grandchild = NetworkIndicatorManager(parent: child)
+        let manager = scenario == "explicit-child" ? child : grandchild
+        let token = Token()
         for _ in 0..<iterations {
-            let token = manager.beganNetworkTask()
-            withExtendedLifetime(token) {}
+            manager.beganNetworkTask(withToken: token)
+            manager.finishedNetworkTask(forToken: token)
+        }
+    case "explicit-crowded":
+        let manager = NetworkIndicatorManager()
+        let others = (0..<10_000).map { _ in Token() }
+        for other in others { manager.beganNetworkTask(withToken: other) }
+        let token = Token()
+        for _ in 0..<iterations {
+            manager.beganNetworkTask(withToken: token)
+            manager.finishedNetworkTask(forToken: token)
+        }
+        withExtendedLifetime(others) {}
+    case "opaque", "opaque-main":
+        let manager =
+            scenario == "opaque"
+            ? NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler()) : NetworkIndicatorManager()
+        for _ in 0..<iterations {
+            // Released at once (as in `ratios`); `withExtendedLifetime` here cost a main-executor
+            // check per iteration (~220 instructions under callgrind).
+            _ = manager.beganNetworkTask()
         }
     case "push-pop":
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

@@ -1,35 +1,13 @@
 import Foundation
 
-/// The main-queue side of the driver: queuing reconciles, and performing the machine's answers
-/// after the lock (timers first, then outputs and streams). Nothing here takes the driver's
-/// lock except through the primitives of `IndicatorDriver.swift`.
+/// What the driver does after its lock is released: queuing reconciles, performing the
+/// machine's answers on the main actor (timers first, then outputs and streams), the sweep's
+/// unlocked middle, attaching outputs, and passing diagnostics. Nothing here can take the lock:
+/// its state is `private` to `IndicatorDriver.swift`, whose methods these call.
 extension IndicatorDriver {
-    /// The pending hop runs: the machine brings the policy and the timers up to date.
-    @MainActor
-    func reconcile() {
-        let now = scheduler.now
-        perform { $0.machine.reconcile($0.activity, now: now) }
-    }
-
-    /// The delay timer of `generation` fired.
-    @MainActor
-    func delayTimerFired(generation: UInt64) {
-        let now = scheduler.now
-        perform { $0.machine.delayTimerFired(generation: generation, $0.activity, now: now) }
-    }
-
-    /// Installs the timers just started, in one go; returns those whose generation is no
-    /// longer current (replaced meanwhile, or shut down), to cancel after the lock.
-    func install(
-        _ started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)]
-    ) -> [any NetworkIndicatorCancellable] {
-        withState { state in
-            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
-                guard !state.isShutDown, state.machine.isCurrent(timer, generation: generation) else { return handle }
-                state.timers[timer] = handle
-                return nil
-            }
-        }
+    /// Passes a diagnostic to the handler, outside the lock.
+    func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
+        diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
     }
 
     /// Queues one reconcile on the main queue; the machine allows one pending at a time.
@@ -76,5 +54,52 @@ extension IndicatorDriver {
         }
         guard !started.isEmpty else { return }
         for handle in install(started) { handle.cancel() }
+    }
+
+    // MARK: - The sweep
+
+    /// Ends the tasks of tokens that died or report completion, reports stale tasks, then brings
+    /// the machine up to date. O(live tokens). Runs on the sweep timer.
+    @MainActor
+    func sweep() {
+        let now = scheduler.now
+        guard var found = sweepRegistry(now: now) else { return }
+        // Asked without the lock: a completion check is the caller's code.
+        let finished = found.completionCandidates.filter {
+            ($0.object as? any NetworkActivityCompletionReporting)?.isNetworkActivityFinished == true
+        }
+        let handler = finishSweep(completed: finished, now: now)
+        // Objects that lost their last other owner during the sweep die here, lock released.
+        found.keptAlive.removeAll()
+        found.completionCandidates.removeAll()
+        // A token that reported completion in this very sweep is not stale.
+        let finishedKeys = Set(finished.map(\.key))
+        for stale in found.staleTasks where stale.key.map({ !finishedKeys.contains($0) }) ?? true {
+            handler(NetworkIndicatorDiagnostic(kind: .staleTask(age: stale.age), label: stale.label))
+        }
+    }
+
+    // MARK: - Outputs
+
+    /// Attaches `output` and tells it the current visibility (and, if it wants counts, the
+    /// last reconciled count) at once. Does nothing if it is attached already. The one place
+    /// where ``OutputDelivery`` (which outputs, and whether each wants counts) and the machine
+    /// (how many want counts) both hear of it.
+    @MainActor
+    func addOutput(_ output: any NetworkIndicatorOutput) {
+        let receivesCount = output.receivesActiveTaskCount
+        guard delivery.attach(output, receivesCount: receivesCount) else { return }
+        let count = outputAttached(receivesCount: receivesCount)
+        output.networkIndicatorVisibilityDidChange(delivery.isVisible)
+        if let count {
+            output.networkIndicatorActiveTaskCountDidChange(count)
+        }
+    }
+
+    /// Detaches `output`, if it is attached.
+    @MainActor
+    func removeOutput(_ output: any NetworkIndicatorOutput) {
+        guard let receivedCount = delivery.detach(output) else { return }
+        countObserversLeft(receivedCount ? 1 : 0)
     }
 }

@@ -4,28 +4,40 @@ import Foundation
 /// shared across threads behind one lock, feeds it events, and performs the actions it returns
 /// after releasing the lock (timers, main-queue hops, deliveries to outputs and streams).
 ///
-/// This file is the only code that takes the lock: ``state`` is private to it, reached through
-/// three primitives, ``changeTasks(_:)`` (a change of the count, carried to the ancestors and
-/// told to the machine), ``withState(_:)`` (reads, and changes that move no count) and
-/// ``perform(_:)`` (a main-queue event asked of the machine, its answer performed after the
-/// lock), and by ``shutDown()`` and the sweep's two steps. The other `IndicatorDriver+` files
-/// build the driver's methods on these primitives and perform their answers after the lock; the
-/// manager, its extensions, snapshots and groups call those methods, never a primitive.
+/// The lock and its ``State`` are `private` to this file, so the compiler enforces that only the
+/// methods written here take the lock; everything else (the manager and its extensions,
+/// snapshots, groups, tokens, and the main-queue side in `IndicatorDriver+MainQueue.swift`)
+/// calls these methods. Under the lock, code only reads and changes the state; whatever can run
+/// code we do not own (schedulers, outputs, diagnostics handlers, the last release of a
+/// caller's object) happens after it is released.
 ///
-/// What only the main actor touches (the outputs and what they were told) lives in
-/// ``OutputDelivery``, reached without the lock.
+/// ## Callers' objects
+///
+/// The lock box follows the standard library's `Mutex`: its state goes in as `sending` and is
+/// reached as `inout sending`, so the compiler checks what enters and leaves the lock, and
+/// ``State`` needs no `@unchecked Sendable`. A caller's object is not `Sendable` (`AnyObject`),
+/// and the manager's whole point is to hold callers' objects weakly, from any thread: the three
+/// methods that move one into or out of the state where the compiler cannot follow it
+/// (``beginToken(_:isOwnOpaqueToken:label:)``, ``snapshotParts(keepingAlive:)``,
+/// ``finishSweep(completed:now:)``) take the lock with `withLockUnchecked`, which skips that
+/// check. (The sweep's result, made fresh under the lock, passes the check.) It is safe because the
+/// driver never calls a caller's object under the lock or on another thread: the registry holds
+/// it weakly and reads it only to compare identities or to hand it back, and what leaves the
+/// lock is only released afterwards or, for a ``NetworkActivityCompletionReporting`` token,
+/// asked `isNetworkActivityFinished` on the main actor, as that protocol documents.
 ///
 /// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
 /// creation and ``shutDown()`` (called by the manager's `deinit`) empties: a deliberate cycle,
-/// broken by the manager's `deinit`, instead of a weak reference. An object that is the target
-/// of a weak reference gets a side table, and every retain and release of it then takes the
-/// runtime's slow path; a child's begin+finish retains the drivers of its ancestors. Measured in
-/// the `ratios` runs (Benchmarks/README.md, "Unsafe and hand-written constructs"): the box saves
-/// 34 % of a root begin+finish per child at depth 1 and 58 % at depth 2, and little at the root.
-/// Work still queued after the shutdown finds the box empty, and a scheduler dropped with work
-/// still queued holds no driver.
+/// broken by the manager's `deinit`, instead of a weak reference, because a weakly referenced
+/// object gets a side table and every retain of it then takes the runtime's slow path. The
+/// measured gain is in
+/// Benchmarks/README.md ("Unsafe and hand-written constructs").
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
+    /// The scheduler is ``MainQueueScheduler``, whose clock has a cheap coarse reading
+    /// (``CoarseClock``), read under the lock only when a start time or a delay edge needs it.
+    /// Any other scheduler's `now` is the caller's code: it is read before taking the lock.
+    private let readsCoarseClock: Bool
     private let state: LockedState<State>
     let delivery = OutputDelivery()
     /// The parent manager's driver, which every count change reaches before the call returns.
@@ -43,6 +55,7 @@ final class IndicatorDriver: Sendable {
         label: String? = nil
     ) {
         self.scheduler = scheduler
+        self.readsCoarseClock = scheduler is MainQueueScheduler
         self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
         self.parent = parent
         self.label = label
@@ -56,18 +69,15 @@ final class IndicatorDriver: Sendable {
     /// A child's remaining tasks (its descendants are gone: they keep it alive) end in every
     /// ancestor at once, and the child leaves its parent's list.
     func shutDown() {
+        let clock = clock()
         var hops: [IndicatorDriver] = []
-        let now = timestamp()
         let (timers, streams) = state.withLock { state in
             state.isShutDown = true
             liveDriver.withLock { $0 = nil }
             if let parent {
                 let ended = state.registry.activeTaskCount
                 state.registry.removeAll()
-                parent.state.withLock { parentState in
-                    parentState.children[ObjectIdentifier(self)] = nil
-                    parent.descendantsChanged(by: -ended, in: &parentState, now: now, hops: &hops)
-                }
+                parent.descendantsChanged(by: -ended, clock: clock, hops: &hops, leaving: ObjectIdentifier(self))
             }
             defer {
                 state.timers.removeAll()
@@ -82,90 +92,184 @@ final class IndicatorDriver: Sendable {
         scheduler.enqueue { [delivery] in delivery.shutDown() }
     }
 
-    /// The time for a task's start and for the edges a delay absorbs, read before taking the
-    /// lock: the scheduler's coarse reading (``NetworkIndicatorScheduler/coarseNow``).
-    @inline(__always)
-    func timestamp() -> TimeInterval {
-        scheduler.coarseNow
-    }
-
     // MARK: - Tasks, from any thread
 
-    /// Runs `change` under the lock (with the time, read before it), tells the
-    /// machine how the count moved, carries the change to every ancestor before releasing the
-    /// lock, and enqueues the reconciles asked for.
-    @discardableResult
-    @inline(__always)
-    func changeTasks<Result>(_ change: (inout State, TimeInterval) -> Result) -> Result {
-        let now = timestamp()
+    /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
+    /// opaque token, whose `deinit` reports its end).
+    func beginToken(_ token: AnyObject, isOwnOpaqueToken: Bool, label: String?) {
+        let clock = clock()
         var hops: [IndicatorDriver] = []
-        let (result, hop) = state.withLock { state in
+        // A caller's object enters the state: see "Callers' objects" in the header.
+        let hop = state.withLockUnchecked { state in
             let old = state.activeTaskCount
-            let result = change(&state, now)
-            guard carry(from: old, in: &state, now: now, hops: &hops) else { return (result, false) }
-            return (result, state.machine.tasksChanged(from: old, to: state.activity, now: now))
+            let kind = state.classifier.kind(of: token, isOwnOpaqueToken: isOwnOpaqueToken)
+            state.registry.begin(
+                ObjectIdentifier(token),
+                object: kind.isSwept ? token : nil,
+                kind: kind,
+                label: label,
+                now: clock.now
+            )
+            return settle(from: old, in: &state, clock: clock, hops: &hops)
+        }
+        enqueueReconciles(hop: hop, hops: hops)
+    }
+
+    /// Begins one task under `key` that no weak reference tracks (an opaque token, a group).
+    func begin(_ key: ObjectIdentifier, kind: TaskKind, label: String?) {
+        changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1.now) }
+    }
+
+    /// Ends one task under `key`.
+    func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
+        changeTasks { state, _ in state.registry.finishOne(key) }
+    }
+
+    /// Ends every task under `key` without reporting anything (a token or group going away).
+    func finishAll(_ key: ObjectIdentifier) {
+        changeTasks { state, _ in state.registry.finishAll(key) }
+    }
+
+    /// Begins one counted task.
+    func push() {
+        changeTasks { $0.registry.push(now: $1.now) }
+    }
+
+    /// Ends one counted task; `false` (and no change) if none is open.
+    func pop() -> Bool {
+        changeTasks { state, _ in state.registry.pop() }
+    }
+
+    /// Ends every task of this manager and of all its descendants (children first).
+    func resetTree() {
+        let children = state.withLock { Array($0.children.values) }
+        for child in children { child.resetTree() }
+        changeTasks { state, _ in state.registry.removeAll() }
+    }
+
+    // MARK: - Reading, from any thread
+
+    /// The open tasks of the manager and its descendants.
+    var activeTaskCount: Int {
+        state.withLock { $0.activeTaskCount }
+    }
+
+    /// Whether `key` has an open task in this manager (and the manager is not gone): the
+    /// progress roll-up (`Progress/`) asks it when a fraction is read, never on begin or finish.
+    func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
+        state.withLock { !$0.isShutDown && $0.registry.table.value(for: key) != nil }
+    }
+
+    /// The open tasks of the manager and its descendants, and how many times that count has
+    /// left zero: a new busy period tells the progress roll-up that the scope was idle in
+    /// between, even if nobody read it while it was.
+    var progressActivity: ProgressActivity {
+        state.withLock { ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod) }
+    }
+
+    /// The open operations of the group keyed `key`.
+    func groupCount(for key: ObjectIdentifier) -> Int {
+        state.withLock { $0.registry.groupCount(for: key) }
+    }
+
+    /// The manager's own entries as snapshot records (the live objects that name them are
+    /// appended to `keptAlive`, to release after the lock), its children, and its count.
+    func snapshotParts(
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> (records: [TaskRegistry.ActivityRecord], children: [IndicatorDriver], count: Int) {
+        // Callers' objects leave the state: see "Callers' objects" in the header.
+        state.withLockUnchecked { state in
+            (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
+        }
+    }
+
+    /// This manager's count and when it last left zero, for its parent's snapshot.
+    var activity: (count: Int, since: TimeInterval) {
+        state.withLock { ($0.activeTaskCount, $0.activeSince) }
+    }
+
+    /// The settings now.
+    var settings: IndicatorStateMachine.Settings {
+        state.withLock { $0.machine.settings }
+    }
+
+    /// Changes the settings under the lock; they apply at the next main-queue hop.
+    func updateSettings(_ update: (inout IndicatorStateMachine.Settings) -> Void) {
+        if state.withLock({ $0.machine.settingsChanged(update) }) { enqueueReconcile() }
+    }
+
+    /// The handler that receives diagnostics.
+    var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
+        state.withLock { $0.diagnosticsHandler }
+    }
+
+    /// Replaces the handler; the old one (and whatever it captured) is released after the lock.
+    func replaceDiagnosticsHandler(with handler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        let old = state.withLock { state in
+            defer { state.diagnosticsHandler = handler }
+            return state.diagnosticsHandler
+        }
+        _ = old
+    }
+
+    // MARK: - Streams and outputs
+
+    /// Registers a stream's continuation (primed at the next hop); returns its id.
+    func addStream(_ continuation: StreamRegistry.Continuation) -> UInt64 {
+        let (id, hop) = state.withLock { ($0.streams.add(continuation), $0.machine.streamOpened()) }
+        if hop { enqueueReconcile() }
+        return id
+    }
+
+    /// Forgets the stream `id` (its consumer went away).
+    func removeStream(_ id: UInt64) {
+        state.withLock { $0.streams.remove(id) }
+    }
+
+    /// Tells the machine that an output was attached; returns the count to tell it at once, if
+    /// it wants counts.
+    func outputAttached(receivesCount: Bool) -> Int? {
+        let (count, hop) = state.withLock {
+            $0.machine.outputAttached(receivesCount: receivesCount, activity: $0.activity)
         }
         if hop { enqueueReconcile() }
-        for driver in hops { driver.enqueueReconcile() }
-        return result
+        return count
     }
 
-    /// After the count changed from `old` (lock held): records when it left zero and carries
-    /// the change to the ancestors, whose locks are taken in turn, child before parent, while
-    /// this one is held, so that every ancestor sees a descendant's changes in the order they
-    /// happened. Returns whether the count moved. Ancestors whose machine asks for a reconcile
-    /// are collected in `hops`, enqueued after the locks.
-    @inline(__always)
-    private func carry(from old: Int, in state: inout State, now: TimeInterval, hops: inout [IndicatorDriver]) -> Bool {
-        let new = state.activeTaskCount
-        guard new != old else { return false }
-        if old == 0 {
-            state.activeSince = now
-            state.busyPeriod &+= 1
-        }
-        if let parent {
-            parent.state.withLock { parent.descendantsChanged(by: new - old, in: &$0, now: now, hops: &hops) }
-        }
-        return true
-    }
-
-    /// A descendant's count moved by `delta` (its lock and this one are held).
-    private func descendantsChanged(
-        by delta: Int,
-        in state: inout State,
-        now: TimeInterval,
-        hops: inout [IndicatorDriver]
-    ) {
-        let old = state.activeTaskCount
-        state.descendantTaskCount += delta
-        if carry(from: old, in: &state, now: now, hops: &hops),
-            state.machine.tasksChanged(from: old, to: state.activity, now: now)
-        {
-            hops.append(self)
-        }
-    }
-
-    /// Runs `body` under the lock: reads, and changes that move no count.
-    @inline(__always)
-    func withState<Result>(_ body: (inout State) -> Result) -> Result {
-        state.withLock(body)
+    /// `count` outputs that wanted counts were detached or found deallocated.
+    func countObserversLeft(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.machine.countObserversLeft(count) }
     }
 
     // MARK: - The main queue
 
-    /// (``perform(_:stopping:streams:)``).
+    /// The pending hop runs: the machine brings the policy and the timers up to date.
     @MainActor
-    func perform(_ event: (inout State) -> IndicatorStateMachine.Reconciliation?) {
-        let taken = state.withLock {
-            state -> (IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery)?
-            in
-            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
-            let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
-            let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
-            return (reconciliation, stopped, streams)
+    func reconcile() {
+        let now = scheduler.now
+        perform { $0.machine.reconcile($0.activity, now: now) }
+    }
+
+    /// The delay timer of `generation` fired.
+    @MainActor
+    func delayTimerFired(generation: UInt64) {
+        let now = scheduler.now
+        perform { $0.machine.delayTimerFired(generation: generation, $0.activity, now: now) }
+    }
+
+    /// Installs the timers just started, in one go; returns those whose generation is no
+    /// longer current (replaced meanwhile, or shut down), to cancel after the lock.
+    func install(
+        _ started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)]
+    ) -> [any NetworkIndicatorCancellable] {
+        state.withLock { state in
+            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
+                guard !state.isShutDown, state.machine.isCurrent(timer, generation: generation) else { return handle }
+                state.timers[timer] = handle
+                return nil
+            }
         }
-        guard let (reconciliation, stopped, streams) = taken else { return }
-        perform(reconciliation, stopping: stopped, streams: streams)
     }
 
     /// The sweep's first step: ends the tasks of dead tokens and carries the change to the
@@ -177,7 +281,7 @@ final class IndicatorDriver: Sendable {
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
-            _ = carry(from: old, in: &state, now: now, hops: &hops)
+            carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
             return found
         }
         for driver in hops { driver.enqueueReconcile() }
@@ -194,16 +298,187 @@ final class IndicatorDriver: Sendable {
     ) -> NetworkIndicatorDiagnosticsHandler {
         var hops: [IndicatorDriver] = []
         var handler = diagnosticsHandler
-        perform { state in
+        // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the
+        // header.
+        let taken = state.withLockUnchecked { state -> Taken? in
+            guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             for candidate in completed {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
-            _ = carry(from: old, in: &state, now: now, hops: &hops)
+            carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
             handler = state.diagnosticsHandler
-            return state.machine.sweepFinished(state.activity, now: now)
+            return Self.take(state.machine.sweepFinished(state.activity, now: now), from: &state)
+        }
+        if let (reconciliation, stopped, streams) = taken {
+            perform(reconciliation, stopping: stopped, streams: streams)
         }
         for driver in hops { driver.enqueueReconcile() }
         return handler
     }
+
+    // MARK: - Private
+
+    /// Asks the machine `event` under the lock (unless shut down) and performs its answer after
+    /// the lock: the timers it stops, then `IndicatorDriver+MainQueue.swift`'s delivery.
+    @MainActor
+    private func perform(_ event: (inout sending State) -> IndicatorStateMachine.Reconciliation?) {
+        guard let (reconciliation, stopped, streams) = take(event) else { return }
+        perform(reconciliation, stopping: stopped, streams: streams)
+    }
+
+    /// The locked half of ``perform(_:)``: asks the machine and takes what to perform.
+    private func take(
+        _ event: (inout sending State) -> IndicatorStateMachine.Reconciliation?
+    ) -> Taken? {
+        state.withLock { state in
+            guard !state.isShutDown, let reconciliation = event(&state) else { return nil }
+            return Self.take(reconciliation, from: &state)
+        }
+    }
+
+    /// What the main actor performs after the lock: the machine's answer, the timers it stops,
+    /// and the streams to tell.
+    private typealias Taken = (
+        IndicatorStateMachine.Reconciliation, [any NetworkIndicatorCancellable], StreamRegistry.Delivery
+    )
+
+    /// Takes the timers `reconciliation` stops and the streams to tell out of `state`.
+    private static func take(_ reconciliation: IndicatorStateMachine.Reconciliation, from state: inout State) -> Taken {
+        let stopped = reconciliation.timerChanges.keys.compactMap { state.timers.removeValue(forKey: $0) }
+        let streams = state.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
+        return (reconciliation, stopped, streams)
+    }
+
+    /// Runs `change` under the lock, tells the machine how the count moved, carries the change
+    /// to every ancestor before releasing the lock, and enqueues the reconciles asked for.
+    @discardableResult
+    @inline(__always)
+    private func changeTasks<Result: Sendable>(_ change: (inout sending State, Clock) -> Result) -> Result {
+        let clock = clock()
+        var hops: [IndicatorDriver] = []
+        let (result, hop) = state.withLock { state in
+            let old = state.activeTaskCount
+            let result = change(&state, clock)
+            return (result, settle(from: old, in: &state, clock: clock, hops: &hops))
+        }
+        enqueueReconciles(hop: hop, hops: hops)
+        return result
+    }
+
+    /// After a change of the count from `old` (lock held): carries it to the ancestors and
+    /// tells the machine; returns whether this manager needs a reconcile.
+    @inline(__always)
+    private func settle(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
+        carry(from: old, in: &state, clock: clock, hops: &hops)
+            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+    }
+
+    /// After the lock: the reconciles a change asked for, this manager's and its ancestors'.
+    @inline(__always)
+    private func enqueueReconciles(hop: Bool, hops: [IndicatorDriver]) {
+        if hop { enqueueReconcile() }
+        for driver in hops { driver.enqueueReconcile() }
+    }
+
+    /// After the count changed from `old` (this lock held): carries the change to the parent,
+    /// whose lock is taken while this one is held (always child before parent), so that every
+    /// ancestor sees a descendant's changes in the order they happened. Returns whether the
+    /// count moved. Ancestors whose machine asks for a reconcile are collected in `hops`,
+    /// enqueued after the locks.
+    @inline(__always)
+    @discardableResult
+    private func carry(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
+        let new = state.activeTaskCount
+        guard new != old else { return false }
+        if old == 0 {
+            // The progress roll-up's busy period: one increment where the count leaves zero.
+            state.busyPeriod &+= 1
+            // Only a parent's snapshot reads when a child became active.
+            if parent != nil { state.activeSince = clock.now }
+        }
+        // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
+        parent?.descendantsChanged(by: new - old, clock: clock, hops: &hops)
+        return true
+    }
+
+    /// A descendant's count moved by `delta` (its lock is held; this one is taken here). A
+    /// child that `leaving` (shut down) also leaves the list of children.
+    private func descendantsChanged(
+        by delta: Int,
+        clock: Clock,
+        hops: inout [IndicatorDriver],
+        leaving: ObjectIdentifier? = nil
+    ) {
+        let hop = state.withLock { state in
+            if let leaving { state.children[leaving] = nil }
+            let old = state.activeTaskCount
+            state.descendantTaskCount += delta
+            return carry(from: old, in: &state, clock: clock, hops: &hops)
+                && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+        }
+        if hop { hops.append(self) }
+    }
+
+    /// The time of a change: the scheduler's own reading for a scheduler other than
+    /// ``MainQueueScheduler``, taken before the lock; otherwise the coarse clock, read only if
+    /// needed (a new entry's start time, an edge a running delay absorbs).
+    @inline(__always)
+    private func clock() -> Clock {
+        Clock(preread: readsCoarseClock ? nil : scheduler.now)
+    }
+}
+
+/// The time of one change, read at most when asked: see ``IndicatorDriver/clock()``.
+private struct Clock {
+    let preread: TimeInterval?
+
+    @inline(__always)
+    var now: TimeInterval { preread ?? CoarseClock.now }
+}
+
+extension IndicatorDriver {
+    /// Everything shared across threads, behind the one lock, reachable only in this file.
+    /// Not `Sendable` (it holds callers' objects weakly): the lock box takes it as `sending`,
+    /// and callers' objects cross into and out of it only where the header's "Callers' objects"
+    /// says.
+    private struct State {
+        var registry = TaskRegistry()
+        var classifier = TokenClassifier()
+        /// The settings, the policy, the timers' generations and the count observers.
+        var machine = IndicatorStateMachine()
+        var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
+        var streams = StreamRegistry()
+        /// The running timers, by the machine's name for them.
+        var timers: [IndicatorStateMachine.Timer: any NetworkIndicatorCancellable] = [:]
+        /// The manager is gone: queued work does nothing.
+        var isShutDown = false
+        /// The open tasks of every descendant manager (scopes), kept exact by each change in a
+        /// descendant, applied under this lock while the descendant's lock is held.
+        var descendantTaskCount = 0
+        /// The drivers of the child managers, for resets and snapshots. A child's driver is not
+        /// its manager: holding it keeps no manager alive, and a child removes itself when its
+        /// manager goes away.
+        var children: [ObjectIdentifier: IndicatorDriver] = [:]
+        /// When the count last went from zero to more (read by a parent's snapshot; kept only
+        /// by a child).
+        var activeSince: TimeInterval = 0
+        /// How many times the count went from zero to more: the progress roll-up's busy period
+        /// (``IndicatorDriver/progressActivity``).
+        var busyPeriod: UInt64 = 0
+
+        /// The manager's own tasks and those of all its descendants.
+        var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
+
+        /// What the machine decides on, read here and nowhere else.
+        var activity: IndicatorStateMachine.Activity {
+            IndicatorStateMachine.Activity(count: activeTaskCount, tracksWeakTokens: registry.sweptEntryCount > 0)
+        }
+    }
+}
+
+/// A manager's count and its current busy period, as the progress roll-up sees them.
+struct ProgressActivity: Equatable {
+    var count: Int
+    var busyPeriod: UInt64
 }

@@ -73,10 +73,10 @@ struct IndicatorStateMachine {
     /// start or completion delay is running: the policy records it and the delay's timer
     /// settles it. Every change needs one while an output wants counts; the first swept token
     /// needs the sweep started.
-    mutating func tasksChanged(from old: Int, to activity: Activity, now: TimeInterval) -> Bool {
+    mutating func tasksChanged(from old: Int, to activity: Activity, now: @autoclosure () -> TimeInterval) -> Bool {
         let new = activity.count
         var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
-        if (old == 0) != (new == 0), !policy.absorbEdge(isActive: new > 0, now: now) {
+        if (old == 0) != (new == 0), !policy.absorbEdge(isActive: new > 0, now: now()) {
             isWanted = true
         }
         return isWanted && hopRequested()

@@ -8,71 +8,117 @@ import Musl
 import Android
 #endif
 
+#if canImport(Darwin)
+private typealias LockPrimitive = os_unfair_lock
+#else
+private typealias LockPrimitive = pthread_mutex_t
+#endif
+
 /// All of a component's mutable state behind one non-recursive lock, reachable only through
-/// ``withLock(_:)`` so that nobody can forget to take it (the shape of swift-nio's
-/// `NIOLockedValueBox`).
+/// ``withLock(_:)`` so that nobody can forget to take it.
+///
+/// It follows the standard library's `Mutex` (which needs macOS 15 / iOS 18): the box is
+/// `Sendable` whatever its state, because the state goes in as `sending` and is reached only
+/// inside ``withLock(_:)``, where it is `inout sending` and a result leaves as `sending`, so the
+/// compiler checks that nothing of the state escapes the lock unless it may cross threads. The
+/// lock and the state share one heap allocation, as in swift-nio's `NIOLockedValueBox`: a
+/// `ManagedBuffer` whose header is the state and whose one element is the lock, both at stable
+/// addresses, so the state is changed in place.
 ///
 /// The lock is the cheapest the platform offers without an availability check: `os_unfair_lock`
-/// on Apple platforms (all supported releases) and a plain `pthread_mutex_t` elsewhere.
-/// The state lives at a stable heap address, so it is mutated in place without runtime
-/// exclusivity checks.
-///
-/// Never call code you do not own while holding the lock: the lock is not recursive.
+/// on Apple platforms and a plain `pthread_mutex_t` elsewhere. It is not recursive: never call
+/// code you do not own while holding it.
 ///
 /// `package`, not `internal`: the `NetworkIndicatorTesting` target's manual scheduler keeps its
 /// state in the same box.
 ///
-/// The box is `Sendable` only when its state is (see the conformance below): a state that is
-/// not `Sendable` must say itself why it may cross threads.
-package final class LockedState<State> {
-    #if canImport(Darwin)
-    private typealias Primitive = os_unfair_lock
-    #else
-    private typealias Primitive = pthread_mutex_t
-    #endif
-
-    private let lock: UnsafeMutablePointer<Primitive>
-    private let state: UnsafeMutablePointer<State>
+/// `@unchecked Sendable` because the compiler cannot see the lock (and `ManagedBuffer` is not
+/// `Sendable`): the state is only reached in ``withLock(_:)``, with the lock held, and only as
+/// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
+/// to another thread.
+package struct LockedState<State>: @unchecked Sendable {
+    private let storage: LockedStateStorage<State>
 
     /// Creates the box holding `initialState`.
-    package init(_ initialState: State) {
-        lock = .allocate(capacity: 1)
-        #if canImport(Darwin)
-        lock.initialize(to: os_unfair_lock())
-        #else
-        lock.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(lock, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        #endif
-        state = .allocate(capacity: 1)
-        state.initialize(to: initialState)
-    }
-
-    deinit {
-        #if !canImport(Darwin)
-        pthread_mutex_destroy(lock)
-        #endif
-        lock.deinitialize(count: 1)
-        lock.deallocate()
-        state.deinitialize(count: 1)
-        state.deallocate()
+    package init(_ initialState: sending State) {
+        storage = LockedStateStorage.make(initialState)
     }
 
     /// Runs `body` with exclusive access to the state.
     @inline(__always)
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        #if canImport(Darwin)
-        os_unfair_lock_lock(lock)
-        defer { os_unfair_lock_unlock(lock) }
-        #else
-        pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
-        #endif
-        return try body(&state.pointee)
+    package func withLock<Result>(_ body: (inout sending State) throws -> sending Result) rethrows -> sending Result {
+        let lock = storage.lock
+        LockedStateStorage<State>.acquire(lock)
+        defer { LockedStateStorage<State>.release(lock) }
+        return try body(&storage.state.pointee)
+    }
+
+    /// Runs `body` with exclusive access to the state, like ``withLock(_:)`` but without the
+    /// compiler's check of what enters and leaves the lock: for the few places where a value
+    /// that is not `Sendable` must be stored in the state or taken out of it, each of which
+    /// says why that is safe.
+    @inline(__always)
+    package func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        let lock = storage.lock
+        LockedStateStorage<State>.acquire(lock)
+        defer { LockedStateStorage<State>.release(lock) }
+        return try body(&storage.state.pointee)
     }
 }
 
-/// `@unchecked` because the compiler cannot see the lock: the box only hands out its state
-/// inside ``LockedState/withLock(_:)``, with the lock held, so a `Sendable` state is never
-/// reached from two threads at once. (As swift-nio's `NIOLockedValueBox`.)
-extension LockedState: @unchecked Sendable where State: Sendable {}
+/// The one allocation of a ``LockedState``: the state as the buffer's header, the lock as its
+/// one element.
+private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitive> {
+    static func make(_ initialState: sending State) -> LockedStateStorage {
+        // The dynamic type of `create`'s result is this subclass: a checked cast, made once.
+        let storage = create(minimumCapacity: 1) { _ in initialState } as! LockedStateStorage
+        storage.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+            lock.initialize(to: os_unfair_lock())
+            #else
+            lock.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(lock, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            #endif
+        }
+        return storage
+    }
+
+    deinit {
+        // The header (the state) is destroyed by `ManagedBuffer`; the element is the lock's.
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            _ = lock.deinitialize(count: 1)
+        }
+    }
+
+    /// The state's address, stable for the buffer's life.
+    var state: UnsafeMutablePointer<State> {
+        withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    /// The lock's address, stable for the buffer's life.
+    var lock: UnsafeMutablePointer<LockPrimitive> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    @inline(__always)
+    static func acquire(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_lock(lock)
+        #else
+        pthread_mutex_lock(lock)
+        #endif
+    }
+
+    @inline(__always)
+    static func release(_ lock: UnsafeMutablePointer<LockPrimitive>) {
+        #if canImport(Darwin)
+        os_unfair_lock_unlock(lock)
+        #else
+        pthread_mutex_unlock(lock)
+        #endif
+    }
+}

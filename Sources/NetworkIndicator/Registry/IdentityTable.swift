@@ -1,11 +1,9 @@
 // A hand-written replacement of a standard type (`[ObjectIdentifier: Int32]`), kept because it
-// pays: it holds no unsafe code (optional keys, checked array subscripts), and correctness rests
-// on the probe loop always finding an empty slot (the load factor stays at most 3/4) and on the
-// backward-shift deletion keeping every key reachable from its home slot (tested in
-// TaskRegistryTests, "Identity table"). Measured gain, same run (Benchmarks `ratios`, the A/B
-// rows, a lookup+insert+lookup+remove as in one begin+finish, 10 000 other keys, finely
-// interleaved rounds): 44 ns against 84 ns for `Dictionary` (medians of 7 runs), 40 % of an
-// explicit begin+finish (26–60 %), on the shared 2-core VM of Benchmarks/README.md.
+// pays (the same-run A/B against `Dictionary` is in Benchmarks/README.md, "Unsafe and
+// hand-written constructs"): it holds no unsafe code (optional keys, checked array subscripts),
+// and correctness rests on the probe loop always finding an empty slot (the load factor stays at
+// most 3/4) and on the backward-shift deletion keeping every key reachable from its home slot
+// (tested in TaskRegistryTests, "Identity table").
 
 /// A hash table from object identities to small integers: open addressing, linear probing,
 /// Fibonacci hashing, deletion by backward shift (no tombstones).
@@ -30,9 +28,12 @@ struct IdentityTable {
         shift = UInt(UInt.bitWidth - 4)
     }
 
-    /// How many slots the table has: 16 to start with, doubled whenever an insert would fill
-    /// more than three quarters of them.
-    var capacity: Int { slots.count }
+    /// Whether a table of `slotCount` slots holding `count` keys must double before one more
+    /// insert: it fills up to three quarters of its slots (probing relies on the free quarter;
+    /// memory on not doubling earlier). It starts with 16 slots.
+    static func mustGrow(toInsertInto slotCount: Int, holding count: Int) -> Bool {
+        (count + 1) * 4 > slotCount * 3
+    }
 
     private var mask: Int { slots.count - 1 }
 
@@ -46,18 +47,42 @@ struct IdentityTable {
 
     /// The value stored for `key`, if any.
     func value(for key: ObjectIdentifier) -> Int32? {
+        position(of: key).map { slots[$0].value }
+    }
+
+    /// Where `key` lies in the table, if it is there: valid until the table next changes, for
+    /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
+    func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
-        while true {
-            let found = slots[index].key
-            if found == key { return slots[index].value }
-            if found == nil { return nil }
+        while let found = slots[index].key {
+            if found == key { return index }
             index = (index + 1) & mask
         }
+        return nil
+    }
+
+    /// The value at `position` (from ``position(of:)``).
+    func value(at position: Int) -> Int32 {
+        slots[position].value
+    }
+
+    /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
+    /// both) and returns `nil`.
+    mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
+        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
+        var index = home(of: key)
+        while let found = slots[index].key {
+            if found == key { return slots[index].value }
+            index = (index + 1) & mask
+        }
+        count += 1
+        slots[index] = Slot(key: key, value: newValue)
+        return nil
     }
 
     /// Stores `value` for `key`, replacing any value it had.
     mutating func set(_ value: Int32, for key: ObjectIdentifier) {
-        if (count + 1) * 4 > slots.count * 3 { grow() }
+        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
         var index = home(of: key)
         while let found = slots[index].key, found != key {
             index = (index + 1) & mask
@@ -69,17 +94,19 @@ struct IdentityTable {
     /// Removes `key`; returns its value, or `nil` if it was absent.
     @discardableResult
     mutating func remove(_ key: ObjectIdentifier) -> Int32? {
+        guard let position = position(of: key) else { return nil }
+        let removed = slots[position].value
+        remove(at: position)
+        return removed
+    }
+
+    /// Removes the key at `position` (from ``position(of:)``).
+    mutating func remove(at position: Int) {
         let mask = mask
-        var index = home(of: key)
-        while slots[index].key != key {
-            if slots[index].key == nil { return nil }
-            index = (index + 1) & mask
-        }
-        let removed = slots[index].value
         // Shift later members of the probe run back into the hole, so lookups never need
         // tombstones.
-        var hole = index
-        var next = index
+        var hole = position
+        var next = position
         while true {
             next = (next + 1) & mask
             guard let candidate = slots[next].key else { break }
@@ -91,7 +118,6 @@ struct IdentityTable {
         }
         slots[hole].key = nil
         count -= 1
-        return removed
     }
 
     /// Empties the table and gives its storage back.

@@ -31,7 +31,7 @@ extension TaskRegistry {
             }
         }
         for index in deadIndices {
-            result.endedTaskCount += remove(at: index)
+            remove(at: index)
         }
         compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {

@@ -5,11 +5,12 @@ import Foundation
 ///
 /// Entries live in the slots of a contiguous array, found through an ``IdentityTable`` keyed by
 /// the identity of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
-/// ``NetworkActivityGroup``'s key). Begin and finish are one table lookup and an in-place update.
-/// An entry never moves: a finished one frees its slot (count 0) for the next new entry, because
-/// moving an entry that holds a weak reference costs runtime calls that copying plain data does
-/// not. The total is kept, never recomputed. Push/pop counting is a plain counter beside the
-/// entries.
+/// ``NetworkActivityGroup``'s key). A begin that opens an entry looks its key up and inserts
+/// it; a begin on an open entry looks it up and counts up in place; a finish looks it up and
+/// counts down in place, or, at its last task, removes the key. An entry never moves: a
+/// finished one frees its slot (count 0) for the next new entry, because moving an entry that
+/// holds a weak reference costs runtime calls that copying plain data does not. The total is
+/// kept, never recomputed. Push/pop counting is a plain counter beside the entries.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
@@ -45,7 +46,6 @@ struct TaskRegistry {
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
         /// `key` is `nil` for the push counter.
         var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
-        var endedTaskCount = 0
     }
 
     /// The slots, free ones included: read only those that are not ``Entry/isFree``.
@@ -72,28 +72,31 @@ struct TaskRegistry {
         object: AnyObject?,
         kind: TaskKind,
         label: String?,
-        now: TimeInterval
+        now: @autoclosure () -> TimeInterval
     ) {
         activeTaskCount += 1
-        if let found = table.value(for: key) {
+        // The slot a new entry takes; the table's lookup stores it for `key` if it is new.
+        var slot = freeSlots.last ?? Int32(entries.count)
+        if let found = table.value(for: key, insertingIfAbsent: slot) {
             let index = Int(found)
             if !isDead(at: index) {
                 entries[index].count += 1  // in place, through the array's modify accessor
                 return
             }
             remove(at: index)
-        }
-        if let slot = freeSlots.popLast() {
+            slot = Int32(index)  // the slot just freed, now on top of `freeSlots`
             table.set(slot, for: key)
-            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now)
+        }
+        if Int(slot) < entries.count {
+            freeSlots.removeLast()
+            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         } else {
-            table.set(Int32(entries.count), for: key)
             entries.append(
                 Entry(
                     key: key,
                     token: WeakWrapper(object: object),
                     count: 1,
-                    startedAt: now,
+                    startedAt: now(),
                     kind: kind,
                     hasLabel: label != nil
                 )
@@ -106,14 +109,14 @@ struct TaskRegistry {
 
     /// Ends one task of `key`.
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
-        guard let found = table.value(for: key) else { return .unknown }
-        let index = Int(found)
+        guard let position = table.position(of: key) else { return .unknown }
+        let index = Int(table.value(at: position))
         if isDead(at: index) {
-            remove(at: index)
+            remove(at: index, tablePosition: position)
             return .tokenDead
         }
         if entries[index].count == 1 {
-            remove(at: index)
+            remove(at: index, tablePosition: position)
         } else {
             entries[index].count -= 1
             activeTaskCount -= 1
@@ -124,8 +127,8 @@ struct TaskRegistry {
     /// Ends every task of `key`; returns how many ended.
     @discardableResult
     mutating func finishAll(_ key: ObjectIdentifier) -> Int {
-        guard let found = table.value(for: key) else { return 0 }
-        return remove(at: Int(found))
+        guard let position = table.position(of: key) else { return 0 }
+        return remove(at: Int(table.value(at: position)), tablePosition: position)
     }
 
     /// Ends every task of `key` if its entry still belongs to `object`.
@@ -144,9 +147,9 @@ struct TaskRegistry {
 
     // MARK: - Push/pop
 
-    mutating func push(now: TimeInterval) {
+    mutating func push(now: @autoclosure () -> TimeInterval) {
         if pushCount == 0 {
-            pushStartedAt = now
+            pushStartedAt = now()
             isPushStaleReported = false
         }
         pushCount += 1
@@ -183,9 +186,10 @@ struct TaskRegistry {
         entries[index].kind.isSwept && entries[index].token.load() == nil
     }
 
-    /// Ends the entry at `index` and frees its slot; returns its task count.
+    /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
+    /// where its key lies in the table, if the caller just looked it up.
     @discardableResult
-    mutating func remove(at index: Int) -> Int {
+    mutating func remove(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = entries[index].key
         let count = entries[index].count
         let isSwept = entries[index].kind.isSwept
@@ -194,7 +198,7 @@ struct TaskRegistry {
         entryCount -= 1
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
-        table.remove(key)
+        if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
         entries[index].free()
         freeSlots.append(Int32(index))
         return count
@@ -217,5 +221,63 @@ extension TaskRegistry.Entry {
     mutating func free() {
         count = 0
         if kind.isSwept { token.object = nil }
+    }
+}
+
+/// Holds a caller's token without keeping it alive: the weak wrapper of the design card.
+///
+/// Once ``object`` reads `nil` the token is gone, whatever object the runtime later puts at the
+/// same address; this is why an entry is identified by its key *and* its wrapper.
+///
+/// ``load()`` is a `mutating` read, kept because it pays: it reads the weak reference where it
+/// lies in the registry's array (reached through `inout`, the array's modify accessor), where a
+/// plain read of `entries[index].token.object` goes through the array's getter, which copies the
+/// entry's weak reference (`swift_weakCopyInit`) and destroys the copy: two atomic operations on
+/// the token's side table. Nothing unsafe: it is an ordinary `mutating` method that changes
+/// nothing, called only under the manager's lock. The measured gain is in Benchmarks/README.md
+/// ("Unsafe and hand-written constructs").
+struct WeakWrapper {
+    weak var object: AnyObject?
+
+    /// The token, strongly, or `nil` if it is gone, read in place (see above).
+    @inline(__always)
+    mutating func load() -> AnyObject? {
+        object
+    }
+}
+
+/// How a task was begun, which decides how it ends.
+enum TaskKind: UInt8, Sendable {
+    /// A caller's object, held weakly; ends when it dies.
+    case token
+    /// A caller's object that can also report that its work is over (an `Operation`, a
+    /// `URLSessionTask`, a ``NetworkActivityCompletionReporting`` type).
+    case completionReportingToken
+    /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
+    case opaqueToken
+    /// A ``NetworkActivityGroup``: its `deinit` ends it.
+    case group
+
+    /// Whether the entry holds a weak reference that the sweep must check.
+    var isSwept: Bool { self == .token || self == .completionReportingToken }
+}
+
+/// Decides the kind of a caller's token, remembering the answer for the last token type: apps
+/// use one or two token types, and a protocol-conformance check costs more than the rest of a
+/// begin. Kept behind the manager's lock.
+struct TokenClassifier {
+    private var lastType: ObjectIdentifier?
+    private var lastTypeReportsCompletion = false
+
+    /// The kind of a task begun with `token`; `isOwnOpaqueToken` when it is a
+    /// ``NetworkActivityToken`` of the manager that begins it (its `deinit` reports its end).
+    mutating func kind(of token: AnyObject, isOwnOpaqueToken: Bool) -> TaskKind {
+        if isOwnOpaqueToken { return .opaqueToken }
+        let type = ObjectIdentifier(Swift.type(of: token))
+        if type != lastType {
+            lastType = type
+            lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
+        }
+        return lastTypeReportsCompletion ? .completionReportingToken : .token
     }
 }

@@ -11,10 +11,9 @@ import Android
 /// The monotonic clock at tick resolution (a few milliseconds), read where precision buys
 /// nothing: task start times for snapshots and stale reports, and the edges a running delay
 /// absorbs. It counts from the same origin as ``MainQueueScheduler/now`` (system uptime) and
-/// never runs ahead of it; it costs about a fifth of a precise reading. ``MainQueueScheduler``
-/// returns it as its ``NetworkIndicatorScheduler/coarseNow``: measured in the same run
-/// (Benchmarks `ratios`, the clock A/B rows), an explicit begin+finish takes 100 ns with it and
-/// 131 ns with the precise clock, a gain of 32 % (median of 7 runs, 30–34 %) on Linux.
+/// never runs ahead of it. A manager on ``MainQueueScheduler`` reads it instead of `now` at
+/// begins and finishes (`IndicatorDriver.clock()`); what that saves is measured in
+/// Benchmarks/README.md ("Unsafe and hand-written constructs").
 enum CoarseClock {
     /// Seconds of system uptime, up to one scheduler tick behind the precise clock.
     static var now: Double {

@@ -18,13 +18,6 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
     }
 
-    /// Seconds of system uptime at tick resolution (the coarse monotonic clock: a few
-    /// milliseconds behind ``now`` at most, never ahead of it), about a fifth of the cost of
-    /// ``now`` where the precise reading costs a system call's worth of work.
-    public var coarseNow: TimeInterval {
-        CoarseClock.now
-    }
-
     /// Submits `work` to the main queue.
     public func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
         DispatchQueue.main.async {
@@ -75,23 +68,21 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
     }
 }
 
-/// Owns the timer source, reached only through a lock.
-///
-/// `@unchecked Sendable` because `DispatchSourceTimer` is not declared `Sendable`; the handle
-/// never hands the source out, and only cancels it (which libdispatch documents as safe from
-/// any thread) after taking it out of the lock exactly once.
-private final class DispatchTimerHandle: NetworkIndicatorCancellable, @unchecked Sendable {
+/// Owns the timer source, reached only through a lock: it goes in as `sending` and never comes
+/// out, so the handle is `Sendable` although `DispatchSourceTimer` is not declared so.
+private final class DispatchTimerHandle: NetworkIndicatorCancellable {
     private let timer: LockedState<(any DispatchSourceTimer)?>
 
-    init(timer: any DispatchSourceTimer) {
+    init(timer: sending any DispatchSourceTimer) {
         self.timer = LockedState(timer)
     }
 
+    /// Cancels the source under the lock, once: libdispatch documents cancelling as safe from
+    /// any thread, and it runs no code of ours synchronously.
     func cancel() {
-        let source = timer.withLock { timer in
-            defer { timer = nil }
-            return timer
+        timer.withLock { timer in
+            timer?.cancel()
+            timer = nil
         }
-        source?.cancel()
     }
 }

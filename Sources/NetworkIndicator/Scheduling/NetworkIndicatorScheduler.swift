@@ -19,15 +19,6 @@ public protocol NetworkIndicatorScheduler: Sendable {
     /// thread when a task begins or ends), never while holding its lock; it should be quick.
     var now: TimeInterval { get }
 
-    /// The same clock as ``now``, read cheaply at the price of precision: it may lag ``now`` by
-    /// up to a few milliseconds, never runs ahead of it, and never decreases.
-    ///
-    /// The manager reads it (outside its lock) where precision buys nothing: a task's start
-    /// time (for snapshots and stale-task reports) and the edges a running delay absorbs, at
-    /// every begin and finish. The default implementation returns ``now``;
-    /// ``MainQueueScheduler`` returns the system's coarse monotonic clock.
-    var coarseNow: TimeInterval { get }
-
     /// Runs `work` on the main actor as soon as possible, after the current call returns.
     func enqueue(_ work: @escaping @MainActor @Sendable () -> Void)
 
@@ -46,11 +37,6 @@ public protocol NetworkIndicatorScheduler: Sendable {
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
     ) -> any NetworkIndicatorCancellable
-}
-
-extension NetworkIndicatorScheduler {
-    /// ``now``: a scheduler whose clock has no cheaper coarse reading needs nothing more.
-    public var coarseNow: TimeInterval { now }
 }
 
 /// A handle to scheduled work. Cancelling is idempotent and safe from any thread; work that has

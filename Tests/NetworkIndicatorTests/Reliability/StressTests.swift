@@ -110,8 +110,8 @@ struct StressTests {
         // Quiet now: each manager has at most one hop, one delay timer and one sweep pending.
         #expect(scheduler.pendingWorkCount <= 3 * managers.count)
         let counts = managers.map(\.activeTaskCount)
-        #expect(counts[0] == managers[0].driver.withRegistry(\.activeTaskCount) + counts[1] + counts[2])
-        #expect(counts[1] == managers[1].driver.withRegistry(\.activeTaskCount) + counts[3])
+        #expect(counts[0] == ManagerOwnTasks(of: managers[0]).count + counts[1] + counts[2])
+        #expect(counts[1] == ManagerOwnTasks(of: managers[1]).count + counts[3])
         // Only tokens that died unfinished may still count, until the sweep.
         scheduler.runPendingWork()
         scheduler.advance(by: 1)

@@ -33,7 +33,8 @@ extension ModelChecker {
         for manager in (0..<Self.managerCount).reversed() {
             guard let real = realManager(manager) else { continue }
             let count = real.activeTaskCount
-            let (ownCount, pushes) = real.driver.withRegistry { ($0.activeTaskCount, $0.pushCount) }
+            let ownTasks = ManagerOwnTasks(of: real)
+            let (ownCount, pushes) = (ownTasks.count, ownTasks.pushes)
             counts[manager] = count
             var children = 0
             for child in Self.children[manager] { children += counts[child] }
@@ -74,7 +75,7 @@ extension ModelChecker {
                 return
                     "after settle: m\(index) indicator \(visible), output \(outputs[index].isVisible), model count \(count)"
             }
-            if manager.driver.withRegistry({ $0.sweptEntryCount > 0 }) { sweepingManagers += 1 }
+            if ManagerOwnTasks(of: manager).tracksWeakTokens { sweepingManagers += 1 }
             if !Self.children[index].isEmpty {
                 // One record per active child, with its count.
                 let records = manager.activitySnapshot().activities.filter { $0.kind == .childManager }

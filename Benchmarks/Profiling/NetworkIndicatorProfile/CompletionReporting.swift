@@ -1,0 +1,5 @@
+// The registry's sources are compiled into this tool (symlinks); its token classifier names the
+// library's public protocol, which those files do not import.
+import NetworkIndicator
+
+typealias NetworkActivityCompletionReporting = NetworkIndicator.NetworkActivityCompletionReporting
