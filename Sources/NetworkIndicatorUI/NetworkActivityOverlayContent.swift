@@ -79,7 +79,7 @@ final class OverlayViewState: ObservableObject {
                 // Between onAppear and onDisappear, a SwiftUI view is in a window.
                 isInWindow: { true },
                 isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: $0, title: title)) }
+                post: { AccessibilityAnnouncement.post($0, title: title, progress: $1) }
             ),
             drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn }
         )

@@ -131,9 +131,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             accessibility: .init(
                 isInWindow: { [weak self] in self?.hostView?.window != nil },
                 isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { [weak self] kind in
-                    let title = self?.overlayView.title ?? ""
-                    AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: kind, title: title))
+                post: { [weak self] kind, progress in
+                    AccessibilityAnnouncement.post(kind, title: self?.overlayView.title ?? "", progress: progress)
                 }
             ),
             drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
