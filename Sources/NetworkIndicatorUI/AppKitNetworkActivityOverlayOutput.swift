@@ -6,6 +6,9 @@
 //   NSProgressIndicator with .spinning style (10.2+; NSProgressIndicator.Style 10.14+),
 //   startAnimation(_:)/stopAnimation(_:), NSFont.systemFont(ofSize:weight:) (10.11+), layout
 //   anchors (10.11+).
+// - NSProgressIndicator with .bar style, isIndeterminate, minValue, maxValue, doubleValue
+//   (10.0+); NSFont.monospacedDigitSystemFont(ofSize:weight:) (10.11+); NSColor.secondaryLabelColor
+//   (10.10+); NSTextField.stringValue; setAccessibilityValue(_:) (10.10+).
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
@@ -30,7 +33,8 @@ public import NetworkIndicator
 /// ```
 ///
 /// The overlay (an `NSProgressIndicator` spinner and a label on a rounded material, centred
-/// over the host) follows the manager's task count with an ``NetworkActivityOverlaySettings``
+/// over the host; a determinate bar and a percentage instead of the spinner while the manager
+/// knows how far its tasks are, unless the settings' `showsProgress` is `false`) follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
 /// (queued behind current speech, only while the host is in a window and VoiceOver is
 /// running, unless the settings opt out). Clicks pass through to the host unless the settings
@@ -88,6 +92,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// `true`: the overlay follows the count, not the manager's own delays.
     public var receivesActiveTaskCount: Bool { true }
 
+    /// The settings' `showsProgress`: whether the overlay shows a bar and a percentage while
+    /// the manager knows how far its tasks are. Read by the manager when the output is added.
+    public var receivesFractionCompleted: Bool { settings.showsProgress }
+
+    /// Shows `fractionCompleted` as a bar and a percentage (or the spinner while it is `nil`),
+    /// as the overlay's controller decides. Main actor.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        controller?.fractionCompleted(fractionCompleted)
+    }
+
     /// Starts the presentation from the count told when the output is added, then follows
     /// each new count. Main actor.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
@@ -116,7 +130,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                     AccessibilityAnnouncement.post(kind, title: self?.card.title ?? "", progress: progress)
                 }
             ),
-            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
+            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
+            progressChanged: { [weak self] progress in self?.card.show(progress) }
         )
     }
 
@@ -136,7 +151,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 ])
             case .fadeIn:
                 card.isHidden = false
-                card.spinner.startAnimation(nil)
+                card.updateSpinner()
                 NSAnimationContext.runAnimationGroup { context in
                     context.duration = 0.2
                     card.animator().alphaValue = 1
@@ -159,13 +174,17 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     }
 }
 
-/// The overlay view: a spinner and a label on a rounded material. VoiceOver reads it as one
-/// element, its title. Takes no clicks unless asked to.
+/// The overlay view: a spinner (or a bar and its percentage) and a label on a rounded
+/// material. VoiceOver reads it as one element: its title, and the percentage as its value.
+/// Takes no clicks unless asked to.
 @MainActor
 private final class OverlayCard: NSVisualEffectView {
     let spinner = NSProgressIndicator()
+    let bar = NSProgressIndicator()
     let title: String
+    private let percentageLabel = NSTextField(labelWithString: "")
     private let blocksClicks: Bool
+    private var progress = OverlayProgress.indeterminate
 
     init(title: String, blocksClicks: Bool) {
         self.title = title
@@ -183,7 +202,17 @@ private final class OverlayCard: NSVisualEffectView {
         let label = NSTextField(labelWithString: title)
         label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
         label.alignment = .center
-        let stack = NSStackView(views: [spinner, label])
+        bar.style = .bar
+        bar.isIndeterminate = false
+        bar.minValue = 0
+        bar.maxValue = 1
+        bar.isHidden = true
+        bar.widthAnchor.constraint(greaterThanOrEqualToConstant: 160).isActive = true
+        percentageLabel.font = NSFont.monospacedDigitSystemFont(ofSize: NSFont.smallSystemFontSize, weight: .regular)
+        percentageLabel.textColor = .secondaryLabelColor
+        percentageLabel.alignment = .center
+        percentageLabel.isHidden = true
+        let stack = NSStackView(views: [spinner, bar, label, percentageLabel])
         stack.orientation = .vertical
         stack.spacing = 8
         stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
@@ -203,6 +232,27 @@ private final class OverlayCard: NSVisualEffectView {
     @available(*, unavailable)
     required init?(coder: NSCoder) {
         fatalError("The overlay is built in code")
+    }
+
+    /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.
+    func show(_ progress: OverlayProgress) {
+        self.progress = progress
+        bar.isHidden = !progress.isDeterminate
+        percentageLabel.isHidden = !progress.isDeterminate
+        bar.doubleValue = progress.fractionCompleted ?? 0
+        percentageLabel.stringValue = progress.percentageText() ?? ""
+        setAccessibilityValue(progress.accessibilityValue())
+        updateSpinner()
+    }
+
+    /// The spinner turns only while it is what the overlay shows.
+    func updateSpinner() {
+        spinner.isHidden = progress.isDeterminate
+        if isHidden || progress.isDeterminate {
+            spinner.stopAnimation(nil)
+        } else {
+            spinner.startAnimation(nil)
+        }
     }
 
     /// Clicks on the overlay reach the host beneath unless it blocks them.
