@@ -6,9 +6,7 @@
 //   NSProgressIndicator with .spinning style (10.2+; NSProgressIndicator.Style 10.14+),
 //   startAnimation(_:)/stopAnimation(_:), NSFont.systemFont(ofSize:weight:) (10.11+), layout
 //   anchors (10.11+).
-// - NSProgressIndicator with .bar style, isIndeterminate, minValue, maxValue, doubleValue
-//   (10.0+); NSFont.monospacedDigitSystemFont(ofSize:weight:) (10.11+); NSColor.secondaryLabelColor
-//   (10.10+); NSTextField.stringValue; setAccessibilityValue(_:) (10.10+).
+// - The overlay view's own APIs: see AppKitOverlayCard.swift.
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
@@ -50,7 +48,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// The overlay shown over the host.
     public let overlayView: NSView
 
-    private let card: OverlayCard
+    private let card: AppKitOverlayCard
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private var presentation = OverlayPresentation()
@@ -79,7 +77,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.hostView = hostView
         self.settings = settings
         self.scheduler = scheduler
-        card = OverlayCard(title: OverlayLabel(title, bundle: bundle).text(), blocksClicks: settings.blocksInteraction)
+        card = AppKitOverlayCard(
+            title: OverlayLabel(title, bundle: bundle).text(),
+            blocksClicks: settings.blocksInteraction
+        )
         overlayView = card
     }
 
@@ -171,93 +172,6 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         guard presentation.fadeOutFinished() else { return }
         card.isHidden = true
         card.spinner.stopAnimation(nil)
-    }
-}
-
-/// The overlay view: a spinner (or a bar and its percentage) and a label on a rounded
-/// material. VoiceOver reads it as one element: its title, and the percentage as its value.
-/// Takes no clicks unless asked to.
-@MainActor
-private final class OverlayCard: NSVisualEffectView {
-    let spinner = NSProgressIndicator()
-    let bar = NSProgressIndicator()
-    let title: String
-    private let percentageLabel = NSTextField(labelWithString: "")
-    private let blocksClicks: Bool
-    private var progress = OverlayProgress.indeterminate
-
-    init(title: String, blocksClicks: Bool) {
-        self.title = title
-        self.blocksClicks = blocksClicks
-        super.init(frame: .zero)
-        material = .hudWindow
-        blendingMode = .withinWindow
-        state = .active
-        wantsLayer = true
-        layer?.cornerRadius = 12
-
-        spinner.style = .spinning
-        spinner.controlSize = .regular
-        spinner.isDisplayedWhenStopped = false
-        let label = NSTextField(labelWithString: title)
-        label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
-        label.alignment = .center
-        bar.style = .bar
-        bar.isIndeterminate = false
-        bar.minValue = 0
-        bar.maxValue = 1
-        bar.isHidden = true
-        bar.widthAnchor.constraint(greaterThanOrEqualToConstant: 160).isActive = true
-        percentageLabel.font = NSFont.monospacedDigitSystemFont(ofSize: NSFont.smallSystemFontSize, weight: .regular)
-        percentageLabel.textColor = .secondaryLabelColor
-        percentageLabel.alignment = .center
-        percentageLabel.isHidden = true
-        let stack = NSStackView(views: [spinner, bar, label, percentageLabel])
-        stack.orientation = .vertical
-        stack.spacing = 8
-        stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
-        stack.translatesAutoresizingMaskIntoConstraints = false
-        addSubview(stack)
-        NSLayoutConstraint.activate([
-            stack.leadingAnchor.constraint(equalTo: leadingAnchor),
-            stack.trailingAnchor.constraint(equalTo: trailingAnchor),
-            stack.topAnchor.constraint(equalTo: topAnchor),
-            stack.bottomAnchor.constraint(equalTo: bottomAnchor),
-        ])
-        setAccessibilityElement(true)
-        setAccessibilityRole(.progressIndicator)
-        setAccessibilityLabel(title)
-    }
-
-    @available(*, unavailable)
-    required init?(coder: NSCoder) {
-        fatalError("The overlay is built in code")
-    }
-
-    /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.
-    func show(_ progress: OverlayProgress) {
-        self.progress = progress
-        bar.isHidden = !progress.isDeterminate
-        percentageLabel.isHidden = !progress.isDeterminate
-        bar.doubleValue = progress.fractionCompleted ?? 0
-        percentageLabel.stringValue = progress.percentageText() ?? ""
-        setAccessibilityValue(progress.accessibilityValue())
-        updateSpinner()
-    }
-
-    /// The spinner turns only while it is what the overlay shows.
-    func updateSpinner() {
-        spinner.isHidden = progress.isDeterminate
-        if isHidden || progress.isDeterminate {
-            spinner.stopAnimation(nil)
-        } else {
-            spinner.startAnimation(nil)
-        }
-    }
-
-    /// Clicks on the overlay reach the host beneath unless it blocks them.
-    override func hitTest(_ point: NSPoint) -> NSView? {
-        blocksClicks ? super.hitTest(point) : nil
     }
 }
 #endif
