@@ -51,13 +51,9 @@ enum AccessibilityAnnouncement {
         #endif
     }
 
-    /// What to say for `kind`: the overlay's title when it draws, "Loading complete" at the end
-    /// of a long load.
-    static func text(for kind: OverlayAnnouncement.Kind, title: String) -> String {
-        switch kind {
-        case .started: title
-        case .finished: OverlayLabel.completionText()
-        }
+    /// Posts what ``OverlayAnnouncement/text(for:title:progress:bundle:)`` says for `kind`.
+    static func post(_ kind: OverlayAnnouncement.Kind, title: String, progress: OverlayProgress) {
+        post(OverlayAnnouncement.text(for: kind, title: title, progress: progress))
     }
 }
 #endif

@@ -6,6 +6,7 @@
 //   NSProgressIndicator with .spinning style (10.2+; NSProgressIndicator.Style 10.14+),
 //   startAnimation(_:)/stopAnimation(_:), NSFont.systemFont(ofSize:weight:) (10.11+), layout
 //   anchors (10.11+).
+// - The overlay view's own APIs: see AppKitOverlayCard.swift.
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
@@ -30,7 +31,8 @@ public import NetworkIndicator
 /// ```
 ///
 /// The overlay (an `NSProgressIndicator` spinner and a label on a rounded material, centred
-/// over the host) follows the manager's task count with an ``NetworkActivityOverlaySettings``
+/// over the host; a determinate bar and a percentage instead of the spinner while the manager
+/// knows how far its tasks are, unless the settings' `showsProgress` is `false`) follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
 /// (queued behind current speech, only while the host is in a window and VoiceOver is
 /// running, unless the settings opt out). Clicks pass through to the host unless the settings
@@ -46,7 +48,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// The overlay shown over the host.
     public let overlayView: NSView
 
-    private let card: OverlayCard
+    private let card: AppKitOverlayCard
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private var presentation = OverlayPresentation()
@@ -75,7 +77,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.hostView = hostView
         self.settings = settings
         self.scheduler = scheduler
-        card = OverlayCard(title: OverlayLabel(title, bundle: bundle).text(), blocksClicks: settings.blocksInteraction)
+        card = AppKitOverlayCard(
+            title: OverlayLabel(title, bundle: bundle).text(),
+            blocksClicks: settings.blocksInteraction
+        )
         overlayView = card
     }
 
@@ -87,6 +92,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// `true`: the overlay follows the count, not the manager's own delays.
     public var receivesActiveTaskCount: Bool { true }
+
+    /// The settings' `showsProgress`: whether the overlay shows a bar and a percentage while
+    /// the manager knows how far its tasks are. Read by the manager when the output is added.
+    public var receivesFractionCompleted: Bool { settings.showsProgress }
+
+    /// Shows `fractionCompleted` as a bar and a percentage (or the spinner while it is `nil`),
+    /// as the overlay's controller decides. Main actor.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        controller?.fractionCompleted(fractionCompleted)
+    }
 
     /// Starts the presentation from the count told when the output is added, then follows
     /// each new count. Main actor.
@@ -112,12 +127,12 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             accessibility: .init(
                 isInWindow: { [weak self] in self?.hostView?.window != nil },
                 isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { [weak self] kind in
-                    let title = self?.card.title ?? ""
-                    AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: kind, title: title))
+                post: { [weak self] kind, progress in
+                    AccessibilityAnnouncement.post(kind, title: self?.card.title ?? "", progress: progress)
                 }
             ),
-            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
+            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
+            progressChanged: { [weak self] progress in self?.card.show(progress) }
         )
     }
 
@@ -137,7 +152,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 ])
             case .fadeIn:
                 card.isHidden = false
-                card.spinner.startAnimation(nil)
+                card.updateSpinner()
                 NSAnimationContext.runAnimationGroup { context in
                     context.duration = 0.2
                     card.animator().alphaValue = 1
@@ -157,58 +172,6 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         guard presentation.fadeOutFinished() else { return }
         card.isHidden = true
         card.spinner.stopAnimation(nil)
-    }
-}
-
-/// The overlay view: a spinner and a label on a rounded material. VoiceOver reads it as one
-/// element, its title. Takes no clicks unless asked to.
-@MainActor
-private final class OverlayCard: NSVisualEffectView {
-    let spinner = NSProgressIndicator()
-    let title: String
-    private let blocksClicks: Bool
-
-    init(title: String, blocksClicks: Bool) {
-        self.title = title
-        self.blocksClicks = blocksClicks
-        super.init(frame: .zero)
-        material = .hudWindow
-        blendingMode = .withinWindow
-        state = .active
-        wantsLayer = true
-        layer?.cornerRadius = 12
-
-        spinner.style = .spinning
-        spinner.controlSize = .regular
-        spinner.isDisplayedWhenStopped = false
-        let label = NSTextField(labelWithString: title)
-        label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
-        label.alignment = .center
-        let stack = NSStackView(views: [spinner, label])
-        stack.orientation = .vertical
-        stack.spacing = 8
-        stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
-        stack.translatesAutoresizingMaskIntoConstraints = false
-        addSubview(stack)
-        NSLayoutConstraint.activate([
-            stack.leadingAnchor.constraint(equalTo: leadingAnchor),
-            stack.trailingAnchor.constraint(equalTo: trailingAnchor),
-            stack.topAnchor.constraint(equalTo: topAnchor),
-            stack.bottomAnchor.constraint(equalTo: bottomAnchor),
-        ])
-        setAccessibilityElement(true)
-        setAccessibilityRole(.progressIndicator)
-        setAccessibilityLabel(title)
-    }
-
-    @available(*, unavailable)
-    required init?(coder: NSCoder) {
-        fatalError("The overlay is built in code")
-    }
-
-    /// Clicks on the overlay reach the host beneath unless it blocks them.
-    override func hitTest(_ point: NSPoint) -> NSView? {
-        blocksClicks ? super.hitTest(point) : nil
     }
 }
 #endif

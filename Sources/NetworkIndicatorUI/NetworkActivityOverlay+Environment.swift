@@ -23,7 +23,8 @@ extension View {
     ///
     /// Presented as `networkActivityOverlay(_:label:bundle:settings:)` with that manager: drawn
     /// after a show delay, kept a minimum time, started from the manager's state when the view
-    /// appears and reset when it disappears. The scope's pull-to-refreshes
+    /// appears and reset when it disappears, a bar with a percentage instead of the spinner
+    /// while the manager knows how far its tasks are. The scope's pull-to-refreshes
     /// (`networkActivityRefreshable`) are left out: the system's refresh control shows them.
     /// Main actor.
     ///

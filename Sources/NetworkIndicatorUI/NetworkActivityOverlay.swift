@@ -25,7 +25,11 @@ extension View {
     /// least `settings.minimumVisibleDuration` (see ``NetworkActivityOverlaySettings``), lets
     /// touches through unless `settings.blocksInteraction`, and announces its title to
     /// VoiceOver, queued behind current speech, unless `settings.announcesActivity` is `false`.
-    /// Main actor, as every view modifier.
+    /// While the manager knows how far its tasks are (its `fractionCompleted`, from tasks begun
+    /// with a `Progress`), the spinner becomes a determinate `ProgressView` with a rounded-down
+    /// percentage under it, which VoiceOver reads as the overlay's value ("Loading, 40
+    /// percent"); `settings.showsProgress = false` keeps the spinner. Progress never changes
+    /// when the overlay draws or erases. Main actor, as every view modifier.
     ///
     /// - Parameters:
     ///   - manager: The manager whose loading state the overlay shows.
@@ -115,7 +119,13 @@ public struct NetworkActivityOverlay: ViewModifier {
     /// like every view body.
     @MainActor
     public func body(content: Content) -> some View {
-        content.modifier(NetworkActivityOverlayContent(isVisible: model.isVisible, label: label))
+        content.modifier(
+            NetworkActivityOverlayContent(
+                isVisible: model.isVisible,
+                label: label,
+                progress: OverlayProgress(fractionCompleted: model.fractionCompleted)
+            )
+        )
     }
 }
 

@@ -3,7 +3,10 @@
 //   availability below.
 // - View.overlay(alignment:content:), View.background(_:in:fillStyle:), View.task(id:_:):
 //   iOS 15.0+, macOS 12.0+, tvOS 15.0+, watchOS 8.0+.
-// - ProgressView.init(label:): iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - ProgressView.init(label:), ProgressView.init(value:total:label:currentValueLabel:),
+//   View.accessibilityValue(_:): iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - EnvironmentKey, EnvironmentValues, View.environment(_:_:), View.frame(minWidth:):
+//   iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
 // - StateObject, ObservableObject, Published: iOS 14.0+ (StateObject), 13.0+ (the others).
 // - View.accessibilityElement(children:), accessibilityLabel(_:) and accessibilityAddTraits(_:)
 //   with .updatesFrequently: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
@@ -42,6 +45,7 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 ZStack {
                     if state.isDrawn {
                         overlay
+                            .environment(\.networkActivityOverlayProgress, state.progress)
                             .allowsHitTesting(settings.blocksInteraction)
                             .transition(.opacity)
                     }
@@ -59,6 +63,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
 @MainActor
 final class OverlayViewState: ObservableObject {
     @Published private(set) var isDrawn = false
+    /// A bar and its percentage, or the spinner, as the controller decided.
+    @Published private(set) var progress = OverlayProgress.indeterminate
     private var controller: NetworkActivityOverlayController?
 
     // Nonisolated: a `@StateObject`'s initial value is made where the view is made, which the
@@ -79,9 +85,10 @@ final class OverlayViewState: ObservableObject {
                 // Between onAppear and onDisappear, a SwiftUI view is in a window.
                 isInWindow: { true },
                 isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: $0, title: title)) }
+                post: { AccessibilityAnnouncement.post($0, title: title, progress: $1) }
             ),
-            drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn }
+            drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn },
+            progressChanged: { [weak self] progress in self?.progress = progress }
         )
         self.controller = controller
         controller.appear(manager: manager, refreshes: refreshes)
@@ -92,24 +99,53 @@ final class OverlayViewState: ObservableObject {
         controller?.disappear()
         controller = nil
         isDrawn = false
+        progress = .indeterminate
     }
 }
 
-/// The package's overlay: a spinner and its title on a rounded material. VoiceOver reads it as
-/// one element, its title.
+/// The package's overlay: a spinner and its title on a rounded material, or, when the
+/// environment's ``OverlayProgress`` is determinate, a bar with the percentage under it.
+/// VoiceOver reads it as one element: its title, and the percentage as its value.
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 struct NetworkActivityOverlayCard: View {
     let title: Text
+    @Environment(\.networkActivityOverlayProgress) private var progress
 
     var body: some View {
-        ProgressView {
-            title
+        Group {
+            if let fraction = progress.fractionCompleted {
+                ProgressView(value: fraction) {
+                    title
+                } currentValueLabel: {
+                    Text(verbatim: progress.percentageText() ?? "")
+                }
+                .frame(minWidth: 160)
+            } else {
+                ProgressView {
+                    title
+                }
+            }
         }
         .padding()
         .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12, style: .continuous))
         .accessibilityElement(children: .ignore)
         .accessibilityLabel(title)
+        .accessibilityValue(Text(verbatim: progress.accessibilityValue() ?? ""))
         .accessibilityAddTraits(.updatesFrequently)
+    }
+}
+
+/// What the package's overlay card shows: set by the overlay shells from their controller (or
+/// the model's fraction), read by ``NetworkActivityOverlayCard``.
+private struct NetworkActivityOverlayProgressKey: EnvironmentKey {
+    static let defaultValue = OverlayProgress.indeterminate
+}
+
+extension EnvironmentValues {
+    /// The progress the package's overlay card shows; the spinner unless an overlay shell says.
+    var networkActivityOverlayProgress: OverlayProgress {
+        get { self[NetworkActivityOverlayProgressKey.self] }
+        set { self[NetworkActivityOverlayProgressKey.self] = newValue }
     }
 }
 
@@ -120,6 +156,8 @@ struct NetworkActivityOverlayCard: View {
 struct NetworkActivityOverlayContent: ViewModifier {
     let isVisible: Bool
     let label: OverlayLabel
+    /// The model's fraction, shown as a bar when known.
+    let progress: OverlayProgress
 
     func body(content: Content) -> some View {
         content.overlay {
@@ -127,6 +165,7 @@ struct NetworkActivityOverlayContent: ViewModifier {
                 if isVisible {
                     let title = label.text()
                     NetworkActivityOverlayCard(title: Text(verbatim: title))
+                        .environment(\.networkActivityOverlayProgress, progress)
                         .allowsHitTesting(false)
                         .onAppear {
                             if AccessibilityAnnouncement.isVoiceOverRunning { AccessibilityAnnouncement.post(title) }

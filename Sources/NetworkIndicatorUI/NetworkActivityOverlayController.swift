@@ -3,7 +3,8 @@ import NetworkIndicator
 /// The working part of every overlay, without UI: it follows a manager's task count (and the
 /// scope's refreshes) while the overlay's view is on screen, runs the
 /// ``OverlayVisibilityModel`` on the manager's scheduler, and tells the shell when to draw,
-/// erase and speak. Plain Swift, so that the wiring is tested on Linux too; the SwiftUI, UIKit
+/// erase and speak; and, unless the settings say otherwise, follows the manager's
+/// `fractionCompleted` and tells the shell what to show (``OverlayProgressModel``). Plain Swift, so that the wiring is tested on Linux too; the SwiftUI, UIKit
 /// and AppKit overlays only draw.
 ///
 /// Main actor only. It holds the manager only between ``appear(manager:refreshes:)`` and
@@ -16,17 +17,21 @@ final class NetworkActivityOverlayController {
         var isInWindow: @MainActor () -> Bool
         /// Whether VoiceOver is running now.
         var isVoiceOverRunning: @MainActor () -> Bool
-        /// Posts the announcement, queued behind current speech.
-        var post: @MainActor (OverlayAnnouncement.Kind) -> Void
+        /// Posts the announcement, queued behind current speech, with what the overlay shows
+        /// (an overlay that draws with a bar says its percentage too).
+        var post: @MainActor (OverlayAnnouncement.Kind, OverlayProgress) -> Void
     }
 
     private(set) var model: OverlayVisibilityModel
+    private var progressModel = OverlayProgressModel()
     private let accessibility: Accessibility
     private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
+    private let progressChanged: @MainActor (OverlayProgress) -> Void
 
     private var manager: NetworkIndicatorManager?
     private var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
+    private var progressObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
     private var timer: (any NetworkIndicatorCancellable)?
 
@@ -34,18 +39,25 @@ final class NetworkActivityOverlayController {
     ///   - settings: The overlay's presentation.
     ///   - accessibility: Where the announcements go, and the conditions they need.
     ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
+    ///   - progressChanged: Told what to show (a bar and its percentage, or the spinner) when
+    ///     that changes, drawn or not, so that the overlay draws with the right one.
     init(
         settings: NetworkActivityOverlaySettings,
         accessibility: Accessibility,
-        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
+        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void,
+        progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in }
     ) {
         self.model = OverlayVisibilityModel(settings: settings)
         self.accessibility = accessibility
         self.drawnChanged = drawnChanged
+        self.progressChanged = progressChanged
     }
 
     /// Whether the overlay is drawn now.
     var isDrawn: Bool { model.isDrawn }
+
+    /// What the overlay shows: a bar with its percentage, or the spinner.
+    var progress: OverlayProgress { progressModel.shown }
 
     /// The view appeared: starts from `manager`'s exact count now (and `refreshes`' count),
     /// then follows both until ``disappear()``. Appearing again first disappears.
@@ -67,6 +79,13 @@ final class NetworkActivityOverlayController {
         let activeCount = manager.activeTaskCount
         let refreshCount = refreshes?.count ?? 0
         handle { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
+        if model.settings.showsProgress {
+            // Told the current fraction at once, then at most ten times a second while tasks
+            // with a `Progress` run; nothing at all is polled for a screen without them.
+            progressObservation = manager.observeProgress(owner: self) { controller, fraction in
+                controller.fractionCompleted(fraction)
+            }
+        }
     }
 
     /// For an output attached with `addOutput`, which the manager tells its count: starts from
@@ -82,15 +101,25 @@ final class NetworkActivityOverlayController {
         handle { $0.activeCountChanged(count, now: $1) }
     }
 
+    /// The manager's `fractionCompleted` is `fraction` (for an output, which the manager tells
+    /// it). Ignored off screen, and when the settings do not show progress.
+    func fractionCompleted(_ fraction: Double?) {
+        guard model.isOnScreen, model.settings.showsProgress else { return }
+        if let shown = progressModel.fractionChanged(fraction) { progressChanged(shown) }
+    }
+
     /// The view went away: erases at once and lets go of the manager and the refreshes.
     func disappear() {
         countObservation?.cancel()
         countObservation = nil
+        progressObservation?.cancel()
+        progressObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
         handle { model, _ in model.disappeared() }
         scheduler = nil
         manager = nil
+        if let shown = progressModel.reset() { progressChanged(shown) }
     }
 
     /// A refresh began or ended. The manager's count of it arrives a main-queue hop later, so
@@ -105,6 +134,7 @@ final class NetworkActivityOverlayController {
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let actions = event(&model, scheduler?.now ?? 0)
+        if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
         for action in actions {
             switch action {
             case .draw:
@@ -124,7 +154,7 @@ final class NetworkActivityOverlayController {
                     isInWindow: accessibility.isInWindow(),
                     isVoiceOverRunning: accessibility.isVoiceOverRunning()
                 ) {
-                    accessibility.post(kind)
+                    accessibility.post(kind, progressModel.shown)
                 }
             }
         }

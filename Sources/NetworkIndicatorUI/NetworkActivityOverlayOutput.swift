@@ -27,7 +27,10 @@ public import UIKit
 /// presentation: it draws after the show delay (a fast load never flashes), stays the minimum
 /// time, and, while the host is in a window and VoiceOver is running, announces its title
 /// queued behind current speech (unless the settings opt out). It lets touches through unless
-/// the settings say `blocksInteraction`. The overlay joins the host the first time it draws
+/// the settings say `blocksInteraction`. While the manager knows how far its tasks are (its
+/// `fractionCompleted`), the overlay shows a `UIProgressView` and a rounded-down percentage
+/// instead of the spinner, read by VoiceOver as its value, unless the settings'
+/// `showsProgress` is `false`. The overlay joins the host the first time it draws
 /// and stays there, hidden in between, with constraints made once.
 ///
 /// The manager holds its outputs weakly, so keep the output for as long as the host shows it,
@@ -107,6 +110,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// `true`: the overlay follows the count, not the manager's own delays.
     public var receivesActiveTaskCount: Bool { true }
 
+    /// The settings' `showsProgress`: whether the overlay shows a bar and a percentage while
+    /// the manager knows how far its tasks are. Read by the manager when the output is added.
+    public var receivesFractionCompleted: Bool { settings.showsProgress }
+
+    /// Shows `fractionCompleted` as a bar and a percentage (or the spinner while it is `nil`),
+    /// as the overlay's controller decides. Main actor.
+    public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        controller?.fractionCompleted(fractionCompleted)
+    }
+
     /// Starts the overlay's presentation from the count the manager tells it when added, then
     /// follows each new count. Main actor.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
@@ -131,12 +144,12 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             accessibility: .init(
                 isInWindow: { [weak self] in self?.hostView?.window != nil },
                 isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { [weak self] kind in
-                    let title = self?.overlayView.title ?? ""
-                    AccessibilityAnnouncement.post(AccessibilityAnnouncement.text(for: kind, title: title))
+                post: { [weak self] kind, progress in
+                    AccessibilityAnnouncement.post(kind, title: self?.overlayView.title ?? "", progress: progress)
                 }
             ),
-            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) }
+            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
+            progressChanged: { [weak self] progress in self?.overlayView.show(progress) }
         )
     }
 

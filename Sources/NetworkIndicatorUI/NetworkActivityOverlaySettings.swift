@@ -13,6 +13,7 @@ public import Foundation
 /// var settings = NetworkActivityOverlaySettings()
 /// settings.showDelay = 0.3
 /// settings.blocksInteraction = true
+/// settings.showsProgress = false   // always the spinner, never a bar
 /// ```
 ///
 /// ## Why these defaults
@@ -54,23 +55,32 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// still scroll, or cancel the load.
     public var blocksInteraction: Bool
 
+    /// Whether the overlay shows how far the load is, when the manager knows
+    /// (`fractionCompleted`, from tasks begun with a `Progress`): a determinate bar with a
+    /// percentage, which VoiceOver reads as the overlay's value ("40 percent"), instead of the
+    /// spinner. Default `true`. `false` keeps the spinner always, and the overlay then does not
+    /// follow the fraction at all. Changes nothing about when the overlay draws or erases.
+    public var showsProgress: Bool
+
     /// The defaults: draw after 0.5 s, stay at least 1 s, announce the start, and the end of
-    /// loads drawn 5 s or more, let touches through.
+    /// loads drawn 5 s or more, let touches through, show progress where it is known.
     public init(
         showDelay: TimeInterval = 0.5,
         minimumVisibleDuration: TimeInterval = 1,
         announcesActivity: Bool = true,
         completionAnnouncementThreshold: TimeInterval? = 5,
-        blocksInteraction: Bool = false
+        blocksInteraction: Bool = false,
+        showsProgress: Bool = true
     ) {
         self.showDelay = showDelay
         self.minimumVisibleDuration = minimumVisibleDuration
         self.announcesActivity = announcesActivity
         self.completionAnnouncementThreshold = completionAnnouncementThreshold
         self.blocksInteraction = blocksInteraction
+        self.showsProgress = showsProgress
     }
 
-    /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:blocksInteraction:)``
+    /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:blocksInteraction:showsProgress:)``
     /// gives them.
     public static let `default` = NetworkActivityOverlaySettings()
 }

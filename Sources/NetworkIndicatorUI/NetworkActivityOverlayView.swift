@@ -10,11 +10,16 @@
 // - CALayer.cornerCurve with .continuous: iOS 13.0+, tvOS 13.0+.
 // - UIActivityIndicatorView(style:) with .medium, UIColor.label: iOS 13.0+, tvOS 13.0+.
 // - UIFont.preferredFont(forTextStyle:) (iOS 7.0+), adjustsFontForContentSizeCategory (iOS 10.0+).
+// - UIProgressView(progressViewStyle:) and progress (iOS 2.0+, tvOS 9.0+), accessibilityValue
+//   (iOS 3.0+, tvOS 9.0+), NSLayoutDimension.constraint(greaterThanOrEqualToConstant:) (iOS 9.0+),
+//   UIFont.monospacedDigitSystemFont(ofSize:weight:) (iOS 9.0+, tvOS 9.0+),
+//   UIColor.secondaryLabel (iOS 13.0+, tvOS 13.0+).
 #if canImport(UIKit) && !os(watchOS)
 public import UIKit
 
 /// A spinner and a title, "Loading" by default, on a rounded, blurred material background: the
-/// classic activity overlay shown over a table while its content loads.
+/// classic activity overlay shown over a table while its content loads. When
+/// ``fractionCompleted`` is set, a progress bar and a percentage replace the spinner.
 ///
 /// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible;
 /// use the view on its own to place it yourself. It does not take touches, so the view beneath
@@ -26,6 +31,23 @@ public final class NetworkActivityOverlayView: UIView {
     /// The title, in the preferred font for headlines (it follows Dynamic Type). To change its
     /// text, set ``title``, which VoiceOver reads too.
     public let titleLabel = UILabel()
+    /// The bar shown instead of the spinner while ``fractionCompleted`` is known; hidden
+    /// otherwise.
+    public let progressView = UIProgressView(progressViewStyle: .default)
+    /// The percentage shown under the bar ("40%", in the user's language); hidden with it.
+    public let percentageLabel = UILabel()
+
+    /// How far the load is, from 0 to 1, shown as a bar and a rounded-down percentage that
+    /// VoiceOver reads as the overlay's value ("40 percent"); `nil` (the default) shows the
+    /// spinner. ``NetworkActivityOverlayOutput`` sets it from its manager's
+    /// `fractionCompleted`; set it yourself where you place the view. Values outside 0...1 are
+    /// clamped. Main actor.
+    public var fractionCompleted: Double? {
+        get { progress.fractionCompleted }
+        set { show(OverlayProgress(fractionCompleted: newValue)) }
+    }
+
+    private var progress = OverlayProgress.indeterminate
 
     /// The title shown under the spinner, and the label VoiceOver reads for the whole overlay.
     public var title: String? {
@@ -61,7 +83,16 @@ public final class NetworkActivityOverlayView: UIView {
         background.layer.cornerCurve = .continuous
         background.clipsToBounds = true
 
-        let stack = UIStackView(arrangedSubviews: [activityIndicator, titleLabel])
+        progressView.isHidden = true
+        percentageLabel.isHidden = true
+        percentageLabel.font = UIFont.monospacedDigitSystemFont(
+            ofSize: UIFont.preferredFont(forTextStyle: .subheadline).pointSize,
+            weight: .regular
+        )
+        percentageLabel.textColor = .secondaryLabel
+        percentageLabel.textAlignment = .center
+
+        let stack = UIStackView(arrangedSubviews: [activityIndicator, progressView, titleLabel, percentageLabel])
         stack.axis = .vertical
         stack.alignment = .center
         stack.spacing = 8
@@ -77,6 +108,7 @@ public final class NetworkActivityOverlayView: UIView {
             stack.trailingAnchor.constraint(equalTo: background.contentView.trailingAnchor, constant: -20),
             stack.topAnchor.constraint(equalTo: background.contentView.topAnchor, constant: 16),
             stack.bottomAnchor.constraint(equalTo: background.contentView.bottomAnchor, constant: -16),
+            progressView.widthAnchor.constraint(greaterThanOrEqualToConstant: 160),
         ])
 
         // VoiceOver reads the overlay as one element, its title; touches go through to the host.
@@ -105,8 +137,20 @@ public final class NetworkActivityOverlayView: UIView {
         updateAnimation()
     }
 
+    /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.
+    func show(_ progress: OverlayProgress) {
+        self.progress = progress
+        activityIndicator.isHidden = progress.isDeterminate
+        progressView.isHidden = !progress.isDeterminate
+        percentageLabel.isHidden = !progress.isDeterminate
+        progressView.progress = Float(progress.fractionCompleted ?? 0)
+        percentageLabel.text = progress.percentageText()
+        accessibilityValue = progress.accessibilityValue()
+        updateAnimation()
+    }
+
     private func updateAnimation() {
-        if window == nil || isHidden {
+        if window == nil || isHidden || progress.isDeterminate {
             activityIndicator.stopAnimating()
         } else {
             activityIndicator.startAnimating()

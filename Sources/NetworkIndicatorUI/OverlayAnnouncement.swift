@@ -1,3 +1,5 @@
+import Foundation
+
 /// Whether an overlay speaks: the decision behind every overlay's VoiceOver announcement, in
 /// plain Swift so that it is tested on Linux.
 ///
@@ -18,5 +20,22 @@ enum OverlayAnnouncement {
     /// Whether to post an announcement now.
     static func shouldPost(isInWindow: Bool, isVoiceOverRunning: Bool) -> Bool {
         isInWindow && isVoiceOverRunning
+    }
+
+    /// What to say for `kind`: the overlay's title when it draws ("Loading, 40 percent" when
+    /// it draws with a bar), "Loading complete" from `bundle` (this target's) at the end of a
+    /// long load.
+    static func text(
+        for kind: Kind,
+        title: String,
+        progress: OverlayProgress,
+        bundle: Bundle = .module
+    ) -> String {
+        switch kind {
+        case .started:
+            progress.spokenText(title: title, bundle: bundle)
+        case .finished:
+            bundle.localizedString(forKey: OverlayLabel.completionKey, value: OverlayLabel.completionKey, table: nil)
+        }
     }
 }

@@ -32,11 +32,6 @@ struct OverlayLabel: Equatable {
         self.customBundle = bundle
     }
 
-    /// "Loading complete" in the user's language, from the package's translations.
-    static func completionText() -> String {
-        Bundle.module.localizedString(forKey: completionKey, value: completionKey, table: nil)
-    }
-
     /// The key to look up.
     var key: String { customKey ?? Self.defaultKey }
 

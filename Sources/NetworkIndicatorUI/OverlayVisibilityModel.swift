@@ -63,7 +63,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     var isOnScreen: Bool { phase != .offScreen }
 
     /// Whether there is something to draw for: tasks other than refreshes.
-    private var isBusy: Bool { activeCount - refreshCount > 0 }
+    var isLoading: Bool { activeCount - refreshCount > 0 }
 
     /// The view appeared, and the manager has `activeCount` tasks now, `refreshCount` of them
     /// refreshes. A load already running waits the show delay from now, as a new one would.
@@ -122,7 +122,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
 
     /// Moves the phase after a change of the counts.
     private mutating func update(now: TimeInterval) -> [Action] {
-        switch (phase, isBusy) {
+        switch (phase, isLoading) {
         case (.idle, true):
             guard settings.showDelay > 0 else {
                 phase = .drawn(since: now)

@@ -25,7 +25,7 @@ struct NetworkActivityOverlayControllerTests {
                 accessibility: .init(
                     isInWindow: { [unowned self] in isInWindow },
                     isVoiceOverRunning: { [unowned self] in isVoiceOverRunning },
-                    post: { [unowned self] in announcements.append($0) }
+                    post: { [unowned self] kind, _ in announcements.append(kind) }
                 ),
                 drawnChanged: { [unowned self] isDrawn, animated in
                     drawn.append(isDrawn)
@@ -224,7 +224,7 @@ struct FedOverlayControllerTests {
     private func makeController(_ drawn: @escaping @MainActor (Bool) -> Void) -> NetworkActivityOverlayController {
         NetworkActivityOverlayController(
             settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _ in }),
+            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
             drawnChanged: { isDrawn, _ in drawn(isDrawn) }
         )
     }

@@ -64,3 +64,17 @@ struct MailboxView: View {
     }
 }
 // docs:end
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-overlay-no-progress
+struct GalleryView: View {
+    let items: [Item]
+
+    var body: some View {
+        List(items) { ItemRow(item: $0) }
+            // Dozens of thumbnails with sizes: a spinner says enough, no bar.
+            .networkActivityOverlay(settings: NetworkActivityOverlaySettings(showsProgress: false))
+            .networkActivityScope("Gallery")
+    }
+}
+// docs:end

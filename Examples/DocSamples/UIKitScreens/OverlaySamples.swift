@@ -41,4 +41,27 @@ final class ShareViewController: UIViewController {
     }
 }
 // docs:end
+
+// docs:begin uikit-overlay-progress
+final class DownloadViewController: UIViewController {
+    private let downloads = NetworkIndicatorManager(parent: .shared, label: "Downloads")
+    private let session = URLSession.shared  // or your own, with its delegate
+    private var networkActivity: NetworkActivityOverlayOutput?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        // A bar and "40%" while the downloads' sizes are known, the spinner otherwise.
+        let output = NetworkActivityOverlayOutput(hostView: view, title: "Downloading")
+        downloads.addOutput(output)
+        networkActivity = output  // the manager holds it weakly
+    }
+
+    func download(_ url: URL) {
+        let task = session.downloadTask(with: url)
+        // The task is its own token: it ends when it completes.
+        downloads.beganNetworkTask(withToken: task, label: "Download", progress: task.progress)
+        task.resume()
+    }
+}
+// docs:end
 #endif

@@ -1,0 +1,102 @@
+// Apple APIs used, with the availability Apple's documentation gives (the package needs
+// macOS 10.15, so none needs an `#available` check):
+// - NSVisualEffectView with .hudWindow (10.14+) and .withinWindow blending (10.10+), wantsLayer,
+//   layer, hitTest(_:), NSStackView (10.9+), NSTextField(labelWithString:) (10.12+), layout
+//   anchors (10.11+).
+// - NSProgressIndicator: .spinning and .bar styles (NSProgressIndicator.Style 10.14+),
+//   isIndeterminate, minValue, maxValue, doubleValue, startAnimation(_:)/stopAnimation(_:),
+//   isDisplayedWhenStopped, controlSize (10.0+).
+// - NSFont.systemFont(ofSize:weight:), monospacedDigitSystemFont(ofSize:weight:) (10.11+);
+//   NSColor.secondaryLabelColor (10.10+).
+// - NSAccessibility: setAccessibilityElement(_:), setAccessibilityRole(_:),
+//   setAccessibilityLabel(_:), setAccessibilityValue(_:) (10.10+).
+#if canImport(AppKit) && !canImport(UIKit)
+import AppKit
+
+/// The overlay view: a spinner (or a bar and its percentage) and a label on a rounded
+/// material. VoiceOver reads it as one element: its title, and the percentage as its value.
+/// Takes no clicks unless asked to.
+@MainActor
+final class AppKitOverlayCard: NSVisualEffectView {
+    let spinner = NSProgressIndicator()
+    let bar = NSProgressIndicator()
+    let title: String
+    private let percentageLabel = NSTextField(labelWithString: "")
+    private let blocksClicks: Bool
+    private var progress = OverlayProgress.indeterminate
+
+    init(title: String, blocksClicks: Bool) {
+        self.title = title
+        self.blocksClicks = blocksClicks
+        super.init(frame: .zero)
+        material = .hudWindow
+        blendingMode = .withinWindow
+        state = .active
+        wantsLayer = true
+        layer?.cornerRadius = 12
+
+        spinner.style = .spinning
+        spinner.controlSize = .regular
+        spinner.isDisplayedWhenStopped = false
+        let label = NSTextField(labelWithString: title)
+        label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
+        label.alignment = .center
+        bar.style = .bar
+        bar.isIndeterminate = false
+        bar.minValue = 0
+        bar.maxValue = 1
+        bar.isHidden = true
+        bar.widthAnchor.constraint(greaterThanOrEqualToConstant: 160).isActive = true
+        percentageLabel.font = NSFont.monospacedDigitSystemFont(ofSize: NSFont.smallSystemFontSize, weight: .regular)
+        percentageLabel.textColor = .secondaryLabelColor
+        percentageLabel.alignment = .center
+        percentageLabel.isHidden = true
+        let stack = NSStackView(views: [spinner, bar, label, percentageLabel])
+        stack.orientation = .vertical
+        stack.spacing = 8
+        stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        addSubview(stack)
+        NSLayoutConstraint.activate([
+            stack.leadingAnchor.constraint(equalTo: leadingAnchor),
+            stack.trailingAnchor.constraint(equalTo: trailingAnchor),
+            stack.topAnchor.constraint(equalTo: topAnchor),
+            stack.bottomAnchor.constraint(equalTo: bottomAnchor),
+        ])
+        setAccessibilityElement(true)
+        setAccessibilityRole(.progressIndicator)
+        setAccessibilityLabel(title)
+    }
+
+    @available(*, unavailable)
+    required init?(coder: NSCoder) {
+        fatalError("The overlay is built in code")
+    }
+
+    /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.
+    func show(_ progress: OverlayProgress) {
+        self.progress = progress
+        bar.isHidden = !progress.isDeterminate
+        percentageLabel.isHidden = !progress.isDeterminate
+        bar.doubleValue = progress.fractionCompleted ?? 0
+        percentageLabel.stringValue = progress.percentageText() ?? ""
+        setAccessibilityValue(progress.accessibilityValue())
+        updateSpinner()
+    }
+
+    /// The spinner turns only while it is what the overlay shows.
+    func updateSpinner() {
+        spinner.isHidden = progress.isDeterminate
+        if isHidden || progress.isDeterminate {
+            spinner.stopAnimation(nil)
+        } else {
+            spinner.startAnimation(nil)
+        }
+    }
+
+    /// Clicks on the overlay reach the host beneath unless it blocks them.
+    override func hitTest(_ point: NSPoint) -> NSView? {
+        blocksClicks ? super.hitTest(point) : nil
+    }
+}
+#endif

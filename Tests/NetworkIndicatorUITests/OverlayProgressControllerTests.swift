@@ -1,0 +1,166 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// The controller follows the manager's fraction and tells its shell a bar or the spinner,
+/// without changing when the overlay draws.
+@MainActor
+@Suite("Overlay controller and progress")
+struct OverlayProgressControllerTests {
+    /// A shell that records what it is told.
+    @MainActor
+    private final class Shell {
+        var drawn: [Bool] = []
+        var shown: [OverlayProgress] = []
+        var announced: [OverlayProgress] = []
+        var controller: NetworkActivityOverlayController!
+
+        init(settings: NetworkActivityOverlaySettings = .init(showDelay: 0.5, minimumVisibleDuration: 1)) {
+            controller = NetworkActivityOverlayController(
+                settings: settings,
+                accessibility: .init(
+                    isInWindow: { true },
+                    isVoiceOverRunning: { true },
+                    post: { [unowned self] _, progress in announced.append(progress) }
+                ),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                progressChanged: { [unowned self] in shown.append($0) }
+            )
+        }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aTaskWithProgressShowsTheBar() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(shell.controller.progress == OverlayProgress(fractionCompleted: 0.4))
+        #expect(shell.shown.last?.percent == 40)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theBarFollowsTheTasksProgress() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let download = progress(10, of: 100)
+        let token = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        download.completedUnitCount = 70
+        scheduler.advance(by: 0.1)
+        #expect(shell.shown.map(\.percent) == [10, 70])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aTaskWithoutProgressKeepsTheSpinner() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 2)
+        #expect(shell.drawn == [true])
+        #expect(shell.shown.isEmpty)
+        #expect(shell.controller.progress == .indeterminate)
+    }
+
+    @Test func progressDoesNotChangeWhenTheOverlayDrawsOrErases() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let download = progress(0, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        for _ in 0..<4 {
+            download.completedUnitCount += 20
+            scheduler.advance(by: 0.1)
+        }
+        #expect(shell.drawn.isEmpty, "0.4 s: still inside the show delay")
+        scheduler.advance(by: 0.1)
+        #expect(shell.drawn == [true], "drawn at 0.5 s, as without progress")
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.9)
+        #expect(shell.drawn == [true], "kept the minimum time")
+        scheduler.advance(by: 0.1)
+        #expect(shell.drawn == [true, false])
+        _ = token
+    }
+
+    @Test func theBarStaysUntilTheOverlayIsErasedAfterTheLoad() {
+        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 1))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let download = progress(100, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true], "still inside the minimum time")
+        #expect(shell.controller.progress == OverlayProgress(fractionCompleted: 1))
+        _ = token
+    }
+
+    @Test func hidingProgressKeepsTheSpinner() {
+        let shell = Shell(settings: .init(showsProgress: false))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(shell.drawn == [true])
+        #expect(shell.shown.isEmpty)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func disappearingGoesBackToTheSpinner() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        shell.controller.disappear()
+        #expect(shell.shown.last == .indeterminate)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func theStartAnnouncementHearsTheBar() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.announced == [OverlayProgress(fractionCompleted: 0.4)])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anOutputsFractionShowsTheBar() {
+        let shell = Shell()
+        shell.controller.appear(activeCount: 1, scheduler: scheduler)
+        shell.controller.fractionCompleted(0.4)
+        #expect(shell.shown == [OverlayProgress(fractionCompleted: 0.4)])
+        shell.controller.fractionCompleted(nil)
+        #expect(shell.shown.last == .indeterminate, "still loading: indeterminate work")
+    }
+
+    @Test func aFractionBeforeAppearingIsIgnored() {
+        let shell = Shell()
+        shell.controller.fractionCompleted(0.4)
+        #expect(shell.shown.isEmpty)
+    }
+}
