@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIndicator
 
 /// What an overlay shows of how far its screen's load is: a determinate bar with a percentage
 /// when the manager knows a fraction, the indeterminate spinner otherwise. Plain Swift, so the
@@ -38,7 +39,7 @@ struct OverlayProgress: Equatable, Sendable {
 
     /// The whole percentage, rounded down; `nil` for the spinner.
     var percent: Int? {
-        fractionCompleted.map { Int(($0 * 100 + 1e-9).rounded(.down)) }
+        wholePercent(of: fractionCompleted)
     }
 
     /// "40%" in the language of `bundle` (this target's by default); `nil` for the spinner.

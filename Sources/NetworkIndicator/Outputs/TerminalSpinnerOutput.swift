@@ -165,7 +165,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
 
     /// " 42%": rounded down, so that 100 % means done.
     nonisolated static func percentage(_ fraction: Double?) -> String {
-        guard let fraction else { return "" }
-        return " \(Int((min(max(fraction, 0), 1) * 100).rounded(.down)))%"
+        guard let percent = wholePercent(of: fraction) else { return "" }
+        return " \(percent)%"
     }
 }

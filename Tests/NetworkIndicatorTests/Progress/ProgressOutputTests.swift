@@ -96,4 +96,13 @@ struct ProgressOutputTests {
         #expect(TerminalSpinnerOutput.percentage(1) == " 100%")
         #expect(TerminalSpinnerOutput.percentage(nil) == "")
     }
+
+    /// 0.29 × 100 is 28.999999999999996 in binary floating point: the spinner still says 29 %,
+    /// as the overlays do (they share `wholePercent(of:)`).
+    @Test func aFractionWrittenAsWholePercentReadsAsThatPercent() {
+        #expect(TerminalSpinnerOutput.percentage(0.29) == " 29%")
+        #expect(TerminalSpinnerOutput.percentage(0.57) == " 57%")
+        #expect(TerminalSpinnerOutput.percentage(-1) == " 0%")
+        #expect(TerminalSpinnerOutput.percentage(.nan) == "")
+    }
 }
