@@ -33,9 +33,10 @@ private typealias LockPrimitive = pthread_mutex_t
 /// state in the same box.
 ///
 /// `@unchecked Sendable` because the compiler cannot see the lock (and `ManagedBuffer` is not
-/// `Sendable`): the state is only reached in ``withLock(_:)``, with the lock held, and only as
+/// `Sendable`): the state is only reached with the lock held, in ``withLock(_:)`` as
 /// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
-/// to another thread.
+/// to another thread; and in ``withLockUnchecked(_:)``, which is internal to this module and
+/// used only by the driver's three methods that its header names, each saying why it is safe.
 package struct LockedState<State>: @unchecked Sendable {
     private let storage: LockedStateStorage<State>
 
@@ -58,7 +59,7 @@ package struct LockedState<State>: @unchecked Sendable {
     /// that is not `Sendable` must be stored in the state or taken out of it, each of which
     /// says why that is safe.
     @inline(__always)
-    package func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         let lock = storage.lock
         LockedStateStorage<State>.acquire(lock)
         defer { LockedStateStorage<State>.release(lock) }

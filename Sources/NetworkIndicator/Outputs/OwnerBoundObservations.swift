@@ -19,9 +19,6 @@ final class OwnerBoundObservations {
 
     nonisolated init() {}
 
-    /// The number of observations kept, for tests.
-    var count: Int { entries.count }
-
     /// A new entry's ID, known before the observation exists so that its body can name it.
     func makeID() -> UInt64 {
         defer { nextID += 1 }

@@ -132,17 +132,29 @@ struct OwnerBoundObservationTests {
         harness.manager.pushNetworkActivity()
         harness.settle()
         #expect(captured == nil)
-        #expect(harness.manager.ownerBoundObservations.count == 0)
     }
 
     @Test func aFreedOwnersEntryIsLetGoAtTheNextRegistration() {
         let harness = Harness()
+        final class Capture {}
+        weak var captured: Capture?
+        weak var kept: Capture?
         var owner: Owner? = Owner()
-        harness.manager.observeVisibility(owner: owner!) { _, _ in }
+        do {
+            let capture = Capture()
+            captured = capture
+            harness.manager.observeVisibility(owner: owner!) { _, _ in _ = capture }
+        }
         owner = nil
+        #expect(captured != nil, "nothing has happened since the owner died")
         let other = Owner()
-        harness.manager.observeVisibility(owner: other) { _, _ in }
-        #expect(harness.manager.ownerBoundObservations.count == 1, "only the living owner's")
+        do {
+            let capture = Capture()
+            kept = capture
+            harness.manager.observeVisibility(owner: other) { _, _ in _ = capture }
+        }
+        #expect(captured == nil, "the dead owner's body is let go")
+        #expect(kept != nil, "only the living owner's is kept")
     }
 
     @Test func theManagerIsNotKeptAlive() {

@@ -32,11 +32,6 @@ final class ResponseBodyActivity: Sendable {
         end()
     }
 
-    /// Whether the task has ended (for tests and the iterator's fast path).
-    var hasEnded: Bool {
-        state.withLock { $0.hasEnded }
-    }
-
     /// Ends the task if it is still open; later calls do nothing.
     func end() {
         guard let ending = state.withLock({ $0.end() }) else { return }
