@@ -113,15 +113,25 @@ extension URLSessionTaskProgress {
             self.expectedToSend = expectedToSend
         }
 
+        /// Reads the counts of `task`'s direction only: each read takes a lock of Foundation's.
         init(_ task: URLSessionTask) {
-            self.init(
-                isUpload: task is URLSessionUploadTask,
-                isCompleted: task.state == .completed,
-                received: task.countOfBytesReceived,
-                expectedToReceive: task.countOfBytesExpectedToReceive,
-                sent: task.countOfBytesSent,
-                expectedToSend: task.countOfBytesExpectedToSend
-            )
+            let isUpload = task is URLSessionUploadTask
+            let isCompleted = task.state == .completed
+            if isUpload {
+                self.init(
+                    isUpload: true,
+                    isCompleted: isCompleted,
+                    sent: task.countOfBytesSent,
+                    expectedToSend: task.countOfBytesExpectedToSend
+                )
+            } else {
+                self.init(
+                    isUpload: false,
+                    isCompleted: isCompleted,
+                    received: task.countOfBytesReceived,
+                    expectedToReceive: task.countOfBytesExpectedToReceive
+                )
+            }
         }
 
         /// The task's direction (sent for an upload, received otherwise) as units: unknown until
