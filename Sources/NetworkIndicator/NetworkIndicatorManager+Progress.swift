@@ -38,6 +38,9 @@ extension NetworkIndicatorManager {
     /// manager.beganNetworkTask(withToken: task, progress: task.progress)   // a URLSessionTask
     /// ```
     ///
+    /// For a `URLSessionTask`, ``track(_:)`` does all of this (its bytes included) and ends the
+    /// task as soon as it completes.
+    ///
     /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls first.
     /// The progress counts while `token` has an open task in this manager: beginning the same
     /// token twice with two progresses counts both until the token's last task ends. See

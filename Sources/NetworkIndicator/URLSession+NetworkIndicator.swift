@@ -15,6 +15,13 @@ extension NetworkIndicatorManager {
     /// without completing (never resumed) ends at the next sweep. Tracking the same task twice
     /// opens two tasks, and its completion ends both.
     ///
+    /// The task's bytes roll up into ``fractionCompleted``, read from the task whenever a
+    /// fraction is read (nothing is observed): on Apple platforms its `progress`, bytes received
+    /// (or sent, for an upload) against the expected length. On Linux, swift-corelibs-foundation
+    /// counts bytes only for the download tasks of a session with a delegate; any other task is
+    /// indeterminate there (it neither adds to nor dilutes the fraction) until it completes. A
+    /// response without a length is indeterminate everywhere.
+    ///
     /// Call it before or right after `resume()`. Safe from any thread.
     ///
     /// ```swift
@@ -23,7 +30,11 @@ extension NetworkIndicatorManager {
     /// task.resume()
     /// ```
     public func track(_ task: URLSessionTask) {
-        beganNetworkTask(withToken: task, label: task.originalRequest?.url?.absoluteString)
+        beganNetworkTask(
+            withToken: task,
+            label: task.originalRequest?.url?.absoluteString,
+            progress: URLSessionTaskProgress(task: task)
+        )
         endOnCompletion(of: task)
     }
 
@@ -43,6 +54,11 @@ extension URLSession {
     ///
     /// The activity ends when the load returns, throws, or its task is cancelled.
     ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
+    ///
     /// - Parameters:
     ///   - request: The request to load.
     ///   - manager: The manager whose indicator shows the load.
@@ -51,20 +67,31 @@ extension URLSession {
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (Data, URLResponse) {
-        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
-            try await self.data(for: request)
+        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+            if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
+                return try await self.data(for: request, delegate: delegate)
+            }
+            return try await self.data(for: request)
         }
     }
 
     /// Loads `url` like `data(from:)`, with the manager's indicator on for the whole load.
     ///
     /// The activity ends when the load returns, throws, or its task is cancelled.
+    ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
     public func data(
         from url: URL,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (Data, URLResponse) {
-        try await manager.withNetworkActivity(label: url.absoluteString) {
-            try await self.data(from: url)
+        try await withTaskProgress(tracking: manager, label: url.absoluteString) { delegate in
+            if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
+                return try await self.data(from: url, delegate: delegate)
+            }
+            return try await self.data(from: url)
         }
     }
 }

@@ -132,6 +132,9 @@ extension ProgressRollUp.State {
     /// Removes the entries that `samples` found ended; those of the current period count as
     /// complete from now on.
     fileprivate mutating func fold(_ samples: [ProgressRollUp.Sample]) {
+        // Raised even when nothing ended: with a threshold left at its minimum, every later add
+        // would read every entry again (quadratic in the number of open tasks with progress).
+        defer { compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2) }
         let ended = samples.filter(\.hasEnded)
         guard !ended.isEmpty else { return }
         let endedIDs = Set(ended.map(\.id))
@@ -146,7 +149,6 @@ extension ProgressRollUp.State {
         for sample in ended where removed.contains(sample.id) && sample.period == period && sample.isDeterminate {
             finishedUnits += Double(sample.total)
         }
-        compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2)
     }
 
     /// Bytes-weighted: finished totals plus the live determinate entries still listed (one

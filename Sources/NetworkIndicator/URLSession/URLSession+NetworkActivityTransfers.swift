@@ -17,6 +17,11 @@ extension URLSession {
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
     ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
+    ///
     /// - Parameters:
     ///   - request: The request to download.
     ///   - manager: The manager whose indicator shows the download.
@@ -28,8 +33,8 @@ extension URLSession {
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (URL, URLResponse) {
-        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
-            try await self.download(for: request)
+        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) {
+            try await self.download(for: request, delegate: $0)
         }
     }
 
@@ -38,6 +43,11 @@ extension URLSession {
     ///
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
+    ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
     ///
     /// - Parameters:
     ///   - url: The URL to download.
@@ -49,8 +59,8 @@ extension URLSession {
         from url: URL,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (URL, URLResponse) {
-        try await manager.withNetworkActivity(label: url.absoluteString) {
-            try await self.download(from: url)
+        try await withTaskProgress(tracking: manager, label: url.absoluteString) {
+            try await self.download(from: url, delegate: $0)
         }
     }
 
@@ -59,6 +69,11 @@ extension URLSession {
     ///
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
+    ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
     ///
     /// - Parameters:
     ///   - request: The request to send; its body is ignored.
@@ -70,8 +85,11 @@ extension URLSession {
         from bodyData: Data,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (Data, URLResponse) {
-        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
-            try await self.upload(for: request, from: bodyData)
+        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+            if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
+                return try await self.upload(for: request, from: bodyData, delegate: delegate)
+            }
+            return try await self.upload(for: request, from: bodyData)
         }
     }
 
@@ -80,6 +98,11 @@ extension URLSession {
     ///
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
+    ///
+    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
+    /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
+    /// releases and on Linux the helper cannot see its task: the load is indeterminate.
     ///
     /// - Parameters:
     ///   - request: The request to send; its body is ignored.
@@ -91,8 +114,11 @@ extension URLSession {
         fromFile fileURL: URL,
         tracking manager: NetworkIndicatorManager
     ) async throws -> (Data, URLResponse) {
-        try await manager.withNetworkActivity(label: request.url?.absoluteString) {
-            try await self.upload(for: request, fromFile: fileURL)
+        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+            if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
+                return try await self.upload(for: request, fromFile: fileURL, delegate: delegate)
+            }
+            return try await self.upload(for: request, fromFile: fileURL)
         }
     }
 }

@@ -46,19 +46,17 @@ enum URLSessionTaskPoller {
         let key = ObjectIdentifier(manager)
         let (id, replaced, needsTimer) = watches.withLock { watches in
             var replaced: (any NetworkIndicatorCancellable)?
-            var watch: Watch
-            if let current = watches.byManager[key], current.manager === manager {
-                watch = current
-            } else {
+            if watches.byManager[key]?.manager !== manager {
                 // None yet, or one left by a dead manager whose address this one reuses.
                 replaced = watches.byManager[key]?.timer
-                watch = Watch(id: watches.nextID, manager: manager)
+                watches.byManager[key] = Watch(id: watches.nextID, manager: manager)
                 watches.nextID += 1
             }
-            let needsTimer = watch.tasks.isEmpty && watch.timer == nil
-            watch.tasks[ObjectIdentifier(task)] = WeakTask(task: task)
-            watches.byManager[key] = watch
-            return (watch.id, replaced, needsTimer)
+            // Mutated in place, never copied out and back: a copy would copy every watched task
+            // (linear in their number for each new one).
+            let needsTimer = watches.byManager[key]!.tasks.isEmpty && watches.byManager[key]!.timer == nil
+            watches.byManager[key]!.tasks[ObjectIdentifier(task)] = WeakTask(task: task)
+            return (watches.byManager[key]!.id, replaced, needsTimer)
         }
         replaced?.cancel()
         guard needsTimer else { return }

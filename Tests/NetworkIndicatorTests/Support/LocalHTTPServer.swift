@@ -8,7 +8,8 @@ import Darwin
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests that need a real URLSession round trip and no
 /// outside network. `GET /delay/N` answers after N milliseconds; any other path at once. Each
-/// connection gets one response and is closed. Between ``holdResponses()`` and
+/// connection gets one response and is closed. `GET /half/N` answers with a body of 2N bytes
+/// (its `Content-Length` sent), the first N at once and the rest once responses are released. Between ``holdResponses()`` and
 /// ``releaseResponses()`` no response is sent, so a test can look at a load while it is surely
 /// still in flight.
 final class LocalHTTPServer: Sendable {
@@ -94,11 +95,27 @@ final class LocalHTTPServer: Sendable {
         if path.hasPrefix("/delay/"), let milliseconds = UInt32(path.dropFirst("/delay/".count)) {
             usleep(milliseconds * 1_000)
         }
+        if path.hasPrefix("/half/"), let half = Int(path.dropFirst("/half/".count)) {
+            sendInHalves(half, on: connection, held: held)
+            return
+        }
         held.wait()
         let body = bodySize.map { "ok \(path) \($0) bytes" } ?? "ok \(path)"
         let response =
             "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends the headers of a 2 × `half`-byte body and its first half, then the second half once
+    /// responses are released: a load surely halfway through for as long as they are held.
+    private static func sendInHalves(_ half: Int, on connection: Int32, held: DispatchGroup) {
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: \(half * 2)\r\nConnection: close\r\n\r\n"
+        let chunk = [UInt8](repeating: 0x61, count: half)
+        for bytes in [Array(head.utf8), chunk] {
+            _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        }
+        held.wait()
+        _ = chunk.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
     }
 
     /// Reads the request's body, if it has one, and returns its size (for chunked bodies, the

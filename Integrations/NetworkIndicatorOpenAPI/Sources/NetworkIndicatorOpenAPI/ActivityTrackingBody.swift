@@ -28,6 +28,8 @@ struct ActivityTrackingBody: AsyncSequence, Sendable {
         var upstream: HTTPBody.Iterator
         let activity: ResponseBodyActivity
         let releaseGuard: ReleaseGuard?
+        /// The bytes this iterator has read, for the task's progress.
+        var bytesRead: Int64 = 0
 
         mutating func next() async throws -> Element? {
             let counted = activity.readWillBegin()
@@ -45,6 +47,8 @@ struct ActivityTrackingBody: AsyncSequence, Sendable {
             if counted {
                 activity.readDidEnd()
             }
+            bytesRead += Int64(chunk.count)
+            activity.bodyBytesRead(upTo: bytesRead)
             return chunk
         }
     }

@@ -31,6 +31,16 @@ public import OpenAPIRuntime
 /// ``OpenAPIRuntime/HTTPBody/length`` and ``OpenAPIRuntime/HTTPBody/iterationBehavior``. A body
 /// that can be iterated many times ends with its first complete read; later reads pass through.
 ///
+/// ## Progress
+///
+/// Each request's task carries a `Progress` that rolls up into the manager's
+/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``: the response body's bytes, as
+/// they are read, against its expected length, from ``OpenAPIRuntime/HTTPBody/length`` when it
+/// is known or else the `Content-Length` header (ignored under a `Content-Encoding` other than
+/// `identity`, where it counts the encoded bytes, not the ones read). Until the response
+/// arrives, and for a body of unknown length, the task is indeterminate: it neither adds to nor
+/// dilutes the fraction. When the task ends it counts as complete, as every task does.
+///
 /// ## Threads
 ///
 /// The middleware is a `Sendable` value, used from whatever task the client runs on. The
@@ -104,7 +114,10 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         guard countsOperation(operationID) else {
             return try await next(request, body, baseURL)
         }
-        let token = manager.beganNetworkTask(label: label(operationID))
+        // Unknown until the response tells the body's length: until then it neither adds to nor
+        // dilutes the manager's fraction. Discrete: never a child of the caller's current one.
+        let progress = Progress.discreteProgress(totalUnitCount: -1)
+        let token = manager.beganNetworkTask(label: label(operationID), progress: progress)
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
@@ -117,8 +130,12 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             manager.finishedNetworkTask(forToken: token)
             return (response, responseBody)
         }
+        if let length = Self.expectedLength(of: responseBody, in: response) {
+            progress.totalUnitCount = length
+        }
         let activity = ResponseBodyActivity(
             token: token,
+            progress: progress,
             manager: manager,
             scheduler: scheduler,
             unreadTimeout: unreadBodyTimeout
@@ -129,5 +146,22 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             iterationBehavior: responseBody.iterationBehavior
         )
         return (response, trackedBody)
+    }
+
+    /// The body's expected length in bytes, if known and positive: the body's own length, or
+    /// else the response's `Content-Length` when the body is not encoded.
+    static func expectedLength(of body: HTTPBody, in response: HTTPResponse) -> Int64? {
+        if case .known(let length) = body.length {
+            return length > 0 ? length : nil
+        }
+        if let encoding = response.headerFields[.contentEncoding],
+            encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
+        {
+            return nil
+        }
+        guard let header = response.headerFields[.contentLength],
+            let length = Int64(header.trimmingCharacters(in: .whitespaces)), length > 0
+        else { return nil }
+        return length
     }
 }

@@ -11,15 +11,19 @@ final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
     private let manager: NetworkIndicatorManager
     private let scheduler: any NetworkIndicatorScheduler
+    /// The task's progress: the bytes read against the body's expected length.
+    private let progress: Progress
 
     init(
         token: NetworkActivityToken,
+        progress: Progress,
         manager: NetworkIndicatorManager,
         scheduler: any NetworkIndicatorScheduler,
         unreadTimeout: TimeInterval?
     ) {
         self.manager = manager
         self.scheduler = scheduler
+        self.progress = progress
         self.state = LockedValue(
             ResponseBodyActivityState(token: token, now: scheduler.now, unreadTimeout: unreadTimeout)
         )
@@ -49,6 +53,18 @@ final class ResponseBodyActivity: Sendable {
     func readDidEnd() {
         let now = scheduler.now
         state.withLock { $0.readDidEnd(at: now) }
+    }
+
+    /// An iterator has read `count` bytes of the body so far: the task's progress advances.
+    func bodyBytesRead(upTo count: Int64) {
+        // Set under the lock, so that two iterators cannot publish out of order. No code of
+        // anyone else's runs: the progress is the middleware's own, with no parent and no
+        // observer (the manager reads it when it rolls up, under no lock of this activity's).
+        state.withLock { state in
+            if let completed = state.bodyBytesRead(upTo: count) {
+                progress.completedUnitCount = completed
+            }
+        }
     }
 
     private func arm(after delay: TimeInterval) {

@@ -33,6 +33,7 @@ struct ResponseBodyActivityState: Sendable {
     private var token: NetworkActivityToken?
     private var timer: (any NetworkIndicatorCancellable)?
     private var pendingReads = 0
+    private var bytesRead: Int64 = 0
     private var lastActivity: TimeInterval
     private let unreadTimeout: TimeInterval?
 
@@ -68,6 +69,16 @@ struct ResponseBodyActivityState: Sendable {
     mutating func readDidEnd(at now: TimeInterval) {
         pendingReads = max(pendingReads - 1, 0)
         lastActivity = max(lastActivity, now)
+    }
+
+    /// An iterator has read `count` bytes of the body so far. Returns the new number of bytes to
+    /// report as done (the most any iterator has read), or `nil` when nothing changes: the task
+    /// has ended (what ended counts as complete), or another iterator of a body that can be read
+    /// many times is further along.
+    mutating func bodyBytesRead(upTo count: Int64) -> Int64? {
+        guard token != nil, count > bytesRead else { return nil }
+        bytesRead = count
+        return count
     }
 
     /// A timer was scheduled. Returns it back if the task ended meanwhile, to be cancelled.

@@ -55,6 +55,25 @@ import Testing
         #expect(manager.activeTaskCount == 0)
     }
 
+    @Test func jsonResponseOfKnownLengthCountsAsCompleteOnceDecoded() async throws {
+        let busy = manager.beganNetworkTask(label: "keeps the scope busy")
+        _ = try await client().getGreeting(query: .init(name: "indicator")).ok.body.json
+        #expect(manager.fractionCompleted == 1)
+        withExtendedLifetime(busy) {}
+    }
+
+    @Test func chunkedStreamOfUnknownLengthStaysIndeterminate() async throws {
+        let busy = manager.beganNetworkTask(label: "keeps the scope busy")
+        let body = try await client().getStream(query: .init(chunks: 3)).ok.body.binary
+        var fractions: [Double?] = []
+        for try await _ in body {
+            fractions.append(manager.fractionCompleted)
+        }
+        #expect(!fractions.isEmpty)
+        #expect(fractions.allSatisfy { $0 == nil })
+        withExtendedLifetime(busy) {}
+    }
+
     @MainActor
     @Test func undocumentedResponseKeptUnreadEndsAfterTheTimeout() async throws {
         let output = try await client().getGreeting(query: .init(name: "missing"))

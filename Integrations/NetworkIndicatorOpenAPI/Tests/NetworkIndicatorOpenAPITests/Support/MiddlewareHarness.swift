@@ -37,10 +37,11 @@ struct MiddlewareHarness: Sendable {
 
     var diagnostics: [NetworkIndicatorDiagnostic] { reported.withLock { $0 } }
 
-    /// Runs the middleware with a `next` that answers `body` (status 200), and returns the body
-    /// the middleware handed on.
+    /// Runs the middleware with a `next` that answers `body` (status 200, with `headerFields`),
+    /// and returns the body the middleware handed on.
     func respond(
         with body: HTTPBody?,
+        headerFields: HTTPFields = [:],
         operationID: String = "getThing",
         whileRunning: @escaping @Sendable () -> Void = {}
     ) async throws -> HTTPBody? {
@@ -51,7 +52,7 @@ struct MiddlewareHarness: Sendable {
             operationID: operationID
         ) { _, _, _ in
             whileRunning()
-            return (HTTPResponse(status: .ok), body)
+            return (HTTPResponse(status: .ok, headerFields: headerFields), body)
         }
         return responseBody
     }

@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import NetworkIndicator
+import OpenAPIRuntime
+import Testing
+
+@testable import NetworkIndicatorOpenAPI
+
+/// How a response body's bytes feed the manager's `fractionCompleted`, through `intercept`
+/// called directly with bodies whose chunks the test sends by hand.
+@Suite struct ResponseBodyProgressTests {
+    /// Reads one chunk after sending `text`, and returns the manager's fraction then.
+    private func read(
+        _ text: String,
+        from manual: ManualBody,
+        with iterator: inout HTTPBody.Iterator,
+        in harness: MiddlewareHarness
+    ) async throws -> Double? {
+        manual.send(text)
+        _ = try await iterator.next()
+        return harness.manager.fractionCompleted
+    }
+
+    @Test func bodyOfKnownLengthAdvancesTheFractionAfterEachChunk() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .known(12))
+        let body = try #require(try await harness.respond(with: manual.body))
+        var iterator = body.makeAsyncIterator()
+        var fractions: [Double?] = []
+        for chunk in ["abc", "def", "ghi", "jkl"] {
+            fractions.append(try await read(chunk, from: manual, with: &iterator, in: harness))
+        }
+        #expect(fractions == [0.25, 0.5, 0.75, 1])
+        manual.continuation.finish()
+        #expect(try await iterator.next() == nil)
+        #expect(harness.manager.fractionCompleted == nil, "idle again")
+    }
+
+    @Test func contentLengthHeaderGivesTheTotalWhenTheBodyLengthIsUnknown() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .unknown)
+        let body = try #require(try await harness.respond(with: manual.body, headerFields: [.contentLength: "10"]))
+        var iterator = body.makeAsyncIterator()
+        #expect(try await read("abcde", from: manual, with: &iterator, in: harness) == 0.5)
+        manual.continuation.finish()
+    }
+
+    @Test func bodyOfUnknownLengthDoesNotDiluteOtherProgress() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(label: "other", progress: halfDone(of: 100))
+        let manual = ManualBody(length: .unknown)
+        let body = try #require(try await harness.respond(with: manual.body))
+        var iterator = body.makeAsyncIterator()
+        #expect(try await read("abcdefgh", from: manual, with: &iterator, in: harness) == 0.5)
+        manual.continuation.finish()
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func requestDoesNotDiluteOtherProgressBeforeItsResponseArrives() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(label: "other", progress: halfDone(of: 100))
+        let whileWaiting = LockedValue<Double?>(nil)
+        _ = try await harness.respond(with: nil) {
+            let fraction = harness.manager.fractionCompleted
+            whileWaiting.withLock { $0 = fraction }
+        }
+        #expect(whileWaiting.withLock { $0 } == 0.5)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func contentLengthOfAnEncodedBodyIsIgnored() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .unknown)
+        let headers: HTTPFields = [.contentLength: "10", .contentEncoding: "gzip"]
+        let body = try #require(try await harness.respond(with: manual.body, headerFields: headers))
+        var iterator = body.makeAsyncIterator()
+        #expect(try await read("abcde", from: manual, with: &iterator, in: harness) == nil)
+        manual.continuation.finish()
+    }
+
+    @Test func bodyEndedBeforeItsLastByteCountsAsCompleteWhileTheScopeIsBusy() async throws {
+        let harness = MiddlewareHarness()
+        let busy = harness.manager.beganNetworkTask(label: "keeps the scope busy")
+        let manual = ManualBody(length: .known(12))
+        let body = try #require(try await harness.respond(with: manual.body))
+        var iterator: HTTPBody.Iterator? = body.makeAsyncIterator()
+        #expect(try await read("abc", from: manual, with: &iterator!, in: harness) == 0.25)
+        iterator = nil  // a single-iteration body released early: its task ends
+        #expect(harness.count == 1)
+        #expect(harness.manager.fractionCompleted == 1)
+        withExtendedLifetime(busy) {}
+    }
+
+    private func halfDone(of total: Int64) -> Progress {
+        let progress = Progress.discreteProgress(totalUnitCount: total)
+        progress.completedUnitCount = total / 2
+        return progress
+    }
+}

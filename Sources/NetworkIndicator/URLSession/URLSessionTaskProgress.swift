@@ -1,0 +1,148 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `Progress` the manager reads for a `URLSessionTask`: each read samples the task, so the
+/// task never reports to the manager and the manager never observes it.
+///
+/// Where it reads from:
+///
+/// - Apple platforms: the task's own `progress` (iOS 11+, macOS 10.13+), which Foundation
+///   advances with the bytes received (or sent, for an upload).
+/// - Linux: swift-corelibs-foundation leaves the task's `progress` at 0 of unknown until the
+///   task completes, so the byte counts are read instead; see ``ByteCounts/reading``.
+///
+/// The task is held weakly, so that a tracked task that is never resumed still dies and ends at
+/// the sweep (the task's own `progress` may keep its task alive through its cancellation
+/// handler, and the manager keeps a tracked progress until its task ends). The last reading is
+/// kept: a task gone before its entry was folded still counts with its last total. The task can
+/// be attached after the fact (``attach(_:)``), for the async helpers that learn of their task
+/// only once URLSession has made it.
+///
+/// `@unchecked Sendable`, restated from `Progress`: the only state this subclass adds sits in a
+/// ``LockedState``.
+final class URLSessionTaskProgress: Progress, @unchecked Sendable {
+    private struct Source {
+        weak var task: URLSessionTask?
+        var last = Reading(total: -1, completed: 0)
+    }
+
+    /// Units as the roll-up reads them: a total that is not positive is unknown.
+    struct Reading: Equatable {
+        var total: Int64
+        var completed: Int64
+    }
+
+    private let source = LockedState(Source())
+
+    /// A progress reading `task`, or nothing yet (unknown total) until ``attach(_:)``.
+    init(task: URLSessionTask?) {
+        super.init(parent: nil, userInfo: nil)
+        if let task { attach(task) }
+    }
+
+    /// Reads `task` from now on.
+    func attach(_ task: URLSessionTask) {
+        source.withLock { $0.task = task }
+    }
+
+    override var totalUnitCount: Int64 {
+        get { sample().total }
+        set { super.totalUnitCount = newValue }
+    }
+
+    override var completedUnitCount: Int64 {
+        get { sample().completed }
+        set { super.completedUnitCount = newValue }
+    }
+
+    /// The task's units now, or the last reading once the task is gone. The task is read outside
+    /// the lock: Foundation takes locks of its own to answer.
+    private func sample() -> Reading {
+        let task = source.withLock { $0.task }
+        guard let task else { return source.withLock { $0.last } }
+        let reading = Self.reading(of: task)
+        source.withLock { $0.last = reading }
+        return reading
+    }
+
+    private static func reading(of task: URLSessionTask) -> Reading {
+        #if canImport(ObjectiveC)
+        let progress = task.progress
+        return Reading(total: progress.totalUnitCount, completed: progress.completedUnitCount)
+        #else
+        return ByteCounts(task).reading
+        #endif
+    }
+}
+
+extension URLSessionTaskProgress {
+    /// The byte counts of a task, as swift-corelibs-foundation reports them, and what they mean
+    /// as progress (Linux).
+    ///
+    /// Measured with Swift 6.3 on Linux against a loopback server: the download tasks of a
+    /// session with a delegate count their bytes as they arrive (`countOfBytesReceived`, and
+    /// their `progress`); a download with a completion handler, a download on a session without
+    /// a delegate, a data task and an upload count nothing until they complete (the expected
+    /// counts are set once the headers are known). So those are indeterminate (they neither add
+    /// nor dilute) until they complete, when they count as done. Should Foundation start counting
+    /// them, they become determinate with no change here.
+    struct ByteCounts: Equatable {
+        var isUpload: Bool
+        var isCompleted: Bool
+        var received: Int64
+        var expectedToReceive: Int64
+        var sent: Int64
+        var expectedToSend: Int64
+
+        init(
+            isUpload: Bool,
+            isCompleted: Bool,
+            received: Int64 = 0,
+            expectedToReceive: Int64 = -1,
+            sent: Int64 = 0,
+            expectedToSend: Int64 = -1
+        ) {
+            self.isUpload = isUpload
+            self.isCompleted = isCompleted
+            self.received = received
+            self.expectedToReceive = expectedToReceive
+            self.sent = sent
+            self.expectedToSend = expectedToSend
+        }
+
+        /// Reads the counts of `task`'s direction only: each read takes a lock of Foundation's.
+        init(_ task: URLSessionTask) {
+            let isUpload = task is URLSessionUploadTask
+            let isCompleted = task.state == .completed
+            if isUpload {
+                self.init(
+                    isUpload: true,
+                    isCompleted: isCompleted,
+                    sent: task.countOfBytesSent,
+                    expectedToSend: task.countOfBytesExpectedToSend
+                )
+            } else {
+                self.init(
+                    isUpload: false,
+                    isCompleted: isCompleted,
+                    received: task.countOfBytesReceived,
+                    expectedToReceive: task.countOfBytesExpectedToReceive
+                )
+            }
+        }
+
+        /// The task's direction (sent for an upload, received otherwise) as units: unknown until
+        /// the expected count is known and some bytes have been counted, all done once the task
+        /// completed, the counted bytes (at most the expected count) in between.
+        var reading: Reading {
+            let (done, expected) = isUpload ? (sent, expectedToSend) : (received, expectedToReceive)
+            guard expected > 0 else { return Reading(total: -1, completed: isCompleted ? 1 : 0) }
+            if isCompleted { return Reading(total: expected, completed: expected) }
+            guard done > 0 else { return Reading(total: -1, completed: 0) }
+            return Reading(total: expected, completed: min(done, expected))
+        }
+    }
+}

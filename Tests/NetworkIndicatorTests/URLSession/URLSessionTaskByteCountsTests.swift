@@ -1,0 +1,53 @@
+import Testing
+
+@testable import NetworkIndicator
+
+/// How byte counts read as progress where the task's own `progress` does not advance (Linux):
+/// injected counts, no network.
+@Suite("URLSession task byte counts")
+struct URLSessionTaskByteCountsTests {
+    private typealias Counts = URLSessionTaskProgress.ByteCounts
+    private typealias Reading = URLSessionTaskProgress.Reading
+
+    @Test func receivedBytesAgainstTheExpectedLengthAreTheUnits() {
+        let counts = Counts(isUpload: false, isCompleted: false, received: 300, expectedToReceive: 1_000)
+        #expect(counts.reading == Reading(total: 1_000, completed: 300))
+    }
+
+    @Test func unknownLengthIsIndeterminate() {
+        let counts = Counts(isUpload: false, isCompleted: false, received: 300, expectedToReceive: -1)
+        #expect(counts.reading.total <= 0)
+    }
+
+    @Test func knownLengthWithNothingCountedYetIsIndeterminate() {
+        let counts = Counts(isUpload: false, isCompleted: false, received: 0, expectedToReceive: 1_000)
+        #expect(counts.reading.total <= 0)
+    }
+
+    @Test func completedTaskIsDoneWhateverWasCounted() {
+        let counts = Counts(isUpload: false, isCompleted: true, received: 0, expectedToReceive: 1_000)
+        #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
+    }
+
+    @Test func completedTaskWithUnknownLengthStaysIndeterminate() {
+        let counts = Counts(isUpload: false, isCompleted: true, received: 500, expectedToReceive: -1)
+        #expect(counts.reading.total <= 0)
+    }
+
+    @Test func uploadCountsSentBytes() {
+        let counts = Counts(
+            isUpload: true,
+            isCompleted: false,
+            received: 10,
+            expectedToReceive: 20,
+            sent: 4_000,
+            expectedToSend: 8_000
+        )
+        #expect(counts.reading == Reading(total: 8_000, completed: 4_000))
+    }
+
+    @Test func countedBytesBeyondTheExpectedLengthAreClamped() {
+        let counts = Counts(isUpload: false, isCompleted: false, received: 1_500, expectedToReceive: 1_000)
+        #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
+    }
+}
