@@ -24,6 +24,6 @@ public final class NetworkActivityToken: Sendable {
     /// this module's inlinable code (the async sequence's iterator).
     @usableFromInline
     func end() {
-        manager.driver.finishAll(ObjectIdentifier(self))
+        manager.endTasks(ofOpaqueToken: ObjectIdentifier(self))
     }
 }

@@ -144,6 +144,17 @@ public final class NetworkIndicatorManager: Sendable {
         return token
     }
 
+    /// Ends every task of the opaque token keyed `key` (``NetworkActivityToken/end()``), on any
+    /// thread.
+    ///
+    /// Not inlined: reached through the token, the optimizer retains and releases the driver
+    /// around the call; here the manager (borrowed) keeps its driver alive, so nothing is
+    /// retained (measured in Benchmarks/README.md, "Issue 26").
+    @inline(never)
+    func endTasks(ofOpaqueToken key: ObjectIdentifier) {
+        driver.finishAll(key)
+    }
+
     /// Ends one task begun with `token`.
     ///
     /// If `token` has no open task (never begun, already finished, ended by

@@ -70,7 +70,7 @@ final class IndicatorDriver: Sendable {
     /// ancestor at once, and the child leaves its parent's list.
     func shutDown() {
         let clock = clock()
-        var hops: [IndicatorDriver] = []
+        var hops = Hops()
         let (timers, streams) = state.withLock { state in
             state.isShutDown = true
             liveDriver.withLock { $0 = nil }
@@ -85,7 +85,7 @@ final class IndicatorDriver: Sendable {
             }
             return (Array(state.timers.values), state.streams.all)
         }
-        for driver in hops { driver.enqueueReconcile() }
+        hops.enqueueReconciles()
         for timer in timers { timer.cancel() }
         for stream in streams { stream.finish() }
         // Outputs belong to the main actor: they hear that the indicator is gone there.
@@ -98,7 +98,7 @@ final class IndicatorDriver: Sendable {
     /// opaque token, whose `deinit` reports its end).
     func beginToken(_ token: AnyObject, isOwnOpaqueToken: Bool, label: String?) {
         let clock = clock()
-        var hops: [IndicatorDriver] = []
+        var hops = Hops()
         // A caller's object enters the state: see "Callers' objects" in the header.
         let hop = state.withLockUnchecked { state in
             let old = state.activeTaskCount
@@ -276,7 +276,7 @@ final class IndicatorDriver: Sendable {
     /// ancestors; the machine hears of it when the sweep finishes. `nil` once shut down.
     @MainActor
     func sweepRegistry(now: TimeInterval) -> TaskRegistry.SweepResult? {
-        var hops: [IndicatorDriver] = []
+        var hops = Hops()
         let found = state.withLock { state -> TaskRegistry.SweepResult? in
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
@@ -284,7 +284,7 @@ final class IndicatorDriver: Sendable {
             carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
             return found
         }
-        for driver in hops { driver.enqueueReconcile() }
+        hops.enqueueReconciles()
         return found
     }
 
@@ -296,7 +296,7 @@ final class IndicatorDriver: Sendable {
         completed: [(key: ObjectIdentifier, object: AnyObject)],
         now: TimeInterval
     ) -> NetworkIndicatorDiagnosticsHandler {
-        var hops: [IndicatorDriver] = []
+        var hops = Hops()
         var handler = diagnosticsHandler
         // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the
         // header.
@@ -313,7 +313,7 @@ final class IndicatorDriver: Sendable {
         if let (reconciliation, stopped, streams) = taken {
             perform(reconciliation, stopping: stopped, streams: streams)
         }
-        for driver in hops { driver.enqueueReconcile() }
+        hops.enqueueReconciles()
         return handler
     }
 
@@ -356,7 +356,7 @@ final class IndicatorDriver: Sendable {
     @inline(__always)
     private func changeTasks<Result: Sendable>(_ change: (inout sending State, Clock) -> Result) -> Result {
         let clock = clock()
-        var hops: [IndicatorDriver] = []
+        var hops = Hops()
         let (result, hop) = state.withLock { state in
             let old = state.activeTaskCount
             let result = change(&state, clock)
@@ -369,16 +369,16 @@ final class IndicatorDriver: Sendable {
     /// After a change of the count from `old` (lock held): carries it to the ancestors and
     /// tells the machine; returns whether this manager needs a reconcile.
     @inline(__always)
-    private func settle(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
+    private func settle(from old: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
         carry(from: old, in: &state, clock: clock, hops: &hops)
             && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
     }
 
     /// After the lock: the reconciles a change asked for, this manager's and its ancestors'.
     @inline(__always)
-    private func enqueueReconciles(hop: Bool, hops: [IndicatorDriver]) {
+    private func enqueueReconciles(hop: Bool, hops: Hops) {
         if hop { enqueueReconcile() }
-        for driver in hops { driver.enqueueReconcile() }
+        hops.enqueueReconciles()
     }
 
     /// After the count changed from `old` (this lock held): carries the change to the parent,
@@ -388,7 +388,7 @@ final class IndicatorDriver: Sendable {
     /// enqueued after the locks.
     @inline(__always)
     @discardableResult
-    private func carry(from old: Int, in state: inout State, clock: Clock, hops: inout [IndicatorDriver]) -> Bool {
+    private func carry(from old: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
         let new = state.activeTaskCount
         guard new != old else { return false }
         if old == 0 {
@@ -407,7 +407,7 @@ final class IndicatorDriver: Sendable {
     private func descendantsChanged(
         by delta: Int,
         clock: Clock,
-        hops: inout [IndicatorDriver],
+        hops: inout Hops,
         leaving: ObjectIdentifier? = nil
     ) {
         let hop = state.withLock { state in
@@ -426,6 +426,24 @@ final class IndicatorDriver: Sendable {
     @inline(__always)
     private func clock() -> Clock {
         Clock(preread: readsCoarseClock ? nil : scheduler.now)
+    }
+}
+
+/// The ancestors whose machine asked for a reconcile during one change, enqueued after the
+/// locks. Almost always none: kept as an optional array, because an empty array is still a
+/// reference to the shared empty storage that each change would release (measured in
+/// Benchmarks/README.md, "Issue 26").
+private struct Hops {
+    private var drivers: [IndicatorDriver]?
+
+    mutating func append(_ driver: IndicatorDriver) {
+        if drivers == nil { drivers = [driver] } else { drivers?.append(driver) }
+    }
+
+    /// Enqueues each collected driver's reconcile (after the locks).
+    func enqueueReconciles() {
+        guard let drivers else { return }
+        for driver in drivers { driver.enqueueReconcile() }
     }
 }
 

@@ -209,7 +209,9 @@ extension TaskRegistry.Entry {
     /// Makes a free slot the entry of a first task begun at `now`.
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
-        token.object = object
+        // A free slot's weak reference is already `nil` (`free()` clears a swept entry's; other
+        // kinds never store one), so a task without an object skips the runtime's weak store.
+        if let object { token.object = object }
         count = 1
         startedAt = now
         self.kind = kind
