@@ -120,7 +120,7 @@ struct AsyncSequenceTrackingTests {
         }
         await eventually { manager.activeTaskCount == 1 }
         consumer.cancel()
-        await eventually(timeout: 5) { manager.activeTaskCount == 0 }
+        await eventually { manager.activeTaskCount == 0 }
         continuation.finish()
         await consumer.value
     }

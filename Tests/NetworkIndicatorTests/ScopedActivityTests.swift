@@ -88,7 +88,7 @@ struct URLSessionLoadTests {
         let load = Task.detached {
             try await session.data(from: server.url("/delay/300"), tracking: manager)
         }
-        await eventually(timeout: 20) { manager.activeTaskCount != 0 }
+        await eventually { manager.activeTaskCount != 0 }
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.first?.label == server.url("/delay/300").absoluteString)
         server.releaseResponses()
@@ -110,7 +110,7 @@ struct URLSessionLoadTests {
         let load = Task.detached {
             try await session.data(for: request, tracking: manager)
         }
-        await eventually(timeout: 20) { manager.activeTaskCount != 0 }
+        await eventually { manager.activeTaskCount != 0 }
         #expect(manager.activitySnapshot().activities.map(\.label) == [server.url("/b").absoluteString])
         server.releaseResponses()
         let (data, _) = try await load.value

@@ -27,7 +27,7 @@ final class VisibilityCollector: Sendable {
     /// `sourceLocation`; returns the values either way.
     @discardableResult
     func wait(
-        timeout: TimeInterval = 20,
+        timeout: TimeInterval = 60,
         sourceLocation: SourceLocation = #_sourceLocation,
         until condition: @Sendable ([Bool]) -> Bool
     ) async -> [Bool] {

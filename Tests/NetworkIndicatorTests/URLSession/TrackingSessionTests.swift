@@ -35,10 +35,10 @@ struct TrackingSessionTests {
         #expect(tracking.manager.activeTaskCount == 1)
         #expect(tracking.manager.activitySnapshot().activities.map(\.label) == [server.url("/data").absoluteString])
         server.releaseResponses()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(tracking.manager.activeTaskCount == 0)
-        await eventually(timeout: 20) { body.withLock { $0 } == "ok /data" }
+        await eventually { body.withLock { $0 } == "ok /data" }
         tracking.session.finishTasksAndInvalidate()
     }
 
@@ -54,7 +54,7 @@ struct TrackingSessionTests {
         for task in tasks { task.resume() }
         #expect(tracking.manager.activeTaskCount == 3)
         server.releaseResponses()
-        await eventually(timeout: 20) { tasks.allSatisfy { $0.state == .completed } }
+        await eventually { tasks.allSatisfy { $0.state == .completed } }
         await poll(scheduler)
         #expect(tracking.manager.activeTaskCount == 0)
         tracking.session.finishTasksAndInvalidate()
@@ -68,7 +68,7 @@ struct TrackingSessionTests {
         let task = tracking.downloadTask(with: URLRequest(url: server.url("/held")))
         task.resume()
         task.cancel()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(tracking.manager.activeTaskCount == 0)
         tracking.session.invalidateAndCancel()
@@ -79,7 +79,7 @@ struct TrackingSessionTests {
         let (tracking, _) = makeSession()
         server.holdResponses()
         let load = Task.detached { try await tracking.data(from: server.url("/async")) }
-        await eventually(timeout: 20) { tracking.manager.activeTaskCount == 1 }
+        await eventually { tracking.manager.activeTaskCount == 1 }
         server.releaseResponses()
         let (data, _) = try await load.value
         #expect(String(decoding: data, as: UTF8.self) == "ok /async")
@@ -97,7 +97,7 @@ struct TrackingSessionTests {
         let task = tracking.dataTask(with: server.url("/delegated"))
         task.resume()
         #expect(manager.activeTaskCount == 1)
-        await eventually(timeout: 20) { delegate.completedTaskCount == 1 }
+        await eventually { delegate.completedTaskCount == 1 }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         tracking.session.finishTasksAndInvalidate()

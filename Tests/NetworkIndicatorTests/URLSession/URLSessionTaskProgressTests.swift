@@ -37,9 +37,9 @@ struct URLSessionTaskProgressTests {
         manager.track(task)
         #expect(manager.fractionCompleted == nil, "no byte has been counted yet")
         task.resume()
-        await eventually(timeout: 20) { manager.fractionCompleted == 0.5 }
+        await eventually { manager.fractionCompleted == 0.5 }
         server.releaseResponses()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         session.finishTasksAndInvalidate()
     }
 
@@ -51,7 +51,7 @@ struct URLSessionTaskProgressTests {
         let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
         manager.track(task)
         task.resume()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         #expect(manager.fractionCompleted == 1)
         other.end()
         session.finishTasksAndInvalidate()
@@ -68,9 +68,9 @@ struct URLSessionTaskProgressTests {
         server.holdResponses()
         let task = tracking.downloadTask(with: server.url("/half/\(Self.half)"))
         task.resume()
-        await eventually(timeout: 20) { manager.fractionCompleted == 0.5 }
+        await eventually { manager.fractionCompleted == 0.5 }
         server.releaseResponses()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         tracking.session.finishTasksAndInvalidate()
     }
 
@@ -83,9 +83,9 @@ struct URLSessionTaskProgressTests {
         let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
         child.track(task)
         task.resume()
-        await eventually(timeout: 20) { parent.fractionCompleted == 0.5 }
+        await eventually { parent.fractionCompleted == 0.5 }
         server.releaseResponses()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         session.finishTasksAndInvalidate()
     }
 }

@@ -30,7 +30,9 @@ struct URLSessionTrackLagTests {
             "track(_:) lag over \(lags.count) loads: median \(Int(median * 1000)) ms,"
                 + " max \(Int(lags.last! * 1000)) ms"
         )
-        #expect(lags.last! < 5, "an hour's sweep interval, and every load ended within seconds")
+        // A minute is still sixty times shorter than the sweep interval; under the thread
+        // sanitizer on a loaded machine the slowest of 50 loads was once measured at 7 s.
+        #expect(lags.last! < 60, "an hour's sweep interval, and every load ended within a minute")
         session.finishTasksAndInvalidate()
     }
 
@@ -55,7 +57,7 @@ struct URLSessionTrackLagTests {
             }
         }
         #expect(manager.activeTaskCount == 0)
-        await eventually(timeout: 20) { completedAt.withLock { $0 != nil } }
+        await eventually { completedAt.withLock { $0 != nil } }
         let completed = completedAt.withLock { $0 } ?? endedAt
         return (Double(endedAt.uptimeNanoseconds) - Double(completed.uptimeNanoseconds)) / 1e9
     }

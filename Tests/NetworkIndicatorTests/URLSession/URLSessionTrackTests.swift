@@ -40,7 +40,7 @@ struct URLSessionTrackTests {
         await poll(scheduler)
         #expect(manager.activeTaskCount == 1, "still loading: polls leave it open")
         server.releaseResponses()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         session.finishTasksAndInvalidate()
@@ -56,7 +56,7 @@ struct URLSessionTrackTests {
         manager.track(task)
         task.resume()
         task.cancel()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         session.invalidateAndCancel()
@@ -72,10 +72,10 @@ struct URLSessionTrackTests {
         }
         manager.track(task)
         task.resume()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
-        await eventually(timeout: 20) { failed.withLock { $0 } }
+        await eventually { failed.withLock { $0 } }
         session.finishTasksAndInvalidate()
     }
 
@@ -86,7 +86,7 @@ struct URLSessionTrackTests {
         let task = session.dataTask(with: server.url("/a"))
         manager.track(task)
         task.resume()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         let executed = scheduler.executedWorkCount
@@ -105,7 +105,7 @@ struct URLSessionTrackTests {
         manager.track(task)
         #expect(URLSessionTaskPoller.isPolling(for: manager) == !Self.hasKeyValueObserving)
         task.cancel()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(!URLSessionTaskPoller.isPolling(for: manager))
         #expect(manager.activeTaskCount == 0)
@@ -121,7 +121,7 @@ struct URLSessionTrackTests {
         manager.track(task)
         #expect(manager.activeTaskCount == 2)
         task.resume()
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         session.finishTasksAndInvalidate()
@@ -137,7 +137,7 @@ struct URLSessionTrackTests {
         child.track(task)
         task.resume()
         #expect(parent.activeTaskCount == 1)
-        await eventually(timeout: 20) { task.state == .completed }
+        await eventually { task.state == .completed }
         await poll(scheduler)
         #expect(child.activeTaskCount == 0)
         #expect(parent.activeTaskCount == 0)

@@ -29,7 +29,7 @@ struct URLSessionTransferTests {
     ) async throws -> T {
         server.holdResponses()
         let running = Task.detached { try await load() }
-        await eventually(timeout: 20, sourceLocation: sourceLocation) { manager.activeTaskCount != 0 }
+        await eventually(sourceLocation: sourceLocation) { manager.activeTaskCount != 0 }
         #expect(manager.activitySnapshot().activities.map(\.label) == [label], sourceLocation: sourceLocation)
         server.releaseResponses()
         return try await running.value
@@ -133,9 +133,9 @@ struct URLSessionTransferTests {
         let download = Task.detached {
             try await session.download(from: server.url("/held"), tracking: manager)
         }
-        await eventually(timeout: 20) { manager.activeTaskCount == 1 }
+        await eventually { manager.activeTaskCount == 1 }
         download.cancel()
-        await eventually(timeout: 20) { manager.activeTaskCount == 0 }
+        await eventually { manager.activeTaskCount == 0 }
         #expect(manager.activeTaskCount == 0)
         session.invalidateAndCancel()
     }
@@ -152,9 +152,9 @@ struct URLSessionTransferTests {
         let upload = Task.detached {
             try await session.upload(for: sent, from: Data("x".utf8), tracking: manager)
         }
-        await eventually(timeout: 20) { manager.activeTaskCount == 1 }
+        await eventually { manager.activeTaskCount == 1 }
         upload.cancel()
-        await eventually(timeout: 20) { manager.activeTaskCount == 0 }
+        await eventually { manager.activeTaskCount == 0 }
         #expect(manager.activeTaskCount == 0)
         session.invalidateAndCancel()
     }
