@@ -53,6 +53,9 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 .animation(.default, value: state.isDrawn)
             }
             .task(id: ObjectIdentifier(manager)) {
+                // A task cancelled (by `onDisappear`, or a new manager) before its body starts
+                // still runs it: without this the overlay would start after its view has gone.
+                guard !Task.isCancelled else { return }
                 state.appear(manager: manager, refreshes: scope?.refreshes, settings: settings, title: spokenTitle)
             }
             .onDisappear { state.disappear() }

@@ -123,13 +123,16 @@ final class NetworkActivityOverlayController {
     }
 
     /// A refresh began or ended. The manager's count of it arrives a main-queue hop later, so
-    /// the model first hears the exact count: otherwise a refresh's end would leave its task
-    /// counted, not subtracted, until the hop, and draw for it.
+    /// the model hears the exact count with the refresh count, in one event: otherwise a
+    /// refresh's end would leave its task counted, not subtracted, until the hop, and draw for
+    /// it. `RefreshActivity` begins the task before the refresh and ends it first, so that the
+    /// exact count read here always includes every counted refresh.
     private func refreshCountChanged(_ count: Int) {
-        if let activeCount = manager?.activeTaskCount {
-            handle { $0.activeCountChanged(activeCount, now: $1) }
+        guard let activeCount = manager?.activeTaskCount else {
+            handle { $0.refreshCountChanged(count, now: $1) }
+            return
         }
-        handle { $0.refreshCountChanged(count, now: $1) }
+        handle { $0.countsChanged(activeCount: activeCount, refreshCount: count, now: $1) }
     }
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {

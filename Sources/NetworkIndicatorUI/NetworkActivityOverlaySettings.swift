@@ -1,7 +1,7 @@
 public import Foundation
 
 /// How an in-app overlay presents a loading state: when it draws, how long it stays, whether
-/// it speaks, and whether it lets touches through.
+/// it speaks, and whether its card lets touches through.
 ///
 /// Every overlay of the package (SwiftUI, UIKit, AppKit) follows these, for its own screen;
 /// give them per overlay, or once for a whole SwiftUI scope with
@@ -50,9 +50,11 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// needs no words.
     public var completionAnnouncementThreshold: TimeInterval?
 
-    /// Whether the overlay takes the touches (clicks) that land on it, so that the content under
-    /// it cannot be used while it shows. Default `false`: touches pass through, so the user can
-    /// still scroll, or cancel the load.
+    /// Whether the overlay's card takes the touches (clicks) that land on the card itself, so
+    /// that they do not reach the content beneath the card. Only the card's frame blocks: the
+    /// rest of the host view stays usable while the overlay shows; to keep a screen from being
+    /// used while it loads, disable its controls yourself. Default `false`: touches on the card
+    /// pass through too, so the user can still scroll, or cancel the load.
     public var blocksInteraction: Bool
 
     /// Whether the overlay shows how far the load is, when the manager knows

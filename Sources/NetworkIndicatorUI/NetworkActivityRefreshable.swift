@@ -50,10 +50,11 @@ private struct NetworkActivityRefreshableModifier: ViewModifier {
     func body(content: Content) -> some View {
         let refreshes = scope?.manager === manager ? scope?.refreshes : nil
         return content.refreshable { @MainActor [manager, label, action] in
-            // Counted as a refresh first, so that the overlay never sees the task alone.
-            refreshes?.begin()
-            defer { refreshes?.end() }
-            await manager.withNetworkActivity(label: label ?? "networkActivityRefreshable") { await action() }
+            await RefreshActivity.run(
+                in: manager,
+                label: label ?? "networkActivityRefreshable",
+                refreshes: refreshes
+            ) { await action() }
         }
     }
 }

@@ -100,6 +100,16 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         return update(now: now)
     }
 
+    /// `refreshCount` of the screen's tasks are refreshes now, and the manager has
+    /// `activeCount` tasks: both at once, so that the model never sees one count updated without
+    /// the other (a refresh's task counted, its refresh not yet uncounted, is not a load).
+    mutating func countsChanged(activeCount: Int, refreshCount: Int, now: TimeInterval) -> [Action] {
+        guard isOnScreen else { return [] }
+        self.activeCount = activeCount
+        self.refreshCount = refreshCount
+        return update(now: now)
+    }
+
     /// The timer asked for by the last ``Action/scheduleTimer(after:)`` fired.
     mutating func timerFired(now: TimeInterval) -> [Action] {
         switch phase {

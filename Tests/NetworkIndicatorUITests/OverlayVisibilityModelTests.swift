@@ -185,6 +185,16 @@ struct OverlayVisibilityModelTests {
         #expect(model.timerFired(now: 10.5).isEmpty)
     }
 
+    @Test func bothCountsChangingTogetherKeepADrawnLoadDrawn() {
+        // A refresh's task and the refresh itself end in one step: never one load too few.
+        var model = appearedModel()
+        _ = model.countsChanged(activeCount: 2, refreshCount: 1, now: 10)
+        _ = model.timerFired(now: 10.5)
+        #expect(model.isDrawn)
+        #expect(model.countsChanged(activeCount: 1, refreshCount: 0, now: 20).isEmpty)
+        #expect(model.isDrawn)
+    }
+
     @Test func otherTasksBesideARefreshAreDrawn() {
         var model = appearedModel()
         _ = model.refreshCountChanged(1, now: 10)

@@ -89,7 +89,7 @@ struct CheckoutView: View {
     var body: some View {
         CheckoutForm()  // inside the scope: it runs the payment
             .networkActivityOverlay(label: "Paying")
-            // Draw at once, and take the touches while the payment runs: no second tap on "Pay".
+            // Draw at once; the card takes the touches that land on it (only those).
             .networkActivityScope("Checkout", settings: .init(showDelay: 0, blocksInteraction: true))
     }
 }

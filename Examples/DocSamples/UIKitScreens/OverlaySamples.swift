@@ -30,7 +30,7 @@ final class ShareViewController: UIViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         // A plain view: constraints to its safe area keep the overlay centred, no call needed.
-        // While it uploads, the form underneath takes no touches.
+        // While it uploads, touches on the card do not reach the form beneath the card.
         let output = NetworkActivityOverlayOutput(
             hostView: view,
             title: "Uploading",  // a key of the app's Localizable.strings
