@@ -48,9 +48,12 @@ final class LocalHTTPServer: Sendable {
         Thread.detachNewThread { Self.acceptLoop(listener, held: held) }
     }
 
+    /// Wakes the accept loop, which closes the listener itself: closed here, its descriptor
+    /// could be reused by another test's server before the loop's next `accept`, which would
+    /// then answer that server's requests (seen once in a parallel run: a held response answered
+    /// at once).
     deinit {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     func url(_ path: String) -> URL {
@@ -70,7 +73,11 @@ final class LocalHTTPServer: Sendable {
     private static func acceptLoop(_ listener: Int32, held: DispatchGroup) {
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                close(listener)
+                return
+            }
             Thread.detachNewThread { respond(on: connection, held: held) }
         }
     }

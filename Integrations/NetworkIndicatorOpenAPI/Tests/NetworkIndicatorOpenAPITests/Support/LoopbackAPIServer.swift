@@ -50,9 +50,12 @@ final class LoopbackAPIServer: Sendable {
         Thread.detachNewThread { Self.acceptLoop(listener) }
     }
 
+    /// Wakes the accept loop, which closes the listener itself: closed here, its descriptor
+    /// could be reused by another test's server before the loop's next `accept`, which would
+    /// then answer that server's requests (seen once in a parallel run: a held response answered
+    /// at once).
     deinit {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     var baseURL: URL {
@@ -67,7 +70,11 @@ final class LoopbackAPIServer: Sendable {
     private static func acceptLoop(_ listener: Int32) {
         while true {
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
+            guard connection >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                close(listener)
+                return
+            }
             Thread.detachNewThread { respond(on: connection) }
         }
     }
