@@ -135,6 +135,9 @@ extension ProgressRollUp.State {
         // An entry of an earlier period ended when the scope was idle, even if its token has an
         // open task again (a group or a caller's token reused): that task is not its own.
         let ended = samples.filter { $0.hasEnded || $0.period != period }
+        // Before the early return: with nothing ended, the next pass must still wait until the
+        // list doubles, or every begin past the threshold would read every entry (O(n) a begin).
+        defer { compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2) }
         guard !ended.isEmpty else { return }
         let endedIDs = Set(ended.map(\.id))
         var removed = Set<ObjectIdentifier>()
@@ -148,7 +151,6 @@ extension ProgressRollUp.State {
         for sample in ended where removed.contains(sample.id) && sample.period == period && sample.isDeterminate {
             finishedUnits += Double(sample.total)
         }
-        compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2)
     }
 
     /// Bytes-weighted: finished totals plus the live determinate entries of this period still
