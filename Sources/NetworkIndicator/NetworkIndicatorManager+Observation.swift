@@ -72,8 +72,11 @@ extension NetworkIndicatorManager {
     /// freed at the next change or the next owner-bound registration) or when the returned
     /// observation is cancelled (`body` is freed at once); releasing the returned observation
     /// ends nothing. `body` should use the `owner` it is handed: capturing `owner` strongly
-    /// would keep it alive for as long as the manager, and the calls with it. Changes are told
-    /// as to any output: after the delays, coalesced, only when the value changes.
+    /// would keep it alive for as long as the manager, and the calls with it. `body` must not
+    /// capture this manager strongly either (the manager keeps `body`, so that is a cycle that
+    /// outlives `owner` until the next change): reach the manager through `owner`, or capture
+    /// it `[weak manager]`. Changes are told as to any output: after the delays, coalesced, only
+    /// when the value changes.
     ///
     /// - Parameters:
     ///   - owner: The object the calls last as long as, typically a view controller or a view.
@@ -110,7 +113,9 @@ extension NetworkIndicatorManager {
     ///
     /// The lifetime is that of ``observeVisibility(owner:_:)``: nothing to store, `owner` held
     /// weakly, no call once it is deallocated, none after the returned observation is
-    /// cancelled, and neither `owner` nor the manager kept alive. Counts are coalesced as for
+    /// cancelled, and neither `owner` nor the manager kept alive, provided `body` captures
+    /// neither strongly: reach the manager through `owner`, or capture it `[weak manager]`
+    /// (the manager keeps `body`, so a strong capture is a cycle). Counts are coalesced as for
     /// ``observeActiveTaskCount(_:)``; while the observation lives, every change of the count
     /// asks for a main-queue hop (the first one after `owner` died ends it).
     ///

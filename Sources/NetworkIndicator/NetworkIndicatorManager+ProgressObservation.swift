@@ -13,7 +13,9 @@ extension NetworkIndicatorManager {
     /// The manager holds `owner` weakly and `body` strongly: there is nothing to store, and
     /// `body` reaches the owner through its first argument, so it needs no capture list and
     /// makes no cycle (do not capture `owner` in `body` itself: that would keep it alive for as
-    /// long as the manager). Once `owner` is freed, `body` is not called again and is let go at
+    /// long as the manager). Nor must `body` capture this manager strongly: the manager keeps
+    /// `body`, so that is a cycle; reach the manager through `owner`, or capture it
+    /// `[weak manager]`. Once `owner` is freed, `body` is not called again and is let go at
     /// the next reading. The fraction is read on the manager's scheduler every 0.1 s, only while
     /// tasks begun with a `Progress` are tracked (and until it goes back to `nil`), and `body`
     /// is called only when the value changes. `body` may call back into the manager.

@@ -129,13 +129,15 @@ final class ProgressRollUp: Sendable {
 }
 
 extension ProgressRollUp.State {
-    /// Removes the entries that `samples` found ended; those of the current period count as
-    /// complete from now on.
+    /// Removes the entries that `samples` found ended, and those of an earlier period; the ended
+    /// ones of the current period count as complete from now on.
     fileprivate mutating func fold(_ samples: [ProgressRollUp.Sample]) {
-        // Raised even when nothing ended: with a threshold left at its minimum, every later add
-        // would read every entry again (quadratic in the number of open tasks with progress).
+        // An entry of an earlier period ended when the scope was idle, even if its token has an
+        // open task again (a group or a caller's token reused): that task is not its own.
+        let ended = samples.filter { $0.hasEnded || $0.period != period }
+        // Before the early return: with nothing ended, the next pass must still wait until the
+        // list doubles, or every begin past the threshold would read every entry (O(n) a begin).
         defer { compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2) }
-        let ended = samples.filter(\.hasEnded)
         guard !ended.isEmpty else { return }
         let endedIDs = Set(ended.map(\.id))
         var removed = Set<ObjectIdentifier>()
@@ -151,13 +153,14 @@ extension ProgressRollUp.State {
         }
     }
 
-    /// Bytes-weighted: finished totals plus the live determinate entries still listed (one
-    /// that another reader folded meanwhile is already in ``finishedUnits``).
+    /// Bytes-weighted: finished totals plus the live determinate entries of this period still
+    /// listed (one that another reader folded meanwhile is already in ``finishedUnits``).
     fileprivate func fraction(live samples: [ProgressRollUp.Sample]) -> Double? {
         let listed = Set(entries.map { ObjectIdentifier($0.entry) })
         var completed = finishedUnits
         var total = finishedUnits
-        for sample in samples where !sample.hasEnded && sample.isDeterminate && listed.contains(sample.id) {
+        for sample in samples
+        where !sample.hasEnded && sample.period == period && sample.isDeterminate && listed.contains(sample.id) {
             completed += Double(sample.clampedCompleted)
             total += Double(sample.total)
         }

@@ -79,6 +79,22 @@ struct TokenProgressTests {
         withExtendedLifetime(plain) {}
     }
 
+    @Test func aGroupReusedAfterAnIdleMomentForgetsItsEarlierProgress() {
+        let group = NetworkActivityGroup(manager: manager, label: "Uploads")
+        group.operationStarted(progress: progress(100, of: 100))
+        group.operationFinished()  // idle, and nobody reads
+        group.operationStarted(progress: progress(0, of: 100))
+        #expect(manager.fractionCompleted == 0, "the first upload belongs to the earlier busy period")
+    }
+
+    @Test func aCallerTokenReusedAfterAnIdleMomentForgetsItsEarlierProgress() {
+        let request = Token()
+        manager.beganNetworkTask(withToken: request, progress: progress(100, of: 100))
+        manager.finishedNetworkTask(forToken: request)  // idle, and nobody reads
+        manager.beganNetworkTask(withToken: request, progress: progress(0, of: 100))
+        #expect(manager.fractionCompleted == 0, "the first progress belongs to the earlier busy period")
+    }
+
     @Test func withNetworkActivityCarriesItsProgressWhileTheBodyRuns() async {
         let work = progress(0, of: 4)
         let seen = await manager.withNetworkActivity(label: "Sync", progress: work) { () async -> [Double?] in
