@@ -42,7 +42,8 @@ extension NetworkIndicatorManager {
     /// The outputs attached now and still alive, in the order they were added.
     @MainActor
     public var outputs: [any NetworkIndicatorOutput] {
-        driver.delivery.outputs
+        // Without the progress roll-up's own watcher (see `ProgressIdleWatcher`).
+        driver.delivery.outputs.filter { !($0 is ProgressIdleWatcher) }
     }
 
     /// A stream of the indicator's visibility: the current value first, then every change, in

@@ -17,7 +17,8 @@ extension NetworkIndicatorManager {
     /// `body`, so that is a cycle; reach the manager through `owner`, or capture it
     /// `[weak manager]`. Once `owner` is freed, `body` is not called again and is let go at
     /// the next reading. The fraction is read on the manager's scheduler every 0.1 s, only while
-    /// tasks begun with a `Progress` are tracked (and until it goes back to `nil`), and `body`
+    /// tasks begun with a `Progress` are tracked (then once more when the scope goes idle, to
+    /// tell `nil`), and `body`
     /// is called only when the value changes. `body` may call back into the manager.
     ///
     /// - Parameters:

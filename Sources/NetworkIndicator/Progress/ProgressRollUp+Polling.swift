@@ -2,8 +2,11 @@ import Foundation
 
 /// Telling listeners: a repeating timer on the manager's scheduler, every
 /// ``ProgressRollUp/pollInterval`` seconds, runs only while the roll-up has both listeners and
-/// entries (or a fraction to take back to `nil`). Each tick reads the fraction and tells each
-/// listener only when it changed: at most ten updates a second, whatever the tasks report.
+/// tasks with progress. Each tick reads the fraction and tells each listener only when it
+/// changed: at most ten updates a second, whatever the tasks report. Once the last task with
+/// progress has ended in a scope that stays busy, no timer runs: a ``ProgressIdleWatcher``
+/// hears the manager's count instead, and the roll-up reads once more when it reaches zero, so
+/// that listeners hear `nil`.
 extension ProgressRollUp {
     /// Seconds between two readings while polling: 10 Hz, smooth for a bar, cheap for the main
     /// thread.
@@ -54,6 +57,25 @@ extension ProgressRollUp {
         }
         for stream in streams { stream.yield(fraction) }
         stopped?.cancel()
+        watchForIdle(after: fraction)
+    }
+
+    /// With listeners told a fraction and no timer left to take it back to `nil`, waits for the
+    /// scope to be idle through the manager's count (an output that receives counts, attached
+    /// only for that wait, so that the engine's count hops cost nothing the rest of the time);
+    /// otherwise lets any such wait go.
+    @MainActor
+    private func watchForIdle(after fraction: Double?) {
+        let waits = state.withLock { fraction != nil && !$0.isPolling && $0.hasListeners }
+        if waits, delivery.idleWatcher == nil {
+            let watcher = ProgressIdleWatcher(rollUp: self)
+            delivery.idleWatcher = watcher
+            // Told the count at once: at zero it reads again (and lets itself go) right here.
+            driver.addOutput(watcher)
+        } else if !waits, let watcher = delivery.idleWatcher {
+            delivery.idleWatcher = nil
+            driver.removeOutput(watcher)
+        }
     }
 
     // MARK: - Streams, from any thread
@@ -73,6 +95,7 @@ extension ProgressRollUp {
             self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
         }
         pollIfWanted()
+        if fraction != nil { driver.scheduler.enqueue { [weak self] in self?.listenersChanged() } }
     }
 
     /// The main-actor listeners changed: polls if they are now wanted.
@@ -81,6 +104,36 @@ extension ProgressRollUp {
         let hasListeners = delivery.hasListeners
         state.withLock { $0.hasMainActorListeners = hasListeners }
         pollIfWanted()
+        listenersChanged()
+    }
+
+    /// A listener came or went while no timer runs: a new one told a fraction must still hear
+    /// the `nil` at idle, and with none left the idle wait ends.
+    @MainActor
+    private func listenersChanged() {
+        guard !state.withLock({ $0.isPolling }) else { return }
+        tick()
+    }
+}
+
+/// Waits for the scope to go idle after its last task with progress ended, for
+/// ``ProgressRollUp``'s listeners (see `watchForIdle(after:)`): attached to the manager as an
+/// output that receives counts, held by the roll-up's delivery; holds the roll-up weakly.
+@MainActor
+final class ProgressIdleWatcher: NetworkIndicatorOutput {
+    private weak var rollUp: ProgressRollUp?
+
+    init(rollUp: ProgressRollUp) {
+        self.rollUp = rollUp
+    }
+
+    var receivesActiveTaskCount: Bool { true }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+
+    func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+        guard activeTaskCount == 0 else { return }
+        rollUp?.tick()
     }
 }
 
@@ -93,9 +146,9 @@ struct ProgressStream: Sendable {
 extension ProgressRollUp.State {
     var hasListeners: Bool { hasMainActorListeners || !streams.isEmpty }
 
-    /// Polling pays off only while someone listens and there is something to read: an entry, or
-    /// a fraction of ended tasks that must still go back to `nil` when the scope is idle.
-    var wantsPolling: Bool { hasListeners && (!entries.isEmpty || finishedUnits > 0) }
+    /// Polling pays off only while someone listens and a task with progress is tracked (the
+    /// `nil` at idle after the last one ended comes from the idle watcher, not from a timer).
+    var wantsPolling: Bool { hasListeners && !entries.isEmpty }
 
     /// The streams whose last value differs from `fraction`, marked as told.
     mutating func takeStreamDeliveries(_ fraction: Double?) -> [AsyncStream<Double?>.Continuation] {

@@ -83,6 +83,79 @@ struct ProgressPollingTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func theTimerStopsWhenTheLastTaskWithProgressEndsInABusyScope() {
+        let longLived = manager.beganNetworkTask()
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        observe()
+        download = nil
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, 1], "the final value is told")
+        scheduler.runPendingWork()
+        #expect(scheduler.pendingWorkCount == 0, "no timer while only a task without progress runs")
+        withExtendedLifetime((longLived, download)) {}
+    }
+
+    @Test func anObserverHearsNilWhenTheScopeGoesIdleAfterTheTimerStopped() {
+        var longLived: NetworkActivityToken? = manager.beganNetworkTask()
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        observe()
+        download = nil
+        scheduler.advance(by: 0.1)
+        longLived = nil
+        scheduler.runPendingWork()
+        #expect(values == [0, 1, nil])
+        #expect(scheduler.pendingWorkCount == 0)
+        withExtendedLifetime((longLived, download)) {}
+    }
+
+    @Test func anObserverAddedAfterTheLastTaskWithProgressEndedHearsNilAtIdle() {
+        var longLived: NetworkActivityToken? = manager.beganNetworkTask()
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        download = nil
+        observe()
+        scheduler.advance(by: 0.1)  // the reading that finds the download ended
+        #expect(values == [1], "ended work counts as complete while the scope is busy")
+        #expect(scheduler.pendingWorkCount == 0, "no timer: no task with progress is left")
+        longLived = nil
+        scheduler.runPendingWork()
+        #expect(values == [1, nil])
+        withExtendedLifetime((longLived, download)) {}
+    }
+
+    /// The watcher receives counts only while it waits: afterwards a count change that does not
+    /// move the visibility causes no main-queue hop, as with no output at all.
+    @Test func theIdleWatcherIsGoneOnceTheScopeWasIdle() {
+        var longLived: NetworkActivityToken? = manager.beganNetworkTask()
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        observe()
+        download = nil
+        scheduler.advance(by: 0.1)
+        longLived = nil
+        scheduler.runPendingWork()
+        #expect(values == [0, 1, nil])
+        let base = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        let hops = scheduler.enqueuedWorkCount
+        for _ in 0..<10 { manager.beganNetworkTask().end() }
+        #expect(scheduler.enqueuedWorkCount == hops, "no count receiver is left")
+        #expect(manager.outputs.isEmpty)
+        withExtendedLifetime((longLived, download, base)) {}
+    }
+
+    @Test func aStreamHearsNilWhenTheScopeGoesIdleAfterTheTimerStopped() async {
+        var longLived: NetworkActivityToken? = manager.beganNetworkTask()
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: Progress(totalUnitCount: 10))
+        var updates = manager.progressUpdates().makeAsyncIterator()
+        #expect(await updates.next() == .some(0))
+        download = nil
+        scheduler.advance(by: 0.1)
+        #expect(await updates.next() == .some(1))
+        longLived = nil
+        scheduler.runPendingWork()
+        #expect(await updates.next() == .some(nil))
+        withExtendedLifetime((longLived, download)) {}
+    }
+
     @Test func aTaskBegunAfterTheObservationStartsTheTimer() {
         observe()
         let download = Progress(totalUnitCount: 4)
