@@ -40,11 +40,19 @@ export APPLE_SDKS=$sdks
 
 started=$SECONDS
 failed=0
+clean=0
+total=0
 check() {  # $1 = what, then the checker's arguments
-    local what=$1
+    local what=$1 output k n
     shift
     echo "--- $what"
-    bash "$tool" "$@" 2>/dev/null || failed=1
+    output=$(bash "$tool" "$@" 2>/dev/null) || failed=1
+    printf '%s\n' "$output"
+    # The checker's last line: `apple-typecheck: K/N checks clean`; summed for the summary.
+    k=$(grep -oE '[0-9]+/[0-9]+ checks clean' <<< "$output" | tail -1 | cut -d/ -f1)
+    n=$(grep -oE '[0-9]+/[0-9]+ checks clean' <<< "$output" | tail -1 | cut -d/ -f2 | cut -d' ' -f1)
+    clean=$((clean + ${k:-0}))
+    total=$((total + ${n:-1}))
 }
 samples=Examples/DocSamples
 check "library targets" ios13.0 ios15.0 ios17.0 macos10.15 macos14.0
@@ -58,8 +66,8 @@ check "AppKit overlay samples" --extra "$samples/AppKitOverlay" macos10.15 macos
 check "SwiftUI refreshable samples" --extra "$samples/SwiftUIRefreshable" ios15.0 ios17.0 macos14.0
 
 if [ "$failed" = 0 ]; then
-    echo "apple-sdk-check: passed in $((SECONDS - started)) s"
+    echo "apple-sdk-check: passed in $((SECONDS - started)) s, $clean/$total checks clean"
 else
-    echo "apple-sdk-check: FAILED (errors or warnings above) after $((SECONDS - started)) s"
+    echo "apple-sdk-check: FAILED (errors or warnings above) after $((SECONDS - started)) s, $clean/$total checks clean"
 fi
 exit "$failed"
