@@ -44,7 +44,8 @@ extension TaskRegistry {
     /// After a sweep: when most slots are free, packs the entries to the front, so that sweeps
     /// and snapshots stay proportional to the live entries.
     private mutating func compactIfSparse() {
-        guard freeSlots.count > 64, freeSlots.count > entryCount else { return }
+        let freeSlotCount = entries.count - entryCount
+        guard freeSlotCount > 64, freeSlotCount > entryCount else { return }
         var packed: [Entry] = []
         packed.reserveCapacity(entryCount)
         for index in entries.indices where !entries[index].isFree {
@@ -52,6 +53,6 @@ extension TaskRegistry {
             packed.append(entries[index])
         }
         entries = packed
-        freeSlots.removeAll()
+        firstFreeSlot = -1
     }
 }

@@ -25,6 +25,11 @@ struct TaskRegistry {
         /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
         var hasLabel: Bool
         var isStaleReported = false
+        /// In a free slot, the next free slot (`-1`: none): the free slots form a list threaded
+        /// through the array, headed by ``TaskRegistry/firstFreeSlot``, so that taking and
+        /// returning a slot touch no second array. Fits in the entry's padding (40 bytes either
+        /// way).
+        var nextFreeSlot: Int32 = -1
 
         var isFree: Bool { count == 0 }
     }
@@ -50,7 +55,9 @@ struct TaskRegistry {
 
     /// The slots, free ones included: read only those that are not ``Entry/isFree``.
     var entries: [Entry] = []
-    var freeSlots: [Int32] = []
+    /// The free slot that the next new entry takes (`-1`: none; the entry is appended), the head
+    /// of the list of free slots (``Entry/nextFreeSlot``).
+    var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
@@ -76,7 +83,7 @@ struct TaskRegistry {
     ) {
         activeTaskCount += 1
         // The slot a new entry takes; the table's lookup stores it for `key` if it is new.
-        var slot = freeSlots.last ?? Int32(entries.count)
+        var slot = firstFreeSlot >= 0 ? firstFreeSlot : Int32(entries.count)
         if let found = table.value(for: key, insertingIfAbsent: slot) {
             let index = Int(found)
             if !isDead(at: index) {
@@ -84,11 +91,11 @@ struct TaskRegistry {
                 return
             }
             remove(at: index)
-            slot = Int32(index)  // the slot just freed, now on top of `freeSlots`
+            slot = Int32(index)  // the slot just freed, now at the head of the free list
             table.set(slot, for: key)
         }
         if Int(slot) < entries.count {
-            freeSlots.removeLast()
+            firstFreeSlot = entries[Int(slot)].nextFreeSlot
             entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         } else {
             entries.append(
@@ -169,7 +176,7 @@ struct TaskRegistry {
     /// Ends every task.
     mutating func removeAll() {
         entries.removeAll()
-        freeSlots.removeAll()
+        firstFreeSlot = -1
         entryCount = 0
         table.removeAll()
         labels.removeAll()
@@ -199,8 +206,8 @@ struct TaskRegistry {
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
-        entries[index].free()
-        freeSlots.append(Int32(index))
+        entries[index].free(next: firstFreeSlot)
+        firstFreeSlot = Int32(index)
         return count
     }
 }
@@ -219,9 +226,11 @@ extension TaskRegistry.Entry {
         isStaleReported = false
     }
 
-    /// Frees the slot; the token is let go at once.
-    mutating func free() {
+    /// Frees the slot, putting it at the head of the free list before `next`; the token is let
+    /// go at once.
+    mutating func free(next: Int32) {
         count = 0
+        nextFreeSlot = next
         if kind.isSwept { token.object = nil }
     }
 }
