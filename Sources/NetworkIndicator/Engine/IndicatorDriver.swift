@@ -402,22 +402,31 @@ final class IndicatorDriver: Sendable {
         return true
     }
 
-    /// A descendant's count moved by `delta` (its lock is held; this one is taken here). A
-    /// child that `leaving` (shut down) also leaves the list of children.
-    private func descendantsChanged(
-        by delta: Int,
-        clock: Clock,
-        hops: inout Hops,
-        leaving: ObjectIdentifier? = nil
-    ) {
+    /// A descendant's count moved by `delta` (its lock is held; this one is taken here).
+    private func descendantsChanged(by delta: Int, clock: Clock, hops: inout Hops) {
+        let hop = state.withLock { descendantsChanged(by: delta, in: &$0, clock: clock, hops: &hops) }
+        if hop { hops.append(self) }
+    }
+
+    /// A child that is `leaving` (shut down) ends its remaining `delta` tasks and leaves the list
+    /// of children, under one lock: a path of its own, so that no other change carries the
+    /// dictionary work.
+    private func descendantsChanged(by delta: Int, clock: Clock, hops: inout Hops, leaving: ObjectIdentifier) {
         let hop = state.withLock { state in
-            if let leaving { state.children[leaving] = nil }
-            let old = state.activeTaskCount
-            state.descendantTaskCount += delta
-            return carry(from: old, in: &state, clock: clock, hops: &hops)
-                && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+            state.children[leaving] = nil
+            return descendantsChanged(by: delta, in: &state, clock: clock, hops: &hops)
         }
         if hop { hops.append(self) }
+    }
+
+    /// The locked half of both: applies `delta`, carries the change further up, and tells the
+    /// machine; returns whether this manager needs a reconcile.
+    @inline(__always)
+    private func descendantsChanged(by delta: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
+        let old = state.activeTaskCount
+        state.descendantTaskCount += delta
+        return carry(from: old, in: &state, clock: clock, hops: &hops)
+            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
     }
 
     /// The time of a change: the scheduler's own reading for a scheduler other than
