@@ -15,6 +15,10 @@
 //     judged against it.
 // (e) `AlamofireStyleIDSet`: a `Set<String>` of UUID strings under an `NSRecursiveLock`, the
 //     shape of request tracking by identifier strings in networking libraries.
+// (f) `WrapperWeakDictionary`: (d) written with the design card's `WeakWrapper` class instead
+//     of a struct entry, `[ObjectIdentifier: CountingWeakWrapper]`: one wrapper object
+//     allocated per token that opens an entry. A second yardstick beside (d), which is the
+//     stricter one.
 //
 // Their begin/finish methods are public and deliberately not `@inlinable`: the benchmarks call
 // them across a module boundary, as they call the library, so neither side gets inlined into the
@@ -239,5 +243,63 @@ public final class AlamofireStyleIDSet: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return identifiers.count
+    }
+}
+
+// MARK: - (f) The obvious dictionary with the card's wrapper class
+
+/// REFERENCE (f): the wrapper of the design card, counting: one object per open entry, holding
+/// the token weakly.
+public final class CountingWeakWrapper {
+    /// The token, or `nil` once it has been deallocated.
+    public weak var object: AnyObject?
+    /// Open begins of the token.
+    public var count = 1
+
+    /// Wraps `object` weakly, with one begin counted.
+    public init(_ object: AnyObject) {
+        self.object = object
+    }
+}
+
+/// REFERENCE (f): (d) as the design card words it, `[ObjectIdentifier: WeakWrapper]`: the
+/// same begin and finish rules as ``ObviousWeakDictionary`` (a dead token's entry at a reused
+/// address is replaced; finish trusts its caller), but each entry is a wrapper object, so a
+/// begin that opens an entry allocates one and the finish that closes it frees it. Reads of the
+/// wrapper's weak field happen in place (a class field), with no copy of the weak reference.
+public final class WrapperWeakDictionary: @unchecked Sendable {
+    private let lock = NSLock()
+    private var wrappers: [ObjectIdentifier: CountingWeakWrapper] = [:]
+
+    /// Creates a tracker with no entries.
+    public init() {}
+
+    /// Counts one more begin of `token`, or gives it a new wrapper (replacing a dead one).
+    public func begin(_ token: AnyObject) {
+        let key = ObjectIdentifier(token)
+        lock.lock()
+        defer { lock.unlock() }
+        if let wrapper = wrappers[key], wrapper.object != nil {
+            wrapper.count += 1
+        } else {
+            wrappers[key] = CountingWeakWrapper(token)
+        }
+    }
+
+    /// Counts one finish of `token`; its wrapper is removed when its count reaches zero.
+    public func finish(_ token: AnyObject) {
+        let key = ObjectIdentifier(token)
+        lock.lock()
+        defer { lock.unlock() }
+        guard let wrapper = wrappers[key] else { return }
+        wrapper.count -= 1
+        if wrapper.count == 0 { wrappers[key] = nil }
+    }
+
+    /// Tokens with a wrapper (dead ones included until their address is reused).
+    public var trackedTokenCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return wrappers.count
     }
 }

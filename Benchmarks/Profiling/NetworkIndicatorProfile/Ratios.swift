@@ -49,6 +49,8 @@ func runRatios(iterations: Int) {
     let floorToken = Token()
     let dictionary = ObviousWeakDictionary()
     let dictionaryToken = Token()
+    let wrapperDictionary = WrapperWeakDictionary()
+    let wrapperDictionaryToken = Token()
     let identifierSet = AlamofireStyleIDSet()
     let explicitManager = NetworkIndicatorManager()
     let explicitToken = Token()
@@ -258,6 +260,13 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(preciseClockManager.activeTaskCount)
         },
+        RatioCase(name: "(f) obvious dictionary of WeakWrapper objects begin+finish") { n in
+            for _ in 0..<n {
+                wrapperDictionary.begin(wrapperDictionaryToken)
+                wrapperDictionary.finish(wrapperDictionaryToken)
+            }
+            blackHoleInt(wrapperDictionary.trackedTokenCount)
+        },
     ]
     // Row indices used for the ratios and the checks.
     let weakFloor = 1
@@ -278,6 +287,7 @@ func runRatios(iterations: Int) {
     let inPlaceWeakLoadRow = 18
     let coarseClockRow = 19
     let preciseClockRow = 20
+    let wrapperDictionaryRow = 21
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -296,6 +306,7 @@ func runRatios(iterations: Int) {
     let expected: [(String, Int, Int)] = [
         ("counter", counter.count, 0),
         ("obvious weak dictionary", dictionary.trackedTokenCount, 0),
+        ("dictionary of wrappers", wrapperDictionary.trackedTokenCount, 0),
         ("Alamofire-style set", identifierSet.count, 0),
         ("explicit manager", explicitManager.activeTaskCount, 0),
         ("opaque manager", opaqueManager.activeTaskCount, 0),
@@ -369,7 +380,7 @@ func runRatios(iterations: Int) {
     // The targets again, interleaved as finely as the A/B pairs (the floor, obvious, explicit,
     // opaque, an empty root, a depth-1 child, 10 000 live; best of `abRounds` rounds each).
     var fastestTarget: [Int: Double] = [:]
-    let targetRows = [weakFloor, obvious, explicit, opaque, empty, depth1, crowded]
+    let targetRows = [weakFloor, obvious, explicit, opaque, empty, depth1, crowded, wrapperDictionaryRow]
     for round in 0..<abRounds {
         for offset in targetRows.indices {
             let index = targetRows[(offset + round) % targetRows.count]
@@ -380,7 +391,8 @@ func runRatios(iterations: Int) {
         "interleaved ns: floor \(String(format: "%.1f", fastestTarget[weakFloor]!)), obvious "
             + "\(String(format: "%.1f", fastestTarget[obvious]!)), explicit \(String(format: "%.1f", fastestTarget[explicit]!)), "
             + "opaque \(String(format: "%.1f", fastestTarget[opaque]!)), root \(String(format: "%.1f", fastestTarget[empty]!)), "
-            + "depth-1 \(String(format: "%.1f", fastestTarget[depth1]!)), 10k live \(String(format: "%.1f", fastestTarget[crowded]!))"
+            + "depth-1 \(String(format: "%.1f", fastestTarget[depth1]!)), 10k live \(String(format: "%.1f", fastestTarget[crowded]!)), "
+            + "(f) wrapper dictionary \(String(format: "%.1f", fastestTarget[wrapperDictionaryRow]!))"
     )
     check(
         "explicit begin+finish vs obvious weak dictionary (interleaved rounds)",
@@ -397,6 +409,13 @@ func runRatios(iterations: Int) {
         "explicit with 10 000 other live tokens vs empty manager (interleaved rounds)",
         fastestTarget[crowded]! / fastestTarget[empty]!,
         1.5
+    )
+    // The same two targets against the second yardstick, (f), for comparison only.
+    print(
+        "against (f), the dictionary of WeakWrapper objects (interleaved rounds): explicit "
+            + "\(String(format: "%.2f", fastestTarget[explicit]! / fastestTarget[wrapperDictionaryRow]!))×, opaque "
+            + "\(String(format: "%.2f", fastestTarget[opaque]! / fastestTarget[wrapperDictionaryRow]!))×, "
+            + "obvious (d) \(String(format: "%.2f", fastestTarget[obvious]! / fastestTarget[wrapperDictionaryRow]!))×"
     )
     print(
         "explicit begin+finish ÷ weak-reference floor (interleaved rounds): "

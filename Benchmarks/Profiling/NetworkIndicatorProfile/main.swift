@@ -5,7 +5,7 @@
 //     valgrind --tool=callgrind .build/release/NetworkIndicatorProfile explicit 100000
 //
 // Scenarios: explicit, explicit-main, explicit-child, explicit-grandchild, explicit-crowded (10 000
-// other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, id-set,
+// other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
 // sweep-live, sweep-dead, costs, ratios. `ratios` prints the library beside the references in one
 // table (see Ratios.swift):
 //
@@ -94,6 +94,13 @@ func run() {
         }
     case "obvious":
         let dictionary = ObviousWeakDictionary()
+        let token = Token()
+        for _ in 0..<iterations {
+            dictionary.begin(token)
+            dictionary.finish(token)
+        }
+    case "wrapper-dictionary":
+        let dictionary = WrapperWeakDictionary()
         let token = Token()
         for _ in 0..<iterations {
             dictionary.begin(token)
