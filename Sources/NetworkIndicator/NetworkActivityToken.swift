@@ -11,19 +11,30 @@
 /// on any thread.
 public final class NetworkActivityToken: Sendable {
     let manager: NetworkIndicatorManager
+    /// The index of the manager's registry slot pinned to this token until its `deinit`: its
+    /// tasks are found there, without a hash lookup.
+    let slot: Int32
 
-    init(manager: NetworkIndicatorManager) {
+    /// Made by the manager, under its lock, with the slot it pins to the token.
+    init(manager: NetworkIndicatorManager, slot: Int32) {
         self.manager = manager
+        self.slot = slot
     }
 
     deinit {
-        end()
+        end(unpinning: true)
     }
 
-    /// Ends the token's tasks without reporting anything if they already ended. Usable from
-    /// this module's inlinable code (the async sequence's iterator).
+    /// Ends the token's tasks without reporting anything if they already ended; the token keeps
+    /// its slot, so it can still be begun again. Usable from this module's inlinable code (the
+    /// async sequence's iterator).
     @usableFromInline
     func end() {
-        manager.endTasks(ofOpaqueToken: ObjectIdentifier(self))
+        end(unpinning: false)
+    }
+
+    /// Ends the token's tasks; `unpinning` (its `deinit`) also frees its slot.
+    private func end(unpinning: Bool) {
+        manager.endTasks(ofOpaqueToken: ObjectIdentifier(self), pinnedAt: slot, unpinning: unpinning)
     }
 }

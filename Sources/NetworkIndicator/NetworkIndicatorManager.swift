@@ -123,11 +123,12 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
-        // A type comparison first: the cast runs only for opaque tokens, off the common path.
-        let isOwnOpaqueToken =
-            type(of: token) == NetworkActivityToken.self
-            && (token as? NetworkActivityToken)?.manager === self
-        driver.beginToken(token, isOwnOpaqueToken: isOwnOpaqueToken, label: label)
+        if let opaque = ownOpaqueToken(token) {
+            let begun = driver.beginOpaqueToken(at: opaque.slot, key: ObjectIdentifier(opaque), label: label)
+            assert(begun, "a live opaque token always has its pinned slot")
+        } else {
+            driver.beginToken(token, label: label)
+        }
     }
 
     /// Begins a task that lasts as long as the returned token lives.
@@ -139,20 +140,28 @@ public final class NetworkIndicatorManager: Sendable {
     /// - Parameter label: A name for ``activitySnapshot()`` and diagnostics.
     /// - Returns: The token. Discarding it ends the task immediately.
     public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
-        let token = NetworkActivityToken(manager: self)
-        driver.begin(ObjectIdentifier(token), kind: .opaqueToken, label: label)
-        return token
+        driver.beginOpaqueToken(of: self, label: label)
     }
 
-    /// Ends every task of the opaque token keyed `key` (``NetworkActivityToken/end()``), on any
-    /// thread.
+    /// Ends every task of the opaque token keyed `key`, pinned at `slot`, on any thread;
+    /// `unpinning` (the token's `deinit`) also frees its slot.
     ///
     /// Not inlined: reached through the token, the optimizer retains and releases the driver
     /// around the call; here the manager (borrowed) keeps its driver alive, so nothing is
     /// retained (measured in Benchmarks/README.md, "Issue 26").
     @inline(never)
-    func endTasks(ofOpaqueToken key: ObjectIdentifier) {
-        driver.finishAll(key)
+    func endTasks(ofOpaqueToken key: ObjectIdentifier, pinnedAt slot: Int32, unpinning: Bool) {
+        driver.finishAll(pinnedAt: slot, key: key, unpinning: unpinning)
+    }
+
+    /// `token` as this manager's own opaque token (which has a pinned slot here), or `nil`. A type
+    /// comparison first, so that the cast runs only for opaque tokens, off the common path.
+    @inline(__always)
+    func ownOpaqueToken(_ token: AnyObject) -> NetworkActivityToken? {
+        guard type(of: token) == NetworkActivityToken.self, let opaque = token as? NetworkActivityToken,
+            opaque.manager === self
+        else { return nil }
+        return opaque
     }
 
     /// Ends one task begun with `token`.
@@ -165,7 +174,13 @@ public final class NetworkIndicatorManager: Sendable {
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1).
     public func finishedNetworkTask(forToken token: AnyObject) {
-        switch driver.finishOne(ObjectIdentifier(token)) {
+        let outcome =
+            if let opaque = ownOpaqueToken(token) {
+                driver.finishOne(pinnedAt: opaque.slot, key: ObjectIdentifier(opaque))
+            } else {
+                driver.finishOne(ObjectIdentifier(token))
+            }
+        switch outcome {
         case .finished:
             break
         case .unknown:

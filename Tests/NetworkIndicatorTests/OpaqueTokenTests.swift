@@ -79,3 +79,71 @@ struct OpaqueTokenTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 }
+
+/// Opaque tokens keep the registry slot they were made with until they are released: whatever
+/// ends their tasks in between, they are found there.
+@MainActor
+@Suite("Opaque tokens: pinned slots")
+struct OpaqueTokenSlotTests {
+    @Test func anOpaqueTokenOutlivesASweepThatPacksTheRegistry() {
+        let harness = Harness()
+        let manager = harness.manager
+        var weakTokens: [Token] = (0..<150).map { _ in Token() }
+        for token in weakTokens.prefix(100) { manager.beganNetworkTask(withToken: token) }
+        let opaque = manager.beganNetworkTask(label: "download")
+        for token in weakTokens.suffix(50) { manager.beganNetworkTask(withToken: token) }
+        weakTokens.removeAll()
+        harness.settle()
+        harness.advance(by: 1)  // one sweep: 150 dead entries, packed around the opaque token's
+        #expect(manager.activeTaskCount == 1)
+        manager.beganNetworkTask(withToken: opaque)
+        #expect(manager.activeTaskCount == 2)
+        manager.finishedNetworkTask(forToken: opaque)
+        manager.finishedNetworkTask(forToken: opaque)
+        #expect(manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+        manager.finishedNetworkTask(forToken: opaque)
+        #expect(harness.diagnostics.kinds == [.unknownFinish], "a third finish has no task to end")
+    }
+
+    @Test func anOpaqueTokenBegunAgainAfterAResetCountsOnceAndEndsWithItsRelease() {
+        let harness = Harness()
+        let manager = harness.manager
+        var opaque: NetworkActivityToken? = manager.beganNetworkTask(label: "sync")
+        manager.resetNetworkActivity()
+        #expect(manager.activeTaskCount == 0)
+        manager.beganNetworkTask(withToken: opaque!)
+        #expect(manager.activeTaskCount == 1)
+        #expect(manager.activitySnapshot().activities.map(\.label) == ["NetworkActivityToken"])
+        opaque = nil
+        #expect(manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
+    @Test func theSlotsOfReleasedOpaqueTokensAreReused() {
+        let harness = Harness()
+        let manager = harness.manager
+        for _ in 0..<1_000 {
+            let first = manager.beganNetworkTask()
+            let second = manager.beganNetworkTask()
+            #expect(first.slot != second.slot)
+            #expect(manager.activeTaskCount == 2)
+        }
+        #expect(manager.activeTaskCount == 0)
+        let token = manager.beganNetworkTask()
+        #expect(token.slot < 2, "two slots served a thousand pairs")
+    }
+
+    @Test func anotherManagersOpaqueTokenIsAWeakTokenHereAndLeavesItsOwnSlotAlone() {
+        let harness = Harness()
+        let other = NetworkIndicatorManager(scheduler: harness.scheduler)
+        let foreign = other.beganNetworkTask()
+        harness.manager.beganNetworkTask(withToken: foreign)
+        #expect(harness.manager.activeTaskCount == 1)
+        #expect(harness.manager.activitySnapshot().activities.map(\.kind) == [.weakToken])
+        harness.manager.finishedNetworkTask(forToken: foreign)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(other.activeTaskCount == 1, "its own manager still counts it")
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+}

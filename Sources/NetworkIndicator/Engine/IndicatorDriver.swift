@@ -18,7 +18,7 @@ import Foundation
 /// ``State`` needs no `@unchecked Sendable`. A caller's object is not `Sendable` (`AnyObject`),
 /// and the manager's whole point is to hold callers' objects weakly, from any thread: the three
 /// methods that move one into or out of the state where the compiler cannot follow it
-/// (``beginToken(_:isOwnOpaqueToken:label:)``, ``snapshotParts(keepingAlive:)``,
+/// (``beginToken(_:label:)``, ``snapshotParts(keepingAlive:)``,
 /// ``finishSweep(completed:now:)``) take the lock with `withLockUnchecked`, which skips that
 /// check. (The sweep's result, made fresh under the lock, passes the check.) It is safe because the
 /// driver never calls a caller's object under the lock or on another thread: the registry holds
@@ -94,18 +94,18 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Tasks, from any thread
 
-    /// Begins one task for a caller's `token` (held weakly, unless it is this manager's own
-    /// opaque token, whose `deinit` reports its end).
-    func beginToken(_ token: AnyObject, isOwnOpaqueToken: Bool, label: String?) {
+    /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
+    /// see ``beginOpaqueToken(of:label:)``).
+    func beginToken(_ token: AnyObject, label: String?) {
         let clock = clock()
         var hops = Hops()
         // A caller's object enters the state: see "Callers' objects" in the header.
         let hop = state.withLockUnchecked { state in
             let old = state.activeTaskCount
-            let kind = state.classifier.kind(of: token, isOwnOpaqueToken: isOwnOpaqueToken)
+            let kind = state.classifier.kind(of: token)
             state.registry.begin(
                 ObjectIdentifier(token),
-                object: kind.isSwept ? token : nil,
+                object: token,
                 kind: kind,
                 label: label,
                 now: clock.now
@@ -115,9 +115,44 @@ final class IndicatorDriver: Sendable {
         enqueueReconciles(hop: hop, hops: hops)
     }
 
-    /// Begins one task under `key` that no weak reference tracks (an opaque token, a group).
+    /// Begins one task under `key` that no weak reference tracks (a group).
     func begin(_ key: ObjectIdentifier, kind: TaskKind, label: String?) {
         changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1.now) }
+    }
+
+    // MARK: Opaque tokens, in slots pinned to them (no hash lookup)
+
+    /// Makes an opaque token of `manager` (this driver's), with the index of the slot pinned to
+    /// it, and begins its first task. The token is made under the lock (an allocation, no code
+    /// of the caller's), so that it knows its slot from the start.
+    func beginOpaqueToken(of manager: NetworkIndicatorManager, label: String?) -> NetworkActivityToken {
+        // Handed out through a local, not as the locked closure's result: a generic result is
+        // copied on its way out, a retain and a release of the token per begin.
+        var made: NetworkActivityToken?
+        changeTasks { state, clock in
+            let slot = state.registry.nextPinnedSlot
+            let token = NetworkActivityToken(manager: manager, slot: slot)
+            state.registry.beginPinned(newAt: slot, key: ObjectIdentifier(token), label: label, now: clock.now)
+            made = token
+        }
+        return made!
+    }
+
+    /// Begins one more task of the opaque token `key` pinned at `slot`; `false` if the slot is
+    /// not pinned to it.
+    func beginOpaqueToken(at slot: Int32, key: ObjectIdentifier, label: String?) -> Bool {
+        changeTasks { $0.registry.beginPinned(at: slot, key: key, label: label, now: $1.now) }
+    }
+
+    /// Ends one task of the opaque token `key` pinned at `slot`.
+    func finishOne(pinnedAt slot: Int32, key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
+        changeTasks { state, _ in state.registry.finishOnePinned(at: slot, key: key) }
+    }
+
+    /// Ends every task of the opaque token `key` pinned at `slot`; `unpinning` (its `deinit`)
+    /// also frees the slot.
+    func finishAll(pinnedAt slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
+        changeTasks { state, _ in state.registry.finishAllPinned(at: slot, key: key, unpinning: unpinning) }
     }
 
     /// Ends one task under `key`.
@@ -158,6 +193,11 @@ final class IndicatorDriver: Sendable {
     /// progress roll-up (`Progress/`) asks it when a fraction is read, never on begin or finish.
     func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
         state.withLock { !$0.isShutDown && $0.registry.table.value(for: key) != nil }
+    }
+
+    /// Whether the opaque token `key` pinned at `slot` has an open task (see ``hasOpenTask(_:)``).
+    func hasOpenTask(pinnedAt slot: Int32, key: ObjectIdentifier) -> Bool {
+        state.withLock { !$0.isShutDown && $0.registry.hasOpenTask(pinnedAt: slot, key: key) }
     }
 
     /// The open tasks of the manager and its descendants, and how many times that count has

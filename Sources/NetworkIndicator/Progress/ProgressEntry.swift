@@ -24,12 +24,17 @@ final class ProgressEntry: @unchecked Sendable {
     private let driver: IndicatorDriver
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak let token: AnyObject?
+    /// The slot pinned to the token when it is an opaque token of the manager that began the
+    /// task (such a token is not in the registry's table).
+    private let pinnedSlot: Int32?
 
     init(progress: Progress, token: AnyObject, driver: IndicatorDriver) {
         self.progress = progress
         self.key = ObjectIdentifier(token)
         self.driver = driver
         self.token = token
+        let opaque = token as? NetworkActivityToken
+        self.pinnedSlot = opaque?.manager.driver === driver ? opaque?.slot : nil
     }
 
     /// Whether the task has ended. Takes the lock of the manager that began the task: call it
@@ -37,6 +42,7 @@ final class ProgressEntry: @unchecked Sendable {
     var hasEnded: Bool {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard token != nil else { return true }
+        if let pinnedSlot { return !driver.hasOpenTask(pinnedAt: pinnedSlot, key: key) }
         return !driver.hasOpenTask(key)
     }
 }

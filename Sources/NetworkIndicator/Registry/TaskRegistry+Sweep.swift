@@ -41,18 +41,27 @@ extension TaskRegistry {
         return result
     }
 
-    /// After a sweep: when most slots are free, packs the entries to the front, so that sweeps
-    /// and snapshots stay proportional to the live entries.
+    /// After a sweep: when most slots are free, moves the entries forward into the free slots, in
+    /// their order, and cuts the free tail, so that sweeps and snapshots stay proportional to the
+    /// live entries. A slot pinned to an opaque token never moves (its token holds its index):
+    /// entries move around it.
     private mutating func compactIfSparse() {
         let freeSlotCount = entries.count - entryCount
         guard freeSlotCount > 64, freeSlotCount > entryCount else { return }
-        var packed: [Entry] = []
-        packed.reserveCapacity(entryCount)
-        for index in entries.indices where !entries[index].isFree {
-            table.set(Int32(packed.count), for: entries[index].key)
-            packed.append(entries[index])
+        var target = 0  // every slot below `target` holds an entry
+        for index in entries.indices where entries[index].isInUse && !entries[index].isPinned {
+            while target < index, entries[target].isInUse { target += 1 }
+            if target < index {
+                entries.swapAt(target, index)  // the free slot's blank content goes to `index`
+                table.set(Int32(target), for: entries[target].key)
+            }
+            target += 1
         }
-        entries = packed
+        entries.removeSubrange(((entries.lastIndex { $0.isInUse } ?? -1) + 1)...)
         firstFreeSlot = -1
+        for index in entries.indices.reversed() where !entries[index].isInUse {
+            entries[index].nextFreeSlot = firstFreeSlot
+            firstFreeSlot = Int32(index)
+        }
     }
 }

@@ -14,6 +14,14 @@ import Foundation
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
+///
+/// An opaque ``NetworkActivityToken`` of this manager is not in the table: it is made with the
+/// index of its slot (``nextPinnedSlot``, ``beginPinned(newAt:key:label:now:)``), and the slot stays **pinned**
+/// to it until the token is released (``finishAllPinned(at:key:unpinning:)``), whatever happens
+/// to its tasks in between (finished early, ended by a reset): nothing else takes a pinned slot
+/// and no compaction moves it, so the token always finds its entry at its index, with no hash
+/// lookup. Every pinned-slot call still checks the key, a cheap guard that turns a stale index
+/// into "no open task" instead of a change to another entry.
 struct TaskRegistry {
     /// One slot: an entry while ``count`` is positive, free when it is 0.
     struct Entry {
@@ -25,13 +33,19 @@ struct TaskRegistry {
         /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
         var hasLabel: Bool
         var isStaleReported = false
+        /// The slot belongs to an opaque token until the token is released, even while it has
+        /// no task (see the type's header).
+        var isPinned = false
         /// In a free slot, the next free slot (`-1`: none): the free slots form a list threaded
         /// through the array, headed by ``TaskRegistry/firstFreeSlot``, so that taking and
-        /// returning a slot touch no second array. Fits in the entry's padding (40 bytes either
-        /// way).
+        /// returning a slot touch no second array. With ``isPinned``, it fits in the entry's
+        /// padding (40 bytes either way).
         var nextFreeSlot: Int32 = -1
 
+        /// No open task (a free slot, or a pinned one whose tasks ended).
         var isFree: Bool { count == 0 }
+        /// Holds an entry: it has tasks, or it is pinned to its opaque token.
+        var isInUse: Bool { count > 0 || isPinned }
     }
 
     enum FinishOutcome: Equatable {
@@ -61,8 +75,10 @@ struct TaskRegistry {
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
-    /// Entries in use (slots that are not free).
-    private(set) var entryCount = 0
+    /// Slots in use (``Entry/isInUse``): not on the free list.
+    var entryCount = 0
+    /// Slots pinned to opaque tokens.
+    private(set) var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
@@ -96,19 +112,10 @@ struct TaskRegistry {
         }
         if Int(slot) < entries.count {
             firstFreeSlot = entries[Int(slot)].nextFreeSlot
-            entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         } else {
-            entries.append(
-                Entry(
-                    key: key,
-                    token: WeakWrapper(object: object),
-                    count: 1,
-                    startedAt: now(),
-                    kind: kind,
-                    hasLabel: label != nil
-                )
-            )
+            entries.append(Entry.blank)
         }
+        entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         entryCount += 1
         if kind.isSwept { sweptEntryCount += 1 }
         if let label { labels[key] = label }
@@ -152,6 +159,99 @@ struct TaskRegistry {
         return entries[index].kind == .group ? entries[index].count : 0
     }
 
+    // MARK: - Opaque tokens: pinned slots
+
+    /// The slot that ``beginPinned(at:key:label:now:)`` pins next: the caller makes its token
+    /// with it, under the same lock.
+    var nextPinnedSlot: Int32 {
+        firstFreeSlot >= 0 ? firstFreeSlot : Int32(entries.count)
+    }
+
+    /// Begins the first task of a new opaque token `key`, in the slot ``nextPinnedSlot`` named,
+    /// pinned to it from now on.
+    mutating func beginPinned(
+        newAt slot: Int32,
+        key: ObjectIdentifier,
+        label: String?,
+        now: @autoclosure () -> TimeInterval
+    ) {
+        let taken = takeFreeSlot()
+        precondition(taken == slot, "an opaque token is made with the slot it is pinned to")
+        entries[Int(slot)].fill(key: key, object: nil, kind: .opaqueToken, hasLabel: label != nil, now: now())
+        entries[Int(slot)].isPinned = true
+        entryCount += 1
+        pinnedCount += 1
+        activeTaskCount += 1
+        if let label { labels[key] = label }
+    }
+
+    /// Begins one more task of the opaque token `key` pinned at `slot`; the first since its
+    /// tasks ended opens a new entry (begun at `now`, labelled `label`). `false` (and no change)
+    /// if the slot is not pinned to `key`.
+    mutating func beginPinned(
+        at slot: Int32,
+        key: ObjectIdentifier,
+        label: String?,
+        now: @autoclosure () -> TimeInterval
+    ) -> Bool {
+        guard isPinned(slot, to: key) else { return false }
+        let index = Int(slot)
+        if entries[index].count == 0 {
+            entries[index].fill(key: key, object: nil, kind: .opaqueToken, hasLabel: label != nil, now: now())
+            if let label { labels[key] = label }
+        } else {
+            entries[index].count += 1
+        }
+        activeTaskCount += 1
+        return true
+    }
+
+    /// Ends one task of the opaque token `key` pinned at `slot`; the slot stays pinned.
+    mutating func finishOnePinned(at slot: Int32, key: ObjectIdentifier) -> FinishOutcome {
+        guard isPinned(slot, to: key), entries[Int(slot)].count > 0 else { return .unknown }
+        if entries[Int(slot)].count == 1 {
+            endTasks(ofPinned: Int(slot))
+        } else {
+            entries[Int(slot)].count -= 1
+            activeTaskCount -= 1
+        }
+        return .finished
+    }
+
+    /// Ends every task of the opaque token `key` pinned at `slot` and, if `unpinning` (the token
+    /// is being released), frees the slot.
+    mutating func finishAllPinned(at slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
+        guard isPinned(slot, to: key) else { return }
+        let index = Int(slot)
+        endTasks(ofPinned: index)
+        guard unpinning else { return }
+        entries[index].isPinned = false
+        pinnedCount -= 1
+        entryCount -= 1
+        entries[index].free(next: firstFreeSlot)
+        firstFreeSlot = slot
+    }
+
+    /// Whether the opaque token `key` pinned at `slot` has an open task.
+    func hasOpenTask(pinnedAt slot: Int32, key: ObjectIdentifier) -> Bool {
+        isPinned(slot, to: key) && entries[Int(slot)].count > 0
+    }
+
+    private func isPinned(_ slot: Int32, to key: ObjectIdentifier) -> Bool {
+        let index = Int(slot)
+        return index >= 0 && index < entries.count && entries[index].isPinned && entries[index].key == key
+    }
+
+    /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task.
+    private mutating func endTasks(ofPinned index: Int) {
+        activeTaskCount -= entries[index].count
+        entries[index].count = 0
+        if entries[index].hasLabel {
+            labels[entries[index].key] = nil
+            entries[index].hasLabel = false
+        }
+    }
+
     // MARK: - Push/pop
 
     mutating func push(now: @autoclosure () -> TimeInterval) {
@@ -173,11 +273,23 @@ struct TaskRegistry {
 
     // MARK: - Everything
 
-    /// Ends every task.
+    /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task.
     mutating func removeAll() {
-        entries.removeAll()
         firstFreeSlot = -1
-        entryCount = 0
+        if pinnedCount == 0 {
+            entries.removeAll()
+        } else {
+            for index in entries.indices.reversed() {
+                if entries[index].isPinned {
+                    entries[index].count = 0
+                    entries[index].hasLabel = false
+                } else {
+                    entries[index].free(next: firstFreeSlot)
+                    firstFreeSlot = Int32(index)
+                }
+            }
+        }
+        entryCount = pinnedCount
         table.removeAll()
         labels.removeAll()
         activeTaskCount = 0
@@ -186,6 +298,17 @@ struct TaskRegistry {
     }
 
     // MARK: - Private
+
+    /// Takes the slot at the head of the free list, or appends one; the caller fills it.
+    private mutating func takeFreeSlot() -> Int32 {
+        if firstFreeSlot >= 0 {
+            let slot = firstFreeSlot
+            firstFreeSlot = entries[Int(slot)].nextFreeSlot
+            return slot
+        }
+        entries.append(Entry.blank)
+        return Int32(entries.count - 1)
+    }
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
@@ -213,6 +336,18 @@ struct TaskRegistry {
 }
 
 extension TaskRegistry.Entry {
+    /// A slot before its first fill.
+    static var blank: Self {
+        Self(
+            key: ObjectIdentifier(TaskRegistry.Entry.self),
+            token: WeakWrapper(),
+            count: 0,
+            startedAt: 0,
+            kind: .group,
+            hasLabel: false
+        )
+    }
+
     /// Makes a free slot the entry of a first task begun at `now`.
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
@@ -275,15 +410,14 @@ enum TaskKind: UInt8, Sendable {
 
 /// Decides the kind of a caller's token, remembering the answer for the last token type: apps
 /// use one or two token types, and a protocol-conformance check costs more than the rest of a
-/// begin. Kept behind the manager's lock.
+/// begin. Kept behind the manager's lock. (The manager's own opaque tokens never come here: they
+/// have pinned slots.)
 struct TokenClassifier {
     private var lastType: ObjectIdentifier?
     private var lastTypeReportsCompletion = false
 
-    /// The kind of a task begun with `token`; `isOwnOpaqueToken` when it is a
-    /// ``NetworkActivityToken`` of the manager that begins it (its `deinit` reports its end).
-    mutating func kind(of token: AnyObject, isOwnOpaqueToken: Bool) -> TaskKind {
-        if isOwnOpaqueToken { return .opaqueToken }
+    /// The kind of a task begun with the caller's object `token`, held weakly.
+    mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
         if type != lastType {
             lastType = type
