@@ -69,7 +69,7 @@ final class IndicatorDriver: Sendable {
     /// A child's remaining tasks (its descendants are gone: they keep it alive) end in every
     /// ancestor at once, and the child leaves its parent's list.
     func shutDown() {
-        let clock = clock()
+        var clock = clock()
         var hops = Hops()
         let (timers, streams) = state.withLock { state in
             state.isShutDown = true
@@ -77,7 +77,7 @@ final class IndicatorDriver: Sendable {
             if let parent {
                 let ended = state.registry.activeTaskCount
                 state.registry.removeAll()
-                parent.descendantsChanged(by: -ended, clock: clock, hops: &hops, leaving: ObjectIdentifier(self))
+                parent.descendantsChanged(by: -ended, clock: &clock, hops: &hops, leaving: ObjectIdentifier(self))
             }
             defer {
                 state.timers.removeAll()
@@ -97,7 +97,7 @@ final class IndicatorDriver: Sendable {
     /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
     /// see ``beginOpaqueToken(of:label:)``).
     func beginToken(_ token: AnyObject, label: String?) {
-        let clock = clock()
+        var clock = clock()
         var hops = Hops()
         // A caller's object enters the state: see "Callers' objects" in the header.
         let hop = state.withLockUnchecked { state in
@@ -108,16 +108,16 @@ final class IndicatorDriver: Sendable {
                 object: token,
                 kind: kind,
                 label: label,
-                now: clock.now
+                now: clock.now()
             )
-            return settle(from: old, in: &state, clock: clock, hops: &hops)
+            return settle(from: old, in: &state, clock: &clock, hops: &hops)
         }
         enqueueReconciles(hop: hop, hops: hops)
     }
 
     /// Begins one task under `key` that no weak reference tracks (a group).
     func begin(_ key: ObjectIdentifier, kind: TaskKind, label: String?) {
-        changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1.now) }
+        changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1.now()) }
     }
 
     // MARK: Opaque tokens, in slots pinned to them (no hash lookup)
@@ -132,7 +132,7 @@ final class IndicatorDriver: Sendable {
         changeTasks { state, clock in
             let slot = state.registry.nextPinnedSlot
             let token = NetworkActivityToken(manager: manager, slot: slot)
-            state.registry.beginPinned(newAt: slot, key: ObjectIdentifier(token), label: label, now: clock.now)
+            state.registry.beginPinned(newAt: slot, key: ObjectIdentifier(token), label: label, now: clock.now())
             made = token
         }
         return made!
@@ -141,7 +141,7 @@ final class IndicatorDriver: Sendable {
     /// Begins one more task of the opaque token `key` pinned at `slot`; `false` if the slot is
     /// not pinned to it.
     func beginOpaqueToken(at slot: Int32, key: ObjectIdentifier, label: String?) -> Bool {
-        changeTasks { $0.registry.beginPinned(at: slot, key: key, label: label, now: $1.now) }
+        changeTasks { $0.registry.beginPinned(at: slot, key: key, label: label, now: $1.now()) }
     }
 
     /// Ends one task of the opaque token `key` pinned at `slot`.
@@ -167,7 +167,7 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one counted task.
     func push() {
-        changeTasks { $0.registry.push(now: $1.now) }
+        changeTasks { $0.registry.push(now: $1.now()) }
     }
 
     /// Ends one counted task; `false` (and no change) if none is open.
@@ -321,7 +321,8 @@ final class IndicatorDriver: Sendable {
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
-            carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
+            var clock = Clock(preread: now)
+            carry(from: old, in: &state, clock: &clock, hops: &hops)
             return found
         }
         hops.enqueueReconciles()
@@ -346,7 +347,8 @@ final class IndicatorDriver: Sendable {
             for candidate in completed {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
-            carry(from: old, in: &state, clock: Clock(preread: now), hops: &hops)
+            var clock = Clock(preread: now)
+            carry(from: old, in: &state, clock: &clock, hops: &hops)
             handler = state.diagnosticsHandler
             return Self.take(state.machine.sweepFinished(state.activity, now: now), from: &state)
         }
@@ -394,13 +396,13 @@ final class IndicatorDriver: Sendable {
     /// to every ancestor before releasing the lock, and enqueues the reconciles asked for.
     @discardableResult
     @inline(__always)
-    private func changeTasks<Result: Sendable>(_ change: (inout sending State, Clock) -> Result) -> Result {
-        let clock = clock()
+    private func changeTasks<Result: Sendable>(_ change: (inout sending State, inout Clock) -> Result) -> Result {
+        var clock = clock()
         var hops = Hops()
         let (result, hop) = state.withLock { state in
             let old = state.activeTaskCount
-            let result = change(&state, clock)
-            return (result, settle(from: old, in: &state, clock: clock, hops: &hops))
+            let result = change(&state, &clock)
+            return (result, settle(from: old, in: &state, clock: &clock, hops: &hops))
         }
         enqueueReconciles(hop: hop, hops: hops)
         return result
@@ -409,9 +411,9 @@ final class IndicatorDriver: Sendable {
     /// After a change of the count from `old` (lock held): carries it to the ancestors and
     /// tells the machine; returns whether this manager needs a reconcile.
     @inline(__always)
-    private func settle(from old: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
-        carry(from: old, in: &state, clock: clock, hops: &hops)
-            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+    private func settle(from old: Int, in state: inout State, clock: inout Clock, hops: inout Hops) -> Bool {
+        carry(from: old, in: &state, clock: &clock, hops: &hops)
+            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
     }
 
     /// After the lock: the reconciles a change asked for, this manager's and its ancestors'.
@@ -428,33 +430,38 @@ final class IndicatorDriver: Sendable {
     /// enqueued after the locks.
     @inline(__always)
     @discardableResult
-    private func carry(from old: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
+    private func carry(from old: Int, in state: inout State, clock: inout Clock, hops: inout Hops) -> Bool {
         let new = state.activeTaskCount
         guard new != old else { return false }
         if old == 0 {
             // The progress roll-up's busy period: one increment where the count leaves zero.
             state.busyPeriod &+= 1
             // Only a parent's snapshot reads when a child became active.
-            if parent != nil { state.activeSince = clock.now }
+            if parent != nil { state.activeSince = clock.now() }
         }
         // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
-        parent?.descendantsChanged(by: new - old, clock: clock, hops: &hops)
+        parent?.descendantsChanged(by: new - old, clock: &clock, hops: &hops)
         return true
     }
 
     /// A descendant's count moved by `delta` (its lock is held; this one is taken here).
-    private func descendantsChanged(by delta: Int, clock: Clock, hops: inout Hops) {
-        let hop = state.withLock { descendantsChanged(by: delta, in: &$0, clock: clock, hops: &hops) }
+    private func descendantsChanged(by delta: Int, clock: inout Clock, hops: inout Hops) {
+        let hop = state.withLock { descendantsChanged(by: delta, in: &$0, clock: &clock, hops: &hops) }
         if hop { hops.append(self) }
     }
 
     /// A child that is `leaving` (shut down) ends its remaining `delta` tasks and leaves the list
     /// of children, under one lock: a path of its own, so that no other change carries the
     /// dictionary work.
-    private func descendantsChanged(by delta: Int, clock: Clock, hops: inout Hops, leaving: ObjectIdentifier) {
+    private func descendantsChanged(
+        by delta: Int,
+        clock: inout Clock,
+        hops: inout Hops,
+        leaving: ObjectIdentifier
+    ) {
         let hop = state.withLock { state in
             state.children[leaving] = nil
-            return descendantsChanged(by: delta, in: &state, clock: clock, hops: &hops)
+            return descendantsChanged(by: delta, in: &state, clock: &clock, hops: &hops)
         }
         if hop { hops.append(self) }
     }
@@ -462,11 +469,16 @@ final class IndicatorDriver: Sendable {
     /// The locked half of both: applies `delta`, carries the change further up, and tells the
     /// machine; returns whether this manager needs a reconcile.
     @inline(__always)
-    private func descendantsChanged(by delta: Int, in state: inout State, clock: Clock, hops: inout Hops) -> Bool {
+    private func descendantsChanged(
+        by delta: Int,
+        in state: inout State,
+        clock: inout Clock,
+        hops: inout Hops
+    ) -> Bool {
         let old = state.activeTaskCount
         state.descendantTaskCount += delta
-        return carry(from: old, in: &state, clock: clock, hops: &hops)
-            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now)
+        return carry(from: old, in: &state, clock: &clock, hops: &hops)
+            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
     }
 
     /// The time of a change: the scheduler's own reading for a scheduler other than
@@ -496,12 +508,24 @@ private struct Hops {
     }
 }
 
-/// The time of one change, read at most when asked: see ``IndicatorDriver/clock()``.
+/// The time of one change, read at most once, and only when asked: see
+/// ``IndicatorDriver/clock()``. Passed `inout` from the first reader to the last (the entry's
+/// start, a child's `activeSince`, the machines' edges up the tree), so that one change reads
+/// the coarse clock once.
 private struct Clock {
-    let preread: TimeInterval?
+    private var reading: TimeInterval?
+
+    init(preread: TimeInterval?) {
+        reading = preread
+    }
 
     @inline(__always)
-    var now: TimeInterval { preread ?? CoarseClock.now }
+    mutating func now() -> TimeInterval {
+        if let reading { return reading }
+        let now = CoarseClock.now
+        reading = now
+        return now
+    }
 }
 
 extension IndicatorDriver {
