@@ -109,6 +109,15 @@ struct TokenProgressTests {
         #expect(manager.fractionCompleted == nil)
     }
 
+    @Test func withNetworkActivityWithoutALabelIsNamedAfterItself() async {
+        let work = progress(3, of: 4)
+        let (labels, fraction) = await manager.withNetworkActivity(progress: work) {
+            (manager.activitySnapshot().activities.map(\.label), manager.fractionCompleted)
+        }
+        #expect(labels == ["withNetworkActivity"])
+        #expect(fraction == 0.75)
+    }
+
     @Test func withNetworkActivityEndsWithItsProgressAsSoonAsTheTaskIsCancelled() async {
         let manager = manager
         let work = progress(1, of: 4)
