@@ -72,11 +72,6 @@ enum URLSessionTaskPoller {
         if isOrphan { timer.cancel() }
     }
 
-    /// Whether a poll is running for `manager`: for tests.
-    static func isPolling(for manager: NetworkIndicatorManager) -> Bool {
-        watches.withLock { $0.byManager[ObjectIdentifier(manager)]?.manager === manager }
-    }
-
     /// Ends the tasks of the completed tasks of watch `id`; ends the watch once it has none.
     @MainActor
     static func poll(_ key: ObjectIdentifier, id: UInt64) {

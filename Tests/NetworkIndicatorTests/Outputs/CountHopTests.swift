@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicatorTesting
 import Testing
 
@@ -66,6 +67,23 @@ struct CountHopTests {
         #expect(output.counts == [0, 1, 2, 3, 4, 3, 2])
         _ = manager
     }
+
+    @Test func anOutputThatAsksForCountsAndFractionsMayKeepTheDefaultHandlers() {
+        let output = OptedInOutput()
+        let manager = visibleManager(with: output)
+        let hops = scheduler.enqueuedWorkCount
+        changeCountsWithoutChangingVisibility(manager)
+        #expect(scheduler.enqueuedWorkCount == hops + 5, "it asked for counts: one hop per count change")
+        let timers = scheduler.scheduledTimerCount
+        let download = manager.beganNetworkTask(label: "download", progress: Progress(totalUnitCount: 10))
+        #expect(scheduler.scheduledTimerCount > timers, "it asked for fractions: the progress timer runs")
+        scheduler.advance(by: 1)  // fractions for the default handler
+        download.end()
+        for _ in 0..<2 { manager.popNetworkActivity() }
+        scheduler.advance(by: 1)
+        #expect(manager.activeTaskCount == 0)
+        #expect(output.visibilityChanges == [false, true, false], "the default handlers change nothing")
+    }
 }
 
 /// An output that implements only what the protocol requires.
@@ -89,5 +107,19 @@ private final class CountingOutput: NetworkIndicatorOutput {
 
     func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
         counts.append(activeTaskCount)
+    }
+}
+
+/// An output that asks for counts and fractions but keeps the protocol's default handlers.
+@MainActor
+private final class OptedInOutput: NetworkIndicatorOutput {
+    private(set) var visibilityChanges: [Bool] = []
+
+    var receivesActiveTaskCount: Bool { true }
+
+    var receivesFractionCompleted: Bool { true }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        visibilityChanges.append(isVisible)
     }
 }

@@ -109,6 +109,39 @@ struct TokenProgressTests {
         #expect(manager.fractionCompleted == nil)
     }
 
+    @Test func withNetworkActivityWithoutALabelIsNamedAfterItself() async {
+        let work = progress(3, of: 4)
+        let (labels, fraction) = await manager.withNetworkActivity(progress: work) {
+            (manager.activitySnapshot().activities.map(\.label), manager.fractionCompleted)
+        }
+        #expect(labels == ["withNetworkActivity"])
+        #expect(fraction == 0.75)
+    }
+
+    @Test func withNetworkActivityEndsWithItsProgressAsSoonAsTheTaskIsCancelled() async {
+        let manager = manager
+        let work = progress(1, of: 4)
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+        let task = Task.detached {
+            await manager.withNetworkActivity(label: "Sync", progress: work) {
+                enteredContinuation.yield()
+                // Waits in a task of its own, which the cancellation does not reach: the body
+                // runs on until released.
+                await Task { for await _ in release { break } }.value
+            }
+        }
+        for await _ in entered { break }
+        #expect(manager.activeTaskCount == 1)
+        #expect(manager.fractionCompleted == 0.25)
+        task.cancel()
+        #expect(manager.activeTaskCount == 0, "ended by the cancellation, though the body still runs")
+        #expect(manager.fractionCompleted == nil, "its progress left with it")
+        releaseContinuation.yield()
+        await task.value
+        #expect(manager.activeTaskCount == 0)
+    }
+
     @Test func aTrackedSequenceCountsItsElementsAgainstTheExpectedCount() async {
         let elements = AsyncStream<Int> { continuation in
             for element in 0..<4 { continuation.yield(element) }

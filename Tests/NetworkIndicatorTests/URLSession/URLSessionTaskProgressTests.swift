@@ -57,6 +57,22 @@ struct URLSessionTaskProgressTests {
         session.finishTasksAndInvalidate()
     }
 
+    @Test func completedUploadCountsAsDoneWhileItsScopeIsBusy() async throws {
+        let server = try LocalHTTPServer()
+        let manager = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        let other = manager.beganNetworkTask(label: "keeps the scope busy")
+        var request = URLRequest(url: server.url("/upload"))
+        request.httpMethod = "POST"
+        let task = session.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
+        manager.track(task)
+        task.resume()
+        await eventually { task.state == .completed }
+        #expect(manager.fractionCompleted == 1, "an upload counts the bytes it sent")
+        other.end()
+        session.finishTasksAndInvalidate()
+    }
+
     @Test func trackingSessionDownloadFeedsItsBytes() async throws {
         let server = try LocalHTTPServer()
         let manager = makeManager()

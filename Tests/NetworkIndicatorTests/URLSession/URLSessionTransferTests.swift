@@ -18,23 +18,6 @@ struct URLSessionTransferTests {
         return manager
     }
 
-    /// Runs `load` with the server's responses held until the load has been seen open, under
-    /// `label`; returns what it returned, once it has.
-    private func whileHeld<T: Sendable>(
-        _ server: LocalHTTPServer,
-        _ manager: NetworkIndicatorManager,
-        label: String,
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ load: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        server.holdResponses()
-        let running = Task.detached { try await load() }
-        await eventually(sourceLocation: sourceLocation) { manager.activeTaskCount != 0 }
-        #expect(manager.activitySnapshot().activities.map(\.label) == [label], sourceLocation: sourceLocation)
-        server.releaseResponses()
-        return try await running.value
-    }
-
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     @Test func downloadForARequestIsTrackedUntilItReturns() async throws {
         let server = try LocalHTTPServer()
