@@ -49,12 +49,15 @@ struct TrackingSessionTests {
         let tasks: [URLSessionTask] = [
             tracking.dataTask(with: server.url("/data")),
             tracking.downloadTask(with: server.url("/download")),
-            tracking.uploadTask(with: URLRequest(url: server.url("/upload")), from: Data("abc".utf8)),
+            tracking.uploadTask(with: post(server.url("/upload")), from: Data("abc".utf8)),
         ]
         for task in tasks { task.resume() }
         #expect(tracking.manager.activeTaskCount == 3)
         server.releaseResponses()
         await eventually { tasks.allSatisfy { $0.state == .completed } }
+        #expect(
+            tasks.map { $0.error == nil && ($0.response as? HTTPURLResponse)?.statusCode == 200 } == [true, true, true]
+        )
         await poll(scheduler)
         #expect(tracking.manager.activeTaskCount == 0)
         tracking.session.finishTasksAndInvalidate()
