@@ -51,11 +51,9 @@ extension TaskRegistry {
         var target = 0  // every slot below `target` holds an entry
         for index in entries.indices where entries[index].isInUse && !entries[index].isPinned {
             while target < index, entries[target].isInUse { target += 1 }
-            if target < index {
-                entries.swapAt(target, index)  // the free slot's blank content goes to `index`
-                table.set(Int32(target), for: entries[target].key)
-            }
-            target += 1
+            guard target < index else { continue }  // no free slot before it: it stays
+            entries.swapAt(target, index)  // the free slot's blank content goes to `index`
+            table.set(Int32(target), for: entries[target].key)
         }
         entries.removeSubrange(((entries.lastIndex { $0.isInUse } ?? -1) + 1)...)
         firstFreeSlot = -1

@@ -242,14 +242,12 @@ struct TaskRegistry {
         return index >= 0 && index < entries.count && entries[index].isPinned && entries[index].key == key
     }
 
-    /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task.
+    /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task. (Its
+    /// `hasLabel` is read only while it has tasks, and the begin that reopens it sets it.)
     private mutating func endTasks(ofPinned index: Int) {
         activeTaskCount -= entries[index].count
         entries[index].count = 0
-        if entries[index].hasLabel {
-            labels[entries[index].key] = nil
-            entries[index].hasLabel = false
-        }
+        if entries[index].hasLabel { labels[entries[index].key] = nil }
     }
 
     // MARK: - Push/pop
@@ -281,8 +279,7 @@ struct TaskRegistry {
         } else {
             for index in entries.indices.reversed() {
                 if entries[index].isPinned {
-                    entries[index].count = 0
-                    entries[index].hasLabel = false
+                    entries[index].count = 0  // its label goes with `labels` below
                 } else {
                     entries[index].free(next: firstFreeSlot)
                     firstFreeSlot = Int32(index)

@@ -211,6 +211,24 @@ struct PinnedSlotTests {
         #expect(registry.nextPinnedSlot == 0, "the slot just freed is the next one taken")
     }
 
+    @Test func theSweepPacksLiveEntriesAtBothEndsLeavingNoFreeSlot() {
+        var registry = TaskRegistry()
+        var objects: [Object] = (0..<200).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        let opaque = Object()
+        let slot = pin(opaque, in: &registry)
+        objects.removeSubrange(5..<195)  // five live entries at the front, five at the back
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entryCount == 11)
+        #expect(registry.entries.count == 201, "the pinned slot, the last, still ends the array")
+        let slots = objects.map { registry.table.value(for: ObjectIdentifier($0)).map(Int.init) ?? -1 }
+        #expect(slots == Array(0..<10), "the front entries stay, the back ones fill the next slots")
+        #expect(registry.nextPinnedSlot == 10, "the first free slot is right after them")
+        #expect(registry.hasOpenTask(pinnedAt: slot, key: ObjectIdentifier(opaque)))
+    }
+
     @Test func withoutLiveEntriesAfterThePinnedOnesTheFreeTailIsCut() {
         var registry = TaskRegistry()
         let opaque = Object()
