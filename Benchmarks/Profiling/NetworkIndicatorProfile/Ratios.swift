@@ -19,8 +19,9 @@ import NetworkIndicator
 let ratioRuns = 5
 let ratioOtherLiveTokens = 10_000
 
-/// The production scheduler without its coarse clock: `coarseNow` is the protocol's default,
-/// `now`, as for any scheduler that does not provide one (the clock A/B).
+/// The production scheduler, wrapped: a manager reads the coarse clock (`CoarseClock`) only
+/// when its scheduler is `MainQueueScheduler` itself, so this one reads the precise `now` at
+/// begins and finishes, as for any scheduler of the caller's (the clock A/B).
 private struct PreciseClockMainQueueScheduler: NetworkIndicatorScheduler {
     let base = MainQueueScheduler()
     var now: TimeInterval { base.now }
@@ -106,8 +107,8 @@ func runRatios(iterations: Int) {
         }
     }
 
-    // A/B: the clock read at each begin and finish, the scheduler's coarse reading
-    // (`MainQueueScheduler.coarseNow`) against the precise one (`now`, the protocol's default).
+    // A/B: the clock read at each begin and finish, the coarse reading (`CoarseClock`, used with
+    // `MainQueueScheduler`) against the precise one (the scheduler's `now`, as for any other).
     let coarseClockManager = NetworkIndicatorManager()
     let preciseClockManager = NetworkIndicatorManager(scheduler: PreciseClockMainQueueScheduler())
     let clockToken = Token()
@@ -246,14 +247,14 @@ func runRatios(iterations: Int) {
                 blackHoleBool(weakLoadEntries.withLock { $0[0].token.load() == nil })
             }
         },
-        RatioCase(name: "A/B clock: explicit begin+finish, coarseNow (MainQueueScheduler)") { n in
+        RatioCase(name: "A/B clock: explicit begin+finish, coarse clock (MainQueueScheduler)") { n in
             for _ in 0..<n {
                 coarseClockManager.beganNetworkTask(withToken: clockToken)
                 coarseClockManager.finishedNetworkTask(forToken: clockToken)
             }
             blackHoleInt(coarseClockManager.activeTaskCount)
         },
-        RatioCase(name: "A/B clock: explicit begin+finish, now (the default coarseNow)") { n in
+        RatioCase(name: "A/B clock: explicit begin+finish, precise now (any other scheduler)") { n in
             for _ in 0..<n {
                 preciseClockManager.beganNetworkTask(withToken: clockToken)
                 preciseClockManager.finishedNetworkTask(forToken: clockToken)
@@ -425,7 +426,7 @@ func runRatios(iterations: Int) {
     compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
     compare("registry pointer reads vs subscripts", safe: safeRegistryRow, unsafe: pointerRegistryRow)
     compare("weak load in place (mutating) vs through the getter", safe: copiedWeakLoadRow, unsafe: inPlaceWeakLoadRow)
-    compare("coarse clock (coarseNow) vs precise clock (now)", safe: preciseClockRow, unsafe: coarseClockRow)
+    compare("coarse clock vs precise clock (now)", safe: preciseClockRow, unsafe: coarseClockRow)
     compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow, ofSafe: true)
 
     withExtendedLifetime(otherTokens) {}
