@@ -191,6 +191,18 @@ struct DiagnosticsTests {
         #expect(seen.withLock { $0 } == [1])
     }
 
+    /// The getter hands back the handler in force: calling what it returns reaches the handler
+    /// set last, not the default or an earlier one.
+    @Test func theHandlerReadBackIsTheOneSetLast() {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let seen = LockedState<[String]>([])
+        manager.diagnosticsHandler = { _ in seen.withLock { $0.append("first") } }
+        manager.diagnosticsHandler = { diagnostic in seen.withLock { $0.append(diagnostic.label) } }
+        let readBack = manager.diagnosticsHandler
+        readBack(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "read back"))
+        #expect(seen.withLock { $0 } == ["read back"])
+    }
+
     /// The default handler's body, given a pipe instead of standard error: nothing else in the
     /// process writes there, so the whole text is known.
     @Test func theDefaultHandlerWritesOneLinePerDiagnosticInDebugBuilds() throws {
