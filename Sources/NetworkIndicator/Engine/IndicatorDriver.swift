@@ -96,6 +96,7 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
     /// see ``beginOpaqueToken(of:label:)``).
+    @inline(__always)
     func beginToken(_ token: AnyObject, label: String?) {
         var clock = clock()
         var hops = Hops()
@@ -156,8 +157,20 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Ends one task under `key`.
+    ///
+    /// ``changeTasks(_:)`` spelled out: through it, the optimizer kept this closure out of line
+    /// (about 30 instructions per finish under callgrind: Benchmarks/README.md, "Fourth pass").
+    @inline(__always)
     func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
-        changeTasks { state, _ in state.registry.finishOne(key) }
+        var clock = clock()
+        var hops = Hops()
+        let (outcome, hop) = state.withLock { state in
+            let old = state.activeTaskCount
+            let outcome = state.registry.finishOne(key)
+            return (outcome, settle(from: old, in: &state, clock: &clock, hops: &hops))
+        }
+        enqueueReconciles(hop: hop, hops: hops)
+        return outcome
     }
 
     /// Ends every task under `key` without reporting anything (a token or group going away).

@@ -37,6 +37,7 @@ struct IdentityTable {
 
     private var mask: Int { slots.count - 1 }
 
+    @inline(__always)
     private func home(of key: ObjectIdentifier) -> Int {
         Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) >> shift)
     }
@@ -52,6 +53,7 @@ struct IdentityTable {
 
     /// Where `key` lies in the table, if it is there: valid until the table next changes, for
     /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
+    @inline(__always)
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while let found = slots[index].key {
@@ -68,6 +70,7 @@ struct IdentityTable {
 
     /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
     /// both) and returns `nil`.
+    @inline(__always)
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
         if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
         var index = home(of: key)
@@ -101,6 +104,7 @@ struct IdentityTable {
     }
 
     /// Removes the key at `position` (from ``position(of:)``).
+    @inline(__always)
     mutating func remove(at position: Int) {
         let mask = mask
         // Shift later members of the probe run back into the hole, so lookups never need

@@ -22,6 +22,11 @@ import Foundation
 /// and no compaction moves it, so the token always finds its entry at its index, with no hash
 /// lookup. Every pinned-slot call still checks the key, a cheap guard that turns a stale index
 /// into "no open task" instead of a change to another entry.
+///
+/// The methods on a begin's or a finish's path (and the ``IdentityTable`` methods they call) are
+/// `@inline(__always)`: left to itself, the optimizer kept a dozen of them out of line, and
+/// inlining them took ~10 % of the instructions of an explicit begin+finish (measured in
+/// Benchmarks/README.md, "Fourth pass").
 struct TaskRegistry {
     /// One slot: an entry while ``count`` is positive, free when it is 0.
     struct Entry {
@@ -90,6 +95,7 @@ struct TaskRegistry {
     /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at
     /// the same key belongs to an earlier object whose memory was reused: its tasks end and a
     /// new entry replaces it.
+    @inline(__always)
     mutating func begin(
         _ key: ObjectIdentifier,
         object: AnyObject?,
@@ -122,6 +128,7 @@ struct TaskRegistry {
     }
 
     /// Ends one task of `key`.
+    @inline(__always)
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
         guard let position = table.position(of: key) else { return .unknown }
         let index = Int(table.value(at: position))
@@ -207,6 +214,7 @@ struct TaskRegistry {
     }
 
     /// Ends one task of the opaque token `key` pinned at `slot`; the slot stays pinned.
+    @inline(__always)
     mutating func finishOnePinned(at slot: Int32, key: ObjectIdentifier) -> FinishOutcome {
         guard isPinned(slot, to: key), entries[Int(slot)].count > 0 else { return .unknown }
         if entries[Int(slot)].count == 1 {
@@ -220,6 +228,7 @@ struct TaskRegistry {
 
     /// Ends every task of the opaque token `key` pinned at `slot` and, if `unpinning` (the token
     /// is being released), frees the slot.
+    @inline(__always)
     mutating func finishAllPinned(at slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
         guard isPinned(slot, to: key) else { return }
         let index = Int(slot)
@@ -237,6 +246,7 @@ struct TaskRegistry {
         isPinned(slot, to: key) && entries[Int(slot)].count > 0
     }
 
+    @inline(__always)
     private func isPinned(_ slot: Int32, to key: ObjectIdentifier) -> Bool {
         let index = Int(slot)
         return index >= 0 && index < entries.count && entries[index].isPinned && entries[index].key == key
@@ -244,6 +254,7 @@ struct TaskRegistry {
 
     /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task. (Its
     /// `hasLabel` is read only while it has tasks, and the begin that reopens it sets it.)
+    @inline(__always)
     private mutating func endTasks(ofPinned index: Int) {
         activeTaskCount -= entries[index].count
         entries[index].count = 0
@@ -297,6 +308,7 @@ struct TaskRegistry {
     // MARK: - Private
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
+    @inline(__always)
     private mutating func takeFreeSlot() -> Int32 {
         if firstFreeSlot >= 0 {
             let slot = firstFreeSlot
@@ -309,6 +321,7 @@ struct TaskRegistry {
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
+    @inline(__always)
     private mutating func isDead(at index: Int) -> Bool {
         entries[index].kind.isSwept && entries[index].token.load() == nil
     }
@@ -316,6 +329,7 @@ struct TaskRegistry {
     /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
     /// where its key lies in the table, if the caller just looked it up.
     @discardableResult
+    @inline(__always)
     mutating func remove(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = entries[index].key
         let count = entries[index].count
@@ -346,6 +360,7 @@ extension TaskRegistry.Entry {
     }
 
     /// Makes a free slot the entry of a first task begun at `now`.
+    @inline(__always)
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
         // A free slot's weak reference is already `nil` (`free()` clears a swept entry's; other
@@ -360,6 +375,7 @@ extension TaskRegistry.Entry {
 
     /// Frees the slot, putting it at the head of the free list before `next`; the token is let
     /// go at once.
+    @inline(__always)
     mutating func free(next: Int32) {
         count = 0
         nextFreeSlot = next
@@ -402,6 +418,7 @@ enum TaskKind: UInt8, Sendable {
     case group
 
     /// Whether the entry holds a weak reference that the sweep must check.
+    @inline(__always)
     var isSwept: Bool { self == .token || self == .completionReportingToken }
 }
 
@@ -414,6 +431,7 @@ struct TokenClassifier {
     private var lastTypeReportsCompletion = false
 
     /// The kind of a task begun with the caller's object `token`, held weakly.
+    @inline(__always)
     mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
         if type != lastType {
