@@ -444,23 +444,42 @@ final class IndicatorDriver: Sendable {
     @inline(__always)
     @discardableResult
     private func carry(from old: Int, in state: inout State, clock: inout Clock, hops: inout Hops) -> Bool {
+        guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
+        // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
+        parent?.descendantsChanged(by: moved, clock: &clock, hops: &hops)
+        return true
+    }
+
+    /// How far the count moved from `old` (this lock held), `nil` if it did not; where it left
+    /// zero, a new busy period begins.
+    @inline(__always)
+    private func countMoved(from old: Int, in state: inout State, clock: inout Clock) -> Int? {
         let new = state.activeTaskCount
-        guard new != old else { return false }
+        guard new != old else { return nil }
         if old == 0 {
             // The progress roll-up's busy period: one increment where the count leaves zero.
             state.busyPeriod &+= 1
             // Only a parent's snapshot reads when a child became active.
             if parent != nil { state.activeSince = clock.now() }
         }
-        // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
-        parent?.descendantsChanged(by: new - old, clock: &clock, hops: &hops)
-        return true
+        return new - old
     }
 
     /// A descendant's count moved by `delta` (its lock is held; this one is taken here).
+    ///
+    /// Inlined into the changed manager's own path (the parent's step); each further ancestor
+    /// is reached through ``ancestorChanged(by:clock:hops:)``, out of line, which breaks the
+    /// recursion that would otherwise keep the optimizer from inlining any of it.
+    @inline(__always)
     private func descendantsChanged(by delta: Int, clock: inout Clock, hops: inout Hops) {
         let hop = state.withLock { descendantsChanged(by: delta, in: &$0, clock: &clock, hops: &hops) }
         if hop { hops.append(self) }
+    }
+
+    /// ``descendantsChanged(by:clock:hops:)`` out of line, for a grandparent and above.
+    @inline(never)
+    private func ancestorChanged(by delta: Int, clock: inout Clock, hops: inout Hops) {
+        descendantsChanged(by: delta, clock: &clock, hops: &hops)
     }
 
     /// A child that is `leaving` (shut down) ends its remaining `delta` tasks and leaves the list
@@ -490,8 +509,9 @@ final class IndicatorDriver: Sendable {
     ) -> Bool {
         let old = state.activeTaskCount
         state.descendantTaskCount += delta
-        return carry(from: old, in: &state, clock: &clock, hops: &hops)
-            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
+        guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
+        parent?.ancestorChanged(by: moved, clock: &clock, hops: &hops)
+        return state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
     }
 
     /// The time of a change: the scheduler's own reading for a scheduler other than
