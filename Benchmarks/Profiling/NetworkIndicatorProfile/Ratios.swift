@@ -268,6 +268,13 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(wrapperDictionary.trackedTokenCount)
         },
+        // What an opaque begin+release pays that the rows with one reused token do not: one
+        // object's life (allocated, its last reference released, freed). Not a design: a bound.
+        RatioCase(name: "(g) one token object made and released") { n in
+            for _ in 0..<n {
+                blackHoleObject(Token())
+            }
+        },
     ]
     // Row indices used for the ratios and the checks.
     let weakFloor = 1
@@ -289,6 +296,7 @@ func runRatios(iterations: Int) {
     let coarseClockRow = 19
     let preciseClockRow = 20
     let wrapperDictionaryRow = 21
+    let objectLifeRow = 22
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -379,9 +387,12 @@ func runRatios(iterations: Int) {
         )
     }
     // The targets again, interleaved as finely as the A/B pairs (the floor, obvious, explicit,
-    // opaque, an empty root, a depth-1 child, 10 000 live; best of `abRounds` rounds each).
+    // opaque, an empty root, a depth-1 child, 10 000 live, (f) and (g); best of `abRounds` rounds
+    // each).
     var fastestTarget: [Int: Double] = [:]
-    let targetRows = [weakFloor, obvious, explicit, opaque, empty, depth1, crowded, wrapperDictionaryRow]
+    let targetRows = [
+        weakFloor, obvious, explicit, opaque, empty, depth1, crowded, wrapperDictionaryRow, objectLifeRow,
+    ]
     for round in 0..<abRounds {
         for offset in targetRows.indices {
             let index = targetRows[(offset + round) % targetRows.count]
@@ -421,6 +432,13 @@ func runRatios(iterations: Int) {
     print(
         "explicit begin+finish ÷ weak-reference floor (interleaved rounds): "
             + "\(String(format: "%.2f", fastestTarget[explicit]! / fastestTarget[weakFloor]!))×"
+    )
+    // The opaque pair apart from the token object's own life, which (d) does not pay per pair.
+    print(
+        "opaque begin+release less one object's life (g), ÷ obvious (interleaved rounds): "
+            + "\(String(format: "%.1f", fastestTarget[opaque]! - fastestTarget[objectLifeRow]!)) ns, "
+            + "\(String(format: "%.2f", (fastestTarget[opaque]! - fastestTarget[objectLifeRow]!) / fastestTarget[obvious]!))×; "
+            + "(g) alone \(String(format: "%.1f", fastestTarget[objectLifeRow]!)) ns"
     )
     print("")
     compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
