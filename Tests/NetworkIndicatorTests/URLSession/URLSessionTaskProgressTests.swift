@@ -28,6 +28,17 @@ struct URLSessionTaskProgressTests {
         URLSession(configuration: .ephemeral, delegate: DiscardingDownloadDelegate(), delegateQueue: nil)
     }
 
+    /// The units are the task's whatever is written to them (by Foundation's own bookkeeping,
+    /// say): the roll-up reads the task, never a stored value. With no task attached yet, the
+    /// reading is the initial one, an unknown total.
+    @Test func writtenUnitsDoNotReplaceTheTasksReading() {
+        let progress = URLSessionTaskProgress(task: nil)
+        progress.totalUnitCount = 10
+        progress.completedUnitCount = 5
+        #expect(progress.totalUnitCount == -1)
+        #expect(progress.completedUnitCount == 0)
+    }
+
     @Test func trackedDownloadReadsHalfDoneWhileItsSecondHalfIsHeld() async throws {
         let server = try LocalHTTPServer()
         let manager = makeManager()
