@@ -39,6 +39,27 @@ struct PinnedSlotTests {
         #expect(registry.records(keepingAlive: &kept).isEmpty)
     }
 
+    /// The pinned-slot calls find only a pinned entry: the same key in an entry of the table
+    /// (the object begun as a caller's token) is not the opaque token's slot, and they leave it
+    /// alone, whatever index they are given.
+    @Test func pinnedSlotCallsLeaveAnUnpinnedEntryWithTheSameKeyAlone() throws {
+        var registry = TaskRegistry()
+        let object = Object()
+        let key = ObjectIdentifier(object)
+        registry.begin(key, object: object, kind: .token, label: nil, now: 0)
+        let slot = try #require(registry.table.value(for: key))
+        #expect(!registry.hasOpenTask(pinnedAt: slot, key: key))
+        let begun = registry.beginPinned(at: slot, key: key, label: nil, now: 1)
+        #expect(!begun)
+        let finished = registry.finishOnePinned(at: slot, key: key)
+        #expect(finished == .unknown)
+        registry.finishAllPinned(at: slot, key: key, unpinning: true)
+        #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
+        #expect(registry.table.value(for: key) == slot, "and its entry")
+        let finishedByKey = registry.finishOne(key)
+        #expect(finishedByKey == .finished)
+    }
+
     @Test func aFinishedPinnedEntryIsBegunAgainInItsSlotWithItsNewLabel() {
         var registry = TaskRegistry()
         let opaque = Object()
