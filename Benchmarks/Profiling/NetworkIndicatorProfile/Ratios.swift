@@ -1,11 +1,11 @@
 // `NetworkIndicatorProfile ratios [iterations]`: the library beside the reference
 // implementations (BenchmarkSupport, `Shared/References.swift`) in one process, one table.
 //
-// Every case runs `iterations` operations (one begin+finish pair, push+pop or begin+release) per
-// run; runs are interleaved round-robin (case 1, case 2, ..., case 1, ...) so that a burst of
-// load from elsewhere on the machine hurts all cases alike, and each case keeps its fastest of
-// `ratioRuns` runs. Fixtures are built before any timing; one untimed warm-up run of each case
-// comes first (it also gives each long-lived token its weak-reference side table).
+// Every case runs `iterations` operations (one begin+finish pair, push+pop, begin+release or, for
+// (g), one object's life) per run; runs are interleaved round-robin (case 1, case 2, ..., case 1,
+// ...) so that a burst of load from elsewhere on the machine hurts all cases alike, and each case
+// keeps its fastest of `ratioRuns` runs. Fixtures are built before any timing; one untimed warm-up
+// run of each case comes first (it also gives each long-lived token its weak-reference side table).
 //
 // The managers are `NetworkIndicatorManager()`: the production main-queue scheduler. This tool
 // never returns to the main queue, so the hops the library asks for are queued and never run

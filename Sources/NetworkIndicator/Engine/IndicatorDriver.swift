@@ -126,16 +126,23 @@ final class IndicatorDriver: Sendable {
     /// Makes an opaque token of `manager` (this driver's), with the index of the slot pinned to
     /// it, and begins its first task. The token is made under the lock (an allocation, no code
     /// of the caller's), so that it knows its slot from the start.
+    @inline(__always)
     func beginOpaqueToken(of manager: NetworkIndicatorManager, label: String?) -> NetworkActivityToken {
-        // Handed out through a local, not as the locked closure's result: a generic result is
-        // copied on its way out, a retain and a release of the token per begin.
+        // ``changeTasks(_:)`` spelled out, as in ``finishOne(_:)``. The token is handed out
+        // through a local, not as the locked closure's result: a generic result is copied on its
+        // way out, a retain and a release of the token per begin.
+        var clock = clock()
+        var hops = Hops()
         var made: NetworkActivityToken?
-        changeTasks { state, clock in
+        let hop = state.withLock { state in
+            let old = state.activeTaskCount
             let slot = state.registry.nextPinnedSlot
             let token = NetworkActivityToken(manager: manager, slot: slot)
             state.registry.beginPinned(newAt: slot, key: ObjectIdentifier(token), label: label, now: clock.now())
             made = token
+            return settle(from: old, in: &state, clock: &clock, hops: &hops)
         }
+        enqueueReconciles(hop: hop, hops: hops)
         return made!
     }
 
@@ -151,7 +158,9 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Ends every task of the opaque token `key` pinned at `slot`; `unpinning` (its `deinit`)
-    /// also frees the slot.
+    /// also frees the slot. Inlined into the manager's `endTasks(ofOpaqueToken:pinnedAt:unpinning:)`,
+    /// its one caller, which the token's `deinit` reaches.
+    @inline(__always)
     func finishAll(pinnedAt slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
         changeTasks { state, _ in state.registry.finishAllPinned(at: slot, key: key, unpinning: unpinning) }
     }

@@ -39,9 +39,9 @@ struct PinnedSlotTests {
         #expect(registry.records(keepingAlive: &kept).isEmpty)
     }
 
-    /// The pinned-slot calls find only a pinned entry: the same key in an entry of the table
-    /// (the object begun as a caller's token) is not the opaque token's slot, and they leave it
-    /// alone, whatever index they are given.
+    /// The pinned-slot calls find only a pinned entry: given the index of an entry of the table
+    /// with the same key (the object begun as a caller's token), they find no opaque token's
+    /// slot there and leave the entry alone.
     @Test func pinnedSlotCallsLeaveAnUnpinnedEntryWithTheSameKeyAlone() throws {
         var registry = TaskRegistry()
         let object = Object()
