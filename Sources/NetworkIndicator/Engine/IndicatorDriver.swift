@@ -128,21 +128,15 @@ final class IndicatorDriver: Sendable {
     /// of the caller's), so that it knows its slot from the start.
     @inline(__always)
     func beginOpaqueToken(of manager: NetworkIndicatorManager, label: String?) -> NetworkActivityToken {
-        // ``changeTasks(_:)`` spelled out, as in ``finishOne(_:)``. The token is handed out
-        // through a local, not as the locked closure's result: a generic result is copied on its
-        // way out, a retain and a release of the token per begin.
-        var clock = clock()
-        var hops = Hops()
+        // Handed out through a local, not as the locked closure's result: a generic result is
+        // copied on its way out, a retain and a release of the token per begin.
         var made: NetworkActivityToken?
-        let hop = state.withLock { state in
-            let old = state.activeTaskCount
+        changeTasks { state, clock in
             let slot = state.registry.nextPinnedSlot
             let token = NetworkActivityToken(manager: manager, slot: slot)
             state.registry.beginPinned(newAt: slot, key: ObjectIdentifier(token), label: label, now: clock.now())
             made = token
-            return settle(from: old, in: &state, clock: &clock, hops: &hops)
         }
-        enqueueReconciles(hop: hop, hops: hops)
         return made!
     }
 

@@ -176,6 +176,7 @@ struct TaskRegistry {
 
     /// Begins the first task of a new opaque token `key`, in the slot ``nextPinnedSlot`` named,
     /// pinned to it from now on.
+    @inline(__always)
     mutating func beginPinned(
         newAt slot: Int32,
         key: ObjectIdentifier,
