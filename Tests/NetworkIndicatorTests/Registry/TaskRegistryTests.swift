@@ -162,6 +162,25 @@ struct TaskRegistryTests {
         #expect(registry.entries.count == 99, "101 free slots outnumber 99 live entries: packed")
         #expect(objects.allSatisfy { registry.count(for: ObjectIdentifier($0)) == 1 })
     }
+
+    /// A sweep that finds every entry dead packs the registry down to nothing (no live entry to
+    /// keep the tail at), and the next begin starts again from the first slot.
+    @Test func sweepOfOnlyDeadEntriesEmptiesTheRegistry() {
+        var registry = TaskRegistry()
+        var objects: [Object] = (0..<100).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        objects.removeAll()
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entryCount == 0)
+        #expect(registry.entries.isEmpty, "100 free slots and no live entry: all cut")
+        #expect(registry.firstFreeSlot == -1)
+        let next = Object()
+        registry.begin(ObjectIdentifier(next), object: next, kind: .token, label: nil, now: 2)
+        #expect(registry.table.value(for: ObjectIdentifier(next)) == 0)
+        #expect(registry.activeTaskCount == 1)
+    }
 }
 
 @Suite("Identity table")
