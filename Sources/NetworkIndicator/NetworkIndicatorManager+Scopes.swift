@@ -21,10 +21,10 @@ extension NetworkIndicatorManager {
     ///
     /// ## Threads
     ///
-    /// Any manager of a tree may be used from any thread. A change in a child takes the locks
-    /// of the child and then of each ancestor in turn, always child before parent, so that no
-    /// two calls can deadlock and every ancestor sees a child's changes in order; nothing of
-    /// yours runs while a lock is held.
+    /// Any manager of a tree may be used from any thread. The managers of a tree share one
+    /// lock: a change in a child takes it once and carries the count to every ancestor before
+    /// releasing it, so that no two calls can deadlock and every ancestor sees a child's
+    /// changes in order; nothing of yours runs while the lock is held.
     ///
     /// - Parameters:
     ///   - parent: The manager whose count includes this one's.

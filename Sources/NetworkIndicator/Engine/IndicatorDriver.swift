@@ -26,6 +26,19 @@ import Foundation
 /// lock is only released afterwards or, for a ``NetworkActivityCompletionReporting`` token,
 /// asked `isNetworkActivityFinished` on the main actor, as that protocol documents.
 ///
+/// ## A tree of managers
+///
+/// A root and all its scopes (child managers, at any depth) share one lock, the root's: each
+/// driver's ``State`` stays in its own box, but every box of a tree is reached under the root
+/// box's lock (``TreeLockedState``). A change in a scope takes that lock once, changes the
+/// scope's state, and carries the count to every ancestor's state before releasing it, so each
+/// ancestor sees a descendant's changes in the order they happened, and there is no lock order
+/// to keep. An ancestor's state is reached with the proof that the lock is held (`LockHeld`,
+/// noncopyable, lent only inside the lock), checked against the tree's lock, not by taking it
+/// again (it is not recursive). Before, every level had its own lock, taken child before
+/// parent; each change in a scope already took every ancestor's lock, so sharing one serializes
+/// nothing more, and saves a lock pair per level (Benchmarks/README.md, "Fifth pass").
+///
 /// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
 /// creation and ``shutDown()`` (called by the manager's `deinit`) empties: a deliberate cycle,
 /// broken by the manager's `deinit`, instead of a weak reference, because a weakly referenced
@@ -38,7 +51,7 @@ final class IndicatorDriver: Sendable {
     /// (``CoarseClock``), read under the lock only when a start time or a delay edge needs it.
     /// Any other scheduler's `now` is the caller's code: it is read before taking the lock.
     private let readsCoarseClock: Bool
-    private let state: LockedState<State>
+    private let state: TreeLockedState
     let delivery = OutputDelivery()
     /// The parent manager's driver, which every count change reaches before the call returns.
     let parent: IndicatorDriver?
@@ -56,7 +69,7 @@ final class IndicatorDriver: Sendable {
     ) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
-        self.state = LockedState(State(diagnosticsHandler: diagnosticsHandler))
+        self.state = TreeLockedState(State(diagnosticsHandler: diagnosticsHandler), under: parent?.state)
         self.parent = parent
         self.label = label
         liveDriver.withLock { $0 = self }
@@ -71,13 +84,19 @@ final class IndicatorDriver: Sendable {
     func shutDown() {
         var clock = clock()
         var hops = Hops()
-        let (timers, streams) = state.withLock { state in
+        let (timers, streams) = state.withTreeLock { state, held in
             state.isShutDown = true
             liveDriver.withLock { $0 = nil }
             if let parent {
                 let ended = state.registry.activeTaskCount
                 state.registry.removeAll()
-                parent.descendantsChanged(by: -ended, clock: &clock, hops: &hops, leaving: ObjectIdentifier(self))
+                parent.descendantsChanged(
+                    by: -ended,
+                    clock: &clock,
+                    hops: &hops,
+                    held: held,
+                    leaving: ObjectIdentifier(self)
+                )
             }
             defer {
                 state.timers.removeAll()
@@ -101,7 +120,7 @@ final class IndicatorDriver: Sendable {
         var clock = clock()
         var hops = Hops()
         // A caller's object enters the state: see "Callers' objects" in the header.
-        let hop = state.withLockUnchecked { state in
+        let hop = state.withLockUnchecked { state, held in
             let old = state.activeTaskCount
             let kind = state.classifier.kind(of: token)
             state.registry.begin(
@@ -111,7 +130,7 @@ final class IndicatorDriver: Sendable {
                 label: label,
                 now: clock.now()
             )
-            return settle(from: old, in: &state, clock: &clock, hops: &hops)
+            return settle(from: old, in: &state, clock: &clock, hops: &hops, held: held)
         }
         enqueueReconciles(hop: hop, hops: hops)
     }
@@ -167,10 +186,10 @@ final class IndicatorDriver: Sendable {
     func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
         var clock = clock()
         var hops = Hops()
-        let (outcome, hop) = state.withLock { state in
+        let (outcome, hop) = state.withTreeLock { state, held in
             let old = state.activeTaskCount
             let outcome = state.registry.finishOne(key)
-            return (outcome, settle(from: old, in: &state, clock: &clock, hops: &hops))
+            return (outcome, settle(from: old, in: &state, clock: &clock, hops: &hops, held: held))
         }
         enqueueReconciles(hop: hop, hops: hops)
         return outcome
@@ -234,7 +253,7 @@ final class IndicatorDriver: Sendable {
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (records: [TaskRegistry.ActivityRecord], children: [IndicatorDriver], count: Int) {
         // Callers' objects leave the state: see "Callers' objects" in the header.
-        state.withLockUnchecked { state in
+        state.withLockUnchecked { state, _ in
             (state.registry.records(keepingAlive: &keptAlive), Array(state.children.values), state.activeTaskCount)
         }
     }
@@ -333,12 +352,12 @@ final class IndicatorDriver: Sendable {
     @MainActor
     func sweepRegistry(now: TimeInterval) -> TaskRegistry.SweepResult? {
         var hops = Hops()
-        let found = state.withLock { state -> TaskRegistry.SweepResult? in
+        let found = state.withTreeLock { state, held -> TaskRegistry.SweepResult? in
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
             var clock = Clock(preread: now)
-            carry(from: old, in: &state, clock: &clock, hops: &hops)
+            carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
             return found
         }
         hops.enqueueReconciles()
@@ -357,14 +376,14 @@ final class IndicatorDriver: Sendable {
         var handler = diagnosticsHandler
         // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the
         // header.
-        let taken = state.withLockUnchecked { state -> Taken? in
+        let taken = state.withLockUnchecked { state, held -> Taken? in
             guard !state.isShutDown else { return nil }
             let old = state.activeTaskCount
             for candidate in completed {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
             var clock = Clock(preread: now)
-            carry(from: old, in: &state, clock: &clock, hops: &hops)
+            carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
             handler = state.diagnosticsHandler
             return Self.take(state.machine.sweepFinished(state.activity, now: now), from: &state)
         }
@@ -415,10 +434,10 @@ final class IndicatorDriver: Sendable {
     private func changeTasks<Result: Sendable>(_ change: (inout sending State, inout Clock) -> Result) -> Result {
         var clock = clock()
         var hops = Hops()
-        let (result, hop) = state.withLock { state in
+        let (result, hop) = state.withTreeLock { state, held in
             let old = state.activeTaskCount
             let result = change(&state, &clock)
-            return (result, settle(from: old, in: &state, clock: &clock, hops: &hops))
+            return (result, settle(from: old, in: &state, clock: &clock, hops: &hops, held: held))
         }
         enqueueReconciles(hop: hop, hops: hops)
         return result
@@ -427,8 +446,14 @@ final class IndicatorDriver: Sendable {
     /// After a change of the count from `old` (lock held): carries it to the ancestors and
     /// tells the machine; returns whether this manager needs a reconcile.
     @inline(__always)
-    private func settle(from old: Int, in state: inout State, clock: inout Clock, hops: inout Hops) -> Bool {
-        carry(from: old, in: &state, clock: &clock, hops: &hops)
+    private func settle(
+        from old: Int,
+        in state: inout State,
+        clock: inout Clock,
+        hops: inout Hops,
+        held: borrowing LockHeld
+    ) -> Bool {
+        carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
             && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
     }
 
@@ -439,17 +464,23 @@ final class IndicatorDriver: Sendable {
         hops.enqueueReconciles()
     }
 
-    /// After the count changed from `old` (this lock held): carries the change to the parent,
-    /// whose lock is taken while this one is held (always child before parent), so that every
+    /// After the count changed from `old` (the tree's lock `held`): carries the change to the
+    /// parent, under the same lock, so that every
     /// ancestor sees a descendant's changes in the order they happened. Returns whether the
     /// count moved. Ancestors whose machine asks for a reconcile are collected in `hops`,
     /// enqueued after the locks.
     @inline(__always)
     @discardableResult
-    private func carry(from old: Int, in state: inout State, clock: inout Clock, hops: inout Hops) -> Bool {
+    private func carry(
+        from old: Int,
+        in state: inout State,
+        clock: inout Clock,
+        hops: inout Hops,
+        held: borrowing LockHeld
+    ) -> Bool {
         guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
         // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
-        parent?.descendantsChanged(by: moved, clock: &clock, hops: &hops)
+        parent?.descendantsChanged(by: moved, clock: &clock, hops: &hops, held: held)
         return true
     }
 
@@ -468,21 +499,23 @@ final class IndicatorDriver: Sendable {
         return new - old
     }
 
-    /// A descendant's count moved by `delta` (its lock is held; this one is taken here).
+    /// A descendant's count moved by `delta` (the tree's lock `held`, not taken again).
     ///
     /// Inlined into the changed manager's own path (the parent's step); each further ancestor
     /// is reached through ``ancestorChanged(by:clock:hops:)``, out of line, which breaks the
     /// recursion that would otherwise keep the optimizer from inlining any of it.
     @inline(__always)
-    private func descendantsChanged(by delta: Int, clock: inout Clock, hops: inout Hops) {
-        let hop = state.withLock { descendantsChanged(by: delta, in: &$0, clock: &clock, hops: &hops) }
+    private func descendantsChanged(by delta: Int, clock: inout Clock, hops: inout Hops, held: borrowing LockHeld) {
+        let hop = state.withLock(held: held) {
+            descendantsChanged(by: delta, in: &$0, clock: &clock, hops: &hops, held: held)
+        }
         if hop { hops.append(self) }
     }
 
     /// ``descendantsChanged(by:clock:hops:)`` out of line, for a grandparent and above.
     @inline(never)
-    private func ancestorChanged(by delta: Int, clock: inout Clock, hops: inout Hops) {
-        descendantsChanged(by: delta, clock: &clock, hops: &hops)
+    private func ancestorChanged(by delta: Int, clock: inout Clock, hops: inout Hops, held: borrowing LockHeld) {
+        descendantsChanged(by: delta, clock: &clock, hops: &hops, held: held)
     }
 
     /// A child that is `leaving` (shut down) ends its remaining `delta` tasks and leaves the list
@@ -492,11 +525,12 @@ final class IndicatorDriver: Sendable {
         by delta: Int,
         clock: inout Clock,
         hops: inout Hops,
+        held: borrowing LockHeld,
         leaving: ObjectIdentifier
     ) {
-        let hop = state.withLock { state in
+        let hop = state.withLock(held: held) { state in
             state.children[leaving] = nil
-            return descendantsChanged(by: delta, in: &state, clock: &clock, hops: &hops)
+            return descendantsChanged(by: delta, in: &state, clock: &clock, hops: &hops, held: held)
         }
         if hop { hops.append(self) }
     }
@@ -508,12 +542,13 @@ final class IndicatorDriver: Sendable {
         by delta: Int,
         in state: inout State,
         clock: inout Clock,
-        hops: inout Hops
+        hops: inout Hops,
+        held: borrowing LockHeld
     ) -> Bool {
         let old = state.activeTaskCount
         state.descendantTaskCount += delta
         guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
-        parent?.ancestorChanged(by: moved, clock: &clock, hops: &hops)
+        parent?.ancestorChanged(by: moved, clock: &clock, hops: &hops, held: held)
         return state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
     }
 
@@ -581,7 +616,7 @@ extension IndicatorDriver {
         /// The manager is gone: queued work does nothing.
         var isShutDown = false
         /// The open tasks of every descendant manager (scopes), kept exact by each change in a
-        /// descendant, applied under this lock while the descendant's lock is held.
+        /// descendant, applied by the descendant's change under the tree's one lock.
         var descendantTaskCount = 0
         /// The drivers of the child managers, for resets and snapshots. A child's driver is not
         /// its manager: holding it keeps no manager alive, and a child removes itself when its
@@ -600,6 +635,55 @@ extension IndicatorDriver {
         /// What the machine decides on, read here and nowhere else.
         var activity: IndicatorStateMachine.Activity {
             IndicatorStateMachine.Activity(count: activeTaskCount, tracksWeakTokens: registry.sweptEntryCount > 0)
+        }
+    }
+}
+
+extension IndicatorDriver {
+    /// A driver's ``State`` behind its tree's one lock: a root's own box, or, for a scope, its
+    /// own box reached under the root's lock (the scope's own lock is never taken). See "A tree
+    /// of managers" in the header.
+    private struct TreeLockedState: Sendable {
+        private let own: LockedState<State>
+        /// The box whose lock is taken: the root's (`own` for a root).
+        private let lockBox: LockedState<State>
+
+        /// `state` under the lock of `parent`'s tree, or under its own lock if `parent` is `nil`.
+        init(_ state: sending State, under parent: TreeLockedState?) {
+            own = LockedState(state)
+            lockBox = parent?.lockBox ?? own
+        }
+
+        /// Runs `body` with the tree's lock held: see ``LockedState/withLock(_:)``.
+        @inline(__always)
+        func withLock<Result>(_ body: (inout sending State) -> sending Result) -> sending Result {
+            own.withLock(of: lockBox) { state, _ in body(&state) }
+        }
+
+        /// Runs `body` with the tree's lock held, and the proof that it is, to reach the
+        /// ancestors' states with ``withLock(held:_:)``.
+        @inline(__always)
+        func withTreeLock<Result>(
+            _ body: (inout sending State, borrowing LockHeld) -> sending Result
+        ) -> sending Result {
+            own.withLock(of: lockBox, body)
+        }
+
+        /// ``withTreeLock(_:)`` without the compiler's check of what enters and
+        /// leaves the state: see ``LockedState/withLockUnchecked(_:)``.
+        @inline(__always)
+        func withLockUnchecked<Result>(_ body: (inout State, borrowing LockHeld) -> Result) -> Result {
+            own.withLockUnchecked(of: lockBox, body)
+        }
+
+        /// Runs `body` while a descendant's change holds the tree's lock (`held`): the lock is
+        /// not taken again (it is not recursive). A proof from another tree stops the process.
+        @inline(__always)
+        func withLock<Result>(
+            held: borrowing LockHeld,
+            _ body: (inout sending State) -> sending Result
+        ) -> sending Result {
+            own.withLock(held: held, of: lockBox, body)
         }
     }
 }

@@ -29,6 +29,11 @@ private typealias LockPrimitive = pthread_mutex_t
 /// on Apple platforms and a plain `pthread_mutex_t` elsewhere. It is not recursive: never call
 /// code you do not own while holding it.
 ///
+/// Several boxes may live under one lock (``withLock(of:_:)``): the one user is a tree of
+/// managers, whose drivers' states all live under the root's lock. The body gets a
+/// ``LockHeld``, the proof that the lock is held, with which it reaches another box under the
+/// same lock (``withLock(held:of:_:)``) instead of taking that lock again.
+///
 /// `package`, not `internal`: the `NetworkIndicatorTesting` target's manual scheduler keeps its
 /// state in the same box.
 ///
@@ -54,6 +59,53 @@ package struct LockedState<State>: @unchecked Sendable {
         return try body(&storage.state.pointee)
     }
 
+    // MARK: Boxes that share one lock
+
+    /// Runs `body` with access to the state while `lockBox`'s lock is held, not this box's: for
+    /// boxes that their owner keeps under one lock (a tree of managers, every driver's state
+    /// under its root's lock: see `IndicatorDriver`). The owner must name the same `lockBox`
+    /// for this box every time. `body` also gets the proof that the lock is held, with which
+    /// it may reach the state of another box under the same lock
+    /// (``withLock(held:of:_:)``). The state is checked as in ``withLock(_:)``.
+    @inline(__always)
+    func withLock<Other, Result>(
+        of lockBox: LockedState<Other>,
+        _ body: (inout sending State, borrowing LockHeld) throws -> sending Result
+    ) rethrows -> sending Result {
+        let lock = lockBox.storage.lock
+        LockedStateStorage<State>.acquire(lock)
+        defer { LockedStateStorage<State>.release(lock) }
+        return try body(&storage.state.pointee, LockHeld(lock: UInt(bitPattern: lock)))
+    }
+
+    /// ``withLock(of:_:)`` without the compiler's check of what enters and leaves the state:
+    /// see ``withLockUnchecked(_:)``.
+    @inline(__always)
+    func withLockUnchecked<Other, Result>(
+        of lockBox: LockedState<Other>,
+        _ body: (inout State, borrowing LockHeld) throws -> Result
+    ) rethrows -> Result {
+        let lock = lockBox.storage.lock
+        LockedStateStorage<State>.acquire(lock)
+        defer { LockedStateStorage<State>.release(lock) }
+        return try body(&storage.state.pointee, LockHeld(lock: UInt(bitPattern: lock)))
+    }
+
+    /// Runs `body` with access to the state under `lockBox`'s lock, which the caller already
+    /// holds: `held` proves it (the lock is not recursive, so taking it again would deadlock).
+    /// The state is checked as in ``withLock(_:)``.
+    ///
+    /// A proof of another box's lock stops the process (`precondition`).
+    @inline(__always)
+    func withLock<Other, Result>(
+        held: borrowing LockHeld,
+        of lockBox: LockedState<Other>,
+        _ body: (inout sending State) throws -> sending Result
+    ) rethrows -> sending Result {
+        precondition(held.lock == UInt(bitPattern: lockBox.storage.lock), "the lock held is another box's")
+        return try body(&storage.state.pointee)
+    }
+
     /// Runs `body` with exclusive access to the state, like ``withLock(_:)`` but without the
     /// compiler's check of what enters and leaves the lock: for the few places where a value
     /// that is not `Sendable` must be stored in the state or taken out of it, each of which
@@ -65,6 +117,14 @@ package struct LockedState<State>: @unchecked Sendable {
         defer { LockedStateStorage<State>.release(lock) }
         return try body(&storage.state.pointee)
     }
+}
+
+/// Proof that the lock of one ``LockedState`` is held, lent by ``LockedState/withLock(of:_:)``
+/// to its body. It is noncopyable and lent as `borrowing`, so it cannot be kept past the body,
+/// and only this file can make one: holding it means being inside that body.
+struct LockHeld: ~Copyable {
+    /// The address of the lock held, only compared.
+    fileprivate let lock: UInt
 }
 
 /// The one allocation of a ``LockedState``: the state as the buffer's header, the lock as its
