@@ -23,6 +23,21 @@ struct URLSessionTrackTests {
         return (manager, scheduler)
     }
 
+    /// A manager, and a load of `server` tracked by it and waited for until the task has
+    /// completed (no poll has run yet, so the task is still counted). The caller keeps the task
+    /// alive until it is done with it.
+    private func completedTrackedLoad(
+        of server: LocalHTTPServer
+    ) async -> (NetworkIndicatorManager, ManualNetworkIndicatorScheduler, URLSession, URLSessionDataTask) {
+        let (manager, scheduler) = makeManager()
+        let session = URLSession(configuration: .ephemeral)
+        let task = session.dataTask(with: server.url("/a"))
+        manager.track(task)
+        task.resume()
+        await eventually { task.state == .completed }
+        return (manager, scheduler, session, task)
+    }
+
     /// Advances the manual clock by one poll interval on the main actor.
     private func poll(_ scheduler: ManualNetworkIndicatorScheduler) async {
         await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
@@ -81,12 +96,7 @@ struct URLSessionTrackTests {
 
     @Test func pollingStopsWhenNoTrackedTaskRemains() async throws {
         let server = try LocalHTTPServer()
-        let (manager, scheduler) = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        let task = session.dataTask(with: server.url("/a"))
-        manager.track(task)
-        task.resume()
-        await eventually { task.state == .completed }
+        let (manager, scheduler, session, task) = await completedTrackedLoad(of: server)
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0)
         let executed = scheduler.executedWorkCount
@@ -94,6 +104,7 @@ struct URLSessionTrackTests {
         #expect(scheduler.executedWorkCount == executed, "no poll ran after the last task ended")
         #expect(scheduler.pendingWorkCount == 0, "neither a poll nor a sweep is left waiting")
         session.finishTasksAndInvalidate()
+        withExtendedLifetime(task) {}
     }
 
     /// A poll left over from an earlier watch of the manager's address (its timer already
@@ -103,17 +114,13 @@ struct URLSessionTrackTests {
     @Test(.enabled(if: !hasKeyValueObserving))
     func aPollOfAReplacedWatchEndsNothing() async throws {
         let server = try LocalHTTPServer()
-        let (manager, scheduler) = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        let task = session.dataTask(with: server.url("/a"))
-        manager.track(task)
-        task.resume()
-        await eventually { task.state == .completed }
+        let (manager, scheduler, session, task) = await completedTrackedLoad(of: server)
         await MainActor.run { URLSessionTaskPoller.poll(ObjectIdentifier(manager), id: .max) }
         #expect(manager.activeTaskCount == 1, "the stale poll ended the current watch's task")
         await poll(scheduler)
         #expect(manager.activeTaskCount == 0, "the watch's own poll ends it")
         session.finishTasksAndInvalidate()
+        withExtendedLifetime(task) {}
     }
 
     @Test func trackingIsPolledOnlyWhileATaskIsTracked() async throws {
