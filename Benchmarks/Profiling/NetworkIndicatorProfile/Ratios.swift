@@ -353,8 +353,14 @@ func runRatios(iterations: Int) {
     check("opaque begin+release vs obvious weak dictionary", perPair[opaque] / perPair[obvious], 0.4)
     check("explicit with 10 000 other live tokens vs empty manager", perPair[crowded] / perPair[empty], 1.5)
     check("a depth-1 scope pair vs a root pair", perPair[depth1] / perPair[empty], 1.2)
-    check("second extra level (depth 2 − depth 1) vs one root begin+finish", (perPair[depth2] - perPair[depth1]) / perPair[empty], 1)
-    print("explicit begin+finish ÷ weak-reference floor: \(String(format: "%.2f", perPair[explicit] / perPair[weakFloor]))×")
+    check(
+        "second extra level (depth 2 − depth 1) vs one root begin+finish",
+        (perPair[depth2] - perPair[depth1]) / perPair[empty],
+        1
+    )
+    print(
+        "explicit begin+finish ÷ weak-reference floor: \(String(format: "%.2f", perPair[explicit] / perPair[weakFloor]))×"
+    )
 
     print("")
     // The A/B pairs, interleaved finely: `abRounds` rounds, each timing the library's explicit
@@ -416,7 +422,11 @@ func runRatios(iterations: Int) {
         fastestTarget[opaque]! / fastestTarget[obvious]!,
         0.4
     )
-    check("a depth-1 scope pair vs a root pair (interleaved rounds)", fastestTarget[depth1]! / fastestTarget[empty]!, 1.2)
+    check(
+        "a depth-1 scope pair vs a root pair (interleaved rounds)",
+        fastestTarget[depth1]! / fastestTarget[empty]!,
+        1.2
+    )
     check(
         "explicit with 10 000 other live tokens vs empty manager (interleaved rounds)",
         fastestTarget[crowded]! / fastestTarget[empty]!,

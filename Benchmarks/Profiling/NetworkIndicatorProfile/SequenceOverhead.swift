@@ -46,4 +46,3 @@ func runSequenceOverhead(elements: Int) {
     }
     done.wait()
 }
-
