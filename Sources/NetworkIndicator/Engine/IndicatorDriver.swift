@@ -465,10 +465,9 @@ final class IndicatorDriver: Sendable {
     }
 
     /// After the count changed from `old` (the tree's lock `held`): carries the change to the
-    /// parent, under the same lock, so that every
-    /// ancestor sees a descendant's changes in the order they happened. Returns whether the
-    /// count moved. Ancestors whose machine asks for a reconcile are collected in `hops`,
-    /// enqueued after the locks.
+    /// parent under the same lock, so that every ancestor sees a descendant's changes in the
+    /// order they happened. Returns whether the count moved. Ancestors whose machine asks for a
+    /// reconcile are collected in `hops`, enqueued after the lock.
     @inline(__always)
     @discardableResult
     private func carry(
@@ -562,7 +561,7 @@ final class IndicatorDriver: Sendable {
 }
 
 /// The ancestors whose machine asked for a reconcile during one change, enqueued after the
-/// locks. Almost always none: kept as an optional array, because an empty array is still a
+/// lock. Almost always none: kept as an optional array, because an empty array is still a
 /// reference to the shared empty storage that each change would release (measured in
 /// Benchmarks/README.md, "Issue 26").
 private struct Hops {
@@ -572,7 +571,7 @@ private struct Hops {
         if drivers == nil { drivers = [driver] } else { drivers?.append(driver) }
     }
 
-    /// Enqueues each collected driver's reconcile (after the locks).
+    /// Enqueues each collected driver's reconcile (after the lock).
     func enqueueReconciles() {
         guard let drivers else { return }
         for driver in drivers { driver.enqueueReconcile() }
