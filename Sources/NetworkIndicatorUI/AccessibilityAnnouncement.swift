@@ -56,4 +56,20 @@ enum AccessibilityAnnouncement {
         post(OverlayAnnouncement.text(for: kind, title: title, progress: progress))
     }
 }
+
+extension NetworkActivityOverlayController.Accessibility {
+    /// The system's assistive technologies, for an overlay that is in a window while
+    /// `isInWindow` says so and is titled what `title` returns, both read at the moment of an
+    /// announcement.
+    static func system(
+        isInWindow: @escaping @MainActor () -> Bool,
+        title: @escaping @MainActor () -> String
+    ) -> Self {
+        Self(
+            isInWindow: isInWindow,
+            isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
+            post: { kind, progress in AccessibilityAnnouncement.post(kind, title: title(), progress: progress) }
+        )
+    }
+}
 #endif

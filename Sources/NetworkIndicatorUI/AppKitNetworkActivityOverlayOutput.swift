@@ -52,7 +52,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private var presentation = OverlayPresentation()
-    private var controller: NetworkActivityOverlayController?
+    private lazy var core = OverlayOutputCore(
+        settings: settings,
+        scheduler: scheduler,
+        accessibility: .system(
+            isInWindow: { [weak self] in self?.hostView?.window != nil },
+            title: { [weak self] in self?.card.title ?? "" }
+        ),
+        drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
+        progressChanged: { [weak self] progress in self?.card.show(progress) }
+    )
 
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
     /// the user's language if `title` is `nil`. Attach it with
@@ -95,45 +104,24 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// The settings' `showsProgress`: whether the overlay shows a bar and a percentage while
     /// the manager knows how far its tasks are. Read by the manager when the output is added.
-    public var receivesFractionCompleted: Bool { settings.showsProgress }
+    public var receivesFractionCompleted: Bool { core.receivesFractionCompleted }
 
     /// Shows `fractionCompleted` as a bar and a percentage (or the spinner while it is `nil`),
     /// as the overlay's controller decides. Main actor.
     public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
-        controller?.fractionCompleted(fractionCompleted)
+        core.fractionCompletedChanged(fractionCompleted)
     }
 
     /// Starts the presentation from the count told when the output is added, then follows
     /// each new count. Main actor.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
-        guard let controller else {
-            let controller = makeController()
-            self.controller = controller
-            controller.appear(activeCount: activeTaskCount, scheduler: scheduler)
-            return
-        }
-        controller.activeCountChanged(activeTaskCount)
+        core.activeTaskCountChanged(activeTaskCount)
     }
 
     /// The overlay follows the count; a `false` here (the manager going away, or disabled)
     /// ends its load. Main actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-        if !isVisible { controller?.activeCountChanged(0) }
-    }
-
-    private func makeController() -> NetworkActivityOverlayController {
-        NetworkActivityOverlayController(
-            settings: settings,
-            accessibility: .init(
-                isInWindow: { [weak self] in self?.hostView?.window != nil },
-                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { [weak self] kind, progress in
-                    AccessibilityAnnouncement.post(kind, title: self?.card.title ?? "", progress: progress)
-                }
-            ),
-            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
-            progressChanged: { [weak self] progress in self?.card.show(progress) }
-        )
+        core.visibilityChanged(isVisible)
     }
 
     private func drawnChanged(_ isDrawn: Bool, animated: Bool) {

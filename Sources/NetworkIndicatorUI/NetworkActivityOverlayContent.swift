@@ -84,12 +84,8 @@ final class OverlayViewState: ObservableObject {
         controller?.disappear()
         let controller = NetworkActivityOverlayController(
             settings: settings,
-            accessibility: .init(
-                // Between onAppear and onDisappear, a SwiftUI view is in a window.
-                isInWindow: { true },
-                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { AccessibilityAnnouncement.post($0, title: title, progress: $1) }
-            ),
+            // Between onAppear and onDisappear, a SwiftUI view is in a window.
+            accessibility: .system(isInWindow: { true }, title: { title }),
             drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn },
             progressChanged: { [weak self] progress in self?.progress = progress }
         )

@@ -65,9 +65,18 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     public private(set) weak var hostView: UIView?
 
     private var presentation = OverlayPresentation()
-    private var controller: NetworkActivityOverlayController?
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
+    private lazy var core = OverlayOutputCore(
+        settings: settings,
+        scheduler: scheduler,
+        accessibility: .system(
+            isInWindow: { [weak self] in self?.hostView?.window != nil },
+            title: { [weak self] in self?.overlayView.title ?? "" }
+        ),
+        drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
+        progressChanged: { [weak self] progress in self?.overlayView.show(progress) }
+    )
     /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
     /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
     private var scrollConstraints: [NSLayoutConstraint] = []
@@ -112,45 +121,24 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// The settings' `showsProgress`: whether the overlay shows a bar and a percentage while
     /// the manager knows how far its tasks are. Read by the manager when the output is added.
-    public var receivesFractionCompleted: Bool { settings.showsProgress }
+    public var receivesFractionCompleted: Bool { core.receivesFractionCompleted }
 
     /// Shows `fractionCompleted` as a bar and a percentage (or the spinner while it is `nil`),
     /// as the overlay's controller decides. Main actor.
     public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
-        controller?.fractionCompleted(fractionCompleted)
+        core.fractionCompletedChanged(fractionCompleted)
     }
 
     /// Starts the overlay's presentation from the count the manager tells it when added, then
     /// follows each new count. Main actor.
     public func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
-        guard let controller else {
-            let controller = makeController()
-            self.controller = controller
-            controller.appear(activeCount: activeTaskCount, scheduler: scheduler)
-            return
-        }
-        controller.activeCountChanged(activeTaskCount)
+        core.activeTaskCountChanged(activeTaskCount)
     }
 
     /// The overlay follows the count; a `false` here (the manager going away, or disabled)
     /// ends its load. Main actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-        if !isVisible { controller?.activeCountChanged(0) }
-    }
-
-    private func makeController() -> NetworkActivityOverlayController {
-        NetworkActivityOverlayController(
-            settings: settings,
-            accessibility: .init(
-                isInWindow: { [weak self] in self?.hostView?.window != nil },
-                isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-                post: { [weak self] kind, progress in
-                    AccessibilityAnnouncement.post(kind, title: self?.overlayView.title ?? "", progress: progress)
-                }
-            ),
-            drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
-            progressChanged: { [weak self] progress in self?.overlayView.show(progress) }
-        )
+        core.visibilityChanged(isVisible)
     }
 
     /// Fades the overlay in over the host, or out (at once if not `animated`).

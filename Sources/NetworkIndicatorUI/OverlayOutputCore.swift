@@ -1,0 +1,70 @@
+import NetworkIndicator
+
+/// What the UIKit and AppKit overlay outputs share, without UI: the output's side of
+/// `NetworkIndicatorOutput` (counts, visibility, fractions) turned into calls on a
+/// ``NetworkActivityOverlayController``, which it makes at the first count the manager tells
+/// (the count of the moment the output is added) and starts from that count. Plain Swift, so
+/// that it is tested on Linux; each output keeps only its view code.
+///
+/// Main actor only, like the outputs that own it.
+@MainActor
+final class OverlayOutputCore {
+    private let settings: NetworkActivityOverlaySettings
+    private let scheduler: any NetworkIndicatorScheduler
+    private let accessibility: NetworkActivityOverlayController.Accessibility
+    private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
+    private let progressChanged: @MainActor (OverlayProgress) -> Void
+    /// Made at the first count; `nil` until then.
+    private(set) var controller: NetworkActivityOverlayController?
+
+    /// - Parameters:
+    ///   - settings: The overlay's presentation.
+    ///   - scheduler: The clock of the show delay and the minimum time.
+    ///   - accessibility: Where the announcements go, and the conditions they need.
+    ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
+    ///   - progressChanged: Told what to show: a bar and its percentage, or the spinner.
+    init(
+        settings: NetworkActivityOverlaySettings,
+        scheduler: any NetworkIndicatorScheduler,
+        accessibility: NetworkActivityOverlayController.Accessibility,
+        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void,
+        progressChanged: @escaping @MainActor (OverlayProgress) -> Void
+    ) {
+        self.settings = settings
+        self.scheduler = scheduler
+        self.accessibility = accessibility
+        self.drawnChanged = drawnChanged
+        self.progressChanged = progressChanged
+    }
+
+    /// Whether the output wants the manager's `fractionCompleted`: the settings' `showsProgress`.
+    var receivesFractionCompleted: Bool { settings.showsProgress }
+
+    /// The manager told the count `count`: the first one starts the presentation from it, the
+    /// others move it.
+    func activeTaskCountChanged(_ count: Int) {
+        guard let controller else {
+            let controller = NetworkActivityOverlayController(
+                settings: settings,
+                accessibility: accessibility,
+                drawnChanged: drawnChanged,
+                progressChanged: progressChanged
+            )
+            self.controller = controller
+            controller.appear(activeCount: count, scheduler: scheduler)
+            return
+        }
+        controller.activeCountChanged(count)
+    }
+
+    /// The manager told its visibility: `false` (the manager going away, or disabled) ends the
+    /// overlay's load; `true` changes nothing, since the overlay follows the count.
+    func visibilityChanged(_ isVisible: Bool) {
+        if !isVisible { controller?.activeCountChanged(0) }
+    }
+
+    /// The manager told its `fractionCompleted`; ignored before the first count.
+    func fractionCompletedChanged(_ fractionCompleted: Double?) {
+        controller?.fractionCompleted(fractionCompleted)
+    }
+}

@@ -1,0 +1,108 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// What the UIKit and AppKit overlay outputs do with what a manager tells them, without their
+/// views: a manual scheduler stands in for the main queue.
+@MainActor
+@Suite("Overlay output core")
+struct OverlayOutputCoreTests {
+    /// Records what the core tells its view.
+    @MainActor
+    private final class View {
+        var drawn: [Bool] = []
+        var shown: [OverlayProgress] = []
+        var announced: [OverlayAnnouncement.Kind] = []
+        var core: OverlayOutputCore!
+
+        init(scheduler: ManualNetworkIndicatorScheduler, settings: NetworkActivityOverlaySettings) {
+            core = OverlayOutputCore(
+                settings: settings,
+                scheduler: scheduler,
+                accessibility: .init(
+                    isInWindow: { true },
+                    isVoiceOverRunning: { true },
+                    post: { [unowned self] kind, _ in announced.append(kind) }
+                ),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                progressChanged: { [unowned self] in shown.append($0) }
+            )
+        }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let settings = NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1)
+
+    @Test func theFirstCountStartsThePresentationFromThatCount() {
+        let view = View(scheduler: scheduler, settings: settings)
+        #expect(view.core.controller == nil, "made at the first count, not before")
+        view.core.activeTaskCountChanged(1)  // a load already running when the output is added
+        #expect(view.core.controller != nil)
+        scheduler.advance(by: 0.5)
+        #expect(view.drawn == [true], "drawn after the show delay, from the first count")
+        #expect(view.announced == [.started])
+    }
+
+    @Test func laterCountsMoveThePresentation() {
+        let view = View(scheduler: scheduler, settings: settings)
+        view.core.activeTaskCountChanged(0)
+        scheduler.advance(by: 5)
+        #expect(view.drawn.isEmpty, "nothing loads")
+        view.core.activeTaskCountChanged(2)
+        scheduler.advance(by: 0.5)
+        view.core.activeTaskCountChanged(0)
+        scheduler.advance(by: 1)
+        #expect(view.drawn == [true, false])
+    }
+
+    @Test func aFastLoadNeverDraws() {
+        let view = View(scheduler: scheduler, settings: settings)
+        view.core.activeTaskCountChanged(0)
+        view.core.activeTaskCountChanged(1)
+        scheduler.advance(by: 0.2)
+        view.core.activeTaskCountChanged(0)
+        scheduler.advance(by: 5)
+        #expect(view.drawn.isEmpty)
+        #expect(view.announced.isEmpty)
+    }
+
+    @Test func invisibilityEndsTheLoadAndVisibilityChangesNothing() {
+        let view = View(scheduler: scheduler, settings: settings)
+        view.core.activeTaskCountChanged(1)
+        scheduler.advance(by: 0.5)
+        view.core.visibilityChanged(true)
+        scheduler.advance(by: 5)
+        #expect(view.drawn == [true], "the overlay follows the count, not the visibility")
+        view.core.visibilityChanged(false)  // the manager went away, or was disabled
+        scheduler.advance(by: 1)
+        #expect(view.drawn == [true, false])
+    }
+
+    @Test func visibilityBeforeTheFirstCountMakesNoController() {
+        let view = View(scheduler: scheduler, settings: settings)
+        view.core.visibilityChanged(false)
+        view.core.fractionCompletedChanged(0.5)
+        #expect(view.core.controller == nil)
+        #expect(view.shown.isEmpty)
+    }
+
+    @Test func fractionsReachTheViewWhileTheOverlayIsOnScreen() {
+        let view = View(scheduler: scheduler, settings: settings)
+        view.core.activeTaskCountChanged(1)
+        view.core.fractionCompletedChanged(0.25)
+        #expect(view.shown == [OverlayProgress(fractionCompleted: 0.25)])
+    }
+
+    @Test func theOutputWantsFractionsAsTheSettingsSay() {
+        #expect(View(scheduler: scheduler, settings: settings).core.receivesFractionCompleted)
+        var spinnerOnly = settings
+        spinnerOnly.showsProgress = false
+        let view = View(scheduler: scheduler, settings: spinnerOnly)
+        #expect(!view.core.receivesFractionCompleted)
+        view.core.activeTaskCountChanged(1)
+        view.core.fractionCompletedChanged(0.25)
+        #expect(view.shown.isEmpty, "a spinner-only overlay shows no bar")
+    }
+}
