@@ -233,12 +233,13 @@ struct TaskRegistry {
     mutating func finishAllPinned(at slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
         guard isPinned(slot, to: key) else { return }
         let index = Int(slot)
-        endTasks(ofPinned: index)
-        guard unpinning else { return }
-        entries[index].isPinned = false
+        guard unpinning else { return endTasks(ofPinned: index) }
+        activeTaskCount -= entries[index].count
+        if entries[index].hasLabel { labels[key] = nil }
         pinnedCount -= 1
         entryCount -= 1
-        entries[index].free(next: firstFreeSlot)
+        // One write access to the entry (one uniqueness check of the array), not three.
+        entries[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
     }
 
@@ -372,6 +373,16 @@ extension TaskRegistry.Entry {
         self.kind = kind
         self.hasLabel = hasLabel
         isStaleReported = false
+    }
+
+    /// Frees a slot pinned to an opaque token (which holds no weak reference), ending its tasks:
+    /// see ``free(next:)``.
+    @inline(__always)
+    mutating func unpin(next: Int32) {
+        assert(!kind.isSwept, "a pinned slot holds no weak reference")
+        isPinned = false
+        count = 0
+        nextFreeSlot = next
     }
 
     /// Frees the slot, putting it at the head of the free list before `next`; the token is let

@@ -39,6 +39,24 @@ struct PinnedSlotTests {
         #expect(registry.records(keepingAlive: &kept).isEmpty)
     }
 
+    /// A labelled opaque token's label goes with its tasks: when the token is released with a
+    /// task open, and when its tasks end before its release.
+    @Test func aLabelGoesWithTheTasksOfItsOpaqueToken() {
+        var registry = TaskRegistry()
+        let released = Object()
+        let releasedSlot = pin(released, in: &registry, label: "upload")
+        let ended = Object()
+        let endedSlot = pin(ended, in: &registry, label: "download")
+        #expect(registry.labels.count == 2)
+        registry.finishAllPinned(at: releasedSlot, key: ObjectIdentifier(released), unpinning: true)
+        #expect(registry.labels[ObjectIdentifier(released)] == nil, "released with its task open")
+        registry.finishAllPinned(at: endedSlot, key: ObjectIdentifier(ended), unpinning: false)
+        #expect(registry.labels.isEmpty, "its tasks ended, the token still alive")
+        registry.finishAllPinned(at: endedSlot, key: ObjectIdentifier(ended), unpinning: true)
+        #expect(registry.entryCount == 0)
+        #expect(registry.activeTaskCount == 0)
+    }
+
     /// The pinned-slot calls find only a pinned entry: given the index of an entry of the table
     /// with the same key (the object begun as a caller's token), they find no opaque token's
     /// slot there and leave the entry alone.
