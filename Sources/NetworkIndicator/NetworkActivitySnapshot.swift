@@ -64,7 +64,8 @@ extension NetworkIndicatorManager {
         var keptAlive: [AnyObject] = []
         let (ownRecords, children, count) = driver.snapshotParts(keepingAlive: &keptAlive)
         keptAlive.removeAll()
-        // Each child under its own lock, after this one's: locks are never taken parent first.
+        // Each child's record in a hold of the tree's lock of its own, after this one's: the lock
+        // is not recursive, so it is never held while another driver's is asked for.
         let records = ownRecords + children.compactMap { $0.snapshotRecord() }
         let activities = records.map { record in
             NetworkActivitySnapshot.Activity(

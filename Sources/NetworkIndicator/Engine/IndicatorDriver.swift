@@ -483,8 +483,8 @@ final class IndicatorDriver: Sendable {
         return true
     }
 
-    /// How far the count moved from `old` (this lock held), `nil` if it did not; where it left
-    /// zero, a new busy period begins.
+    /// How far the count moved from `old` (the tree's lock held), `nil` if it did not; where it
+    /// left zero, a new busy period begins.
     @inline(__always)
     private func countMoved(from old: Int, in state: inout State, clock: inout Clock) -> Int? {
         let new = state.activeTaskCount
@@ -501,7 +501,7 @@ final class IndicatorDriver: Sendable {
     /// A descendant's count moved by `delta` (the tree's lock `held`, not taken again).
     ///
     /// Inlined into the changed manager's own path (the parent's step); each further ancestor
-    /// is reached through ``ancestorChanged(by:clock:hops:)``, out of line, which breaks the
+    /// is reached through ``ancestorChanged(by:clock:hops:held:)``, out of line, which breaks the
     /// recursion that would otherwise keep the optimizer from inlining any of it.
     @inline(__always)
     private func descendantsChanged(by delta: Int, clock: inout Clock, hops: inout Hops, held: borrowing LockHeld) {
@@ -511,7 +511,7 @@ final class IndicatorDriver: Sendable {
         if hop { hops.append(self) }
     }
 
-    /// ``descendantsChanged(by:clock:hops:)`` out of line, for a grandparent and above.
+    /// ``descendantsChanged(by:clock:hops:held:)`` out of line, for a grandparent and above.
     @inline(never)
     private func ancestorChanged(by delta: Int, clock: inout Clock, hops: inout Hops, held: borrowing LockHeld) {
         descendantsChanged(by: delta, clock: &clock, hops: &hops, held: held)

@@ -15,7 +15,8 @@ private typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// All of a component's mutable state behind one non-recursive lock, reachable only through
-/// ``withLock(_:)`` so that nobody can forget to take it.
+/// ``withLock(_:)`` (or, for boxes that share a lock, the methods under "Boxes that share one
+/// lock") so that nobody can forget to take it.
 ///
 /// It follows the standard library's `Mutex` (which needs macOS 15 / iOS 18): the box is
 /// `Sendable` whatever its state, because the state goes in as `sending` and is reached only
@@ -40,7 +41,7 @@ private typealias LockPrimitive = pthread_mutex_t
 /// `@unchecked Sendable` because the compiler cannot see the lock (and `ManagedBuffer` is not
 /// `Sendable`): the state is only reached with the lock held, in ``withLock(_:)`` as
 /// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
-/// to another thread; and in ``withLockUnchecked(_:)``, which is internal to this module and
+/// to another thread; and in ``withLockUnchecked(of:_:)``, which is internal to this module and
 /// used only by the driver's three methods that its header names, each saying why it is safe.
 package struct LockedState<State>: @unchecked Sendable {
     private let storage: LockedStateStorage<State>
@@ -78,8 +79,9 @@ package struct LockedState<State>: @unchecked Sendable {
         return try body(&storage.state.pointee, LockHeld(lock: UInt(bitPattern: lock)))
     }
 
-    /// ``withLock(of:_:)`` without the compiler's check of what enters and leaves the state:
-    /// see ``withLockUnchecked(_:)``.
+    /// ``withLock(of:_:)`` without the compiler's check of what enters and leaves the lock: for
+    /// the few places where a value that is not `Sendable` must be stored in the state or taken
+    /// out of it, each of which says why that is safe.
     @inline(__always)
     func withLockUnchecked<Other, Result>(
         of lockBox: LockedState<Other>,
@@ -105,23 +107,17 @@ package struct LockedState<State>: @unchecked Sendable {
         precondition(held.lock == UInt(bitPattern: lockBox.storage.lock), "the lock held is another box's")
         return try body(&storage.state.pointee)
     }
-
-    /// Runs `body` with exclusive access to the state, like ``withLock(_:)`` but without the
-    /// compiler's check of what enters and leaves the lock: for the few places where a value
-    /// that is not `Sendable` must be stored in the state or taken out of it, each of which
-    /// says why that is safe.
-    @inline(__always)
-    func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        let lock = storage.lock
-        LockedStateStorage<State>.acquire(lock)
-        defer { LockedStateStorage<State>.release(lock) }
-        return try body(&storage.state.pointee)
-    }
 }
 
 /// Proof that the lock of one ``LockedState`` is held, lent by ``LockedState/withLock(of:_:)``
 /// to its body. It is noncopyable and lent as `borrowing`, so it cannot be kept past the body,
 /// and only this file can make one: holding it means being inside that body.
+///
+/// It is `Sendable` (its one field is an integer), so a non-escaping closure that runs on other
+/// threads while the body waits (`DispatchQueue.concurrentPerform`) could capture it; made
+/// non-`Sendable`, it would tie the state's region to the proof's, and the `sending` checks of
+/// the bodies that carry it would reject them. So the rule is written, not checked: pass it only
+/// down the call chain of the thread that holds the lock. Its one user, the driver, does.
 struct LockHeld: ~Copyable {
     /// The address of the lock held, only compared.
     fileprivate let lock: UInt
