@@ -689,6 +689,6 @@ extension IndicatorDriver {
 
 /// A manager's count and its current busy period, as the progress roll-up sees them.
 struct ProgressActivity: Equatable {
-    var count: Int
-    var busyPeriod: UInt64
+    let count: Int
+    let busyPeriod: UInt64
 }
