@@ -379,7 +379,7 @@ extension TaskRegistry.Entry {
     /// see ``free(next:)``.
     @inline(__always)
     mutating func unpin(next: Int32) {
-        assert(!kind.isSwept, "a pinned slot holds no weak reference")
+        assert(!kind.isSwept)  // a pinned slot holds no weak reference
         isPinned = false
         count = 0
         nextFreeSlot = next
