@@ -234,8 +234,7 @@ struct TaskRegistry {
         guard isPinned(slot, to: key) else { return }
         let index = Int(slot)
         guard unpinning else { return endTasks(ofPinned: index) }
-        activeTaskCount -= entries[index].count
-        if entries[index].hasLabel { labels[key] = nil }
+        forgetTasks(ofPinned: index)
         pinnedCount -= 1
         entryCount -= 1
         // One write access to the entry (one uniqueness check of the array), not three.
@@ -258,8 +257,16 @@ struct TaskRegistry {
     /// `hasLabel` is read only while it has tasks, and the begin that reopens it sets it.)
     @inline(__always)
     private mutating func endTasks(ofPinned index: Int) {
-        activeTaskCount -= entries[index].count
+        forgetTasks(ofPinned: index)
         entries[index].count = 0
+    }
+
+    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label,
+    /// reading the entry only: the caller writes it (``endTasks(ofPinned:)``, or
+    /// ``Entry/unpin(next:)`` when the token is released), so that the entry is written once.
+    @inline(__always)
+    private mutating func forgetTasks(ofPinned index: Int) {
+        activeTaskCount -= entries[index].count
         if entries[index].hasLabel { labels[entries[index].key] = nil }
     }
 
@@ -375,14 +382,12 @@ extension TaskRegistry.Entry {
         isStaleReported = false
     }
 
-    /// Frees a slot pinned to an opaque token (which holds no weak reference), ending its tasks:
-    /// see ``free(next:)``.
+    /// Frees a slot pinned to an opaque token, ending its tasks: ``free(next:)``, in the same
+    /// write to the entry.
     @inline(__always)
     mutating func unpin(next: Int32) {
-        assert(!kind.isSwept)  // a pinned slot holds no weak reference
         isPinned = false
-        count = 0
-        nextFreeSlot = next
+        free(next: next)
     }
 
     /// Frees the slot, putting it at the head of the free list before `next`; the token is let
