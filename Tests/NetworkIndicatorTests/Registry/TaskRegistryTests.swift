@@ -133,15 +133,21 @@ struct TaskRegistryTests {
         #expect(registry.finishOne(ObjectIdentifier(objects[0])) == .finished)
     }
 
-    @Test func sweepLeavesAFewFreeSlotsUnpacked() {
-        // Packing pays only when there is much to pack: up to 64 free slots wait for new begins.
+    /// A registry whose `count` tokens each began one task and have all died, swept once.
+    private func sweptRegistryOfDeadTokens(_ count: Int) -> TaskRegistry {
         var registry = TaskRegistry()
-        var objects: [Object] = (0..<64).map { _ in Object() }
+        var objects: [Object] = (0..<count).map { _ in Object() }
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
         }
         objects.removeAll()
         _ = registry.sweep(now: 1, staleThreshold: nil)
+        return registry
+    }
+
+    @Test func sweepLeavesAFewFreeSlotsUnpacked() {
+        // Packing pays only when there is much to pack: up to 64 free slots wait for new begins.
+        let registry = sweptRegistryOfDeadTokens(64)
         #expect(registry.entryCount == 0)
         #expect(registry.entries.count == 64, "64 free slots are not yet worth packing")
     }
@@ -166,13 +172,7 @@ struct TaskRegistryTests {
     /// A sweep that finds every entry dead packs the registry down to nothing (no live entry to
     /// keep the tail at), and the next begin starts again from the first slot.
     @Test func sweepOfOnlyDeadEntriesEmptiesTheRegistry() {
-        var registry = TaskRegistry()
-        var objects: [Object] = (0..<100).map { _ in Object() }
-        for object in objects {
-            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
-        }
-        objects.removeAll()
-        _ = registry.sweep(now: 1, staleThreshold: nil)
+        var registry = sweptRegistryOfDeadTokens(100)
         #expect(registry.entryCount == 0)
         #expect(registry.entries.isEmpty, "100 free slots and no live entry: all cut")
         #expect(registry.firstFreeSlot == -1)
