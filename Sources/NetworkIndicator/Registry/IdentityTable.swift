@@ -22,24 +22,28 @@ struct IdentityTable {
     private var slots: [Slot]
     private var shift: UInt
     private(set) var count = 0
+    /// The most keys ``slots`` hold (``keyLimit(ofSlots:)``): an insert at this count doubles
+    /// them first. Kept beside the slots, so that an insert compares once.
+    private var keyLimit: Int
 
     init() {
         slots = Array(repeating: Slot(key: nil, value: 0), count: 16)
         shift = UInt(UInt.bitWidth - 4)
+        keyLimit = Self.keyLimit(ofSlots: 16)
     }
 
-    /// Whether a table of `slotCount` slots holding `count` keys must double before one more
-    /// insert: it fills up to three quarters of its slots (probing relies on the free quarter;
-    /// memory on not doubling earlier). It starts with 16 slots.
-    static func mustGrow(toInsertInto slotCount: Int, holding count: Int) -> Bool {
-        (count + 1) * 4 > slotCount * 3
+    /// The most keys a table of `slotCount` slots holds before an insert doubles it: three
+    /// quarters of them (probing relies on the free quarter; memory on not doubling earlier).
+    /// It starts with 16 slots, and `slotCount` is always a power of two.
+    static func keyLimit(ofSlots slotCount: Int) -> Int {
+        slotCount / 4 * 3
     }
 
     private var mask: Int { slots.count - 1 }
 
     @inline(__always)
     private func home(of key: ObjectIdentifier) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) >> shift)
+        Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) &>> shift)
     }
 
     /// 2^w / φ for the word width w: Knuth's multiplicative (Fibonacci) hashing.
@@ -72,7 +76,7 @@ struct IdentityTable {
     /// both) and returns `nil`.
     @inline(__always)
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
-        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
+        if count >= keyLimit { grow() }
         var index = home(of: key)
         while let found = slots[index].key {
             if found == key { return slots[index].value }
@@ -85,7 +89,7 @@ struct IdentityTable {
 
     /// Stores `value` for `key`, replacing any value it had.
     mutating func set(_ value: Int32, for key: ObjectIdentifier) {
-        if Self.mustGrow(toInsertInto: slots.count, holding: count) { grow() }
+        if count >= keyLimit { grow() }
         var index = home(of: key)
         while let found = slots[index].key, found != key {
             index = (index + 1) & mask
@@ -133,6 +137,7 @@ struct IdentityTable {
         let old = slots
         slots = Array(repeating: Slot(key: nil, value: 0), count: old.count * 2)
         shift -= 1
+        keyLimit = Self.keyLimit(ofSlots: slots.count)
         count = 0
         for slot in old {
             if let key = slot.key { set(slot.value, for: key) }

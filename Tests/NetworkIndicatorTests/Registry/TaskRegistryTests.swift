@@ -217,10 +217,9 @@ struct IdentityTableTests {
     /// The load limit: the table fills up to three quarters of its slots before it doubles
     /// (probing relies on the free quarter; memory on not doubling earlier).
     @Test func doublesOnlyWhenAnInsertWouldFillMoreThanThreeQuarters() {
-        #expect(!IdentityTable.mustGrow(toInsertInto: 16, holding: 11))
-        #expect(IdentityTable.mustGrow(toInsertInto: 16, holding: 12))
-        #expect(!IdentityTable.mustGrow(toInsertInto: 32, holding: 23))
-        #expect(IdentityTable.mustGrow(toInsertInto: 32, holding: 24))
+        #expect(IdentityTable.keyLimit(ofSlots: 16) == 12)
+        #expect(IdentityTable.keyLimit(ofSlots: 32) == 24)
+        #expect(IdentityTable.keyLimit(ofSlots: 1 << 20) == 3 << 18)
     }
 
     /// Growing keeps every key with its value.
