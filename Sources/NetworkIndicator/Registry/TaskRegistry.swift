@@ -80,8 +80,9 @@ struct TaskRegistry {
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     private(set) var activeTaskCount = 0
-    /// Slots in use (``Entry/isInUse``): not on the free list.
-    var entryCount = 0
+    /// Slots in use (``Entry/isInUse``): not on the free list. Each is in the table (a caller's
+    /// token or a group) or pinned to an opaque token, never both.
+    var entryCount: Int { table.count + pinnedCount }
     /// Slots pinned to opaque tokens.
     private(set) var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
@@ -122,7 +123,6 @@ struct TaskRegistry {
             entries.append(Entry.blank)
         }
         entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
-        entryCount += 1
         if kind.isSwept { sweptEntryCount += 1 }
         if let label { labels[key] = label }
     }
@@ -187,7 +187,6 @@ struct TaskRegistry {
         precondition(taken == slot, "an opaque token is made with the slot it is pinned to")
         entries[Int(slot)].fill(key: key, object: nil, kind: .opaqueToken, hasLabel: label != nil, now: now())
         entries[Int(slot)].isPinned = true
-        entryCount += 1
         pinnedCount += 1
         activeTaskCount += 1
         if let label { labels[key] = label }
@@ -236,7 +235,6 @@ struct TaskRegistry {
         guard unpinning else { return endTasks(ofPinned: index) }
         forgetTasks(ofPinned: index)
         pinnedCount -= 1
-        entryCount -= 1
         // One write access to the entry (one uniqueness check of the array), not three.
         entries[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
@@ -306,7 +304,6 @@ struct TaskRegistry {
                 }
             }
         }
-        entryCount = pinnedCount
         table.removeAll()
         labels.removeAll()
         activeTaskCount = 0
@@ -345,7 +342,6 @@ struct TaskRegistry {
         let isSwept = entries[index].kind.isSwept
         let hasLabel = entries[index].hasLabel
         activeTaskCount -= count
-        entryCount -= 1
         if isSwept { sweptEntryCount -= 1 }
         if hasLabel { labels[key] = nil }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }

@@ -39,6 +39,43 @@ struct PinnedSlotTests {
         #expect(registry.records(keepingAlive: &kept).isEmpty)
     }
 
+    /// The count of slots in use is the table's keys plus the pinned slots: it matches a count
+    /// of the slots in use after every kind of change (tokens, groups, pinned slots with and
+    /// without tasks, a reset, a sweep that packs).
+    @Test func theSlotsInUseAreTheTablesKeysAndThePinnedSlots() {
+        var registry = TaskRegistry()
+        func expectCounted(_ step: String) {
+            #expect(registry.entryCount == registry.entries.filter(\.isInUse).count, "after \(step)")
+        }
+        var tokens: [Object] = (0..<120).map { _ in Object() }
+        for token in tokens {
+            registry.begin(ObjectIdentifier(token), object: token, kind: .token, label: nil, now: 0)
+        }
+        let group = Object()
+        registry.begin(ObjectIdentifier(group), object: nil, kind: .group, label: "g", now: 0)
+        let opaque = Object()
+        let slot = pin(opaque, in: &registry)
+        let idle = Object()
+        let idleSlot = pin(idle, in: &registry)
+        registry.finishAllPinned(at: idleSlot, key: ObjectIdentifier(idle), unpinning: false)
+        expectCounted("begins")
+        #expect(registry.entryCount == 123)
+        registry.finishAll(ObjectIdentifier(tokens[0]))
+        _ = registry.finishOne(ObjectIdentifier(group))
+        expectCounted("finishes")
+        tokens.removeLast(100)
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        expectCounted("a sweep that packs")
+        #expect(registry.entryCount == 21)
+        registry.removeAll()
+        expectCounted("a reset")
+        #expect(registry.entryCount == 2, "the two pinned slots stay")
+        registry.finishAllPinned(at: slot, key: ObjectIdentifier(opaque), unpinning: true)
+        expectCounted("a release")
+        #expect(registry.entryCount == 1)
+        _ = tokens
+    }
+
     /// A labelled opaque token's label goes with its tasks: when the token is released with a
     /// task open, and when its tasks end before its release.
     @Test func aLabelGoesWithTheTasksOfItsOpaqueToken() {
