@@ -357,7 +357,7 @@ final class IndicatorDriver: Sendable {
             let old = state.activeTaskCount
             let found = state.registry.sweep(now: now, staleThreshold: state.machine.settings.staleTaskThreshold)
             var clock = Clock(preread: now)
-            carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
+            carry(from: old, to: state.activeTaskCount, in: &state, clock: &clock, hops: &hops, held: held)
             return found
         }
         hops.enqueueReconciles()
@@ -383,7 +383,7 @@ final class IndicatorDriver: Sendable {
                 state.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
             }
             var clock = Clock(preread: now)
-            carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
+            carry(from: old, to: state.activeTaskCount, in: &state, clock: &clock, hops: &hops, held: held)
             handler = state.diagnosticsHandler
             return Self.take(state.machine.sweepFinished(state.activity, now: now), from: &state)
         }
@@ -453,8 +453,9 @@ final class IndicatorDriver: Sendable {
         hops: inout Hops,
         held: borrowing LockHeld
     ) -> Bool {
-        carry(from: old, in: &state, clock: &clock, hops: &hops, held: held)
-            && state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
+        let new = state.activeTaskCount
+        return carry(from: old, to: new, in: &state, clock: &clock, hops: &hops, held: held)
+            && state.machine.tasksChanged(from: old, to: state.activity(count: new), now: clock.now())
     }
 
     /// After the lock: the reconciles a change asked for, this manager's and its ancestors'.
@@ -472,12 +473,13 @@ final class IndicatorDriver: Sendable {
     @discardableResult
     private func carry(
         from old: Int,
+        to new: Int,
         in state: inout State,
         clock: inout Clock,
         hops: inout Hops,
         held: borrowing LockHeld
     ) -> Bool {
-        guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
+        guard let moved = countMoved(from: old, to: new, in: &state, clock: &clock) else { return false }
         // Optional chaining borrows the parent (no `if let` copy, so no retain and release).
         parent?.descendantsChanged(by: moved, clock: &clock, hops: &hops, held: held)
         return true
@@ -486,8 +488,7 @@ final class IndicatorDriver: Sendable {
     /// How far the count moved from `old` (the tree's lock held), `nil` if it did not; where it
     /// left zero, a new busy period begins.
     @inline(__always)
-    private func countMoved(from old: Int, in state: inout State, clock: inout Clock) -> Int? {
-        let new = state.activeTaskCount
+    private func countMoved(from old: Int, to new: Int, in state: inout State, clock: inout Clock) -> Int? {
         guard new != old else { return nil }
         if old == 0 {
             // The progress roll-up's busy period: one increment where the count leaves zero.
@@ -546,9 +547,10 @@ final class IndicatorDriver: Sendable {
     ) -> Bool {
         let old = state.activeTaskCount
         state.descendantTaskCount += delta
-        guard let moved = countMoved(from: old, in: &state, clock: &clock) else { return false }
+        let new = old + delta
+        guard let moved = countMoved(from: old, to: new, in: &state, clock: &clock) else { return false }
         parent?.ancestorChanged(by: moved, clock: &clock, hops: &hops, held: held)
-        return state.machine.tasksChanged(from: old, to: state.activity, now: clock.now())
+        return state.machine.tasksChanged(from: old, to: state.activity(count: new), now: clock.now())
     }
 
     /// The time of a change: the scheduler's own reading for a scheduler other than
@@ -633,7 +635,12 @@ extension IndicatorDriver {
 
         /// What the machine decides on, read here and nowhere else.
         var activity: IndicatorStateMachine.Activity {
-            IndicatorStateMachine.Activity(count: activeTaskCount, tracksWeakTokens: registry.sweptEntryCount > 0)
+            activity(count: activeTaskCount)
+        }
+
+        /// ``activity`` for a caller that has just read ``activeTaskCount`` (`count`).
+        func activity(count: Int) -> IndicatorStateMachine.Activity {
+            IndicatorStateMachine.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }
     }
 }
