@@ -44,6 +44,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// The engine: registry, state machine and timers behind one lock, outputs on the main
     /// actor.
     let driver: IndicatorDriver
+    /// ``NetworkActivityToken``'s type, kept here: comparing with it is a load, where naming the
+    /// type calls its metadata accessor (``ownOpaqueToken(_:)``, at every begin and finish).
+    private let opaqueTokenType = ObjectIdentifier(NetworkActivityToken.self)
 
     /// The scheduler this manager takes its time and main-thread work from: the one it was made
     /// with, or its root's for a child.
@@ -158,7 +161,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// comparison first, so that the cast runs only for opaque tokens, off the common path.
     @inline(__always)
     func ownOpaqueToken(_ token: AnyObject) -> NetworkActivityToken? {
-        guard type(of: token) == NetworkActivityToken.self, let opaque = token as? NetworkActivityToken,
+        guard ObjectIdentifier(type(of: token)) == opaqueTokenType, let opaque = token as? NetworkActivityToken,
             opaque.manager === self
         else { return nil }
         return opaque
