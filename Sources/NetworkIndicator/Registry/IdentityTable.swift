@@ -29,7 +29,7 @@ struct IdentityTable {
     init() {
         slots = Array(repeating: Slot(key: nil, value: 0), count: 16)
         shift = UInt(UInt.bitWidth - 4)
-        keyLimit = Self.keyLimit(ofSlots: 16)
+        keyLimit = Self.keyLimit(ofSlots: slots.count)
     }
 
     /// The most keys a table of `slotCount` slots holds before an insert doubles it: three
