@@ -465,8 +465,8 @@ final class IndicatorDriver: Sendable {
         hops.enqueueReconciles()
     }
 
-    /// After the count changed from `old` (the tree's lock `held`): carries the change to the
-    /// parent under the same lock, so that every ancestor sees a descendant's changes in the
+    /// After the count changed from `old` to `new`, which is ``State/activeTaskCount`` now (the
+    /// tree's lock `held`): carries the change to the parent under the same lock, so that every ancestor sees a descendant's changes in the
     /// order they happened. Returns whether the count moved. Ancestors whose machine asks for a
     /// reconcile are collected in `hops`, enqueued after the lock.
     @inline(__always)
@@ -485,8 +485,8 @@ final class IndicatorDriver: Sendable {
         return true
     }
 
-    /// How far the count moved from `old` (the tree's lock held), `nil` if it did not; where it
-    /// left zero, a new busy period begins.
+    /// How far the count moved from `old` to `new` (``State/activeTaskCount`` now, the tree's
+    /// lock held), `nil` if it did not; where it left zero, a new busy period begins.
     @inline(__always)
     private func countMoved(from old: Int, to new: Int, in state: inout State, clock: inout Clock) -> Int? {
         guard new != old else { return nil }
@@ -633,12 +633,13 @@ extension IndicatorDriver {
         /// The manager's own tasks and those of all its descendants.
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 
-        /// What the machine decides on, read here and nowhere else.
+        /// What the machine decides on, built here and nowhere else.
         var activity: IndicatorStateMachine.Activity {
             activity(count: activeTaskCount)
         }
 
-        /// ``activity`` for a caller that has just read ``activeTaskCount`` (`count`).
+        /// ``activity`` for a caller that already has ``activeTaskCount`` (`count`, which must
+        /// equal it): read just before, or computed from the change it made.
         func activity(count: Int) -> IndicatorStateMachine.Activity {
             IndicatorStateMachine.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }

@@ -22,8 +22,9 @@ struct IdentityTable {
     private var slots: [Slot]
     private var shift: UInt
     private(set) var count = 0
-    /// The most keys ``slots`` hold (``keyLimit(ofSlots:)``): an insert at this count doubles
-    /// them first. Kept beside the slots, so that an insert compares once.
+    /// The most keys ``slots`` hold (``keyLimit(ofSlots:)``): a call that may add a key doubles
+    /// them first when the table holds this many. Kept beside the slots, so that such a call
+    /// compares once.
     private var keyLimit: Int
 
     init() {
@@ -41,6 +42,9 @@ struct IdentityTable {
 
     private var mask: Int { slots.count - 1 }
 
+    /// The key's home slot: the top bits of its Fibonacci hash, as many as index the slots.
+    /// `&>>` (no check for a shift past the word width): `shift` is the word width less log2 of
+    /// the slot count, which is at least 4, so the shift is always below the width.
     @inline(__always)
     private func home(of key: ObjectIdentifier) -> Int {
         Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) &>> shift)

@@ -40,40 +40,64 @@ struct PinnedSlotTests {
     }
 
     /// The count of slots in use is the table's keys plus the pinned slots: it matches a count
-    /// of the slots in use after every kind of change (tokens, groups, pinned slots with and
-    /// without tasks, a reset, a sweep that packs).
+    /// of the slots in use after every kind of change (pinned slots with and without tasks,
+    /// tokens, a group, a dead entry replaced and one finished, a sweep that packs and trims, a
+    /// reset, a release).
     @Test func theSlotsInUseAreTheTablesKeysAndThePinnedSlots() {
         var registry = TaskRegistry()
         func expectCounted(_ step: String) {
             #expect(registry.entryCount == registry.entries.filter(\.isInUse).count, "after \(step)")
         }
+        // Pinned first, so that they lie at the front and the sweep below can trim the tail.
+        let opaque = Object()
+        let slot = pin(opaque, in: &registry)
+        let idle = Object()
+        let idleSlot = pin(idle, in: &registry)
+        registry.finishAllPinned(at: idleSlot, key: ObjectIdentifier(idle), unpinning: false)
+        let reopened = registry.beginPinned(at: idleSlot, key: ObjectIdentifier(idle), label: nil, now: 0)
+        let finishedAgain = registry.finishOnePinned(at: idleSlot, key: ObjectIdentifier(idle))
+        #expect(reopened && finishedAgain == .finished)
+        expectCounted("pinned slots, one without a task")
         var tokens: [Object] = (0..<120).map { _ in Object() }
         for token in tokens {
             registry.begin(ObjectIdentifier(token), object: token, kind: .token, label: nil, now: 0)
         }
         let group = Object()
         registry.begin(ObjectIdentifier(group), object: nil, kind: .group, label: "g", now: 0)
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
-        let idle = Object()
-        let idleSlot = pin(idle, in: &registry)
-        registry.finishAllPinned(at: idleSlot, key: ObjectIdentifier(idle), unpinning: false)
         expectCounted("begins")
         #expect(registry.entryCount == 123)
+        // A key whose object died, begun again (an address reused) and finished once dead.
+        let reusedKey = ObjectIdentifier(Object.self)
+        var dead: Object? = Object()
+        registry.begin(reusedKey, object: dead, kind: .token, label: nil, now: 0)
+        dead = nil
+        let newcomer = Object()
+        registry.begin(reusedKey, object: newcomer, kind: .token, label: nil, now: 1)
+        expectCounted("a dead entry replaced")
+        #expect(registry.entryCount == 124)
+        let finishedKey = ObjectIdentifier(TaskRegistry.self)
+        var finished: Object? = Object()
+        registry.begin(finishedKey, object: finished, kind: .token, label: nil, now: 0)
+        finished = nil
+        let outcome = registry.finishOne(finishedKey)
+        #expect(outcome == .tokenDead)
+        expectCounted("a dead entry finished")
         registry.finishAll(ObjectIdentifier(tokens[0]))
         _ = registry.finishOne(ObjectIdentifier(group))
         expectCounted("finishes")
+        #expect(registry.entryCount == 122)
         tokens.removeLast(100)
         _ = registry.sweep(now: 1, staleThreshold: nil)
         expectCounted("a sweep that packs")
-        #expect(registry.entryCount == 21)
+        #expect(registry.entryCount == 22)
+        #expect(registry.entries.count == 22, "packed and trimmed")
         registry.removeAll()
         expectCounted("a reset")
         #expect(registry.entryCount == 2, "the two pinned slots stay")
         registry.finishAllPinned(at: slot, key: ObjectIdentifier(opaque), unpinning: true)
         expectCounted("a release")
         #expect(registry.entryCount == 1)
-        _ = tokens
+        _ = (tokens, dead, finished, newcomer)
     }
 
     /// A labelled opaque token's label goes with its tasks: when the token is released with a

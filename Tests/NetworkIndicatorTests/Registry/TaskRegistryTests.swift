@@ -214,9 +214,10 @@ struct IdentityTableTests {
         #expect(keys.allSatisfy { table.value(for: $0) == nil })
     }
 
-    /// The load limit: the table fills up to three quarters of its slots before it doubles
-    /// (probing relies on the free quarter; memory on not doubling earlier).
-    @Test func doublesOnlyWhenAnInsertWouldFillMoreThanThreeQuarters() {
+    /// The load limit: the table holds up to three quarters of its slots before it doubles
+    /// (probing relies on the free quarter; memory on not doubling earlier). Only the rule is
+    /// checked here: when the table applies it shows only in memory and speed.
+    @Test func theKeyLimitIsThreeQuartersOfTheSlots() {
         #expect(IdentityTable.keyLimit(ofSlots: 16) == 12)
         #expect(IdentityTable.keyLimit(ofSlots: 32) == 24)
         #expect(IdentityTable.keyLimit(ofSlots: 1 << 20) == 3 << 18)
