@@ -466,9 +466,10 @@ final class IndicatorDriver: Sendable {
     }
 
     /// After the count changed from `old` to `new`, which is ``State/activeTaskCount`` now (the
-    /// tree's lock `held`): carries the change to the parent under the same lock, so that every ancestor sees a descendant's changes in the
-    /// order they happened. Returns whether the count moved. Ancestors whose machine asks for a
-    /// reconcile are collected in `hops`, enqueued after the lock.
+    /// tree's lock `held`): carries the change to the parent under the same lock, so that every
+    /// ancestor sees a descendant's changes in the order they happened. Returns whether the
+    /// count moved. Ancestors whose machine asks for a reconcile are collected in `hops`,
+    /// enqueued after the lock.
     @inline(__always)
     @discardableResult
     private func carry(
