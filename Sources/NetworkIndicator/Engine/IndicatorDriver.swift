@@ -678,7 +678,7 @@ extension IndicatorDriver {
         }
 
         /// ``withTreeLock(_:)`` without the compiler's check of what enters and
-        /// leaves the state: see ``LockedState/withLockUnchecked(_:)``.
+        /// leaves the state: see ``LockedState/withLockUnchecked(of:_:)``.
         @inline(__always)
         func withLockUnchecked<Result>(_ body: (inout State, borrowing LockHeld) -> Result) -> Result {
             own.withLockUnchecked(of: lockBox, body)
