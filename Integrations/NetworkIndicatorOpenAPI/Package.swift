@@ -33,12 +33,14 @@ let package = Package(
         // its response body is read to the end, fails or is released.
         .library(name: "NetworkIndicatorOpenAPI", targets: ["NetworkIndicatorOpenAPI"])
     ],
+    // The lowest versions whose API the code uses (see CONTRIBUTING.md, "Toolchain"): a Swift 6.0
+    // toolchain resolves the newest release whose manifest it can read.
     dependencies: [
         .package(path: rootPath),
-        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         // Tests only: the real transport for the generated client's round trip.
-        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.0.0"),
     ],
     targets: [
         .target(

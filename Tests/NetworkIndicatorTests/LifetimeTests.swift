@@ -10,9 +10,9 @@ struct LifetimeTests {
     @Test func releasedManagerCancelsItsTimersAndReleasesItsOutputs() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        weak let weakManager = manager
+        let weakManager = WeakReference(manager)
         var output: RecordingNetworkIndicatorOutput? = RecordingNetworkIndicatorOutput()
-        weak let weakOutput = output
+        let weakOutput = WeakReference(output)
         manager!.addOutput(output!)
         manager!.completionDelay = 0.5
         let token = Token()
@@ -23,12 +23,12 @@ struct LifetimeTests {
         #expect(scheduler.pendingWorkCount == 1, "the hide delay is running")
 
         manager = nil
-        #expect(weakManager == nil)
+        #expect(weakManager.object == nil)
         #expect(scheduler.pendingWorkCount == 1, "its timers were cancelled; one hop tells the outputs")
         scheduler.runPendingWork()
         #expect(output?.visibilityChanges == [false, true, false], "told the indicator is gone")
         output = nil
-        #expect(weakOutput == nil, "and released")
+        #expect(weakOutput.object == nil, "and released")
         scheduler.advance(by: 10)
         #expect(scheduler.pendingWorkCount == 0)
     }
@@ -58,24 +58,24 @@ struct LifetimeTests {
     @Test func pendingHopDoesNotKeepTheManagerAlive() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        weak let weakManager = manager
+        let weakManager = WeakReference(manager)
         manager!.pushNetworkActivity()
         #expect(scheduler.pendingWorkCount == 1)
         manager = nil
-        #expect(weakManager == nil)
+        #expect(weakManager.object == nil)
         scheduler.runPendingWork()
     }
 
     @Test func schedulerDroppedWithWorkQueuedKeepsNothingAlive() {
         var scheduler: ManualNetworkIndicatorScheduler? = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler!)
-        weak let weakDriver = manager!.driver
+        let weakDriver = WeakReference(manager!.driver)
         manager!.completionDelay = 0.5
         manager!.pushNetworkActivity()  // a hop stays queued
         manager = nil
         #expect(scheduler!.pendingWorkCount > 0)
         scheduler = nil
-        #expect(weakDriver == nil, "queued work held the driver, and the driver its scheduler")
+        #expect(weakDriver.object == nil, "queued work held the driver, and the driver its scheduler")
     }
 
     @Test func aManagerReleasedDuringItsOwnSweepStartsNoTimerAfterwards() {
@@ -95,14 +95,14 @@ struct LifetimeTests {
 
     @Test func opaqueTokenKeepsItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        weak let weakManager = manager
+        let weakManager = WeakReference(manager)
         var token: NetworkActivityToken? = manager!.beganNetworkTask()
         manager = nil
-        #expect(weakManager != nil)
-        #expect(weakManager?.activeTaskCount == 1)
+        #expect(weakManager.object != nil)
+        #expect(weakManager.object?.activeTaskCount == 1)
         token = nil
         _ = token
-        #expect(weakManager == nil)
+        #expect(weakManager.object == nil)
     }
 }
 

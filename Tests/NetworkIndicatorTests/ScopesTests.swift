@@ -107,29 +107,29 @@ struct ScopesTests {
     @Test func childKeepsItsParentAliveButNotTheReverse() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var parent: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        weak let weakParent = parent
+        let weakParent = WeakReference(parent)
         var child: NetworkIndicatorManager? = NetworkIndicatorManager(parent: parent!)
-        weak let weakChild = child
+        let weakChild = WeakReference(child)
         parent = nil
-        #expect(weakParent != nil, "the child keeps its parent")
-        #expect(child?.parent === weakParent)
+        #expect(weakParent.object != nil, "the child keeps its parent")
+        #expect(child?.parent === weakParent.object)
         child = nil
-        #expect(weakChild == nil, "the parent does not keep its child")
-        #expect(weakParent == nil)
+        #expect(weakChild.object == nil, "the parent does not keep its child")
+        #expect(weakParent.object == nil)
         scheduler.runPendingWork()
     }
 
     @Test func parentSweepDoesNotKeepAChildAlive() {
         let tree = Tree()
         var child: NetworkIndicatorManager? = NetworkIndicatorManager(parent: tree.manager)
-        weak let weakChild = child
+        let weakChild = WeakReference(child)
         let token = Token()
         child!.beganNetworkTask(withToken: token)
         tree.manager.beganNetworkTask(withToken: token)
         tree.settle()
         tree.root.advance(by: 1)  // the parent's sweep runs
         child = nil
-        #expect(weakChild == nil)
+        #expect(weakChild.object == nil)
         #expect(tree.manager.activeTaskCount == 1)
     }
 

@@ -9,12 +9,12 @@ struct WeakTokenTests {
     @Test func managerNeverRetainsToken() {
         let harness = Harness()
         var token: Token? = Token()
-        weak let weakToken = token
+        let weakToken = WeakReference(token)
         harness.manager.beganNetworkTask(withToken: token!)
         harness.manager.beganNetworkTask(withToken: token!, label: "again")
         harness.settle()
         token = nil
-        #expect(weakToken == nil)
+        #expect(weakToken.object == nil)
     }
 
     @Test func deadTokenEndsItsTaskAtTheNextSweep() {

@@ -23,7 +23,7 @@ final class ProgressEntry: @unchecked Sendable {
     /// manager alive, and once that manager is gone the driver answers that nothing is open.
     private let driver: IndicatorDriver
     /// The object whose lifetime bounds the task; `nil` once it is gone.
-    private weak let token: AnyObject?
+    private weak var token: AnyObject?
     /// The slot pinned to the token when it is an opaque token of the manager that began the
     /// task (such a token is not in the registry's table).
     private let pinnedSlot: Int32?

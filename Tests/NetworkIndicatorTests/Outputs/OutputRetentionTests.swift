@@ -17,10 +17,10 @@ struct OutputRetentionTests {
                 _ = manager.activeTaskCount  // a strong capture of the manager: no cycle
             }
         )
-        weak let weakOutput = output
+        let weakOutput = WeakReference(output)
         manager.addOutput(output!)
         output = nil
-        #expect(weakOutput == nil, "the manager does not keep it")
+        #expect(weakOutput.object == nil, "the manager does not keep it")
         manager.pushNetworkActivity()
         harness.settle()
         #expect(calls == [false], "told the current value when added, nothing after release")

@@ -200,7 +200,7 @@ struct ProgressPollingTests {
     @Test func cancellingStopsTheCallsAndFreesTheBody() {
         final class Captured {}
         var captured: Captured? = Captured()
-        weak let weakCaptured = captured
+        let weakCaptured = WeakReference(captured)
         let download = Progress(totalUnitCount: 2)
         let token = manager.beganNetworkTask(progress: download)
         let observation = manager.observeProgress(owner: owner) { [told, captured] _, fraction in
@@ -211,7 +211,7 @@ struct ProgressPollingTests {
         #expect(!observation.isCancelled)
         observation.cancel()
         #expect(observation.isCancelled)
-        #expect(weakCaptured == nil, "the body is freed at once")
+        #expect(weakCaptured.object == nil, "the body is freed at once")
         download.completedUnitCount = 1
         scheduler.advance(by: 0.1)
         #expect(values == [0])

@@ -15,7 +15,7 @@ struct TokenLifetimeTests {
     func tokenDiesWhenTheCallerLetsGo(after call: Call) {
         let harness = Harness(completionDelay: 0.2)
         var token: AnyObject? = call == .completionToken ? CompletableToken() : Token()
-        weak let weakToken = token
+        let weakToken = WeakReference(token)
         let manager = harness.manager
         switch call {
         case .begin: manager.beganNetworkTask(withToken: token!)
@@ -45,7 +45,7 @@ struct TokenLifetimeTests {
         }
         harness.settle()
         token = nil
-        #expect(weakToken == nil, "\(call.rawValue) kept the token alive")
+        #expect(weakToken.object == nil, "\(call.rawValue) kept the token alive")
         harness.advance(by: 2)
         #expect(manager.activeTaskCount == 0)
     }
