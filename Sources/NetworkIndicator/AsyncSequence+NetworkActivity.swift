@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension AsyncSequence {
     /// The same sequence, with one network task open in `manager` while it is being iterated:
@@ -40,13 +40,21 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     @usableFromInline let manager: NetworkIndicatorManager
     @usableFromInline let label: String
     @usableFromInline let expectedElementCount: Int?
+    @usableFromInline let weight: Int64?
 
     @usableFromInline
-    init(base: Base, manager: NetworkIndicatorManager, label: String, expectedElementCount: Int? = nil) {
+    init(
+        base: Base,
+        manager: NetworkIndicatorManager,
+        label: String,
+        expectedElementCount: Int? = nil,
+        weight: Int64? = nil
+    ) {
         self.base = base
         self.manager = manager
         self.label = label
         self.expectedElementCount = expectedElementCount
+        self.weight = weight
     }
 
     /// Makes an iterator; its task begins at its first `next()`.
@@ -56,7 +64,8 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             base: base.makeAsyncIterator(),
             manager: manager,
             label: label,
-            expectedElementCount: expectedElementCount
+            expectedElementCount: expectedElementCount,
+            weight: weight
         )
     }
 
@@ -71,15 +80,23 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline var activity: NetworkActivityToken?
         @usableFromInline var isDone = false
         @usableFromInline let expectedElementCount: Int?
+        @usableFromInline let weight: Int64?
         /// This iteration's progress, one unit per element; `nil` without an expected count.
-        @usableFromInline var progress: Progress?
+        @usableFromInline var progress: LockedProgress?
 
         @usableFromInline
-        init(base: Base.AsyncIterator, manager: NetworkIndicatorManager, label: String, expectedElementCount: Int?) {
+        init(
+            base: Base.AsyncIterator,
+            manager: NetworkIndicatorManager,
+            label: String,
+            expectedElementCount: Int?,
+            weight: Int64?
+        ) {
             self.base = base
             self.manager = manager
             self.label = label
             self.expectedElementCount = expectedElementCount
+            self.weight = weight
         }
 
         /// The base sequence's next element; `nil` (and the task ended) once it has finished.
@@ -95,7 +112,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 } onCancel: {
                     activity.end()
                 }
-                if element == nil { finish() } else { progress?.completedUnitCount += 1 }
+                if element == nil { finish() } else { progress?.complete(1) }
                 return element
             } catch {
                 finish()
@@ -109,9 +126,10 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             guard let expectedElementCount, expectedElementCount > 0 else {
                 return manager.beganNetworkTask(label: label)
             }
-            let progress = Progress(totalUnitCount: Int64(expectedElementCount))
+            // Counted under a lock: the iterating task updates it while the main queue reads it.
+            let progress = LockedProgress(totalUnitCount: Int64(expectedElementCount))
             self.progress = progress
-            return manager.beganNetworkTask(label: label, progress: progress)
+            return manager.beganNetworkTask(label: label, progress: progress, weight: weight)
         }
 
         @usableFromInline

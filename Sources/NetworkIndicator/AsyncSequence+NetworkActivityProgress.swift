@@ -12,23 +12,29 @@ extension AsyncSequence {
     /// `expectedElementCount` units, one completed per element, which rolls up into
     /// ``NetworkIndicatorManager/fractionCompleted``. `nil`, or a count that is not positive,
     /// adds no progress. Each element updates a `Progress`: count chunks or pages, not single
-    /// bytes, where elements are many.
+    /// bytes, where elements are many. Elements are not bytes: beside downloads counted in bytes,
+    /// give the sequence a `weight` (an estimate of its bytes will do), or five pages weigh five
+    /// bytes and never move the bar.
     ///
     /// - Parameters:
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
     ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
     ///     `"trackingNetworkActivity"` by default.
     ///   - expectedElementCount: How many elements the sequence will produce, or `nil`.
+    ///   - weight: The units the whole sequence weighs in the roll-up (bytes, beside transfers),
+    ///     or `nil` for one unit per element.
     public func trackingNetworkActivity(
         in manager: NetworkIndicatorManager = .shared,
         label: String? = nil,
-        expectedElementCount: Int?
+        expectedElementCount: Int?,
+        weight: Int64? = nil
     ) -> NetworkActivityTrackingSequence<Self> {
         NetworkActivityTrackingSequence(
             base: self,
             manager: manager,
             label: label ?? "trackingNetworkActivity",
-            expectedElementCount: expectedElementCount
+            expectedElementCount: expectedElementCount,
+            weight: weight
         )
     }
 }

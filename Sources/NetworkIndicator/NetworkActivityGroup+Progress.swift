@@ -12,15 +12,20 @@ extension NetworkActivityGroup {
     /// The operation is the same as ``operationStarted()``'s, which this calls first. A group's
     /// operations share one identity, so the manager cannot tell which one an
     /// ``operationFinished()`` ends: each progress counts as it reports until the group has no
-    /// open operation (or is released, or ``cancelOperations()`` is called), and then as
-    /// complete until the scope is idle. Complete each progress (or let it reach its total) as
-    /// its operation finishes. Passing `nil` is exactly ``operationStarted()``. Safe from any
-    /// thread.
+    /// open operation (or is released, or ``cancelOperations()`` is called), or until it is
+    /// complete (or cancelled) and a later operation has started: complete each progress (let
+    /// it reach its total), or cancel it, as its operation finishes, so that a group that always
+    /// has an operation open keeps only its running ones. Then it counts as the manager's
+    /// ``NetworkIndicatorManager/fractionCompleted`` says. Passing `nil` is exactly
+    /// ``operationStarted()``. Safe from any thread.
     ///
-    /// - Parameter progress: The operation's progress, or `nil`.
-    public func operationStarted(progress: Progress?) {
+    /// - Parameters:
+    ///   - progress: The operation's progress, or `nil`.
+    ///   - weight: The units the operation weighs instead of `progress.totalUnitCount`, or `nil`.
+    public func operationStarted(progress: Progress?, weight: Int64? = nil) {
         guard let progress else { return operationStarted() }
+        manager.settleProgress()
         operationStarted()
-        manager.trackProgress(progress, token: key)
+        manager.trackProgress(progress, weight: weight, token: key)
     }
 }

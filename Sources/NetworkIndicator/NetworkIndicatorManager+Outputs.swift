@@ -42,8 +42,7 @@ extension NetworkIndicatorManager {
     /// The outputs attached now and still alive, in the order they were added.
     @MainActor
     public var outputs: [any NetworkIndicatorOutput] {
-        // Without the progress roll-up's own watcher (see `ProgressIdleWatcher`).
-        driver.delivery.outputs.filter { !($0 is ProgressIdleWatcher) }
+        driver.delivery.outputs
     }
 
     /// A stream of the indicator's visibility: the current value first, then every change, in

@@ -2,7 +2,8 @@ public import Foundation
 
 extension NetworkIndicatorManager {
     /// Begins a task that lasts as long as the returned token lives, and whose `progress` rolls
-    /// up into ``fractionCompleted`` (this manager's and every ancestor's).
+    /// up into ``fractionCompleted`` and ``progressSnapshot()`` (this manager's and every
+    /// ancestor's).
     ///
     /// ```swift
     /// let task = session.downloadTask(with: url)
@@ -10,29 +11,39 @@ extension NetworkIndicatorManager {
     /// task.resume()   // keep `activity` until the download completes
     /// ```
     ///
-    /// The task is the same as ``beganNetworkTask(label:)``'s, which this calls first; the
-    /// progress is only remembered beside it and read when a fraction is read. Update `progress`
-    /// from any thread, as often as you like: the manager never hears of it, so an update costs
-    /// nothing here. A progress whose `totalUnitCount` is not positive (unknown yet) counts
-    /// nowhere until it gets one. When the task ends, it counts as complete until its scope is
-    /// idle. The manager holds `progress` strongly until then. Passing the same `progress` to
-    /// two tasks counts its units twice. Passing `nil` is exactly ``beganNetworkTask(label:)``.
-    /// Safe from any thread.
+    /// The task is the same as ``beganNetworkTask(label:)``'s, which this calls; the progress is
+    /// only remembered beside it and read when a fraction is read, as Foundation advises
+    /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
+    /// Update `progress` as often as you like: the manager never hears of it, so an update costs
+    /// nothing here. A progress whose `totalUnitCount` is not positive (unknown yet) takes no part
+    /// until it gets one. How ended, cancelled and paused tasks count is in
+    /// ``fractionCompleted``. The manager holds `progress` strongly until the task ends. Passing
+    /// the same `progress` to two running tasks counts its units twice. Passing `nil` is exactly
+    /// ``beganNetworkTask(label:)``. Safe from any thread; on Linux, whose `Progress` takes no
+    /// lock, change `progress` on the main queue (see "Showing progress").
     ///
     /// - Parameters:
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
     ///   - progress: The task's progress, or `nil`.
+    ///   - weight: The units the whole task weighs in the roll-up instead of
+    ///     `progress.totalUnitCount`, such as an estimate in bytes for a progress that counts
+    ///     pages or files; `nil` to use its own total.
     /// - Returns: The token. Discarding it ends the task immediately.
-    public func beganNetworkTask(label: String? = nil, progress: Progress?) -> NetworkActivityToken {
+    public func beganNetworkTask(
+        label: String? = nil,
+        progress: Progress?,
+        weight: Int64? = nil
+    ) -> NetworkActivityToken {
         guard let progress else { return beganNetworkTask(label: label) }
+        settleProgress()
         let token = beganNetworkTask(label: label)
-        trackProgress(progress, token: token)
+        trackProgress(progress, weight: weight, token: token)
         return token
     }
 
     /// Begins a task that lasts until `token` is deallocated, reports itself finished, or is
     /// passed to ``finishedNetworkTask(forToken:)``, and whose `progress` rolls up into
-    /// ``fractionCompleted``.
+    /// ``fractionCompleted`` and ``progressSnapshot()``.
     ///
     /// ```swift
     /// manager.beganNetworkTask(withToken: task, progress: task.progress)   // a URLSessionTask
@@ -41,47 +52,76 @@ extension NetworkIndicatorManager {
     /// For a `URLSessionTask`, ``track(_:)`` does all of this (its bytes included) and ends the
     /// task as soon as it completes.
     ///
-    /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls first.
-    /// The progress counts while `token` has an open task in this manager: beginning the same
-    /// token twice with two progresses counts both until the token's last task ends. See
-    /// ``beganNetworkTask(label:progress:)`` for how a progress counts. Passing `nil` is exactly
-    /// ``beganNetworkTask(withToken:label:)``. Safe from any thread.
+    /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls. The
+    /// progress counts while `token` has an open task in this manager: beginning the same token
+    /// twice with two progresses counts both until the token's last task ends. To pause a task
+    /// and resume it later, `pause()` its progress and end the task, then begin the task again
+    /// with the same progress and `resume()` it: its units count once, kept across the pause.
+    /// See ``beganNetworkTask(label:progress:weight:)`` for how a progress counts. Passing `nil`
+    /// is exactly ``beganNetworkTask(withToken:label:)``. Safe from any thread.
     ///
     /// - Parameters:
     ///   - token: Any object whose lifetime (or completion) is the task's; held weakly.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
     ///   - progress: The task's progress, or `nil`.
-    public func beganNetworkTask(withToken token: AnyObject, label: String? = nil, progress: Progress?) {
+    ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`.
+    public func beganNetworkTask(
+        withToken token: AnyObject,
+        label: String? = nil,
+        progress: Progress?,
+        weight: Int64? = nil
+    ) {
         guard let progress else { return beganNetworkTask(withToken: token, label: label) }
+        settleProgress()
         beganNetworkTask(withToken: token, label: label)
-        trackProgress(progress, token: token)
+        trackProgress(progress, weight: weight, token: token)
     }
 
-    /// How far the determinate work of this scope has come, from 0 to 1, or `nil` when there
-    /// is nothing to measure.
+    /// How far the current batch of determinate work in this scope has come, from 0 to 1, or
+    /// `nil` when no determinate task runs: ``progressSnapshot()``'s fraction.
     ///
-    /// It rolls up the tasks begun with a `Progress` (``beganNetworkTask(label:progress:)`` and
-    /// the other `progress:` forms) in this manager and in every descendant scope, computed when
-    /// read: nothing is kept up to date while tasks report progress.
+    /// It rolls up the tasks begun with a `Progress` (``beganNetworkTask(label:progress:weight:)``
+    /// and the other `progress:` forms) in this manager and in every descendant scope, computed
+    /// when read: nothing is kept up to date while tasks report progress.
     ///
-    /// - Units weigh as bytes: the sum of completed units over the sum of total units, so that
-    ///   a 1 KB request finishing next to a 1 GB download does not jump the bar to 50 %, as
-    ///   averaging tasks would. Give the tasks of one scope comparable units (bytes, for
-    ///   transfers); to weigh tasks yourself, combine them into one parent `Progress`.
-    /// - A task whose `totalUnitCount` is not positive (unknown, such as a response without a
-    ///   length) neither adds nor dilutes.
-    /// - A task that ended (finished, released, swept, reset) counts as complete until the scope
-    ///   is idle again (``activeTaskCount`` 0), so the value does not fall when one part ends. It
-    ///   may fall when new determinate work joins a busy scope: 2 of 4 MB done reads 0.5, and a
-    ///   new 4 MB download makes it 2 of 8 MB, 0.25.
-    /// - It is `nil` while the scope is idle, and while it has no determinate task, running or
-    ///   ended in its current busy period.
+    /// - **Units.** A task weighs its progress's `totalUnitCount` (bytes, for the package's own
+    ///   URLSession forms), or the `weight` it was begun with, and has done `fractionCompleted`
+    ///   of it. The fraction is units done over units in all, so that a 1 KB request finishing
+    ///   beside a 1 GB download does not jump the bar to 50 %, as averaging tasks would. Give a
+    ///   progress that counts pages or files a `weight` in bytes (an estimate will do).
+    /// - **Batches.** A batch is the determinate work that overlaps: it begins with the first
+    ///   task whose total is known, and ends when none of its tasks runs. Then the value is
+    ///   `nil`, even while requests without progress (or of unknown size) still run, so that a
+    ///   screen shows a spinner, never a full bar; the next determinate task begins a new batch
+    ///   at its own fraction. A task whose total is not known takes no part until it is.
+    /// - **Inside a batch**, a task that ended counts as done, so the value does not fall back
+    ///   when one file ends; one whose `Progress` was cancelled leaves the batch (its units drop
+    ///   out of both sums, so the bar neither jumps forward nor counts bytes that never came);
+    ///   one whose `Progress` is paused keeps the units it had, and takes them back when begun
+    ///   again with the same progress. The value may fall when new work joins a running batch:
+    ///   2 of 4 MB done reads 0.5, and a new 4 MB download makes it 2 of 8 MB, 0.25.
     ///
     /// Readable from any thread; it reads each tracked `Progress` (never under a lock of the
-    /// manager's) and takes the lock of the manager that began each one: about a microsecond
-    /// for ten tracked tasks. Read it when you draw, not in a tight loop.
+    /// manager's) and takes the lock of the manager that began each one. Read it when you draw,
+    /// not in a tight loop.
     public var fractionCompleted: Double? {
-        progressRollUp.fractionCompleted()
+        progressRollUp.snapshot().fractionCompleted
+    }
+
+    /// The current batch of determinate work in this scope, for a download screen: the fraction,
+    /// the units done and in all, whether work of unknown size runs beside it, and an estimate
+    /// of the time left.
+    ///
+    /// ```swift
+    /// let progress = downloads.progressSnapshot()
+    /// label.text = "\(progress.completedUnitCount) of \(progress.totalUnitCount) bytes"
+    /// ```
+    ///
+    /// The rules are those of ``fractionCompleted``, which is this snapshot's fraction. The time
+    /// is the manager's scheduler's. Readable from any thread, at the cost of one reading of
+    /// every tracked task (see ``fractionCompleted``).
+    public func progressSnapshot() -> NetworkProgressSnapshot {
+        progressRollUp.snapshot()
     }
 
     /// A stream of ``fractionCompleted``: the current value first, then each change, read at
@@ -105,10 +145,20 @@ extension NetworkIndicatorManager {
 
     // MARK: - Tracking
 
+    /// Folds the ended tasks with progress of this manager and every ancestor, before a task
+    /// with progress begins: a token begun again must not bring back its ended part.
+    func settleProgress() {
+        var scope: NetworkIndicatorManager? = self
+        while let manager = scope {
+            manager.progressRollUp.settle()
+            scope = manager.parent
+        }
+    }
+
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
     /// ancestor, as counts are carried.
-    func trackProgress(_ progress: Progress, token: AnyObject) {
-        let entry = ProgressEntry(progress: progress, token: token, driver: driver)
+    func trackProgress(_ progress: Progress, weight: Int64? = nil, token: AnyObject) {
+        let entry = ProgressEntry(progress: progress, weight: weight, token: token, driver: driver)
         var scope: NetworkIndicatorManager? = self
         while let manager = scope {
             manager.progressRollUp.add(entry)

@@ -8,8 +8,6 @@ final class ProgressDelivery {
     private var outputs: [WeakProgressOutput] = []
     /// The value last told to everyone; a new listener is told the current value instead.
     private var lastValue: Double?
-    /// Attached to the manager while the roll-up waits for the scope to go idle without a timer.
-    var idleWatcher: ProgressIdleWatcher?
 
     nonisolated init() {}
 

@@ -10,15 +10,17 @@ import Foundation
 /// gone). Both are asked when a fraction is read, never when a task begins or finishes, so that
 /// tasks without progress pay nothing.
 ///
-/// `@unchecked Sendable`: the only stored property that is not `Sendable` is ``token``, a `weak
-/// let` set once in `init`; loading a weak reference is atomic in the Swift runtime, and the
-/// object it yields is only compared with `nil`, never used. `Progress` is `Sendable` and its
-/// unit counts may be read from any thread.
+/// `@unchecked Sendable`: the only stored property that is not `Sendable` is ``token``, a weak
+/// reference set once in `init` and never assigned again; loading a weak reference is atomic in
+/// the Swift runtime, and the object it yields is only compared with `nil`, never used.
+/// `Progress` is `Sendable`; how it may be read on Linux is in ``ProgressReading``.
 final class ProgressEntry: @unchecked Sendable {
     /// The caller's progress; read when a fraction is computed, outside every lock.
     let progress: Progress
+    /// The units the whole task weighs instead of its progress's total, if the caller said.
+    let weight: Int64?
     /// The registry key of the task (the token's identity).
-    private let key: ObjectIdentifier
+    let key: ObjectIdentifier
     /// The driver of the manager that began the task, held strongly: a driver does not keep its
     /// manager alive, and once that manager is gone the driver answers that nothing is open.
     private let driver: IndicatorDriver
@@ -28,8 +30,9 @@ final class ProgressEntry: @unchecked Sendable {
     /// task (such a token is not in the registry's table).
     private let pinnedSlot: Int32?
 
-    init(progress: Progress, token: AnyObject, driver: IndicatorDriver) {
+    init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver) {
         self.progress = progress
+        self.weight = weight
         self.key = ObjectIdentifier(token)
         self.driver = driver
         self.token = token
@@ -44,5 +47,11 @@ final class ProgressEntry: @unchecked Sendable {
         guard token != nil else { return true }
         if let pinnedSlot { return !driver.hasOpenTask(pinnedAt: pinnedSlot, key: key) }
         return !driver.hasOpenTask(key)
+    }
+
+    /// The progress now, in the units the task weighs. Call it without holding a lock: a
+    /// `Progress` may run code of its own in its getters.
+    func read() -> ProgressReading {
+        ProgressReading(of: progress, weight: weight)
     }
 }

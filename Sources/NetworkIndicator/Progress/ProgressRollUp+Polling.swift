@@ -1,88 +1,66 @@
 import Foundation
 
-/// Telling listeners: a repeating timer on the manager's scheduler, every
-/// ``ProgressRollUp/pollInterval`` seconds, runs only while the roll-up has both listeners and
-/// tasks with progress. Each tick reads the fraction and tells each listener only when it
-/// changed: at most ten updates a second, whatever the tasks report. Once the last task with
-/// progress has ended in a scope that stays busy, no timer runs: a ``ProgressIdleWatcher``
-/// hears the manager's count instead, and the roll-up reads once more when it reaches zero, so
-/// that listeners hear `nil`.
+/// Telling listeners: a repeating timer on the manager's scheduler runs only while the roll-up
+/// has both listeners and tasks with progress. Each tick reads the batch and tells each listener
+/// the fraction only when it changed. While a batch runs, the timer ticks every
+/// ``pollInterval`` (at most ten updates a second, whatever the tasks report); while only tasks
+/// of unknown size are listed, every ``unknownSizePollInterval``, to see a total become known
+/// (a download's, once its response headers arrive). The tick that finds the batch over tells
+/// `nil` and, with nothing left listed, stops the timer: no timer runs for work without
+/// progress, and no listener keeps a stale fraction.
 extension ProgressRollUp {
-    /// Seconds between two readings while polling: 10 Hz, smooth for a bar, cheap for the main
-    /// thread.
+    /// Seconds between two readings while a batch runs: 10 Hz, smooth for a bar, cheap for the
+    /// main thread.
     static let pollInterval: TimeInterval = 0.1
+    /// Seconds between two readings while only tasks of unknown size are listed.
+    static let unknownSizePollInterval: TimeInterval = 1
 
-    /// Starts the timer (the caller set ``State/isPolling``); a timer the lock no longer wants is
-    /// cancelled at once.
-    func startPolling() {
-        let interval = Self.pollInterval
+    /// Starts, changes or stops the timer to fit the listeners and the listed parts now.
+    func pollIfWanted() {
+        let change = state.withLock { $0.pollingChange() }
+        guard let change else { return }
+        change.stopped?.cancel()
+        guard let interval = change.interval else { return }
         let timer = driver.scheduler.schedule(after: interval, repeating: interval, leeway: interval / 10) {
             [weak self] in
             self?.tick()
         }
         let superfluous = state.withLock { state -> Bool in
-            guard state.isPolling, state.timer == nil else { return true }
+            guard state.pollGeneration == change.generation, state.timer == nil else { return true }
             state.timer = timer
             return false
         }
         if superfluous { timer.cancel() }
     }
 
-    /// Starts polling if listeners and entries now both exist.
-    func pollIfWanted() {
-        let starts = state.withLock { state -> Bool in
-            guard state.wantsPolling, !state.isPolling else { return false }
-            state.isPolling = true
-            return true
-        }
-        if starts { startPolling() }
-    }
-
-    /// One reading: tells the listeners if the fraction changed, then stops when nothing is left
-    /// to watch (no entries and nothing but `nil` to tell, or nobody listening).
+    /// One reading: tells the listeners if the fraction changed, then fits the timer to what is
+    /// left to watch.
     @MainActor
     func tick() {
-        let fraction = fractionCompleted()
+        let summary = read()
+        let fraction = fractionCompleted(of: summary)
         delivery.deliver(fraction)
         let hasListeners = delivery.hasListeners
-        let (streams, stopped) = state.withLock { state in
+        let streams = state.withLock { state in
             state.hasMainActorListeners = hasListeners
-            let streams = state.takeStreamDeliveries(fraction)
-            guard state.isPolling, !state.wantsPolling else {
-                return (streams, nil as (any NetworkIndicatorCancellable)?)
-            }
-            state.isPolling = false
-            defer { state.timer = nil }
-            return (streams, state.timer)
+            return state.takeStreamDeliveries(fraction)
         }
         for stream in streams { stream.yield(fraction) }
-        stopped?.cancel()
-        watchForIdle(after: fraction)
+        pollIfWanted()
     }
 
-    /// With listeners told a fraction and no timer left to take it back to `nil`, waits for the
-    /// scope to be idle through the manager's count (an output that receives counts, attached
-    /// only for that wait, so that the engine's count hops cost nothing the rest of the time);
-    /// otherwise lets any such wait go.
-    @MainActor
-    private func watchForIdle(after fraction: Double?) {
-        let waits = state.withLock { fraction != nil && !$0.isPolling && $0.hasListeners }
-        if waits, delivery.idleWatcher == nil {
-            let watcher = ProgressIdleWatcher(rollUp: self)
-            delivery.idleWatcher = watcher
-            // Told the count at once: at zero it reads again (and lets itself go) right here.
-            driver.addOutput(watcher)
-        } else if !waits, let watcher = delivery.idleWatcher {
-            delivery.idleWatcher = nil
-            driver.removeOutput(watcher)
-        }
+    /// The fraction listeners are told for `summary`: the snapshot's.
+    private func fractionCompleted(of summary: Batch.Summary) -> Double? {
+        guard summary.isRunning, summary.total > 0 else { return nil }
+        return min(max(summary.completed / summary.total, 0), 1)
     }
 
     // MARK: - Streams, from any thread
 
     /// Registers a stream, primed with the fraction now.
     func addStream(_ continuation: AsyncStream<Double?>.Continuation) {
-        let fraction = fractionCompleted()
+        let summary = read()
+        let fraction = fractionCompleted(of: summary)
         continuation.yield(fraction)
         let id = state.withLock { state in
             defer { state.nextStreamID &+= 1 }
@@ -92,49 +70,27 @@ extension ProgressRollUp {
         // Weak: the roll-up finishes its streams when its manager goes away, and a strong
         // reference from its own continuation would keep it alive.
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            guard let self else { return }
+            self.state.withLock { _ = $0.streams.removeValue(forKey: id) }
+            self.pollIfWanted()
         }
         pollIfWanted()
-        if fraction != nil { driver.scheduler.enqueue { [weak self] in self?.listenersChanged() } }
     }
 
-    /// The main-actor listeners changed: polls if they are now wanted.
+    /// The main-actor listeners changed: fits the timer to them.
     @MainActor
     func mainActorListenersChanged() {
         let hasListeners = delivery.hasListeners
         state.withLock { $0.hasMainActorListeners = hasListeners }
-        pollIfWanted()
-        listenersChanged()
-    }
-
-    /// A listener came or went while no timer runs: a new one told a fraction must still hear
-    /// the `nil` at idle, and with none left the idle wait ends.
-    @MainActor
-    private func listenersChanged() {
-        guard !state.withLock({ $0.isPolling }) else { return }
         tick()
     }
 }
 
-/// Waits for the scope to go idle after its last task with progress ended, for
-/// ``ProgressRollUp``'s listeners (see `watchForIdle(after:)`): attached to the manager as an
-/// output that receives counts, held by the roll-up's delivery; holds the roll-up weakly.
-@MainActor
-final class ProgressIdleWatcher: NetworkIndicatorOutput {
-    private weak var rollUp: ProgressRollUp?
-
-    init(rollUp: ProgressRollUp) {
-        self.rollUp = rollUp
-    }
-
-    var receivesActiveTaskCount: Bool { true }
-
-    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
-
-    func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
-        guard activeTaskCount == 0 else { return }
-        rollUp?.tick()
-    }
+/// A change of the polling timer: the one to stop, and the interval of the one to start.
+struct PollingChange {
+    var stopped: (any NetworkIndicatorCancellable)?
+    var interval: TimeInterval?
+    var generation: UInt64
 }
 
 /// A stream of ``NetworkIndicatorManager/progressUpdates()`` and the value it was last given.
@@ -146,9 +102,22 @@ struct ProgressStream: Sendable {
 extension ProgressRollUp.State {
     var hasListeners: Bool { hasMainActorListeners || !streams.isEmpty }
 
-    /// Polling pays off only while someone listens and a task with progress is tracked (the
-    /// `nil` at idle after the last one ended comes from the idle watcher, not from a timer).
-    var wantsPolling: Bool { hasListeners && !entries.isEmpty }
+    /// The interval the timer should run at: none without listeners or listed parts, the fast
+    /// one while a batch runs (as last read, or begun since).
+    var wantedPollInterval: TimeInterval? {
+        guard hasListeners, !batch.parts.isEmpty else { return nil }
+        return batch.startedAt != nil ? ProgressRollUp.pollInterval : ProgressRollUp.unknownSizePollInterval
+    }
+
+    /// How the timer must change, `nil` if it runs at the wanted interval already.
+    mutating func pollingChange() -> PollingChange? {
+        let wanted = wantedPollInterval
+        guard wanted != pollInterval else { return nil }
+        pollInterval = wanted
+        pollGeneration &+= 1
+        defer { timer = nil }
+        return PollingChange(stopped: timer, interval: wanted, generation: pollGeneration)
+    }
 
     /// The streams whose last value differs from `fraction`, marked as told.
     mutating func takeStreamDeliveries(_ fraction: Double?) -> [AsyncStream<Double?>.Continuation] {

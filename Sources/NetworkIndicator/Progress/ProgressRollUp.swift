@@ -1,23 +1,26 @@
 import Foundation
 
-/// One manager's determinate progress: the entries of the tasks begun with a `Progress` in the
-/// manager or any of its descendants, rolled up when read (``fractionCompleted()``), and the
-/// listeners polled while such tasks exist (`ProgressRollUp+Polling.swift`).
+/// One manager's determinate progress: the tasks begun with a `Progress` in the manager or any
+/// of its descendants, rolled up into a batch when read (``snapshot()``), and the listeners
+/// polled while such tasks exist (`ProgressRollUp+Polling.swift`).
 ///
 /// A side structure beside the engine, with a lock of its own: the engine never calls it, so a
 /// task without progress pays nothing, and a progress update costs nothing until someone reads.
 /// The lock is never held while another is taken (the drivers are asked, and each `Progress`
 /// read, before or after it), and nobody's code runs under it: listeners are told outside.
 ///
-/// ## The rules
+/// ## The rules (``Batch``)
 ///
-/// - Units weigh as bytes: the fraction is the sum of completed units over the sum of total
-///   units (each task's completed count clamped to its total).
-/// - A task whose total is unknown (`totalUnitCount <= 0`) neither adds nor dilutes.
-/// - A task that ended counts as complete (its last total) until the scope is idle again.
-/// - An idle scope, or one without a determinate task (running or ended), has no fraction.
+/// - A task weighs its total units (bytes where bytes are known), or the weight its caller
+///   gave; it has done `fractionCompleted` of them. A task whose total is unknown takes no part.
+/// - A batch is the determinate work that overlaps. It begins with the first task whose total
+///   is known and ends when none of its tasks runs; then there is no fraction, whatever else
+///   the scope still does, and the next determinate task begins a new batch.
+/// - Inside a batch, a part that ended counts as done; a cancelled part leaves both sums; a
+///   paused part (its `Progress` paused) keeps the units it had, and takes them back when its
+///   progress is begun again.
 final class ProgressRollUp: Sendable {
-    /// The manager's driver: its count and busy period.
+    /// The manager's driver: its count and its scheduler's clock.
     let driver: IndicatorDriver
     let state = LockedState(State())
     /// The closures and outputs told on the main actor.
@@ -37,134 +40,172 @@ final class ProgressRollUp: Sendable {
     }
 
     struct State: Sendable {
-        /// The tracked entries, each tagged with the busy period it was added in.
-        var entries: [Tagged] = []
-        /// The roll-up's own period: bumped whenever the scope is seen idle, or seen in a new
-        /// busy period of the driver's.
-        var period: UInt64 = 0
-        var lastBusyPeriod: UInt64 = 0
-        /// The totals of the entries that ended in this period: complete until it ends.
-        var finishedUnits: Double = 0
-        /// Entries are compacted (ended ones folded) when their number reaches this, so that a
-        /// scope that is never idle and never read keeps a bounded list.
-        var compactionThreshold = ProgressRollUp.minimumCompactionThreshold
+        var batch = Batch()
         // Polling (see ProgressRollUp+Polling.swift).
-        var isPolling = false
+        /// The interval of the running timer, `nil` while none runs.
+        var pollInterval: TimeInterval?
+        /// Bumped at each change of the timer, so that a timer started on a stale decision is
+        /// cancelled at once.
+        var pollGeneration: UInt64 = 0
         var timer: (any NetworkIndicatorCancellable)?
         var hasMainActorListeners = false
         var streams: [UInt64: ProgressStream] = [:]
         var nextStreamID: UInt64 = 0
-
-        /// Starts a new period if the scope is idle, or was idle since it was last seen (its busy
-        /// period moved on): what ended before no longer counts. A reading older than the last
-        /// one seen (taken on another thread before a later begin) is ignored.
-        mutating func observe(_ activity: ProgressActivity) {
-            let isNewBusyPeriod = activity.busyPeriod > lastBusyPeriod
-            let isIdleNow = activity.count == 0 && activity.busyPeriod == lastBusyPeriod
-            guard isNewBusyPeriod || isIdleNow else { return }
-            period &+= 1
-            finishedUnits = 0
-            lastBusyPeriod = activity.busyPeriod
-        }
     }
 
-    struct Tagged: Sendable {
-        let entry: ProgressEntry
-        let period: UInt64
-    }
+    /// How many tasks with progress the roll-up still lists (running, or ended and not yet
+    /// seen to be).
+    var partCount: Int { state.withLock { $0.batch.parts.count } }
 
-    static let minimumCompactionThreshold = 64
+    /// Folds the parts that ended before a task with progress begins, so that whether a batch
+    /// is over, and whether a token begun again had ended, never depends on whether anyone read.
+    func settle() {
+        _ = read()
+    }
 
     /// Adds an entry begun in this manager or a descendant, just after the begin.
     func add(_ entry: ProgressEntry) {
-        let activity = driver.progressActivity
-        let (startsPolling, compacts) = state.withLock { state in
-            state.observe(activity)
-            state.entries.append(Tagged(entry: entry, period: state.period))
-            let startsPolling = state.wantsPolling && !state.isPolling
-            if startsPolling { state.isPolling = true }
-            return (startsPolling, state.entries.count >= state.compactionThreshold)
-        }
-        if compacts { _ = fractionCompleted() }
-        if startsPolling { startPolling() }
+        let reading = entry.read()
+        let now = driver.scheduler.now
+        state.withLock { $0.batch.add(entry, reading: reading, now: now) }
+        pollIfWanted()
     }
 
-    /// The rolled-up fraction now, in 0...1, or `nil`; folds ended entries as it goes.
-    func fractionCompleted() -> Double? {
-        let activity = driver.progressActivity
-        let entries = state.withLock { state in
-            state.observe(activity)
-            return state.entries
-        }
-        // Outside the lock: a `Progress` subclass may run code of its own in its getters.
-        let samples = entries.map(Sample.init)
-        return state.withLock { state in
-            state.fold(samples)
-            guard activity.count > 0 else { return nil }
-            return state.fraction(live: samples)
-        }
+    /// The batch now: reads every listed part outside the lock, then folds under it.
+    func read() -> Batch.Summary {
+        let parts = state.withLock { $0.batch.parts }
+        // Whether it ended first: a reading after it is at least as recent.
+        let samples = parts.map { Batch.Sample(entry: $0, hasEnded: $0.hasEnded, reading: $0.read()) }
+        let now = driver.scheduler.now
+        return state.withLock { $0.batch.fold(samples, now: now) }
     }
 
-    /// One entry as read outside the lock.
-    struct Sample {
-        let id: ObjectIdentifier
-        let period: UInt64
-        let hasEnded: Bool
-        let total: Int64
-        let completed: Int64
-
-        init(_ tagged: Tagged) {
-            id = ObjectIdentifier(tagged.entry)
-            period = tagged.period
-            // Whether it ended first: a live reading after it is at least as recent.
-            hasEnded = tagged.entry.hasEnded
-            total = tagged.entry.progress.totalUnitCount
-            completed = tagged.entry.progress.completedUnitCount
-        }
-
-        var isDeterminate: Bool { total > 0 }
-        /// Completed units, clamped to 0...total, so that one task cannot make up for another.
-        var clampedCompleted: Int64 { min(max(completed, 0), total) }
+    /// What ``NetworkIndicatorManager/progressSnapshot()`` returns.
+    func snapshot() -> NetworkProgressSnapshot {
+        let summary = read()
+        let count = driver.progressActivity.count
+        guard count > 0 || summary.isRunning else { return NetworkProgressSnapshot() }
+        return NetworkProgressSnapshot(summary: summary, activeTaskCount: count, now: driver.scheduler.now)
     }
 }
 
-extension ProgressRollUp.State {
-    /// Removes the entries that `samples` found ended, and those of an earlier period; the ended
-    /// ones of the current period count as complete from now on.
-    fileprivate mutating func fold(_ samples: [ProgressRollUp.Sample]) {
-        // An entry of an earlier period ended when the scope was idle, even if its token has an
-        // open task again (a group or a caller's token reused): that task is not its own.
-        let ended = samples.filter { $0.hasEnded || $0.period != period }
-        // Before the early return: with nothing ended, the next pass must still wait until the
-        // list doubles, or every begin past the threshold would read every entry (O(n) a begin).
-        defer { compactionThreshold = max(ProgressRollUp.minimumCompactionThreshold, entries.count * 2) }
-        guard !ended.isEmpty else { return }
-        let endedIDs = Set(ended.map(\.id))
-        var removed = Set<ObjectIdentifier>()
-        entries.removeAll { tagged in
-            let id = ObjectIdentifier(tagged.entry)
-            guard endedIDs.contains(id) else { return false }
-            removed.insert(id)
-            return true
-        }
-        // Only what this call removed: another reader may have folded the same entry already.
-        for sample in ended where removed.contains(sample.id) && sample.period == period && sample.isDeterminate {
-            finishedUnits += Double(sample.total)
-        }
+/// The determinate work that overlaps, and the parts listed for it.
+struct Batch: Sendable {
+    /// The tasks with progress not yet seen to have ended, in the order they began.
+    private(set) var parts: [ProgressEntry] = []
+    /// The units of the parts that ended in this batch: done ones count all theirs, paused ones
+    /// what they had.
+    private(set) var endedCompleted: Double = 0
+    private(set) var endedTotal: Double = 0
+    /// Ended parts whose progress may be begun again (a pause, a resume), with what they count.
+    private var ended: [EndedPart] = []
+    /// When the batch began (the scheduler's clock), `nil` while none runs.
+    private(set) var startedAt: TimeInterval?
+
+    /// One part as read outside the lock.
+    struct Sample {
+        let entry: ProgressEntry
+        let hasEnded: Bool
+        let reading: ProgressReading
     }
 
-    /// Bytes-weighted: finished totals plus the live determinate entries of this period still
-    /// listed (one that another reader folded meanwhile is already in ``finishedUnits``).
-    fileprivate func fraction(live samples: [ProgressRollUp.Sample]) -> Double? {
-        let listed = Set(entries.map { ObjectIdentifier($0.entry) })
-        var completed = finishedUnits
-        var total = finishedUnits
-        for sample in samples
-        where !sample.hasEnded && sample.period == period && sample.isDeterminate && listed.contains(sample.id) {
-            completed += Double(sample.clampedCompleted)
-            total += Double(sample.total)
+    /// An ended part, for its progress to take its units back if it is begun again.
+    private struct EndedPart: Sendable {
+        weak var progress: Progress?
+        let completed: Double
+        let total: Double
+    }
+
+    /// What a reading found.
+    struct Summary: Equatable {
+        /// Units done and in all, over the batch's parts, ended ones included.
+        var completed: Double = 0
+        var total: Double = 0
+        /// Running parts whose size is known.
+        var runningDeterminate = 0
+        var startedAt: TimeInterval?
+
+        var isRunning: Bool { runningDeterminate > 0 }
+    }
+
+    mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
+        parts.append(entry)
+        if let index = ended.firstIndex(where: { $0.progress === entry.progress }) {
+            // Begun again (a resume): its units count live from now on, not twice.
+            endedCompleted -= ended[index].completed
+            endedTotal -= ended[index].total
+            ended.remove(at: index)
         }
-        guard total > 0 else { return nil }
-        return min(max(completed / total, 0), 1)
+        if reading.isDeterminate, startedAt == nil { startedAt = now }
+    }
+
+    /// Folds the samples' ended parts into the batch, ends the batch if none of its parts runs,
+    /// and sums what is left.
+    mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
+        let leaving = Set(leavingParts(samples).map { ObjectIdentifier($0.entry) })
+        var summary = Summary()
+        var listed = Set<ObjectIdentifier>()
+        if !leaving.isEmpty {
+            parts.removeAll { entry in
+                guard leaving.contains(ObjectIdentifier(entry)) else { return false }
+                listed.insert(ObjectIdentifier(entry))
+                return true
+            }
+        }
+        for sample in samples {
+            let id = ObjectIdentifier(sample.entry)
+            if leaving.contains(id) {
+                // Only what this call removed: another reader may have folded it already.
+                if listed.contains(id) { end(sample) }
+            } else if sample.reading.isDeterminate {
+                summary.completed += sample.reading.completed
+                summary.total += sample.reading.total
+                summary.runningDeterminate += 1
+            }
+        }
+        guard summary.isRunning else {
+            self = Batch(parts: parts)
+            return Summary()
+        }
+        if startedAt == nil { startedAt = now }
+        ended.removeAll { $0.progress == nil }
+        summary.completed += endedCompleted
+        summary.total += endedTotal
+        summary.startedAt = startedAt
+        return summary
+    }
+
+    private init(parts: [ProgressEntry]) {
+        self.parts = parts
+    }
+
+    init() {}
+
+    /// The parts that leave the list: those whose task ended, those cancelled (they leave the
+    /// batch at once, even while their task still runs), and those complete that a later part
+    /// of the same token follows (a group's operations, a token begun again while still open),
+    /// which would otherwise stay listed for as long as the token is open.
+    private func leavingParts(_ samples: [Sample]) -> [Sample] {
+        var laterKeys = Set<ObjectIdentifier>()
+        var leaving: [Sample] = []
+        for sample in samples.reversed() {
+            let superseded = laterKeys.contains(sample.entry.key)
+            if sample.hasEnded || sample.reading.isCancelled || (superseded && sample.reading.isComplete) {
+                leaving.append(sample)
+            }
+            laterKeys.insert(sample.entry.key)
+        }
+        return leaving
+    }
+
+    /// Counts an ended part: a cancelled one not at all, a paused one with what it had, any
+    /// other as done.
+    private mutating func end(_ sample: Sample) {
+        let reading = sample.reading
+        guard reading.isDeterminate, !reading.isCancelled else { return }
+        let completed = reading.isPaused ? reading.completed : reading.total
+        endedCompleted += completed
+        endedTotal += reading.total
+        ended.append(EndedPart(progress: sample.entry.progress, completed: completed, total: reading.total))
     }
 }

@@ -13,14 +13,14 @@ extension NetworkIndicatorManager {
     /// Elsewhere (Linux) nothing reports a resume: the task counts from this call, as with
     /// ``track(_:)``, so call it where the task is made and resume the task right away.
     ///
-    /// The task's bytes roll up into ``fractionCompleted`` as with ``track(_:)``. A task resumed
-    /// again after a suspension counts on without them: its first progress entry already counts
-    /// its bytes, and a second would count them twice.
+    /// The task's bytes roll up into ``fractionCompleted`` as with ``track(_:)``, with one
+    /// progress for all its runs: a suspended task reads paused, so its batch keeps its bytes,
+    /// and each resume begins it again with the same progress, whose bytes then count once.
     func countWhileRunning(_ task: URLSessionTask) {
         #if canImport(ObjectiveC)
         let label = task.originalRequest?.url?.absoluteString
         let isCounted = LockedState(false)
-        let progress = LockedState<URLSessionTaskProgress?>(URLSessionTaskProgress(task: task))
+        let progress = URLSessionTaskProgress(task: task)
         URLSessionTaskStateObservation.observe(task) { [weak self] task, state in
             guard let self else { return }
             // Under the task's own lock: a resume and a completion reported on two threads must
@@ -29,12 +29,7 @@ extension NetworkIndicatorManager {
                 switch state {
                 case .running where !isCounted:
                     isCounted = true
-                    // Taken on the first resume only (see above).
-                    let firstProgress = progress.withLock { progress in
-                        defer { progress = nil }
-                        return progress
-                    }
-                    self.beganNetworkTask(withToken: task, label: label, progress: firstProgress)
+                    self.beganNetworkTask(withToken: task, label: label, progress: progress)
                 case .suspended where isCounted, .completed where isCounted:
                     isCounted = false
                     self.driver.finishAll(ObjectIdentifier(task))

@@ -21,18 +21,24 @@ import FoundationNetworking
 /// be attached after the fact (``attach(_:)``), for the async helpers that learn of their task
 /// only once URLSession has made it.
 ///
+/// The roll-up reads it through ``SelfReadingProgress/reading``, from the counts kept under its
+/// lock: a task that failed or was cancelled reads cancelled (it leaves its batch), and a
+/// suspended one paused (it keeps its bytes until it resumes).
+///
 /// `@unchecked Sendable`, restated from `Progress`: the only state this subclass adds sits in a
 /// ``LockedState``.
-final class URLSessionTaskProgress: Progress, @unchecked Sendable {
+final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Sendable {
     private struct Source {
         weak var task: URLSessionTask?
         var last = Reading(total: -1, completed: 0)
     }
 
-    /// Units as the roll-up reads them: a total that is not positive is unknown.
+    /// Units as the task reports them: a total that is not positive is unknown.
     struct Reading: Equatable {
         var total: Int64
         var completed: Int64
+        var isFailed = false
+        var isSuspended = false
     }
 
     private let source = LockedState(Source())
@@ -58,6 +64,16 @@ final class URLSessionTaskProgress: Progress, @unchecked Sendable {
         set { super.completedUnitCount = newValue }
     }
 
+    var reading: ProgressReading {
+        let sample = sample()
+        return ProgressReading(
+            total: Double(sample.total),
+            completed: Double(sample.completed),
+            isCancelled: sample.isFailed,
+            isPaused: sample.isSuspended
+        )
+    }
+
     /// The task's units now, or the last reading once the task is gone. The task is read outside
     /// the lock: Foundation takes locks of its own to answer.
     private func sample() -> Reading {
@@ -71,10 +87,14 @@ final class URLSessionTaskProgress: Progress, @unchecked Sendable {
     private static func reading(of task: URLSessionTask) -> Reading {
         #if canImport(ObjectiveC)
         let progress = task.progress
-        return Reading(total: progress.totalUnitCount, completed: progress.completedUnitCount)
+        var reading = Reading(total: progress.totalUnitCount, completed: progress.completedUnitCount)
         #else
-        return ByteCounts(task).reading
+        var reading = ByteCounts(task).reading
         #endif
+        let state = task.state
+        reading.isFailed = state == .completed && task.error != nil
+        reading.isSuspended = state == .suspended
+        return reading
     }
 }
 

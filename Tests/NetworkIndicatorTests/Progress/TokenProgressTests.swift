@@ -70,13 +70,13 @@ struct TokenProgressTests {
         #expect(manager.fractionCompleted == 0.75)
     }
 
-    @Test func cancellingAGroupCountsItsOperationsAsComplete() {
+    @Test func cancellingAGroupsOperationsEndsThemAsDone() {
         let group = NetworkActivityGroup(manager: manager)
-        let plain = manager.beganNetworkTask()
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
         group.operationStarted(progress: progress(10, of: 100))
         group.cancelOperations()
-        #expect(manager.fractionCompleted == 1)
-        withExtendedLifetime(plain) {}
+        #expect(manager.fractionCompleted == 0.5, "ended, not cancelled: its progress was not")
+        withExtendedLifetime(download) {}
     }
 
     @Test func aGroupReusedAfterAnIdleMomentForgetsItsEarlierProgress() {

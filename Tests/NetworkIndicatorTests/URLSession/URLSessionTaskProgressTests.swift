@@ -54,33 +54,66 @@ struct URLSessionTaskProgressTests {
         session.finishTasksAndInvalidate()
     }
 
-    @Test func completedDownloadCountsAsDoneWhileItsScopeIsBusy() async throws {
+    @Test func aCompletedDownloadCountsAsDoneWhileAnotherRuns() async throws {
         let server = try LocalHTTPServer()
         let manager = makeManager()
         let session = makeSession()
-        let other = manager.beganNetworkTask(label: "keeps the scope busy")
-        let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
-        manager.track(task)
-        task.resume()
-        await eventually { task.state == .completed }
-        #expect(manager.fractionCompleted == 1)
-        other.end()
+        let first = session.downloadTask(with: server.url("/half/\(Self.half)"))
+        manager.track(first)
+        first.resume()
+        await eventually { first.state == .completed }
+        server.holdResponses()
+        let second = session.downloadTask(with: server.url("/half/\(Self.half)"))
+        manager.track(second)
+        second.resume()
+        await eventually { manager.fractionCompleted == 0.75 }
+        server.releaseResponses()
+        await eventually { second.state == .completed }
         session.finishTasksAndInvalidate()
     }
 
-    @Test func completedUploadCountsAsDoneWhileItsScopeIsBusy() async throws {
+    @Test func aCompletedUploadCountsTheBytesItSent() async throws {
         let server = try LocalHTTPServer()
         let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        let other = manager.beganNetworkTask(label: "keeps the scope busy")
+        let uploads = URLSession(configuration: .ephemeral)
         var request = URLRequest(url: server.url("/upload"))
         request.httpMethod = "POST"
-        let task = session.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
-        manager.track(task)
-        task.resume()
-        await eventually { task.state == .completed }
-        #expect(manager.fractionCompleted == 1, "an upload counts the bytes it sent")
-        other.end()
+        let upload = uploads.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
+        manager.track(upload)
+        upload.resume()
+        await eventually { upload.state == .completed }
+        server.holdResponses()
+        let downloads = makeSession()
+        let download = downloads.downloadTask(with: server.url("/half/\(Self.half)"))
+        manager.track(download)
+        download.resume()
+        // 1 024 bytes sent of 1 024, and half of the download's 2 × half.
+        let expected = Double(1_024 + Self.half) / Double(1_024 + 2 * Self.half)
+        await eventually { manager.fractionCompleted == expected }
+        server.releaseResponses()
+        await eventually { download.state == .completed }
+        uploads.finishTasksAndInvalidate()
+        downloads.finishTasksAndInvalidate()
+    }
+
+    @Test func aCancelledDownloadLeavesItsBatch() async throws {
+        let server = try LocalHTTPServer()
+        let manager = makeManager()
+        let session = makeSession()
+        server.holdResponses()
+        let kept = session.downloadTask(with: server.url("/half/\(Self.half)"))
+        let cancelled = session.downloadTask(with: server.url("/half/\(Self.half)"))
+        manager.track(kept)
+        manager.track(cancelled)
+        kept.resume()
+        cancelled.resume()
+        await eventually { manager.fractionCompleted == 0.5 }
+        cancelled.cancel()
+        await eventually { cancelled.state == .completed }
+        // Counted as done, it would read 0.75; it drops out of both sums instead.
+        #expect(manager.fractionCompleted == 0.5)
+        server.releaseResponses()
+        await eventually { kept.state == .completed }
         session.finishTasksAndInvalidate()
     }
 

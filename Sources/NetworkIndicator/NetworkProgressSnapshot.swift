@@ -1,0 +1,66 @@
+public import Foundation
+
+/// What a download screen needs to draw: how far the current batch has come, in units and as a
+/// fraction, whether other work of unknown size runs beside it, and an estimate of the time
+/// left. Returned by ``NetworkIndicatorManager/progressSnapshot()``.
+///
+/// ```swift
+/// let progress = downloads.progressSnapshot()
+/// if let fraction = progress.fractionCompleted, !progress.hasIndeterminateWork {
+///     bar.progress = Float(fraction)          // everything running is measured
+/// } else {
+///     spinner.startAnimating()                // some work has no known size
+/// }
+/// ```
+///
+/// A batch is the determinate work that overlaps (see "Showing progress" in the
+/// documentation): it begins with the first task whose total is known and ends when none of its
+/// tasks runs. Units are bytes where bytes are known, or the weight a task was begun with. A
+/// plain value: `Sendable`, safe to pass to any thread.
+public struct NetworkProgressSnapshot: Sendable, Equatable {
+    /// How far the batch has come, in 0...1, or `nil` when no determinate task runs (the scope
+    /// is idle, or all it runs has an unknown size): draw a spinner then, never a full bar.
+    public var fractionCompleted: Double?
+    /// The units done in the batch, its ended parts included; 0 when no batch runs.
+    public var completedUnitCount: Int64
+    /// The units of the whole batch; 0 when no batch runs.
+    public var totalUnitCount: Int64
+    /// Whether some running task of the scope has no known size: a task begun without a
+    /// `Progress`, or with one whose total is not known yet. A bar then measures only part of
+    /// what runs.
+    public var hasIndeterminateWork: Bool
+    /// Seconds until the batch is done at the pace it has kept since it began, or `nil` before
+    /// any unit is done (or when no batch runs). An estimate: it assumes the pace holds and
+    /// that no new part joins.
+    public var estimatedTimeRemaining: TimeInterval?
+
+    /// An idle scope's snapshot: no fraction, nothing counted, nothing running.
+    public init(
+        fractionCompleted: Double? = nil,
+        completedUnitCount: Int64 = 0,
+        totalUnitCount: Int64 = 0,
+        hasIndeterminateWork: Bool = false,
+        estimatedTimeRemaining: TimeInterval? = nil
+    ) {
+        self.fractionCompleted = fractionCompleted
+        self.completedUnitCount = completedUnitCount
+        self.totalUnitCount = totalUnitCount
+        self.hasIndeterminateWork = hasIndeterminateWork
+        self.estimatedTimeRemaining = estimatedTimeRemaining
+    }
+}
+
+extension NetworkProgressSnapshot {
+    /// The snapshot of a batch `summary` in a scope running `activeTaskCount` tasks, at `now`.
+    init(summary: Batch.Summary, activeTaskCount: Int, now: TimeInterval) {
+        self.init(hasIndeterminateWork: activeTaskCount > summary.runningDeterminate)
+        guard summary.isRunning, summary.total > 0 else { return }
+        let fraction = min(max(summary.completed / summary.total, 0), 1)
+        fractionCompleted = fraction
+        completedUnitCount = Int64(summary.completed.rounded())
+        totalUnitCount = Int64(summary.total.rounded())
+        if let startedAt = summary.startedAt, summary.completed > 0, now > startedAt {
+            estimatedTimeRemaining = (now - startedAt) * (summary.total - summary.completed) / summary.completed
+        }
+    }
+}

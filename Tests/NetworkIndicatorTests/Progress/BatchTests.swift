@@ -1,0 +1,280 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// What a download screen reads, through public API only: a batch is the determinate work that
+/// overlaps; it reads `nil` once none of it runs, whatever else the scope still does.
+@Suite("Progress batches")
+struct BatchTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress.discreteProgress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    // MARK: - Reading a progress the way Foundation advises
+
+    @Test func aParentProgressMovesWithItsChildrensPartialWork() {
+        // The docs' advice: one parent for several downloads, each a child.
+        let parent = Progress.discreteProgress(totalUnitCount: 2)
+        let first = Progress(totalUnitCount: 1_000)
+        let second = Progress(totalUnitCount: 1_000)
+        parent.addChild(first, withPendingUnitCount: 1)
+        parent.addChild(second, withPendingUnitCount: 1)
+        let token = manager.beganNetworkTask(label: "Photos", progress: parent)
+        first.completedUnitCount = 500
+        // Foundation leaves the parent's completedUnitCount at 0 until a child finishes.
+        #expect(parent.completedUnitCount == 0)
+        #expect(manager.fractionCompleted == 0.25)
+        second.completedUnitCount = 500
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func anImplicitChildMovesItsParent() {
+        let parent = Progress.discreteProgress(totalUnitCount: 10)
+        let token = manager.beganNetworkTask(progress: parent)
+        parent.becomeCurrent(withPendingUnitCount: 10)
+        let child = Progress(totalUnitCount: 4)
+        parent.resignCurrent()
+        child.completedUnitCount = 1
+        #expect(manager.fractionCompleted == 0.25)
+        withExtendedLifetime(token) {}
+    }
+
+    // MARK: - A batch ends when its determinate work does
+
+    @Test func theFractionIsNilOnceTheDownloadsEndWhileOtherWorkRuns() {
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(10, of: 100))
+        let request = manager.beganNetworkTask(label: "JSON, no progress")
+        #expect(manager.fractionCompleted == 0.1)
+        download = nil
+        #expect(manager.fractionCompleted == nil, "a spinner, never a full bar, while the request runs")
+        #expect(manager.activeTaskCount == 1)
+        withExtendedLifetime((download, request)) {}
+    }
+
+    @Test func theNextDownloadStartsANewBatchAtItsOwnZero() {
+        var first: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
+        let request = manager.beganNetworkTask()
+        first = nil
+        // Nobody read in between: the new batch must not depend on it.
+        let second = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(manager.fractionCompleted == 0)
+        withExtendedLifetime((first, request, second)) {}
+    }
+
+    @Test func aFinishedPartCountsAsDoneWhileItsBatchRuns() {
+        let first = manager.beganNetworkTask(progress: progress(100, of: 100))
+        let second = manager.beganNetworkTask(progress: progress(50, of: 100))
+        #expect(manager.fractionCompleted == 0.75)
+        manager.finishedNetworkTask(forToken: first)
+        #expect(manager.fractionCompleted == 0.75, "the bar does not fall back when one file ends")
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func aCancelledPartLeavesTheBatch() {
+        let cancelled = progress(40, of: 100)
+        var first: NetworkActivityToken? = manager.beganNetworkTask(progress: cancelled)
+        let second = manager.beganNetworkTask(progress: progress(20, of: 100))
+        #expect(manager.fractionCompleted == 0.3)
+        cancelled.cancel()
+        first = nil
+        #expect(manager.fractionCompleted == 0.2, "neither a jump forward nor bytes that never came")
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func overlappingDownloadsShareOneBatch() {
+        var first: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
+        let second = manager.beganNetworkTask(progress: progress(0, of: 100))
+        first = nil
+        #expect(manager.fractionCompleted == 0.5)
+        let third = manager.beganNetworkTask(progress: progress(0, of: 200))
+        #expect(manager.fractionCompleted == 0.25, "a part that joins a running batch adds to it")
+        withExtendedLifetime((first, second, third)) {}
+    }
+
+    @Test func aResetEndsTheBatchEvenWhenNewWorkFollowsAtOnce() {
+        let old = manager.beganNetworkTask(progress: progress(50, of: 100))
+        manager.resetNetworkActivity()
+        let new = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(manager.fractionCompleted == 0, "the reset part is not carried into the new batch")
+        withExtendedLifetime((old, new)) {}
+    }
+
+    @Test func aTokenBegunAgainDoesNotBringBackItsEndedPart() {
+        let token = NSObject()
+        manager.beganNetworkTask(withToken: token, progress: progress(40, of: 100))
+        manager.finishedNetworkTask(forToken: token)
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
+        #expect(manager.fractionCompleted == 0, "the same whether or not anyone read in between")
+        manager.finishedNetworkTask(forToken: token)
+    }
+
+    // MARK: - Pause and resume
+
+    @Test(arguments: [false, true])
+    func pauseAndResumeKeepTheTasksBytes(readDuringThePause: Bool) {
+        let task = NSObject()
+        let bytes = progress(30, of: 100)
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        // Paused: the task ends, its progress stays.
+        bytes.pause()
+        manager.finishedNetworkTask(forToken: task)
+        if readDuringThePause { _ = manager.fractionCompleted }
+        // Resumed with the same progress.
+        bytes.resume()
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        #expect(manager.fractionCompleted == 0.3)
+        bytes.completedUnitCount = 60
+        #expect(manager.fractionCompleted == 0.6)
+        manager.finishedNetworkTask(forToken: task)
+    }
+
+    @Test func aPausedPartHoldsItsBytesWhileItsBatchRuns() {
+        let task = NSObject()
+        let paused = progress(30, of: 100)
+        manager.beganNetworkTask(withToken: task, progress: paused)
+        let other = manager.beganNetworkTask(progress: progress(10, of: 100))
+        paused.pause()
+        manager.finishedNetworkTask(forToken: task)
+        #expect(manager.fractionCompleted == 0.2, "not counted as done: 40 of 200")
+        paused.resume()
+        manager.beganNetworkTask(withToken: task, progress: paused)
+        paused.completedUnitCount = 70
+        #expect(manager.fractionCompleted == 0.4, "its bytes counted once: 80 of 200")
+        manager.finishedNetworkTask(forToken: task)
+        withExtendedLifetime(other) {}
+    }
+
+    // MARK: - Units
+
+    @Test func aWeightMakesASequenceOfPagesVisibleBesideBytes() {
+        let pages = progress(1, of: 5)
+        let json = progress(0, of: 2_000)
+        let feed = manager.beganNetworkTask(label: "Pages", progress: pages, weight: 8_000)
+        let request = manager.beganNetworkTask(label: "JSON", progress: json)
+        // One page of five stands for 1 600 of the 8 000 bytes the caller estimated.
+        #expect(manager.fractionCompleted == 1_600.0 / 10_000.0)
+        withExtendedLifetime((feed, request)) {}
+    }
+
+    @Test func aTrackedSequenceOfPagesCanBeWeighedInBytes() async {
+        let (pages, input) = AsyncStream.makeStream(of: Int.self)
+        let json = progress(0, of: 2_000)
+        let request = manager.beganNetworkTask(label: "JSON", progress: json)
+        var iterator = pages.trackingNetworkActivity(in: manager, expectedElementCount: 5, weight: 8_000)
+            .makeAsyncIterator()
+        input.yield(1)
+        _ = await iterator.next()
+        // One page of five stands for 1 600 of 8 000 bytes; unweighed, 1 of 2 005 units.
+        #expect(manager.fractionCompleted == 1_600.0 / 10_000.0)
+        input.finish()
+        _ = await iterator.next()
+        withExtendedLifetime(request) {}
+    }
+
+    // MARK: - Bounded memory
+
+    @Test func aGroupThatAlwaysHasAnOperationOpenKeepsFewParts() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: progress(0, of: 10))
+        for _ in 0..<1_000 {
+            let part = progress(0, of: 10)
+            group.operationStarted(progress: part)
+            part.completedUnitCount = 10
+            group.operationFinished()
+        }
+        // Bounded: the open operation, and the last two complete ones until the next begin.
+        #expect(manager.progressRollUp.partCount <= 3)
+        #expect(manager.fractionCompleted != nil)
+        group.operationFinished()
+    }
+
+    @Test func aScopeNobodyReadsKeepsOnlyItsRunningParts() {
+        for _ in 0..<1_000 {
+            let download = manager.beganNetworkTask(progress: progress(0, of: 10))
+            withExtendedLifetime(download) {}
+        }
+        let running = manager.beganNetworkTask(progress: progress(0, of: 10))
+        #expect(manager.progressRollUp.partCount == 1, "each begin with progress folds what ended")
+        withExtendedLifetime(running) {}
+    }
+
+    // MARK: - The snapshot
+
+    @Test func theSnapshotSaysWhatTheBarMeasures() {
+        let download = manager.beganNetworkTask(progress: progress(250, of: 1_000))
+        let image = manager.beganNetworkTask(progress: progress(0, of: 1_000))
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.125)
+        #expect(snapshot.completedUnitCount == 250)
+        #expect(snapshot.totalUnitCount == 2_000)
+        #expect(snapshot.hasIndeterminateWork == false, "everything running is measured")
+        let request = manager.beganNetworkTask()
+        #expect(manager.progressSnapshot().hasIndeterminateWork, "a running task of unknown size")
+        withExtendedLifetime((download, image, request)) {}
+    }
+
+    @Test func anIdleManagersSnapshotIsEmpty() {
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == nil)
+        #expect(snapshot.completedUnitCount == 0)
+        #expect(snapshot.totalUnitCount == 0)
+        #expect(!snapshot.hasIndeterminateWork)
+        #expect(snapshot.estimatedTimeRemaining == nil)
+    }
+
+    @MainActor
+    @Test func theSnapshotEstimatesTheTimeRemainingFromTheBatchsPace() {
+        let bytes = progress(0, of: 1_000)
+        let download = manager.beganNetworkTask(progress: bytes)
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == nil, "no pace yet")
+        scheduler.advance(by: 2)
+        bytes.completedUnitCount = 250
+        // 250 bytes in 2 s: 750 more take 6 s.
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 6)
+        withExtendedLifetime(download) {}
+    }
+}
+
+/// Listeners hear a batch end while the scope stays busy.
+@MainActor
+@Suite("Progress batches, listened to")
+struct BatchListenerTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+    private let told = LockedState<[Double?]>([])
+    private let owner = NSObject()
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.startDelay = 0
+        manager.completionDelay = 0
+    }
+
+    private var values: [Double?] { told.withLock { $0 } }
+
+    @Test func aListenerHearsNilWhenTheBatchEndsWhileARequestRuns() {
+        let bytes = Progress.discreteProgress(totalUnitCount: 100)
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: bytes)
+        let request = manager.beganNetworkTask()
+        manager.observeProgress(owner: owner) { [told] _, fraction in told.withLock { $0.append(fraction) } }
+        bytes.completedUnitCount = 100
+        scheduler.advance(by: 0.1)
+        download = nil
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, 1, nil], "no stale full bar while the request runs")
+        #expect(scheduler.nextDeadline == nil, "and no timer once only indeterminate work is left")
+        withExtendedLifetime((download, request)) {}
+    }
+}
