@@ -82,7 +82,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline let expectedElementCount: Int?
         @usableFromInline let weight: Int64?
         /// This iteration's progress, one unit per element; `nil` without an expected count.
-        @usableFromInline var progress: LockedProgress?
+        @usableFromInline var progress: NetworkActivityProgress?
 
         @usableFromInline
         init(
@@ -112,7 +112,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 } onCancel: {
                     activity.end()
                 }
-                if element == nil { finish() } else { progress?.complete(1) }
+                if element == nil { finish() } else { progress?.completedUnitCount += 1 }
                 return element
             } catch {
                 finish()
@@ -127,7 +127,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 return manager.beganNetworkTask(label: label)
             }
             // Counted under a lock: the iterating task updates it while the main queue reads it.
-            let progress = LockedProgress(totalUnitCount: Int64(expectedElementCount))
+            let progress = NetworkActivityProgress(totalUnitCount: Int64(expectedElementCount))
             self.progress = progress
             return manager.beganNetworkTask(label: label, progress: progress, weight: weight)
         }

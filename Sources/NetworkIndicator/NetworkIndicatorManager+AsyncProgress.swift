@@ -16,7 +16,7 @@ extension NetworkIndicatorManager {
     /// ```
     ///
     /// The same as ``withNetworkActivity(isolation:label:_:)``, begun with
-    /// ``beganNetworkTask(label:progress:)``; update `progress` from anywhere, `body` included.
+    /// ``beganNetworkTask(label:progress:weight:)``; update `progress` from anywhere, `body` included.
     /// Passing `nil` is exactly ``withNetworkActivity(isolation:label:_:)``.
     ///
     /// - Parameters:

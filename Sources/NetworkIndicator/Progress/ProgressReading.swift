@@ -59,34 +59,67 @@ protocol SelfReadingProgress: Progress {
     var reading: ProgressReading { get }
 }
 
-/// A discrete `Progress` counted under a lock, for the progress the package makes itself (a
-/// tracked sequence's elements): safe to update on one thread while the roll-up reads on
-/// another, on Linux too. Its Foundation counts follow, for anyone who reads them on the
-/// updating thread.
+/// A `Progress` whose unit counts are kept under a lock, so that one thread may update it while
+/// the manager reads it on another, on Linux too.
 ///
-/// `@unchecked Sendable`, restated from `Progress`: the counts it adds sit in a `LockedState`.
-@usableFromInline
-final class LockedProgress: Progress, SelfReadingProgress, @unchecked Sendable {
-    private let counts: LockedState<(total: Int64, completed: Int64)>
+/// ```swift
+/// let pages = NetworkActivityProgress(totalUnitCount: 5)
+/// let activity = feed.beganNetworkTask(label: "Pages", progress: pages, weight: 40_000)
+/// for try await page in stream {   // any thread
+///     pages.completedUnitCount += 1
+/// }
+/// ```
+///
+/// On Apple platforms any `Progress` is thread-safe. On Linux, swift-corelibs-foundation's
+/// `Progress` takes no lock, and the manager reads a task's progress on the main queue (for its
+/// listeners) and on the thread that reads ``NetworkIndicatorManager/fractionCompleted``: a plain
+/// `Progress` must then be updated on that thread. This one may be updated anywhere; the
+/// manager reads its counts from the lock, and nothing else of it. Each count is read and
+/// written atomically, but `+=` is a read and a write: update it from one thread at a time. It is
+/// always discrete (never an implicit child of `Progress.current()`). The package's own progress
+/// (tracked sequences, the openapi middleware) is of this kind.
+///
+/// `@unchecked Sendable`, restated from `Progress`: the counts it adds sit behind a lock.
+public final class NetworkActivityProgress: Progress, SelfReadingProgress, @unchecked Sendable {
+    private struct Counts {
+        var total: Int64
+        var completed: Int64
+    }
 
-    init(totalUnitCount: Int64) {
-        counts = LockedState((totalUnitCount, 0))
+    private let counts: LockedState<Counts>
+
+    /// A progress of `totalUnitCount` units (not positive while unknown), none completed.
+    public init(totalUnitCount: Int64) {
+        counts = LockedState(Counts(total: totalUnitCount, completed: 0))
         super.init(parent: nil, userInfo: nil)
         super.totalUnitCount = totalUnitCount
     }
 
-    /// Adds `units` completed units; from any thread.
-    @usableFromInline
-    func complete(_ units: Int64) {
-        let completed = counts.withLock { counts in
-            counts.completed += units
-            return counts.completed
+    /// The units in all, not positive while unknown; read and written under the lock.
+    override public var totalUnitCount: Int64 {
+        get { counts.withLock { $0.total } }
+        set {
+            counts.withLock { $0.total = newValue }
+            super.totalUnitCount = newValue
         }
-        super.completedUnitCount = completed
+    }
+
+    /// The units done; read and written under the lock.
+    override public var completedUnitCount: Int64 {
+        get { counts.withLock { $0.completed } }
+        set {
+            counts.withLock { $0.completed = newValue }
+            super.completedUnitCount = newValue
+        }
     }
 
     var reading: ProgressReading {
-        let (total, completed) = counts.withLock { $0 }
-        return ProgressReading(total: Double(total), completed: Double(completed))
+        let counts = counts.withLock { $0 }
+        return ProgressReading(
+            total: Double(counts.total),
+            completed: Double(counts.completed),
+            isCancelled: isCancelled,
+            isPaused: isPaused
+        )
     }
 }

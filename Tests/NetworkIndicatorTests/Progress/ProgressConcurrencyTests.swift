@@ -24,11 +24,11 @@ struct ProgressConcurrencyTests {
             }
             let manager = index.isMultiple(of: 2) ? root : child
             for _ in 0..<50 {
-                // The package's own kind of progress: corelibs' Progress takes no lock, so a
-                // caller's must be updated where it is read (see ProgressReading).
-                let progress = LockedProgress(totalUnitCount: 100)
+                // corelibs' Progress takes no lock: a plain one must be updated where it is
+                // read; this one may be updated on any thread.
+                let progress = NetworkActivityProgress(totalUnitCount: 100)
                 let token = manager.beganNetworkTask(label: "Worker", progress: progress)
-                for _ in 1...100 { progress.complete(1) }
+                for step in 1...100 { progress.completedUnitCount = Int64(step) }
                 manager.finishedNetworkTask(forToken: token)
             }
         }
