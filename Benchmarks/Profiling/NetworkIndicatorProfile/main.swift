@@ -6,8 +6,8 @@
 //
 // Scenarios: explicit, explicit-main, explicit-child, explicit-grandchild, explicit-crowded (10 000
 // other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
-// sweep-live, sweep-dead, costs, ratios. `ratios` prints the library beside the references in one
-// table (see Ratios.swift):
+// sweep-live, sweep-dead, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
+// prints the library beside the references in one table (see Ratios.swift):
 //
 //     .build/release/NetworkIndicatorProfile ratios            # 200 000 iterations per run
 import BenchmarkSupport
@@ -132,6 +132,9 @@ func run() {
         return
     case "sequence":
         runSequenceOverhead(elements: iterations)
+        return
+    case "progress-cost":
+        runProgressCost(requests: min(iterations, 20_000))
         return
     default:
         print("unknown scenario \(scenario)")

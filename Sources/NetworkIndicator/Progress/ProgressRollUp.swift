@@ -59,8 +59,33 @@ final class ProgressRollUp: Sendable {
 
     /// Folds the parts that ended before a task with progress begins, so that whether a batch
     /// is over, and whether a token begun again had ended, never depends on whether anyone read.
+    ///
+    /// Cheaper than a reading: every part is asked whether it ended (a lock each), but only the
+    /// ended parts, the parts of a token listed more than once, and the running parts up to the
+    /// first determinate one are read (a `Progress` read costs several times a lock).
     func settle() {
-        _ = read()
+        let parts = state.withLock { $0.batch.parts }
+        guard !parts.isEmpty else { return }
+        let repeatedKeys = Self.repeatedKeys(of: parts)
+        var foundRunning = false
+        let samples = parts.map { part in
+            let hasEnded = part.hasEnded
+            let needsReading = hasEnded || !foundRunning || repeatedKeys.contains(part.key)
+            let reading = needsReading ? part.read() : nil
+            if !hasEnded, let reading, reading.isDeterminate, !reading.isCancelled { foundRunning = true }
+            return Batch.Sample(entry: part, hasEnded: hasEnded, reading: reading)
+        }
+        let now = driver.scheduler.now
+        state.withLock { _ = $0.batch.fold(samples, now: now) }
+    }
+
+    /// The keys of the tasks listed more than once (a group's operations, a token begun again).
+    private static func repeatedKeys(of parts: [ProgressEntry]) -> Set<ObjectIdentifier> {
+        guard parts.count > 1 else { return [] }
+        var seen = Set<ObjectIdentifier>()
+        var repeated = Set<ObjectIdentifier>()
+        for part in parts where !seen.insert(part.key).inserted { repeated.insert(part.key) }
+        return repeated
     }
 
     /// Adds an entry begun in this manager or a descendant, just after the begin.
@@ -102,11 +127,12 @@ struct Batch: Sendable {
     /// When the batch began (the scheduler's clock), `nil` while none runs.
     private(set) var startedAt: TimeInterval?
 
-    /// One part as read outside the lock.
+    /// One part as read outside the lock; a running part is left unread (`nil`) only once a
+    /// running determinate part was found before it (see ``ProgressRollUp/settle()``).
     struct Sample {
         let entry: ProgressEntry
         let hasEnded: Bool
-        let reading: ProgressReading
+        let reading: ProgressReading?
     }
 
     /// An ended part, for its progress to take its units back if it is begun again.
@@ -157,9 +183,9 @@ struct Batch: Sendable {
             if leaving.contains(id) {
                 // Only what this call removed: another reader may have folded it already.
                 if listed.contains(id) { end(sample) }
-            } else if sample.reading.isDeterminate {
-                summary.completed += sample.reading.completed
-                summary.total += sample.reading.total
+            } else if let reading = sample.reading, reading.isDeterminate {
+                summary.completed += reading.completed
+                summary.total += reading.total
                 summary.runningDeterminate += 1
             }
         }
@@ -190,7 +216,8 @@ struct Batch: Sendable {
         var leaving: [Sample] = []
         for sample in samples.reversed() {
             let superseded = laterKeys.contains(sample.entry.key)
-            if sample.hasEnded || sample.reading.isCancelled || (superseded && sample.reading.isComplete) {
+            let reading = sample.reading
+            if sample.hasEnded || reading?.isCancelled == true || (superseded && reading?.isComplete == true) {
                 leaving.append(sample)
             }
             laterKeys.insert(sample.entry.key)
@@ -201,8 +228,7 @@ struct Batch: Sendable {
     /// Counts an ended part: a cancelled one not at all, a paused one with what it had, any
     /// other as done.
     private mutating func end(_ sample: Sample) {
-        let reading = sample.reading
-        guard reading.isDeterminate, !reading.isCancelled else { return }
+        guard let reading = sample.reading, reading.isDeterminate, !reading.isCancelled else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
         endedCompleted += completed
         endedTotal += reading.total

@@ -1,0 +1,62 @@
+// `NetworkIndicatorProfile progress-cost [requests]`: what a task's progress costs per request
+// when nobody reads it, and with a listener attached: a plain opaque begin and release, the same
+// with a `Progress`, and `track(_:)` of a URLSession data task (never resumed) ended explicitly,
+// beside N other tasks with progress open in the same manager. Best of 5 runs, ns per request.
+import Dispatch
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@MainActor
+func runProgressCost(requests: Int) {
+    let session = URLSession(configuration: .ephemeral)
+    let url = URL(string: "http://127.0.0.1:9/never-resumed")!
+    print("progress-cost: \(requests) requests, best of 5, ns per request (manual scheduler)")
+    print("open  listener  plain  progress  task-alone  track+finish  track-overhead")
+    for open in [0, 10, 100] {
+        for listening in [false, true] {
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            let others = (0..<open).map { _ in
+                manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
+            }
+            let owner = NSObject()
+            if listening { manager.observeProgress(owner: owner) { _, _ in } }
+            let plain = best { for _ in 0..<requests { _ = manager.beganNetworkTask() } }
+            let progress = best {
+                for _ in 0..<requests {
+                    _ = manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
+                }
+            }
+            let taskAlone = best { for _ in 0..<requests { _ = session.dataTask(with: url) } }
+            let tracked = best {
+                for _ in 0..<requests {
+                    let task = session.dataTask(with: url)
+                    manager.track(task)
+                    manager.finishedNetworkTask(forToken: task)
+                }
+            }
+            let perRequest = { (nanoseconds: UInt64) in Double(nanoseconds) / Double(requests) }
+            let columns = [perRequest(plain), perRequest(progress), perRequest(taskAlone), perRequest(tracked)]
+            let text = columns.map { String(format: "%8.0f", $0) }.joined(separator: "  ")
+            let overhead = String(format: "%8.0f", perRequest(tracked) - perRequest(taskAlone))
+            print(String(format: "%4d  %8@", open, listening ? "yes" : "no"), text, overhead)
+            withExtendedLifetime((others, owner)) {}
+        }
+    }
+    session.invalidateAndCancel()
+}
+
+/// The fastest of five runs of `body`, in nanoseconds.
+private func best(_ body: () -> Void) -> UInt64 {
+    var fastest = UInt64.max
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        fastest = min(fastest, DispatchTime.now().uptimeNanoseconds - start)
+    }
+    return fastest
+}
