@@ -7,10 +7,9 @@ import Foundation
 /// the identity of the object that owns them (a caller's token, a ``NetworkActivityToken``, a
 /// ``NetworkActivityGroup``'s key). A begin that opens an entry looks its key up and inserts
 /// it; a begin on an open entry looks it up and counts up in place; a finish looks it up and
-/// counts down in place, or, at its last task, removes the key. An entry never moves: a
-/// finished one frees its slot (count 0) for the next new entry, because moving an entry that
-/// holds a weak reference costs runtime calls that copying plain data does not. The total is
-/// kept, never recomputed. Push/pop counting is a plain counter beside the entries.
+/// counts down in place, or, at its last task, removes the key. A finished entry frees its
+/// slot (count 0) for the next new entry; entries move only when a sweep finds most slots free
+/// and packs them (`TaskRegistry+Sweep.swift`), never a slot pinned to an opaque token. Push/pop counting is a plain counter beside the entries.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
