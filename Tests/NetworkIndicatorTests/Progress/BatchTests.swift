@@ -168,6 +168,14 @@ struct BatchTests {
         withExtendedLifetime((feed, request)) {}
     }
 
+    @Test func aTaskWeighingNothingTakesNoPart() {
+        let weightless = manager.beganNetworkTask(progress: progress(0, of: 10), weight: 0)
+        let download = manager.beganNetworkTask(progress: progress(30, of: 100))
+        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().hasIndeterminateWork, "its size is not known")
+        withExtendedLifetime((weightless, download)) {}
+    }
+
     @Test func aTrackedSequenceOfPagesCanBeWeighedInBytes() async {
         let (pages, input) = AsyncStream.makeStream(of: Int.self)
         let json = progress(0, of: 2_000)

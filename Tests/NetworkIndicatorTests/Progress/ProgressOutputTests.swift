@@ -103,6 +103,7 @@ struct ProgressOutputTests {
         #expect(TerminalSpinnerOutput.percentage(0.29) == " 29%")
         #expect(TerminalSpinnerOutput.percentage(0.57) == " 57%")
         #expect(TerminalSpinnerOutput.percentage(-1) == " 0%")
+        #expect(TerminalSpinnerOutput.percentage(1.5) == " 100%", "an overrun reads done, no more")
         #expect(TerminalSpinnerOutput.percentage(.nan) == "")
     }
 }

@@ -14,6 +14,11 @@ struct URLSessionTaskByteCountsTests {
         #expect(counts.reading == Reading(total: 1_000, completed: 300))
     }
 
+    @Test func aOneByteBodyHasAKnownLength() {
+        let counts = Counts(isUpload: false, isCompleted: true, received: 1, expectedToReceive: 1)
+        #expect(counts.reading == Reading(total: 1, completed: 1))
+    }
+
     @Test func unknownLengthIsIndeterminate() {
         let counts = Counts(isUpload: false, isCompleted: false, received: 300, expectedToReceive: -1)
         #expect(counts.reading.total <= 0)
