@@ -109,6 +109,10 @@ public final class NetworkIndicatorManager: Sendable {
 
     deinit {
         driver.shutDown()
+        #if !canImport(ObjectiveC)
+        // The tracked URLSession tasks it held until their completion go with it.
+        URLSessionTaskPoller.managerWentAway(ObjectIdentifier(self))
+        #endif
     }
 
     // MARK: - Beginning and finishing
