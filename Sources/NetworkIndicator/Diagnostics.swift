@@ -66,15 +66,20 @@ public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicato
 extension NetworkIndicatorManager {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
     /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing.
+    ///
+    /// Identical diagnostics are coalesced: the first is written at once, and those that follow
+    /// within a second are counted and summed up in one line when that second is over
+    /// (`NetworkIndicator: … repeated 999 times in 1 s: …`).
     public static let defaultDiagnosticsHandler = diagnosticsHandler(writingTo: .standardError)
 
     /// The default handler's behaviour, writing to `handle` instead of standard error (so that
     /// tests never swap the process's file descriptor 2).
     static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {
-        { diagnostic in
-            #if DEBUG
-            handle.write(Data("NetworkIndicator: \(diagnostic)\n".utf8))
-            #endif
-        }
+        #if DEBUG
+        let coalescer = DiagnosticsCoalescer { text in handle.write(Data(text.utf8)) }
+        return { diagnostic in coalescer.report(diagnostic) }
+        #else
+        return { _ in }
+        #endif
     }
 }

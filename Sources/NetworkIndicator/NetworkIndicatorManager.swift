@@ -175,7 +175,9 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports
-    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``: the count never goes negative. If the
+    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were
+    /// begun with if they ended lately (the last 16 labelled tokens to end are remembered), its
+    /// type's name otherwise: the count never goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
@@ -191,7 +193,8 @@ public final class NetworkIndicatorManager: Sendable {
         case .finished:
             break
         case .unknown:
-            driver.report(.unknownFinish, label: ActivityLabel.typeName(of: token))
+            let label = driver.labelOfEndedToken(ObjectIdentifier(token)) ?? ActivityLabel.typeName(of: token)
+            driver.report(.unknownFinish, label: label)
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }
