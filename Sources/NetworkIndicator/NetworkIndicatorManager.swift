@@ -91,6 +91,8 @@ public final class NetworkIndicatorManager: Sendable {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
         self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = nil
+        // Its scopes share its scheduler, so a root's watch covers them.
+        if scheduler is MainQueueScheduler { MainQueueWatchdog.watch(driver.liveDriver) }
     }
 
     /// Creates a manager whose tasks also count in `parent`'s tree; see
