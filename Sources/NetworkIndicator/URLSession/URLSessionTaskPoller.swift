@@ -26,6 +26,8 @@ import FoundationNetworking
 /// - when the manager goes away (its `deinit` calls ``managerWentAway(_:)``, and a poll that
 ///   finds it gone does the same), its watch and every task it held go too.
 ///
+/// A task tracked by two unrelated managers is held by both watches, so neither sees it held by
+/// its watch alone: if it is abandoned uncompleted, it stays until one of the managers goes.
 /// Tasks are released after the lock, never under it.
 enum URLSessionTaskPoller {
     /// Seconds between two reads of the tracked tasks' states: a completed task ends at most
