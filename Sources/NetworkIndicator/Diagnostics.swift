@@ -27,6 +27,11 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// A setting was given a value it cannot take (negative, zero or not finite); the
         /// stated replacement was used instead.
         case invalidSetting(name: String, replacement: TimeInterval?)
+        /// The main queue has not run for a few seconds while the manager (on
+        /// ``MainQueueScheduler``) had `openTasks` tasks open: the process never services it (a
+        /// synchronous `main`), so outputs are never told and the sweep never runs. Reported
+        /// once per manager, from a global queue; the label is `"main queue"`.
+        case mainQueueNotRunning(openTasks: Int)
     }
 
     /// What went wrong.
@@ -55,26 +60,34 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
             "task '\(label)' has been active for \(Int(age.rounded())) s; is a finish missing or a token still held?"
         case .invalidSetting(let name, let replacement):
             "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
+        case .mainQueueNotRunning(let openTasks):
+            "the main queue has not run for \(Int(MainQueueWatchdog.gracePeriod)) s while \(openTasks) task(s) are open, so no output is told and no task is swept; call dispatchMain() or RunLoop.main.run() at the end of a synchronous main, or make main async"
         }
     }
 }
 
-/// Receives a manager's diagnostics, on the thread that made the offending call (misuse) or on
-/// the main thread (stale tasks). It must not block; it may call back into the manager.
+/// Receives a manager's diagnostics, on the thread that made the offending call (misuse), on
+/// the main thread (stale tasks), or on a global queue (a main queue that never runs). It must
+/// not block; it may call back into the manager.
 public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicatorDiagnostic) -> Void
 
 extension NetworkIndicatorManager {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
     /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing.
+    ///
+    /// Identical diagnostics are coalesced: the first is written at once, and those that follow
+    /// within a second are counted and summed up in one line when that second is over
+    /// (`NetworkIndicator: … repeated 999 times in 1 s: …`).
     public static let defaultDiagnosticsHandler = diagnosticsHandler(writingTo: .standardError)
 
     /// The default handler's behaviour, writing to `handle` instead of standard error (so that
     /// tests never swap the process's file descriptor 2).
     static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {
-        { diagnostic in
-            #if DEBUG
-            handle.write(Data("NetworkIndicator: \(diagnostic)\n".utf8))
-            #endif
-        }
+        #if DEBUG
+        let coalescer = DiagnosticsCoalescer { text in handle.write(Data(text.utf8)) }
+        return { diagnostic in coalescer.report(diagnostic) }
+        #else
+        return { _ in }
+        #endif
     }
 }

@@ -31,3 +31,42 @@ extension NetworkIndicatorManager {
         }
     }
 }
+
+extension NetworkIndicatorManager {
+    /// Waits until the manager has no open task: returns at once if ``activeTaskCount`` is zero,
+    /// and otherwise as soon as the count is seen at zero.
+    ///
+    /// The count is this manager's own: its tasks and those of its scopes (child managers),
+    /// never its parent's. For a command-line tool, a test, or a server's shutdown that must
+    /// let its network work finish:
+    ///
+    /// ```swift
+    /// try await NetworkIndicatorManager.shared.waitUntilIdle()
+    /// ```
+    ///
+    /// After the first check, the wait is woken on the main queue, by the hops that tell the
+    /// outputs of the count (as ``activeTaskCountUpdates()`` is), and returns at the first hop
+    /// that finds the count at zero: the main queue must run, as it does under an `async`
+    /// `main`, `dispatchMain()` or `RunLoop.main.run()` (with `ManualNetworkIndicatorScheduler`,
+    /// when you run its pending work). A task begun on another thread may open the moment this
+    /// returns. Safe from any thread.
+    ///
+    /// It waits for as long as tasks are open, so a task that never ends (a token that is never
+    /// released, a finish that is never called) keeps it waiting: set
+    /// ``staleTaskThreshold`` to hear about such a task, and cancel the waiting task to give up.
+    ///
+    /// - Throws: `CancellationError` if the surrounding task is cancelled before the manager
+    ///   is idle (at once if it already is cancelled and tasks are open). It never throws
+    ///   otherwise; once the manager is idle it returns even from a cancelled task.
+    public func waitUntilIdle() async throws {
+        guard activeTaskCount != 0 else { return }
+        try Task.checkCancellation()
+        // The stream's first value is the count at the next hop, so a drop to zero between the
+        // check above and the subscription is seen too. It ends when the waiting task is
+        // cancelled.
+        for await count in activeTaskCountUpdates() where count == 0 && activeTaskCount == 0 {
+            return
+        }
+        try Task.checkCancellation()
+    }
+}

@@ -28,15 +28,19 @@ extension NetworkIndicatorManager {
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
-    /// hide its indicator yourself if it was showing). Removing an output that is not attached
-    /// does nothing. May be called from an output's own callback.
+    /// hide its indicator yourself if it was showing; a ``TerminalSpinnerOutput`` stops and
+    /// erases its line by itself). Removing an output that is not attached does nothing. May be
+    /// called from an output's own callback.
     ///
     /// When the manager itself is deallocated, its outputs are told `false` (if the indicator
     /// was showing) and let go, on the main queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
-        driver.removeOutput(output)
+        let wasAttached = driver.removeOutput(output)
         progressOutputRemoved(output)
+        if wasAttached, let output = output as? any RemovalAwareOutput {
+            output.networkIndicatorOutputWasRemoved()
+        }
     }
 
     /// The outputs attached now and still alive, in the order they were added.

@@ -91,6 +91,8 @@ public final class NetworkIndicatorManager: Sendable {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
         self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = nil
+        // Its scopes share its scheduler, so a root's watch covers them.
+        if scheduler is MainQueueScheduler { MainQueueWatchdog.watch(driver.liveDriver) }
     }
 
     /// Creates a manager whose tasks also count in `parent`'s tree; see
@@ -109,6 +111,10 @@ public final class NetworkIndicatorManager: Sendable {
 
     deinit {
         driver.shutDown()
+        #if !canImport(ObjectiveC)
+        // The tracked URLSession tasks it held until their completion go with it.
+        URLSessionTaskPoller.managerWentAway(ObjectIdentifier(self))
+        #endif
     }
 
     // MARK: - Beginning and finishing
@@ -171,7 +177,9 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports
-    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``: the count never goes negative. If the
+    /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were
+    /// begun with if they ended lately (the last 16 labelled tokens to end are remembered), its
+    /// type's name otherwise: the count never goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
@@ -187,7 +195,8 @@ public final class NetworkIndicatorManager: Sendable {
         case .finished:
             break
         case .unknown:
-            driver.report(.unknownFinish, label: ActivityLabel.typeName(of: token))
+            let label = driver.labelOfEndedToken(ObjectIdentifier(token)) ?? ActivityLabel.typeName(of: token)
+            driver.report(.unknownFinish, label: label)
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }

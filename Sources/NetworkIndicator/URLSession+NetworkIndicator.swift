@@ -7,13 +7,21 @@ public import FoundationNetworking
 extension NetworkIndicatorManager {
     /// Tracks `task` until it completes (or is deallocated), with no bookkeeping of yours.
     ///
-    /// The task ends within moments of its completion (finished, failed or cancelled), whatever
-    /// ``completionCheckInterval`` is: on Apple platforms a key-value observation of its `state`
-    /// ends it as the state becomes `.completed`; where Foundation has no key-value observing
-    /// (Linux), the manager reads the `state` of its tracked tasks, and only theirs, every 50 ms
-    /// on its scheduler while any are tracked. The task is held weakly; a task deallocated
-    /// without completing (never resumed) ends at the next sweep. Tracking the same task twice
-    /// opens two tasks, and its completion ends both.
+    /// The task ends at its completion (finished, failed or cancelled), whatever
+    /// ``completionCheckInterval`` is, and whether or not you keep it: on Apple platforms a
+    /// key-value observation of its `state`, attached to the task, ends it as the state becomes
+    /// `.completed`; where Foundation has no key-value observing (Linux), the manager reads the
+    /// `state` of its tracked tasks, and only theirs, every 50 ms on its scheduler while any are
+    /// tracked, so the task ends within 50 ms of its completion (plus the main queue's latency).
+    ///
+    /// On Linux the manager holds each tracked task until a poll sees it complete (URLSession
+    /// lets a task go once it has completed), and never longer: a task that nothing else holds
+    /// any more, uncompleted (so nobody can resume it), ends at the next poll and is let go, and
+    /// the manager's tasks go with the manager. A task its session still holds unresumed stays
+    /// counted, since it can still be resumed: cancel it, or invalidate the session with
+    /// `invalidateAndCancel()`. On Apple platforms the task is not held: one deallocated without
+    /// completing ends at the next sweep. Tracking the same task twice opens two tasks, and its
+    /// completion ends both.
     ///
     /// The task's bytes roll up into ``fractionCompleted``, read from the task whenever a
     /// fraction is read (nothing is observed): on Apple platforms its `progress`, bytes received

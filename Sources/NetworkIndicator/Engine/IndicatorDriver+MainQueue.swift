@@ -96,10 +96,12 @@ extension IndicatorDriver {
         }
     }
 
-    /// Detaches `output`, if it is attached.
+    /// Detaches `output`, if it is attached; returns whether it was.
     @MainActor
-    func removeOutput(_ output: any NetworkIndicatorOutput) {
-        guard let receivedCount = delivery.detach(output) else { return }
+    @discardableResult
+    func removeOutput(_ output: any NetworkIndicatorOutput) -> Bool {
+        guard let receivedCount = delivery.detach(output) else { return false }
         countObserversLeft(receivedCount ? 1 : 0)
+        return true
     }
 }

@@ -242,6 +242,12 @@ final class IndicatorDriver: Sendable {
         state.withLock { ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod) }
     }
 
+    /// The label the caller's token `key` was begun with, if its tasks ended lately and it is
+    /// still alive (see ``EndedLabels``): for the report of a finish that found no task.
+    func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
+        state.withLock { $0.registry.endedLabels.label(of: key) }
+    }
+
     /// The open operations of the group keyed `key`.
     func groupCount(for key: ObjectIdentifier) -> Int {
         state.withLock { $0.registry.groupCount(for: key) }

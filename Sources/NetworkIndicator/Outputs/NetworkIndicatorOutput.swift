@@ -59,3 +59,12 @@ extension NetworkIndicatorOutput {
     /// Ignores the fraction.
     public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {}
 }
+
+/// An output of the package's own that acts on being removed from its manager, which tells it
+/// nothing else then (the terminal spinner stops and erases its line).
+@MainActor
+protocol RemovalAwareOutput: NetworkIndicatorOutput {
+    /// ``NetworkIndicatorManager/removeOutput(_:)`` detached this output. Called on the main
+    /// actor, after the output is detached.
+    func networkIndicatorOutputWasRemoved()
+}

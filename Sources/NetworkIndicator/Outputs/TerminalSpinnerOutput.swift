@@ -9,14 +9,24 @@ import Musl
 #endif
 
 /// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
-/// is visible, erased when it hides; `⠋ Loading 42%` while the manager knows a
-/// ``NetworkIndicatorManager/fractionCompleted``.
+/// is visible; `⠋ Loading 42%` while the manager knows a
+/// ``NetworkIndicatorManager/fractionCompleted``. Its line is erased (the cursor left at the
+/// start of an empty line) when the indicator hides, when the spinner is removed from its
+/// manager (``NetworkIndicatorManager/removeOutput(_:)``), and when it is deallocated.
 ///
 /// ```swift
 /// let spinner = TerminalSpinnerOutput(label: "Fetching")
 /// manager.addOutput(spinner)
 /// spinner.printLine("fetched \(url)")   // prints above the spinner instead of through it
+/// try await manager.waitUntilIdle()
+/// manager.removeOutput(spinner)          // erases the line now, not after completionDelay
+/// print(summary)                         // standard output starts on a clean line
 /// ```
+///
+/// It writes to standard error by default, so that `mytool > out.txt` keeps the spinner out of
+/// the file (and the file out of the spinner). The indicator hides only after the manager's
+/// ``NetworkIndicatorManager/completionDelay``: remove the spinner before writing your results
+/// to standard output, or they may land on its line until then.
 ///
 /// It draws only when its destination is a terminal (so redirected logs stay clean), redraws its
 /// line in place with a carriage return and an erase-line sequence, and animates on the main
@@ -24,7 +34,7 @@ import Musl
 /// share its line until the next frame; print them through ``printLine(_:)`` to keep both
 /// intact. Main actor only.
 @MainActor
-public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
+public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOutput {
     /// Where the spinner writes, and whether that is an interactive terminal.
     public struct Destination: Sendable {
         /// Whether the destination is an interactive terminal; the spinner draws nothing if not.
@@ -112,7 +122,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
         if isSpinning { destination.write(Self.eraseLine) }
     }
 
-    /// Starts or stops the spinner.
+    /// Starts or stops the spinner; stopping erases its line.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         guard isDrawing, isVisible != isSpinning else { return }
         isSpinning = isVisible
@@ -128,6 +138,11 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput {
             timer = nil
             destination.write(Self.eraseLine)
         }
+    }
+
+    /// Removed from its manager, which tells it nothing more: stops, and erases its line.
+    func networkIndicatorOutputWasRemoved() {
+        networkIndicatorVisibilityDidChange(false)
     }
 
     /// Writes `line` and a newline to the spinner's destination without garbling either: the

@@ -78,6 +78,8 @@ struct TaskRegistry {
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
+    /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
+    var endedLabels = EndedLabels()
     private(set) var activeTaskCount = 0
     /// Slots in use (``Entry/isInUse``): not on the free list. Each is in the table (a caller's
     /// token or a group) or pinned to an opaque token, never both.
@@ -342,7 +344,9 @@ struct TaskRegistry {
         let hasLabel = entries[index].hasLabel
         activeTaskCount -= count
         if isSwept { sweptEntryCount -= 1 }
-        if hasLabel { labels[key] = nil }
+        if hasLabel, let label = labels.removeValue(forKey: key), isSwept {
+            endedLabels.remember(label, key: key, token: entries[index].token)
+        }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
         entries[index].free(next: firstFreeSlot)
         firstFreeSlot = Int32(index)

@@ -17,22 +17,24 @@ extension NetworkActivityTrackingSession {
         counted(session.uploadTask(with: request, fromFile: fileURL))
     }
 
-    /// A counted `session.uploadTask(with:from:completionHandler:)`.
+    /// A counted `session.uploadTask(with:from:completionHandler:)`. The task has ended by the
+    /// time `completionHandler` runs on the session's delegate queue.
     public func uploadTask(
         with request: URLRequest,
         from bodyData: Data?,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionUploadTask {
-        counted(session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler))
+        counted(completionHandler) { session.uploadTask(with: request, from: bodyData, completionHandler: $0) }
     }
 
-    /// A counted `session.uploadTask(with:fromFile:completionHandler:)`.
+    /// A counted `session.uploadTask(with:fromFile:completionHandler:)`. The task has ended by
+    /// the time `completionHandler` runs on the session's delegate queue.
     public func uploadTask(
         with request: URLRequest,
         fromFile fileURL: URL,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionUploadTask {
-        counted(session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler))
+        counted(completionHandler) { session.uploadTask(with: request, fromFile: fileURL, completionHandler: $0) }
     }
 
     // MARK: - Download tasks
@@ -47,20 +49,22 @@ extension NetworkActivityTrackingSession {
         counted(session.downloadTask(with: url))
     }
 
-    /// A counted `session.downloadTask(with:completionHandler:)`.
+    /// A counted `session.downloadTask(with:completionHandler:)`. The task has ended by the time
+    /// `completionHandler` runs on the session's delegate queue.
     public func downloadTask(
         with request: URLRequest,
         completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionDownloadTask {
-        counted(session.downloadTask(with: request, completionHandler: completionHandler))
+        counted(completionHandler) { session.downloadTask(with: request, completionHandler: $0) }
     }
 
-    /// A counted `session.downloadTask(with:completionHandler:)`.
+    /// A counted `session.downloadTask(with:completionHandler:)`. The task has ended by the time
+    /// `completionHandler` runs on the session's delegate queue.
     public func downloadTask(
         with url: URL,
         completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionDownloadTask {
-        counted(session.downloadTask(with: url, completionHandler: completionHandler))
+        counted(completionHandler) { session.downloadTask(with: url, completionHandler: $0) }
     }
 
     // MARK: - Async loads

@@ -17,9 +17,11 @@ public import FoundationNetworking
 /// Tasks made by the task methods count from each `resume()` to their completion on Apple
 /// platforms (key-value observation of `state`; a task cancelled before it ran never counts),
 /// and from their creation to their completion on Linux, where nothing reports a resume: resume
-/// them right away. Either way a task ends within moments of its completion, as with
-/// ``NetworkIndicatorManager/track(_:)``. The `async` methods count from the call until they
-/// return, throw or are cancelled.
+/// them right away. A task made with a completion handler has ended by the time its handler
+/// runs; any other ends as with ``NetworkIndicatorManager/track(_:)``: as it completes on Apple
+/// platforms, within one 50 ms poll of its completion on Linux. Either way you need not keep
+/// the task. The `async` methods count from the call until they return, throw or are
+/// cancelled.
 ///
 /// Only what goes through the wrapper counts; on iOS 16+ and macOS 13+
 /// `NetworkActivitySessionDelegate` also catches the tasks that other code makes on the session.
@@ -68,6 +70,21 @@ public final class NetworkActivityTrackingSession: Sendable {
         return task
     }
 
+    /// The task `make` creates with a handler that ends its tasks and then calls
+    /// `completionHandler`, counted: the task has ended by the time `completionHandler` runs.
+    func counted<Task: URLSessionTask, Result>(
+        _ completionHandler: @escaping @Sendable (Result?, URLResponse?, (any Error)?) -> Void,
+        _ make: (@escaping @Sendable (Result?, URLResponse?, (any Error)?) -> Void) -> Task
+    ) -> Task {
+        let ending = EndingAtCompletionHandler(manager: manager)
+        let task = make { result, response, error in
+            ending.end()
+            completionHandler(result, response, error)
+        }
+        ending.attach(task)
+        return counted(task)
+    }
+
     // MARK: - Data tasks
 
     /// A counted `session.dataTask(with:)`; its delegate messages go to the session's delegate.
@@ -81,20 +98,48 @@ public final class NetworkActivityTrackingSession: Sendable {
     }
 
     /// A counted `session.dataTask(with:completionHandler:)`. The task has ended by the time
-    /// `completionHandler` runs on the session's delegate queue, or within moments of it.
+    /// `completionHandler` runs on the session's delegate queue.
     public func dataTask(
         with request: URLRequest,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionDataTask {
-        counted(session.dataTask(with: request, completionHandler: completionHandler))
+        counted(completionHandler) { session.dataTask(with: request, completionHandler: $0) }
     }
 
     /// A counted `session.dataTask(with:completionHandler:)`. The task has ended by the time
-    /// `completionHandler` runs on the session's delegate queue, or within moments of it.
+    /// `completionHandler` runs on the session's delegate queue.
     public func dataTask(
         with url: URL,
         completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionDataTask {
-        counted(session.dataTask(with: url, completionHandler: completionHandler))
+        counted(completionHandler) { session.dataTask(with: url, completionHandler: $0) }
+    }
+}
+
+/// Ends a counted task's tasks from its completion handler, which the session calls once the
+/// task has completed: no poll, no sweep. Holds the task and the manager weakly (the session
+/// keeps the handler, and with it this object, until the task completes).
+final class EndingAtCompletionHandler: Sendable {
+    private struct Target {
+        weak var task: URLSessionTask?
+        weak var manager: NetworkIndicatorManager?
+    }
+
+    private let target: LockedState<Target>
+
+    init(manager: NetworkIndicatorManager) {
+        target = LockedState(Target(manager: manager))
+    }
+
+    /// The task whose handler this is (set before the task is resumed).
+    func attach(_ task: URLSessionTask) {
+        target.withLock { $0.task = task }
+    }
+
+    /// Ends the task's tasks, if it and its manager are still there. A task already ended (by
+    /// its completion seen first) ends nothing more.
+    func end() {
+        let (task, manager) = target.withLock { ($0.task, $0.manager) }
+        if let task, let manager { manager.driver.finishAll(ObjectIdentifier(task)) }
     }
 }

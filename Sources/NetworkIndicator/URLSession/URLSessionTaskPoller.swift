@@ -10,9 +10,25 @@ import FoundationNetworking
 /// tracked.
 ///
 /// One watch per manager, kept in ``watches`` under one lock; the repeating timer exists from
-/// the first tracked task to the poll that finds none left. Tasks are held weakly: a task that
-/// dies uncompleted (one that was never resumed) leaves the watch and ends at the manager's
-/// sweep, because its address may already belong to another object.
+/// the first tracked task to the poll that finds none left.
+///
+/// ## Holding the tasks
+///
+/// A watch holds its tasks strongly: URLSession lets a task go once it has completed, and a
+/// task that nobody else keeps must still be seen completing (a weak hold would lose it and
+/// leave its task open until the manager's sweep). Nothing is kept forever:
+///
+/// - a task leaves its watch at the first poll that sees it `.completed`, and its tasks end;
+/// - a task that only its watch still holds, uncompleted, can never be resumed or complete
+///   (nobody else has it): it leaves at the next poll and its tasks end. A task its session
+///   still holds unresumed stays counted, as it can still be resumed (swift-corelibs-foundation
+///   keeps every task it made until the task completes; `invalidateAndCancel()` cancels them);
+/// - when the manager goes away (its `deinit` calls ``managerWentAway(_:)``, and a poll that
+///   finds it gone does the same), its watch and every task it held go too.
+///
+/// A task tracked by two unrelated managers is held by both watches, so neither sees it held by
+/// its watch alone: if it is abandoned uncompleted, it stays until one of the managers goes.
+/// Tasks are released after the lock, never under it.
 enum URLSessionTaskPoller {
     /// Seconds between two reads of the tracked tasks' states: a completed task ends at most
     /// this long (plus the main queue's latency) after its completion.
@@ -21,15 +37,24 @@ enum URLSessionTaskPoller {
     /// How late the system may run a poll, so that it can coalesce wake-ups.
     static let leeway: TimeInterval = 0.01
 
-    private struct WeakTask {
-        weak var task: URLSessionTask?
+    /// A tracked task, in a box of its own so that its uniqueness can be checked in place
+    /// (a copy of the dictionary that holds the box retains the box, not the task).
+    ///
+    /// `@unchecked Sendable`: its one variable is read and written only under the lock of
+    /// ``watches``, which holds every box; what leaves the lock is the task (`Sendable`).
+    private final class HeldTask: @unchecked Sendable {
+        var task: URLSessionTask
+
+        init(_ task: URLSessionTask) {
+            self.task = task
+        }
     }
 
     private struct Watch {
         /// Tells this watch from a later one of a manager at a reused address.
         let id: UInt64
         weak var manager: NetworkIndicatorManager?
-        var tasks: [ObjectIdentifier: WeakTask] = [:]
+        var tasks: [ObjectIdentifier: HeldTask] = [:]
         var timer: (any NetworkIndicatorCancellable)?
     }
 
@@ -40,25 +65,29 @@ enum URLSessionTaskPoller {
 
     private static let watches = LockedState(Watches())
 
-    /// Watches `task` for `manager` until it completes or dies; starts the poll if none runs.
-    /// Safe from any thread.
+    /// Watches `task` for `manager` until it completes (or is abandoned, or the manager goes
+    /// away); starts the poll if none runs. Safe from any thread.
     static func watch(_ task: URLSessionTask, for manager: NetworkIndicatorManager) {
         let key = ObjectIdentifier(manager)
         let (id, replaced, needsTimer) = watches.withLock { watches in
-            var replaced: (any NetworkIndicatorCancellable)?
+            var replaced: (timer: (any NetworkIndicatorCancellable)?, tasks: [URLSessionTask])?
             if watches.byManager[key]?.manager !== manager {
                 // None yet, or one left by a dead manager whose address this one reuses.
-                replaced = watches.byManager[key]?.timer
+                replaced = watches.byManager[key].map { ($0.timer, $0.tasks.values.map(\.task)) }
                 watches.byManager[key] = Watch(id: watches.nextID, manager: manager)
                 watches.nextID += 1
             }
             // Mutated in place, never copied out and back: a copy would copy every watched task
             // (linear in their number for each new one).
             let needsTimer = watches.byManager[key]!.tasks.isEmpty && watches.byManager[key]!.timer == nil
-            watches.byManager[key]!.tasks[ObjectIdentifier(task)] = WeakTask(task: task)
+            let taskKey = ObjectIdentifier(task)
+            if watches.byManager[key]!.tasks[taskKey] == nil {
+                watches.byManager[key]!.tasks[taskKey] = HeldTask(task)
+            }
             return (watches.byManager[key]!.id, replaced, needsTimer)
         }
-        replaced?.cancel()
+        // A replaced watch's tasks are released with it, here, after the lock.
+        replaced?.timer?.cancel()
         guard needsTimer else { return }
         let timer = manager.driver.scheduler.schedule(after: interval, repeating: interval, leeway: leeway) {
             poll(key, id: id)
@@ -72,33 +101,66 @@ enum URLSessionTaskPoller {
         if isOrphan { timer.cancel() }
     }
 
-    /// Ends the tasks of the completed tasks of watch `id`; ends the watch once it has none.
+    /// Ends the tasks of the completed and the abandoned tasks of watch `id`; ends the watch
+    /// once it has none, or once its manager is gone.
     @MainActor
     static func poll(_ key: ObjectIdentifier, id: UInt64) {
-        let (manager, tasks) = watches.withLock { watches in
+        let (manager, running, abandoned) = watches.withLock { watches in
             guard let watch = watches.byManager[key], watch.id == id else {
-                return (nil as NetworkIndicatorManager?, [URLSessionTask]())
+                return (nil as NetworkIndicatorManager?, [URLSessionTask](), [URLSessionTask]())
             }
-            return (watch.manager, watch.tasks.values.compactMap(\.task))
+            var running: [URLSessionTask] = []
+            var abandoned: [URLSessionTask] = []
+            // Each checked before anything here retains it: its box is the one place this
+            // watch holds it.
+            for held in watch.tasks.values {
+                if isKnownUniquelyReferenced(&held.task) {
+                    abandoned.append(held.task)
+                } else {
+                    running.append(held.task)
+                }
+            }
+            return (watch.manager, running, abandoned)
         }
         // States are read without the lock: Foundation takes locks of its own to answer.
-        let completed = tasks.filter { $0.state == .completed }
-        for task in completed {
+        let ended = running.filter { $0.state == .completed } + abandoned
+        for task in ended {
             manager?.driver.finishAll(ObjectIdentifier(task))
         }
-        let finishedTimer: (any NetworkIndicatorCancellable)? = watches.withLock { watches in
-            guard var watch = watches.byManager[key], watch.id == id else { return nil }
-            for task in completed where watch.tasks[ObjectIdentifier(task)]?.task === task {
-                watch.tasks[ObjectIdentifier(task)] = nil
+        let (timer, released) = watches.withLock { watches in
+            guard watches.byManager[key]?.id == id else {
+                return (nil as (any NetworkIndicatorCancellable)?, [URLSessionTask]())
             }
-            watch.tasks = watch.tasks.filter { $0.value.task != nil }
-            guard watch.tasks.isEmpty || watch.manager == nil else {
-                watches.byManager[key] = watch
-                return nil
+            // Changed in place: a copy of the watch would copy its table of tasks.
+            for task in ended {
+                watches.byManager[key]!.tasks[ObjectIdentifier(task)] = nil
+            }
+            guard let watch = watches.byManager[key], watch.tasks.isEmpty || watch.manager == nil else {
+                return (nil, [])
             }
             watches.byManager[key] = nil
-            return watch.timer
+            return (watch.timer, watch.tasks.values.map(\.task))
         }
-        finishedTimer?.cancel()
+        timer?.cancel()
+        // `ended` and `released` let their tasks go here, after the lock.
+        _ = released
+    }
+
+    /// The manager keyed `key` is going away (its `deinit`): drops its watch, cancels the
+    /// poll, and releases the watched tasks, whose tasks went with the manager. Safe from any
+    /// thread.
+    static func managerWentAway(_ key: ObjectIdentifier) {
+        let (timer, released) = watches.withLock { watches in
+            // Only a watch whose manager is gone: a deinitializing manager's weak references
+            // already read `nil`, and no other manager can have its address yet.
+            guard let watch = watches.byManager[key], watch.manager == nil else {
+                return (nil as (any NetworkIndicatorCancellable)?, [URLSessionTask]())
+            }
+            watches.byManager[key] = nil
+            return (watch.timer, watch.tasks.values.map(\.task))
+        }
+        timer?.cancel()
+        // The tasks are let go here, after the lock.
+        _ = released
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// What a misuse report says: the label a task was begun with, and one line for a storm of
+/// identical reports.
+@MainActor
+@Suite("Diagnostics reports")
+struct DiagnosticsReportingTests {
+    @Test func aDoubleFinishNamesTheTaskByTheLabelItWasBegunWith() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")])
+    }
+
+    @Test func aFinishOfATokenNeverBegunNamesItsType() {
+        let harness = Harness()
+        harness.manager.finishedNetworkTask(forToken: NSObject())
+        #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "NSObject")])
+    }
+
+    @Test func anUnlabelledTokenFinishedTwiceIsNamedByItsType() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request)
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["NSObject"])
+    }
+
+    /// The memory of ended labels is bounded: past the last 16, a late finish falls back to the
+    /// type's name.
+    @Test func onlyTheLastSixteenEndedLabelsAreRemembered() {
+        let harness = Harness()
+        let tokens = (0...EndedLabels.capacity).map { _ in NSObject() }
+        for (index, token) in tokens.enumerated() {
+            harness.manager.beganNetworkTask(withToken: token, label: "load \(index)")
+            harness.manager.finishedNetworkTask(forToken: token)
+        }
+        harness.manager.finishedNetworkTask(forToken: tokens[0])
+        harness.manager.finishedNetworkTask(forToken: tokens[1])
+        #expect(harness.diagnostics.all.map(\.label) == ["NSObject", "load 1"])
+    }
+
+    @Test func aLabelOfAFinishedTaskIsNotReportedAfterItIsBegunAgainWithAnother() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.beganNetworkTask(withToken: request, label: "retry")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["retry"])
+    }
+
+    // MARK: - Coalescing
+
+    @Test func identicalReportsAreWrittenOnceAndSummedUpWhenTheirSecondIsOver() {
+        let (coalescer, lines, closeWindows) = Self.coalescer()
+        let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")
+        for _ in 0..<1_000 { coalescer.report(diagnostic) }
+        #expect(lines() == ["NetworkIndicator: \(diagnostic)\n"], "the first at once, the rest counted")
+        closeWindows()
+        #expect(
+            lines() == [
+                "NetworkIndicator: \(diagnostic)\n",
+                "NetworkIndicator: … repeated 999 times in 1 s: \(diagnostic)\n",
+            ]
+        )
+    }
+
+    @Test func differentReportsAreEachWrittenAtOnce() {
+        let (coalescer, lines, closeWindows) = Self.coalescer()
+        let upload = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")
+        let pop = NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "")
+        coalescer.report(upload)
+        coalescer.report(pop)
+        coalescer.report(upload)
+        #expect(lines() == ["NetworkIndicator: \(upload)\n", "NetworkIndicator: \(pop)\n"])
+        closeWindows()
+        #expect(lines().last == "NetworkIndicator: … repeated once in 1 s: \(upload)\n")
+        #expect(lines().count == 3, "the pop had no repeat: nothing to sum up")
+    }
+
+    @Test func aReportAfterItsWindowClosedIsWrittenAgain() {
+        let (coalescer, lines, closeWindows) = Self.coalescer()
+        let pop = NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "")
+        coalescer.report(pop)
+        closeWindows()
+        coalescer.report(pop)
+        #expect(lines() == ["NetworkIndicator: \(pop)\n", "NetworkIndicator: \(pop)\n"])
+    }
+
+    /// The default handler's writer on a real global-queue timer: the summary comes about a
+    /// second later.
+    @Test func theDefaultHandlerSumsUpRepeatsInDebugBuilds() async throws {
+        let pipe = Pipe()
+        // Read as it is written: a thousand lines would fill the pipe and block the writer.
+        let read = LockedState(Data())
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            read.withLock { $0.append(data) }
+        }
+        defer { pipe.fileHandleForReading.readabilityHandler = nil }
+        let handler = NetworkIndicatorManager.diagnosticsHandler(writingTo: pipe.fileHandleForWriting)
+        let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")
+        for _ in 0..<1_000 { handler(diagnostic) }
+        #if DEBUG
+        let expected =
+            "NetworkIndicator: \(diagnostic)\nNetworkIndicator: … repeated 999 times in 1 s: \(diagnostic)\n"
+        await eventually(timeout: 20) { String(decoding: read.withLock { $0 }, as: UTF8.self) == expected }
+        #endif
+    }
+
+    /// A coalescer whose windows close only when the test says so, and the lines it wrote.
+    private static func coalescer() -> (DiagnosticsCoalescer, () -> [String], () -> Void) {
+        let lines = LockedState<[String]>([])
+        let pending = LockedState<[@Sendable () -> Void]>([])
+        let coalescer = DiagnosticsCoalescer(
+            write: { line in lines.withLock { $0.append(line) } },
+            closeLater: { delay, close in
+                #expect(delay == 1)
+                pending.withLock { $0.append(close) }
+            }
+        )
+        let closeWindows = {
+            let due = pending.withLock { pending in
+                defer { pending = [] }
+                return pending
+            }
+            for close in due { close() }
+        }
+        return (coalescer, { lines.withLock { $0 } }, closeWindows)
+    }
+}

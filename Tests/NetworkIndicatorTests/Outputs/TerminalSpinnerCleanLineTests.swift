@@ -1,0 +1,133 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A command-line tool's last lines: whatever it writes after its spinner is removed or its
+/// indicator hides starts on a clean line, read through a real file descriptor (a pipe) the way
+/// a terminal would show it.
+@MainActor
+@Suite("Terminal spinner leaves a clean line")
+struct TerminalSpinnerCleanLineTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    @Test func removingTheSpinnerWhileItSpinsErasesItsLine() throws {
+        let pipe = try Pipe()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        #expect(spinner.isSpinning)
+        manager.removeOutput(spinner)
+        #expect(!spinner.isSpinning)
+        pipe.send("0 active task(s)\n")  // as the tool's `print` would, on the same terminal
+        #expect(try pipe.screen() == ["0 active task(s)", ""])
+        scheduler.advance(by: 1)
+        #expect(try pipe.screen() == ["0 active task(s)", ""], "no frame drawn after the removal")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func hidingTheIndicatorErasesTheLine() throws {
+        let pipe = try Pipe()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.completionDelay = 0
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        #expect(try pipe.screen() == ["- Fetching"])
+        token = nil
+        scheduler.runPendingWork()
+        pipe.send("done\n")
+        #expect(try pipe.screen() == ["done", ""])
+        _ = token
+    }
+
+    @Test func removingItFromAManagerItIsNotAttachedToLeavesItSpinning() throws {
+        let pipe = try Pipe()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        other.removeOutput(spinner)
+        #expect(spinner.isSpinning)
+        #expect(try pipe.screen() == ["- Fetching"])
+        withExtendedLifetime(token) {}
+    }
+
+    private func spinner(writingTo pipe: Pipe) -> TerminalSpinnerOutput {
+        TerminalSpinnerOutput(
+            label: "Fetching",
+            destination: .fileDescriptor(pipe.writeEnd),
+            drawsWhenNotATerminal: true,
+            frames: ["-", "\\", "|", "/"],
+            scheduler: scheduler
+        )
+    }
+}
+
+/// A pipe whose read end never blocks, and a reading of what it received as a terminal would
+/// show it.
+private final class Pipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+    private var received: [UInt8] = []
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        (readEnd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+    }
+
+    /// The lines a terminal shows for everything written so far: a carriage return moves to the
+    /// line's start, `ESC [2K` clears the line, other characters overwrite from the cursor.
+    func screen() throws -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while case let count = read(readEnd, &buffer, buffer.count), count > 0 {
+            received += buffer[0..<count]
+        }
+        var lines: [String] = []
+        var line: [Character] = []
+        var cursor = 0
+        var characters = Substring(String(decoding: received, as: UTF8.self))
+        while let character = characters.first {
+            if characters.hasPrefix("\u{1B}[2K") {
+                line = []
+                characters = characters.dropFirst(4)
+                continue
+            }
+            characters = characters.dropFirst()
+            switch character {
+            case "\r": cursor = 0
+            case "\n":
+                lines.append(String(line))
+                (line, cursor) = ([], 0)
+            default:
+                while line.count < cursor { line.append(" ") }
+                if cursor < line.count { line[cursor] = character } else { line.append(character) }
+                cursor += 1
+            }
+        }
+        return lines + [String(line)]
+    }
+}
