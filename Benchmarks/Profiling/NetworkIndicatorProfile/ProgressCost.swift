@@ -50,6 +50,38 @@ func runProgressCost(requests: Int) {
     session.invalidateAndCancel()
 }
 
+/// One request shape, looped `requests` times beside `open` other tasks with progress, for
+/// callgrind (`progress-plain`, `progress-begin`, `progress-track`, `task-alone`): run it at two
+/// request counts and divide the difference of the instruction totals by the difference of the
+/// counts, so that start-up and the open tasks' set-up cancel out.
+@MainActor
+func runProgressScenario(_ scenario: String, requests: Int, open: Int, listening: Bool) {
+    let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+    let others = (0..<open).map { _ in
+        manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
+    }
+    let owner = NSObject()
+    if listening { manager.observeProgress(owner: owner) { _, _ in } }
+    let session = URLSession(configuration: .ephemeral)
+    let url = URL(string: "http://127.0.0.1:9/never-resumed")!
+    for _ in 0..<requests {
+        switch scenario {
+        case "progress-plain":
+            _ = manager.beganNetworkTask()
+        case "progress-begin":
+            _ = manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
+        case "task-alone":
+            _ = session.dataTask(with: url)
+        default:
+            let task = session.dataTask(with: url)
+            manager.track(task)
+            manager.finishedNetworkTask(forToken: task)
+        }
+    }
+    session.invalidateAndCancel()
+    withExtendedLifetime((others, owner)) {}
+}
+
 /// The fastest of five runs of `body`, in nanoseconds.
 private func best(_ body: () -> Void) -> UInt64 {
     var fastest = UInt64.max

@@ -136,6 +136,11 @@ func run() {
     case "progress-cost":
         runProgressCost(requests: min(iterations, 20_000))
         return
+    case "progress-plain", "progress-begin", "progress-track", "task-alone":
+        // NetworkIndicatorProfile progress-begin REQUESTS OPEN [listening]
+        let open = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
+        runProgressScenario(scenario, requests: iterations, open: open, listening: arguments.count > 4)
+        return
     default:
         print("unknown scenario \(scenario)")
         exit(2)

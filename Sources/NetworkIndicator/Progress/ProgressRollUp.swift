@@ -64,9 +64,9 @@ final class ProgressRollUp: Sendable {
     /// ended parts, the parts of a token listed more than once, and the running parts up to the
     /// first determinate one are read (a `Progress` read costs several times a lock).
     func settle() {
-        let parts = state.withLock { $0.batch.parts }
+        let (parts, keysAreUnique) = state.withLock { ($0.batch.parts, $0.batch.keysAreUnique) }
         guard !parts.isEmpty else { return }
-        let repeatedKeys = Self.repeatedKeys(of: parts)
+        let repeatedKeys = keysAreUnique ? [] : Batch.repeatedKeys(of: parts)
         var foundRunning = false
         let samples = parts.map { part in
             let hasEnded = part.hasEnded
@@ -75,17 +75,11 @@ final class ProgressRollUp: Sendable {
             if !hasEnded, let reading, reading.isDeterminate, !reading.isCancelled { foundRunning = true }
             return Batch.Sample(entry: part, hasEnded: hasEnded, reading: reading)
         }
+        // Nothing to fold while the batch runs and no part leaves: the common case.
+        let leaves = samples.contains { $0.hasEnded || $0.reading?.isCancelled == true }
+        guard leaves || !foundRunning || !keysAreUnique else { return }
         let now = driver.scheduler.now
         state.withLock { _ = $0.batch.fold(samples, now: now) }
-    }
-
-    /// The keys of the tasks listed more than once (a group's operations, a token begun again).
-    private static func repeatedKeys(of parts: [ProgressEntry]) -> Set<ObjectIdentifier> {
-        guard parts.count > 1 else { return [] }
-        var seen = Set<ObjectIdentifier>()
-        var repeated = Set<ObjectIdentifier>()
-        for part in parts where !seen.insert(part.key).inserted { repeated.insert(part.key) }
-        return repeated
     }
 
     /// Adds an entry begun in this manager or a descendant, just after the begin.
@@ -117,7 +111,13 @@ final class ProgressRollUp: Sendable {
 /// The determinate work that overlaps, and the parts listed for it.
 struct Batch: Sendable {
     /// The tasks with progress not yet seen to have ended, in the order they began.
-    private(set) var parts: [ProgressEntry] = []
+    private(set) var parts: [ProgressEntry] = [] {
+        didSet { if parts.count <= 1 { keysAreUnique = true } }
+    }
+    /// Whether no two parts share a token (a group's operations, a token begun again), so that
+    /// no part can be superseded: the common case, checked without hashing. Once `false`, it
+    /// stays so until the list shrinks to one part.
+    private(set) var keysAreUnique = true
     /// The units of the parts that ended in this batch: done ones count all theirs, paused ones
     /// what they had.
     private(set) var endedCompleted: Double = 0
@@ -155,7 +155,9 @@ struct Batch: Sendable {
     }
 
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
+        let repeats = parts.contains { $0.key == entry.key }
         parts.append(entry)
+        if repeats { keysAreUnique = false }
         if let index = ended.firstIndex(where: { $0.progress === entry.progress }) {
             // Begun again (a resume): its units count live from now on, not twice.
             endedCompleted -= ended[index].completed
@@ -168,13 +170,14 @@ struct Batch: Sendable {
     /// Folds the samples' ended parts into the batch, ends the batch if none of its parts runs,
     /// and sums what is left.
     mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
-        let leaving = Set(leavingParts(samples).map { ObjectIdentifier($0.entry) })
+        // Arrays, not sets: few parts leave at a time, and hashing each part costs more.
+        let leaving = leavingParts(samples).map { ObjectIdentifier($0.entry) }
         var summary = Summary()
-        var listed = Set<ObjectIdentifier>()
+        var listed: [ObjectIdentifier] = []
         if !leaving.isEmpty {
             parts.removeAll { entry in
                 guard leaving.contains(ObjectIdentifier(entry)) else { return false }
-                listed.insert(ObjectIdentifier(entry))
+                listed.append(ObjectIdentifier(entry))
                 return true
             }
         }
@@ -201,8 +204,10 @@ struct Batch: Sendable {
         return summary
     }
 
+    /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
     private init(parts: [ProgressEntry]) {
         self.parts = parts
+        keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
     }
 
     init() {}
@@ -215,14 +220,22 @@ struct Batch: Sendable {
         var laterKeys = Set<ObjectIdentifier>()
         var leaving: [Sample] = []
         for sample in samples.reversed() {
-            let superseded = laterKeys.contains(sample.entry.key)
+            let superseded = !keysAreUnique && laterKeys.contains(sample.entry.key)
             let reading = sample.reading
             if sample.hasEnded || reading?.isCancelled == true || (superseded && reading?.isComplete == true) {
                 leaving.append(sample)
             }
-            laterKeys.insert(sample.entry.key)
+            if !keysAreUnique { laterKeys.insert(sample.entry.key) }
         }
         return leaving
+    }
+
+    /// The keys of the tasks listed more than once (a group's operations, a token begun again).
+    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<ObjectIdentifier> {
+        var seen = Set<ObjectIdentifier>()
+        var repeated = Set<ObjectIdentifier>()
+        for part in parts where !seen.insert(part.key).inserted { repeated.insert(part.key) }
+        return repeated
     }
 
     /// Counts an ended part: a cancelled one not at all, a paused one with what it had, any

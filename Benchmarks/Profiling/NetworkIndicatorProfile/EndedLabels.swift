@@ -1,0 +1,1 @@
+../../../Sources/NetworkIndicator/Registry/EndedLabels.swift
