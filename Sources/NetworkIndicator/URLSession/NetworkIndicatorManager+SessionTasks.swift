@@ -18,7 +18,7 @@ extension NetworkIndicatorManager {
     /// its bytes, and a second would count them twice.
     func countWhileRunning(_ task: URLSessionTask) {
         #if canImport(ObjectiveC)
-        let label = task.originalRequest?.url?.absoluteString
+        let label = ActivityLabel.request(of: task)
         let isCounted = LockedState(false)
         let progress = LockedState<URLSessionTaskProgress?>(URLSessionTaskProgress(task: task))
         URLSessionTaskStateObservation.observe(task) { [weak self] task, state in
