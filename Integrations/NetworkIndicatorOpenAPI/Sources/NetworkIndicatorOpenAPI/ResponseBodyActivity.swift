@@ -6,29 +6,31 @@ import NetworkIndicator
 ///
 /// Shared by the wrapped body and every iterator made from it; the last of them to go ends the
 /// task in `deinit`. All methods are safe from any thread, and each way of ending ends the task
-/// exactly once: the token is taken out under the lock.
+/// exactly once: the task is taken out under the lock. The task's manager is held only while
+/// the task is open, so a body kept after its end (inside an error, say) keeps no screen alive.
 final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
-    private let manager: NetworkIndicatorManager
     private let scheduler: any NetworkIndicatorScheduler
     /// The task's progress: the bytes read against the body's expected length.
     private let progress: Progress
 
     init(
         token: NetworkActivityToken,
-        progress: Progress,
         manager: NetworkIndicatorManager,
+        progress: Progress,
         scheduler: any NetworkIndicatorScheduler,
         unreadTimeout: TimeInterval?
     ) {
-        self.manager = manager
         self.scheduler = scheduler
         self.progress = progress
-        self.state = LockedValue(
-            ResponseBodyActivityState(token: token, now: scheduler.now, unreadTimeout: unreadTimeout)
+        let state = ResponseBodyActivityState(
+            task: .init(token: token, manager: manager),
+            now: scheduler.now,
+            unreadTimeout: unreadTimeout
         )
-        if let unreadTimeout {
-            arm(after: unreadTimeout)
+        self.state = LockedValue(state)
+        if let delay = state.firstTimerDelay {
+            arm(after: delay)
         }
     }
 
@@ -40,7 +42,7 @@ final class ResponseBodyActivity: Sendable {
     func end() {
         guard let ending = state.withLock({ $0.end() }) else { return }
         ending.timer?.cancel()
-        manager.finishedNetworkTask(forToken: ending.token)
+        Self.finish(ending)
     }
 
     /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
@@ -49,10 +51,12 @@ final class ResponseBodyActivity: Sendable {
         return state.withLock { $0.readWillBegin(at: now) }
     }
 
-    /// A counted read returned bytes.
+    /// A counted read returned bytes; re-arms the timer if it stopped for this read.
     func readDidEnd() {
         let now = scheduler.now
-        state.withLock { $0.readDidEnd(at: now) }
+        if let delay = state.withLock({ $0.readDidEnd(at: now) }) {
+            arm(after: delay)
+        }
     }
 
     /// An iterator has read `count` bytes of the body so far: the task's progress advances.
@@ -65,6 +69,10 @@ final class ResponseBodyActivity: Sendable {
                 progress.completedUnitCount = completed
             }
         }
+    }
+
+    private static func finish(_ ending: ResponseBodyActivityState.Ending) {
+        ending.task.manager.finishedNetworkTask(forToken: ending.task.token)
     }
 
     private func arm(after delay: TimeInterval) {
@@ -82,7 +90,7 @@ final class ResponseBodyActivity: Sendable {
         case .nothing:
             break
         case .end(let ending):
-            manager.finishedNetworkTask(forToken: ending.token)
+            Self.finish(ending)
         case .rearm(let delay):
             arm(after: delay)
         }
