@@ -28,7 +28,9 @@ struct RequestLabelTests {
     }
 
     @Test func emptyPathIsTheRoot() {
-        #expect(ActivityLabel.request(method: "POST", url: URL(string: "https://example.com?q=1")!) == "POST example.com/")
+        #expect(
+            ActivityLabel.request(method: "POST", url: URL(string: "https://example.com?q=1")!) == "POST example.com/"
+        )
     }
 
     @Test func unknownMethodIsLeftOut() {
