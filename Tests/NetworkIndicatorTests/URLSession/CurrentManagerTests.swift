@@ -26,6 +26,14 @@ struct CurrentManagerTests {
         #expect(NetworkIndicatorManager.current === NetworkIndicatorManager.shared)
     }
 
+    @Test func detachedTaskDoesNotInheritTheBinding() async {
+        let screen = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let inDetached = await NetworkIndicatorManager.$current.withValue(screen) {
+            await Task.detached { NetworkIndicatorManager.current }.value
+        }
+        #expect(inDetached === NetworkIndicatorManager.shared)
+    }
+
     @Test func loadTrackingTheCurrentManagerCountsInTheScreenThatMadeIt() async throws {
         let server = try LocalHTTPServer()
         let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

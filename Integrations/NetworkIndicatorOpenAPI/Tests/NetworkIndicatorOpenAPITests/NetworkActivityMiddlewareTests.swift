@@ -150,6 +150,24 @@ import Testing
         #expect(body === original)
     }
 
+    @Test func requestCountsOnlyIfBothFiltersLetItThrough() async throws {
+        let askedRequestFilter = LockedValue(false)
+        let harness = MiddlewareHarness(
+            countsOperation: { _ in false },
+            countsRequest: { _, _ in
+                askedRequestFilter.withLock { $0 = true }
+                return true
+            }
+        )
+        let counted = LockedValue<Int?>(nil)
+        _ = try await harness.respond(with: nil) {
+            let count = harness.count
+            counted.withLock { $0 = count }
+        }
+        #expect(counted.withLock { $0 } == 0)
+        #expect(askedRequestFilter.withLock { $0 } == false, "the request filter runs only after the operation filter")
+    }
+
     @Test func requestFilterSeesTheOperationID() async throws {
         let seen = LockedValue<[String]>([])
         let harness = MiddlewareHarness(countsRequest: { _, operationID in

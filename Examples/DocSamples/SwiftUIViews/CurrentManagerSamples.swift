@@ -1,0 +1,42 @@
+import NetworkIndicator
+import NetworkIndicatorUI
+import SwiftUI
+
+struct Message: Identifiable, Sendable {
+    let id: Int
+    let subject: String
+}
+
+/// The app's one API client, shared by every screen (a stand-in for a generated client whose
+/// middlewares include `NetworkActivityMiddleware()`).
+enum MailAPI {
+    static func loadMessages() async throws -> [Message] {
+        [Message(id: 1, subject: "Welcome")]
+    }
+}
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-current-manager
+struct MailboxView: View {
+    var body: some View {
+        MailboxList()  // inside the scope: its environment holds "Mailbox"
+            .networkActivityOverlay()
+            .networkActivityScope("Mailbox")
+    }
+}
+
+struct MailboxList: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // "Mailbox"
+    @State private var messages: [Message] = []
+
+    var body: some View {
+        List(messages) { Text($0.subject) }
+            .task {
+                // Every request of the shared client in here counts in "Mailbox".
+                messages = await NetworkIndicatorManager.$current.withValue(networkIndicator) {
+                    (try? await MailAPI.loadMessages()) ?? []
+                }
+            }
+    }
+}
+// docs:end
