@@ -22,7 +22,7 @@ struct SessionTaskFilterTests {
         let session = URLSession(configuration: .ephemeral)
         let webSocket = session.webSocketTask(with: URL(string: "ws://127.0.0.1:9/socket")!)
         #expect(NetworkActivityTrackingSession.countsTaskByDefault(webSocket) == false)
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()  // never resumed: nothing to cancel
     }
 
     #if !canImport(ObjectiveC)
@@ -42,7 +42,7 @@ struct SessionTaskFilterTests {
             session.downloadTask(with: url),
         ]
         #expect(tasks.map(NetworkActivityTrackingSession.countsTaskByDefault) == [true, true, true])
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()  // never resumed: nothing to cancel
     }
 
     @Test func wrapperFiltersWithTheDefaultUnlessToldOtherwise() {
@@ -51,7 +51,7 @@ struct SessionTaskFilterTests {
         let data = tracking.session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
         #expect(tracking.countsTask(webSocket) == false)
         #expect(tracking.countsTask(data) == true)
-        tracking.session.invalidateAndCancel()
+        tracking.session.finishTasksAndInvalidate()
     }
 
     @Test func wrapperCountsOnlyTheTasksItsFilterLetThrough() async throws {
@@ -61,7 +61,6 @@ struct SessionTaskFilterTests {
             NetworkActivityTrackingSession.countsTaskByDefault(task) && task.originalRequest?.url?.path != "/events"
         }
         server.holdResponses()
-        defer { server.releaseResponses() }
         let longPoll = tracking.dataTask(with: server.url("/events"))
         let load = tracking.dataTask(with: server.url("/data"))
         longPoll.resume()
@@ -69,6 +68,8 @@ struct SessionTaskFilterTests {
         await eventually { manager.activeTaskCount != 0 }
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/data"])
-        tracking.session.invalidateAndCancel()
+        server.releaseResponses()
+        await eventually { longPoll.state == .completed && load.state == .completed }
+        tracking.session.finishTasksAndInvalidate()
     }
 }
