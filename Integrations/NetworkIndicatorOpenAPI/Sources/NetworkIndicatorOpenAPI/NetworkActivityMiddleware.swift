@@ -34,14 +34,17 @@ public import OpenAPIRuntime
 /// ## Progress
 ///
 /// Each request's task carries a `Progress` that rolls up into the manager's
-/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``: the response body's bytes, as
-/// they are read, against its expected length, from ``OpenAPIRuntime/HTTPBody/length`` when it
-/// is known or else the `Content-Length` header. Under a `Content-Encoding` other than
-/// `identity` the total is unknown, whatever either says: `URLSessionTransport` takes the
-/// body's length from `Content-Length`, which counts the encoded bytes, while the client reads
-/// the decoded ones. Until the response arrives, and for a body of unknown total, the task is
-/// indeterminate: it neither adds to nor dilutes the fraction. When the task ends it counts as
-/// complete, as every task does.
+/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. A request body of known
+/// length counts first: its bytes as the transport reads them, against that length. Then the
+/// response body's bytes, as they are read, against its expected length (after the request
+/// body's, counted as sent once the response arrives), from ``OpenAPIRuntime/HTTPBody/length``
+/// when it is known or else the `Content-Length` header. Under a `Content-Encoding` other than
+/// `identity` the response's total is unknown, whatever either says: `URLSessionTransport`
+/// takes the body's length from `Content-Length`, which counts the encoded bytes, while the
+/// client reads the decoded ones. Until the response arrives (unless the request body's length
+/// is known), and for a response body of unknown total, the task is indeterminate: it neither
+/// adds to nor dilutes the fraction. When the task ends it counts as complete, as every task
+/// does.
 ///
 /// ## Which manager
 ///
@@ -161,11 +164,14 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // dilutes the manager's fraction. Discrete: never a child of the caller's current one.
         let progress = Progress.discreteProgress(totalUnitCount: -1)
         let token = manager.beganNetworkTask(label: label(operationID), progress: progress)
+        let upload = Self.upload(of: body, into: progress)
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
-            (response, responseBody) = try await next(request, body, baseURL)
+            (response, responseBody) = try await next(request, upload?.body ?? body, baseURL)
+            upload?.progress.end()
         } catch {
+            upload?.progress.end()
             manager.finishedNetworkTask(forToken: token)
             throw error
         }
@@ -173,13 +179,20 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             manager.finishedNetworkTask(forToken: token)
             return (response, responseBody)
         }
+        // The upload, if any, counts as sent once the response is here; the response's bytes
+        // follow it. A response of unknown length leaves the whole task indeterminate.
+        let uploaded = upload?.progress.total ?? 0
         if let length = Self.expectedLength(of: responseBody, in: response) {
-            progress.totalUnitCount = length
+            progress.totalUnitCount = uploaded + length
+            progress.completedUnitCount = uploaded
+        } else {
+            progress.totalUnitCount = -1
         }
         let activity = ResponseBodyActivity(
             token: token,
             manager: manager,
             progress: progress,
+            progressOffset: uploaded,
             scheduler: fixedScheduler ?? manager.scheduler,
             unreadTimeout: unreadBodyTimeout
         )
@@ -189,6 +202,22 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             iterationBehavior: responseBody.iterationBehavior
         )
         return (response, trackedBody)
+    }
+
+    /// A request body of known, positive length wrapped to report the transport's reads into
+    /// `progress`, or `nil` for no body or one of unknown or zero length (handed on as it is).
+    static func upload(
+        of body: HTTPBody?,
+        into progress: Progress
+    ) -> (body: HTTPBody, progress: UploadProgress)? {
+        guard let body, case .known(let length) = body.length, length > 0 else { return nil }
+        let upload = UploadProgress(total: length, progress: progress)
+        let tracked = HTTPBody(
+            UploadTrackingBody(upstream: body, upload: upload),
+            length: body.length,
+            iterationBehavior: body.iterationBehavior
+        )
+        return (tracked, upload)
     }
 
     /// The body's expected length in bytes, if known and positive: unknown under a

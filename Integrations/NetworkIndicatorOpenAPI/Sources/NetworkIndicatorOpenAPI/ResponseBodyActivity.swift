@@ -11,18 +11,22 @@ import NetworkIndicator
 final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
     private let scheduler: any NetworkIndicatorScheduler
-    /// The task's progress: the bytes read against the body's expected length.
+    /// The task's progress: the bytes read, after `progressOffset` (the request body's, when
+    /// its length is known), against the expected total.
     private let progress: Progress
+    private let progressOffset: Int64
 
     init(
         token: NetworkActivityToken,
         manager: NetworkIndicatorManager,
         progress: Progress,
+        progressOffset: Int64,
         scheduler: any NetworkIndicatorScheduler,
         unreadTimeout: TimeInterval?
     ) {
         self.scheduler = scheduler
         self.progress = progress
+        self.progressOffset = progressOffset
         let state = ResponseBodyActivityState(
             task: .init(token: token, manager: manager),
             now: scheduler.now,
@@ -66,7 +70,7 @@ final class ResponseBodyActivity: Sendable {
         // observer (the manager reads it when it rolls up, under no lock of this activity's).
         state.withLock { state in
             if let completed = state.bodyBytesRead(upTo: count) {
-                progress.completedUnitCount = completed
+                progress.completedUnitCount = progressOffset + completed
             }
         }
     }
