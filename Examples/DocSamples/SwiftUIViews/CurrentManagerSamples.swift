@@ -17,22 +17,22 @@ enum MailAPI {
 
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-current-manager
-struct MailboxView: View {
+struct MessagesScreen: View {
     var body: some View {
-        MailboxList()  // inside the scope: its environment holds "Mailbox"
+        MessagesList()  // inside the scope: its environment holds "Messages"
             .networkActivityOverlay()
-            .networkActivityScope("Mailbox")
+            .networkActivityScope("Messages")
     }
 }
 
-struct MailboxList: View {
-    @Environment(\.networkIndicator) private var networkIndicator  // "Mailbox"
+struct MessagesList: View {
+    @Environment(\.networkIndicator) private var networkIndicator  // "Messages"
     @State private var messages: [Message] = []
 
     var body: some View {
         List(messages) { Text($0.subject) }
             .task {
-                // Every request of the shared client in here counts in "Mailbox".
+                // Every request of the shared client in here counts in "Messages".
                 messages = await NetworkIndicatorManager.$current.withValue(networkIndicator) {
                     (try? await MailAPI.loadMessages()) ?? []
                 }
