@@ -67,6 +67,13 @@ extension NetworkActivityTrackingSession {
     public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
         try await session.bytes(for: request, tracking: manager)
     }
+
+    /// `session.bytes(from:)`, counted from the call until the bytes have been read, have failed
+    /// or are dropped; see ``Foundation/URLSession/bytes(from:tracking:label:)``.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(from url: URL) async throws -> (NetworkActivityBytes, URLResponse) {
+        try await session.bytes(from: url, tracking: manager)
+    }
 }
 
 /// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:label:)``: the same
