@@ -15,11 +15,11 @@ extension ActivityLabel {
     /// too. A URL without a host (`data:`, `file:`) is named by its scheme alone, since its path
     /// may be its content. `nil` without a URL, so that the task keeps its kind's default.
     static func request(method: String?, url: URL?) -> String? {
-        guard let url = url?.absoluteURL else { return nil }
+        guard let url else { return nil }
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
         let place: String
-        if let host = components?.host ?? url.host, !host.isEmpty {
-            let path = components?.percentEncodedPath ?? url.path
+        if let host = components?.host ?? url.absoluteURL.host, !host.isEmpty {
+            let path = components?.percentEncodedPath ?? url.absoluteURL.path
             place = host + (path.isEmpty ? "/" : path)
         } else {
             place = (url.scheme ?? "") + ":"
