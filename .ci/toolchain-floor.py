@@ -71,7 +71,8 @@ def main() -> int:
     found = 0
     for root in ROOTS:
         for path in sorted(pathlib.Path(root).rglob("*.swift")):
-            if ".build" in path.parts or "Generated" in path.parts:
+            # Build folders (.build, .build-tsan, …) hold fetched dependencies, not ours.
+            if any(part.startswith(".build") for part in path.parts) or "Generated" in path.parts:
                 continue
             text = blank(path.read_text(encoding="utf-8"))
             for proposal, what, pattern in RULES:

@@ -32,17 +32,32 @@ extension NetworkIndicatorManager {
     ///
     /// Call it before or right after `resume()`. Safe from any thread.
     ///
+    /// The task's label in snapshots and diagnostics names its request by method, host and path
+    /// (`"GET api.example.com/v1/photos"`), never by its query, fragment or credentials; give
+    /// one of your own with ``track(_:label:)``.
+    ///
     /// ```swift
     /// let task = session.dataTask(with: url) { data, response, error in … }
     /// NetworkIndicatorManager.shared.track(task)
     /// task.resume()
     /// ```
     public func track(_ task: URLSessionTask) {
-        beganNetworkTask(
-            withToken: task,
-            label: task.originalRequest?.url?.absoluteString,
-            progress: URLSessionTaskProgress(task: task)
-        )
+        track(task, optionalLabel: ActivityLabel.request(of: task))
+    }
+
+    /// Tracks `task` like ``track(_:)``, with `label` as its name in snapshots and diagnostics.
+    ///
+    /// - Parameters:
+    ///   - task: The task to track until it completes.
+    ///   - label: The task's label, in place of the default `"METHOD host/path"`. Keep secrets
+    ///     out of it: snapshots and diagnostics end up in logs.
+    public func track(_ task: URLSessionTask, label: String) {
+        track(task, optionalLabel: label)
+    }
+
+    /// ``track(_:)`` with `label`, or the task's kind's default label for `nil`.
+    private func track(_ task: URLSessionTask, optionalLabel label: String?) {
+        beganNetworkTask(withToken: task, label: label, progress: URLSessionTaskProgress(task: task))
         endOnCompletion(of: task)
     }
 
@@ -69,13 +84,17 @@ extension URLSession {
     ///
     /// - Parameters:
     ///   - request: The request to load.
-    ///   - manager: The manager whose indicator shows the load.
+    ///   - manager: The manager whose indicator shows the load; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     request by method, host and path, without its query, fragment or credentials.
     /// - Returns: The response body and metadata, as `data(for:)` returns them.
     public func data(
         for request: URLRequest,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.data(for: request, delegate: delegate)
             }
@@ -91,11 +110,21 @@ extension URLSession {
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.
+    ///
+    /// - Parameters:
+    ///   - url: The URL to load.
+    ///   - manager: The manager whose indicator shows the load; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
+    /// - Returns: The response body and metadata, as `data(from:)` returns them.
     public func data(
         from url: URL,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: url.absoluteString) { delegate in
+        let label = label ?? ActivityLabel.request(method: "GET", url: url)
+        return try await withTaskProgress(tracking: manager, label: label) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.data(from: url, delegate: delegate)
             }

@@ -55,13 +55,13 @@ struct CompletionReportingTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
-    @Test func trackedURLSessionTaskIsLabelledWithItsURL() {
+    @Test func trackedURLSessionTaskIsLabelledWithItsMethodHostAndPath() {
         let harness = Harness()
         let session = URLSession(configuration: .ephemeral)
         let url = URL(string: "http://127.0.0.1:9/feed?page=2")!
         let task = session.dataTask(with: url)
         harness.manager.track(task)
-        #expect(harness.manager.activitySnapshot().activities.map(\.label) == [url.absoluteString])
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/feed"])
         harness.manager.finishedNetworkTask(forToken: task)
         session.invalidateAndCancel()
     }

@@ -23,6 +23,10 @@ public import Foundation
 /// implements `urlSession(_:didCreateTask:)` itself takes that message: such a task is not
 /// counted. On older releases, and on Linux, use ``NetworkActivityTrackingSession``.
 ///
+/// A task counts only if ``countsTask`` says so: by default every task but a WebSocket or stream
+/// task (``NetworkActivityTrackingSession/countsTaskByDefault(_:)``), which is a connection, open
+/// for as long as it is used, not a load.
+///
 /// The session keeps its delegate, and this delegate keeps yours, until the session is
 /// invalidated. Messages arrive on the session's delegate queue and are forwarded on it.
 @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)
@@ -33,19 +37,31 @@ public final class NetworkActivitySessionDelegate: NSObject, URLSessionTaskDeleg
     /// Your delegate, which receives every message it implements.
     public let forwardee: (any URLSessionDelegate)?
 
+    /// Whether a task of the session counts:
+    /// ``NetworkActivityTrackingSession/countsTaskByDefault(_:)`` unless told otherwise. Called
+    /// once per task, in `urlSession(_:didCreateTask:)`, on the session's delegate queue.
+    public let countsTask: @Sendable (URLSessionTask) -> Bool
+
     /// Creates a delegate that counts in `manager` and forwards to `delegate`.
     ///
     /// - Parameters:
     ///   - manager: The manager that counts the session's tasks; `.shared` by default.
     ///   - delegate: Your own session delegate, or `nil`.
-    public init(manager: NetworkIndicatorManager = .shared, forwardingTo delegate: (any URLSessionDelegate)? = nil) {
+    ///   - countsTask: Whether a task counts; see ``countsTask``.
+    public init(
+        manager: NetworkIndicatorManager = .shared,
+        forwardingTo delegate: (any URLSessionDelegate)? = nil,
+        countsTask: @escaping @Sendable (URLSessionTask) -> Bool = NetworkActivityTrackingSession.countsTaskByDefault
+    ) {
         self.manager = manager
         self.forwardee = delegate
+        self.countsTask = countsTask
     }
 
-    /// Counts `task` from each resume to its completion, then tells your delegate.
+    /// Counts `task` from each resume to its completion if ``countsTask`` says so, then tells
+    /// your delegate.
     public func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
-        manager.countWhileRunning(task)
+        if countsTask(task) { manager.countWhileRunning(task) }
         (forwardee as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
     }
 

@@ -25,7 +25,10 @@ public import FoundationNetworking
 ///
 /// Only what goes through the wrapper counts; on iOS 16+ and macOS 13+
 /// `NetworkActivitySessionDelegate` also catches the tasks that other code makes on the session.
-/// The wrapper is `Sendable` and its methods are safe from any thread, like `URLSession`'s.
+/// A task counts only if ``countsTask`` says so: by default every task but a WebSocket or stream
+/// task, which is a connection, open for as long as it is used, not a load (see
+/// ``countsTaskByDefault(_:)``). The wrapper is `Sendable` and its methods are safe from any
+/// thread, like `URLSession`'s.
 public final class NetworkActivityTrackingSession: Sendable {
     /// The session that runs the tasks. Tasks made on it directly do not count.
     public let session: URLSession
@@ -33,14 +36,26 @@ public final class NetworkActivityTrackingSession: Sendable {
     /// The manager that counts the tasks.
     public let manager: NetworkIndicatorManager
 
+    /// Whether a task made through the wrapper counts: ``countsTaskByDefault(_:)`` unless told
+    /// otherwise. Called once per task, as the wrapper makes it, on the calling thread; the task
+    /// has not been resumed yet.
+    public let countsTask: @Sendable (URLSessionTask) -> Bool
+
     /// Wraps `session`, counting its tasks in `manager`.
     ///
     /// - Parameters:
     ///   - session: The session to make tasks on.
     ///   - manager: The manager that counts them; `.shared` by default.
-    public init(session: URLSession, manager: NetworkIndicatorManager = .shared) {
+    ///   - countsTask: Whether a task counts; see ``countsTask``. Return `false` for a task that
+    ///     is not worth an indicator, such as a long poll.
+    public init(
+        session: URLSession,
+        manager: NetworkIndicatorManager = .shared,
+        countsTask: @escaping @Sendable (URLSessionTask) -> Bool = NetworkActivityTrackingSession.countsTaskByDefault
+    ) {
         self.session = session
         self.manager = manager
+        self.countsTask = countsTask
     }
 
     /// Creates a session like `URLSession(configuration:delegate:delegateQueue:)` and wraps it,
@@ -52,21 +67,46 @@ public final class NetworkActivityTrackingSession: Sendable {
     ///   - delegateQueue: The queue for delegate calls and completion handlers; `nil` for a
     ///     serial queue of the session's own.
     ///   - manager: The manager that counts the tasks; `.shared` by default.
+    ///   - countsTask: Whether a task counts; see ``countsTask``.
     public convenience init(
         configuration: URLSessionConfiguration,
         delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: OperationQueue? = nil,
-        manager: NetworkIndicatorManager = .shared
+        manager: NetworkIndicatorManager = .shared,
+        countsTask: @escaping @Sendable (URLSessionTask) -> Bool = NetworkActivityTrackingSession.countsTaskByDefault
     ) {
         self.init(
             session: URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue),
-            manager: manager
+            manager: manager,
+            countsTask: countsTask
         )
     }
 
-    /// `task`, counted.
+    /// Whether a session-wide form counts `task` unless told otherwise: `false` for a
+    /// `URLSessionWebSocketTask` or a `URLSessionStreamTask`, `true` for every other task.
+    ///
+    /// A WebSocket or stream task is a connection, open for as long as the app uses it, and would
+    /// keep the indicator on for all that time. Data, upload and download tasks count. A long
+    /// poll is a data task like any other: leave it out with a filter of your own that names
+    /// it, and keep this rule for the rest:
+    ///
+    /// ```swift
+    /// let api = NetworkActivityTrackingSession(configuration: .default) { task in
+    ///     NetworkActivityTrackingSession.countsTaskByDefault(task)
+    ///         && task.originalRequest?.url?.path != "/events"
+    /// }
+    /// ```
+    ///
+    /// Both task classes exist on every platform the package builds for, Linux included
+    /// (swift-corelibs-foundation has them). Safe from any thread.
+    @Sendable
+    public static func countsTaskByDefault(_ task: URLSessionTask) -> Bool {
+        !(task is URLSessionWebSocketTask || task is URLSessionStreamTask)
+    }
+
+    /// `task`, counted if ``countsTask`` says so.
     func counted<Task: URLSessionTask>(_ task: Task) -> Task {
-        manager.countWhileRunning(task)
+        if countsTask(task) { manager.countWhileRunning(task) }
         return task
     }
 

@@ -18,7 +18,7 @@ extension NetworkIndicatorManager {
     /// and each resume begins it again with the same progress, whose bytes then count once.
     func countWhileRunning(_ task: URLSessionTask) {
         #if canImport(ObjectiveC)
-        let label = task.originalRequest?.url?.absoluteString
+        let label = ActivityLabel.request(of: task)
         let isCounted = LockedState(false)
         let progress = URLSessionTaskProgress(task: task)
         URLSessionTaskStateObservation.observe(task) { [weak self] task, state in

@@ -18,14 +18,18 @@ extension URLSession {
     ///
     /// - Parameters:
     ///   - request: The request to load.
-    ///   - manager: The manager whose indicator shows the load.
+    ///   - manager: The manager whose indicator shows the load; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     request by method, host and path, without its query, fragment or credentials.
     /// - Returns: The body's bytes, and the response.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(
         for request: URLRequest,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
-        let label = request.url?.absoluteString ?? "bytes"
+        let label = label ?? ActivityLabel.request(request) ?? "bytes"
         let activity = manager.beganNetworkTask(label: label)
         let (bytes, response) = try await withTaskCancellationHandler {
             try await self.bytes(for: request)
@@ -37,31 +41,42 @@ extension URLSession {
     }
 
     /// Starts loading `url` like `bytes(from:)`, with the manager's indicator on from the
-    /// request until its body has been read; see ``Foundation/URLSession/bytes(for:tracking:)``.
+    /// request until its body has been read; see ``Foundation/URLSession/bytes(for:tracking:label:)``.
     ///
     /// - Parameters:
     ///   - url: The URL to load.
-    ///   - manager: The manager whose indicator shows the load.
+    ///   - manager: The manager whose indicator shows the load; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
     /// - Returns: The body's bytes, and the response.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(
         from url: URL,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
-        try await bytes(for: URLRequest(url: url), tracking: manager)
+        try await bytes(for: URLRequest(url: url), tracking: manager, label: label)
     }
 }
 
 extension NetworkActivityTrackingSession {
     /// `session.bytes(for:)`, counted from the call until the bytes have been read, have failed
-    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:)``.
+    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:label:)``.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
         try await session.bytes(for: request, tracking: manager)
     }
+
+    /// `session.bytes(from:)`, counted from the call until the bytes have been read, have failed
+    /// or are dropped; see ``Foundation/URLSession/bytes(from:tracking:label:)``.
+    @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+    public func bytes(from url: URL) async throws -> (NetworkActivityBytes, URLResponse) {
+        try await session.bytes(from: url, tracking: manager)
+    }
 }
 
-/// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:)``: the same
+/// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:label:)``: the same
 /// bytes as `URLSession.AsyncBytes`, with the load's network task open until they have been
 /// read, have failed, or are dropped.
 ///

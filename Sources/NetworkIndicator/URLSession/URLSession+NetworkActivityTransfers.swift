@@ -24,16 +24,20 @@ extension URLSession {
     ///
     /// - Parameters:
     ///   - request: The request to download.
-    ///   - manager: The manager whose indicator shows the download.
+    ///   - manager: The manager whose indicator shows the download; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     request by method, host and path, without its query, fragment or credentials.
     /// - Returns: The downloaded file's location and the response, as `download(for:)` returns
     ///   them. Move or open the file before the next suspension you do not control: Foundation
     ///   may delete it.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func download(
         for request: URLRequest,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (URL, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) {
+        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) {
             try await self.download(for: request, delegate: $0)
         }
     }
@@ -51,15 +55,20 @@ extension URLSession {
     ///
     /// - Parameters:
     ///   - url: The URL to download.
-    ///   - manager: The manager whose indicator shows the download.
+    ///   - manager: The manager whose indicator shows the download; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
     /// - Returns: The downloaded file's location and the response, as `download(from:)`
     ///   returns them.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func download(
         from url: URL,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (URL, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: url.absoluteString) {
+        let label = label ?? ActivityLabel.request(method: "GET", url: url)
+        return try await withTaskProgress(tracking: manager, label: label) {
             try await self.download(from: url, delegate: $0)
         }
     }
@@ -78,14 +87,18 @@ extension URLSession {
     /// - Parameters:
     ///   - request: The request to send; its body is ignored.
     ///   - bodyData: The body to upload.
-    ///   - manager: The manager whose indicator shows the upload.
+    ///   - manager: The manager whose indicator shows the upload; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     request by method, host and path, without its query, fragment or credentials.
     /// - Returns: The response body and metadata, as `upload(for:from:)` returns them.
     public func upload(
         for request: URLRequest,
         from bodyData: Data,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.upload(for: request, from: bodyData, delegate: delegate)
             }
@@ -107,14 +120,18 @@ extension URLSession {
     /// - Parameters:
     ///   - request: The request to send; its body is ignored.
     ///   - fileURL: The file whose contents to upload.
-    ///   - manager: The manager whose indicator shows the upload.
+    ///   - manager: The manager whose indicator shows the upload; pass
+    ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
+    ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
+    ///     request by method, host and path, without its query, fragment or credentials.
     /// - Returns: The response body and metadata, as `upload(for:fromFile:)` returns them.
     public func upload(
         for request: URLRequest,
         fromFile fileURL: URL,
-        tracking manager: NetworkIndicatorManager
+        tracking manager: NetworkIndicatorManager,
+        label: String? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: request.url?.absoluteString) { delegate in
+        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.upload(for: request, fromFile: fileURL, delegate: delegate)
             }

@@ -33,7 +33,7 @@ struct TrackingSessionTests {
         }
         task.resume()
         #expect(tracking.manager.activeTaskCount == 1)
-        #expect(tracking.manager.activitySnapshot().activities.map(\.label) == [server.url("/data").absoluteString])
+        #expect(tracking.manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/data"])
         server.releaseResponses()
         await eventually { task.state == .completed }
         await poll(scheduler)
@@ -102,7 +102,7 @@ struct TrackingSessionTests {
         #expect(tracking.manager.activeTaskCount == tasks.count, "each task counts while its response is held")
         #expect(
             tracking.manager.activitySnapshot().activities.map(\.label).sorted()
-                == tasks.map { $0.originalRequest!.url!.absoluteString }.sorted()
+                == tasks.map { "\($0.originalRequest!.httpMethod!) 127.0.0.1\($0.originalRequest!.url!.path)" }.sorted()
         )
         server.releaseResponses()
         await eventually { tasks.allSatisfy { $0.state == .completed } }
@@ -130,7 +130,7 @@ struct TrackingSessionTests {
         let file = try temporaryFile(containing: "twelve bytes")
         defer { try? FileManager.default.removeItem(at: file) }
         let url = server.url("/\(load)")
-        let body = try await whileHeld(server, tracking.manager, label: url.absoluteString) {
+        let body = try await whileHeld(server, tracking.manager, label: "\(load.method) 127.0.0.1\(url.path)") {
             try await load.run(on: tracking, url: url, file: file)
         }
         #expect(String(decoding: body, as: UTF8.self) == load.expectedBody(for: url))
@@ -201,6 +201,14 @@ enum AsyncLoad: String, CaseIterable, Sendable {
             return try Data(contentsOf: try await tracking.download(for: URLRequest(url: url)).0)
         case .downloadFromURL:
             return try Data(contentsOf: try await tracking.download(from: url).0)
+        }
+    }
+
+    /// The load's HTTP method, which its label names.
+    var method: String {
+        switch self {
+        case .uploadOfData, .uploadOfAFile: "POST"
+        case .dataForRequest, .downloadForRequest, .downloadFromURL: "GET"
         }
     }
 

@@ -24,7 +24,7 @@ struct URLSessionTransferTests {
         let manager = makeManager()
         let session = URLSession(configuration: .ephemeral)
         let url = server.url("/file")
-        let (file, _) = try await whileHeld(server, manager, label: url.absoluteString) {
+        let (file, _) = try await whileHeld(server, manager, label: "GET 127.0.0.1/file") {
             let (file, response) = try await session.download(for: URLRequest(url: url), tracking: manager)
             return (try Data(contentsOf: file), response)
         }
@@ -39,7 +39,7 @@ struct URLSessionTransferTests {
         let manager = makeManager()
         let session = URLSession(configuration: .ephemeral)
         let url = server.url("/other")
-        let file = try await whileHeld(server, manager, label: url.absoluteString) {
+        let file = try await whileHeld(server, manager, label: "GET 127.0.0.1/other") {
             try Data(contentsOf: try await session.download(from: url, tracking: manager).0)
         }
         #expect(String(decoding: file, as: UTF8.self) == "ok /other")
@@ -54,7 +54,7 @@ struct URLSessionTransferTests {
         var request = URLRequest(url: server.url("/upload"))
         request.httpMethod = "POST"
         let sent = request
-        let (data, _) = try await whileHeld(server, manager, label: sent.url!.absoluteString) {
+        let (data, _) = try await whileHeld(server, manager, label: "POST 127.0.0.1/upload") {
             try await session.upload(for: sent, from: Data("hello".utf8), tracking: manager)
         }
         #expect(String(decoding: data, as: UTF8.self) == "ok /upload 5 bytes")
@@ -72,7 +72,7 @@ struct URLSessionTransferTests {
         var request = URLRequest(url: server.url("/file-upload"))
         request.httpMethod = "PUT"
         let sent = request
-        let (data, _) = try await whileHeld(server, manager, label: sent.url!.absoluteString) {
+        let (data, _) = try await whileHeld(server, manager, label: "PUT 127.0.0.1/file-upload") {
             try await session.upload(for: sent, fromFile: file, tracking: manager)
         }
         #expect(String(decoding: data, as: UTF8.self) == "ok /file-upload 12 bytes")

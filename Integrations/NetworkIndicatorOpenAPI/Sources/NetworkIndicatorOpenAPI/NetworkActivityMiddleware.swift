@@ -34,25 +34,52 @@ public import OpenAPIRuntime
 /// ## Progress
 ///
 /// Each request's task carries a `Progress` that rolls up into the manager's
-/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``: the response body's bytes, as
-/// they are read, against its expected length, from ``OpenAPIRuntime/HTTPBody/length`` when it
-/// is known or else the `Content-Length` header (ignored under a `Content-Encoding` other than
-/// `identity`, where it counts the encoded bytes, not the ones read). Until the response
-/// arrives, and for a body of unknown length, the task is indeterminate: it neither adds to nor
-/// dilutes the fraction. When the task ends it counts as complete, as every task does.
+/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. A request body of known
+/// length counts first: its bytes as the transport reads them, against that length. Then the
+/// response body's bytes, as they are read, against its expected length (after the request
+/// body's, counted as sent once the response arrives), from ``OpenAPIRuntime/HTTPBody/length``
+/// when it is known or else the `Content-Length` header. Under a `Content-Encoding` other than
+/// `identity` the response's total is unknown, whatever either says: `URLSessionTransport`
+/// takes the body's length from `Content-Length`, which counts the encoded bytes, while the
+/// client reads the decoded ones. Until the response arrives (unless the request body's length
+/// is known), and for a response body of unknown total, the task is indeterminate: it neither
+/// adds to nor dilutes the fraction. When the task ends it counts as complete, as every task
+/// does.
+///
+/// ## Which manager
+///
+/// A middleware made without a manager counts each request in
+/// ``NetworkIndicator/NetworkIndicatorManager/current``, read when the request starts: the
+/// shared manager, unless the caller bound a screen's with `$current.withValue(_:operation:)`.
+/// One client, shared by every screen, then counts each call in the screen that made it:
+///
+/// ```swift
+/// let posts = try await NetworkIndicatorManager.$current.withValue(feedScreen) {
+///     try await client.listPosts()
+/// }
+/// ```
 ///
 /// ## Threads
 ///
 /// The middleware is a `Sendable` value, used from whatever task the client runs on. The
 /// unread-body timer runs on ``scheduler``'s main actor.
 public struct NetworkActivityMiddleware: ClientMiddleware {
-    /// The ``unreadBodyTimeout`` a middleware gets unless told otherwise: 30 seconds, long
-    /// enough for any consumer that is really reading the body, short enough that a forgotten
-    /// one does not leave the indicator on for minutes.
-    public static let defaultUnreadBodyTimeout: TimeInterval = 30
+    /// The ``unreadBodyTimeout`` a middleware gets unless told otherwise: 2 seconds of nobody
+    /// asking for the body's bytes.
+    ///
+    /// Short, because the common unread body is an error's: when a generated client cannot
+    /// decode a response (an unexpected content type, an undocumented status), it throws a
+    /// `ClientError` that keeps the body, and an app that keeps the error for an alert would
+    /// keep the indicator on for the whole timeout. Short is safe, because the clock does not
+    /// run while a read waits for the server: a slow stream that is being read is never cut
+    /// short, only one that nobody reads.
+    public static let defaultUnreadBodyTimeout: TimeInterval = 2
 
-    /// The manager the requests count in.
-    public let manager: NetworkIndicatorManager
+    /// The manager the requests count in: the one given at creation, or else
+    /// ``NetworkIndicator/NetworkIndicatorManager/current`` as the calling task reads it.
+    public var manager: NetworkIndicatorManager {
+        fixedManager ?? .current
+    }
 
     /// How many seconds a response body may sit with nobody asking for its bytes before its task
     /// ends anyway, or `nil` to wait for the body's end or release however long that takes.
@@ -60,43 +87,60 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     /// The clock starts when the response is returned and restarts whenever a read returns. While
     /// a read is waiting for the server it does not run, so a slow stream that is being read is
     /// never cut short. It stops a body that something keeps but never reads (say an undocumented
-    /// payload kept inside an error) from keeping the indicator on forever. A read that starts
-    /// after the timeout returns the bytes as usual; it just no longer counts.
+    /// payload kept inside an error) from keeping the indicator on. A zero or negative timeout
+    /// ends the task at the timer's first run (the next turn of the scheduler's main queue) at
+    /// which no read is waiting; a waiting read holds the task open, with no timer, until it
+    /// returns. A read that starts after the timeout returns the bytes as usual; it just no
+    /// longer counts.
     public let unreadBodyTimeout: TimeInterval?
 
-    /// Where the unread-body timer runs: the manager's own
-    /// ``NetworkIndicator/NetworkIndicatorManager/scheduler`` unless told otherwise, so that a
-    /// manager on a manual scheduler drives the timeout too when a test advances it.
-    public let scheduler: any NetworkIndicatorScheduler
+    /// Where the unread-body timer runs: the one given at creation, or else the
+    /// ``NetworkIndicator/NetworkIndicatorManager/scheduler`` of the manager a request counts
+    /// in, so that a manager on a manual scheduler drives the timeout too when a test advances
+    /// it.
+    public var scheduler: any NetworkIndicatorScheduler {
+        fixedScheduler ?? manager.scheduler
+    }
 
+    private let fixedManager: NetworkIndicatorManager?
+    private let fixedScheduler: (any NetworkIndicatorScheduler)?
     private let label: @Sendable (_ operationID: String) -> String?
     private let countsOperation: @Sendable (_ operationID: String) -> Bool
+    private let countsRequest: @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool
 
-    /// Creates a middleware that counts requests in `manager`.
+    /// Creates a middleware that counts requests in `manager`, or in the calling task's
+    /// ``NetworkIndicator/NetworkIndicatorManager/current`` manager.
     ///
     /// - Parameters:
-    ///   - manager: The manager to count in; ``NetworkIndicator/NetworkIndicatorManager/shared``
-    ///     unless told otherwise.
+    ///   - manager: The manager to count in; `nil` (the default) means
+    ///     ``NetworkIndicator/NetworkIndicatorManager/current``, read at each request.
     ///   - unreadBodyTimeout: See ``unreadBodyTimeout``; ``defaultUnreadBodyTimeout`` unless told
-    ///     otherwise. A zero or negative value ends an unread body's task at the timer's first run.
+    ///     otherwise.
     ///   - scheduler: See ``scheduler``; `nil` (the default) means the manager's own.
     ///   - label: The task's label in snapshots and diagnostics, from the operation's ID; the ID
-    ///     itself unless told otherwise. Called once per counted request, on the caller's task.
+    ///     itself unless told otherwise (it names the operation, never a URL, a query or a
+    ///     credential). Called once per counted request, on the caller's task.
     ///   - countsOperation: Whether requests of an operation count, from its ID; all of them
     ///     unless told otherwise. Return `false` for work that is not worth an indicator, such as
     ///     a long poll or an event stream. Called once per request, on the caller's task.
+    ///   - countsRequest: Whether a request counts, from the request itself (its method, path
+    ///     and header fields, as the middlewares before this one left them) and its operation's
+    ///     ID; all of them unless told otherwise. A request counts only if both filters say so.
+    ///     Called once per request that `countsOperation` lets through, on the caller's task.
     public init(
-        manager: NetworkIndicatorManager = .shared,
+        manager: NetworkIndicatorManager? = nil,
         unreadBodyTimeout: TimeInterval? = Self.defaultUnreadBodyTimeout,
         scheduler: (any NetworkIndicatorScheduler)? = nil,
         label: @escaping @Sendable (_ operationID: String) -> String? = { $0 },
-        countsOperation: @escaping @Sendable (_ operationID: String) -> Bool = { _ in true }
+        countsOperation: @escaping @Sendable (_ operationID: String) -> Bool = { _ in true },
+        countsRequest: @escaping @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool = { _, _ in true }
     ) {
-        self.manager = manager
+        self.fixedManager = manager
         self.unreadBodyTimeout = unreadBodyTimeout
-        self.scheduler = scheduler ?? manager.scheduler
+        self.fixedScheduler = scheduler
         self.label = label
         self.countsOperation = countsOperation
+        self.countsRequest = countsRequest
     }
 
     /// Counts one request as one task while it runs and while its response body is read; see
@@ -111,18 +155,23 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
-        guard countsOperation(operationID) else {
+        guard countsOperation(operationID), countsRequest(request, operationID) else {
             return try await next(request, body, baseURL)
         }
+        // Read once: the task-local manager of the calling task, for the whole request.
+        let manager = manager
         // Unknown until the response tells the body's length: until then it neither adds to nor
         // dilutes the manager's fraction. Discrete: never a child of the caller's current one.
         let progress = Progress.discreteProgress(totalUnitCount: -1)
         let token = manager.beganNetworkTask(label: label(operationID), progress: progress)
+        let upload = Self.upload(of: body, into: progress)
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
-            (response, responseBody) = try await next(request, body, baseURL)
+            (response, responseBody) = try await next(request, upload?.body ?? body, baseURL)
+            upload?.progress.end()
         } catch {
+            upload?.progress.end()
             manager.finishedNetworkTask(forToken: token)
             throw error
         }
@@ -130,14 +179,21 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             manager.finishedNetworkTask(forToken: token)
             return (response, responseBody)
         }
+        // The upload, if any, counts as sent once the response is here; the response's bytes
+        // follow it. A response of unknown length leaves the whole task indeterminate.
+        let uploaded = upload?.progress.total ?? 0
         if let length = Self.expectedLength(of: responseBody, in: response) {
-            progress.totalUnitCount = length
+            progress.totalUnitCount = uploaded + length
+            progress.completedUnitCount = uploaded
+        } else {
+            progress.totalUnitCount = -1
         }
         let activity = ResponseBodyActivity(
             token: token,
-            progress: progress,
             manager: manager,
-            scheduler: scheduler,
+            progress: progress,
+            progressOffset: uploaded,
+            scheduler: fixedScheduler ?? manager.scheduler,
             unreadTimeout: unreadBodyTimeout
         )
         let trackedBody = HTTPBody(
@@ -148,16 +204,34 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         return (response, trackedBody)
     }
 
-    /// The body's expected length in bytes, if known and positive: the body's own length, or
-    /// else the response's `Content-Length` when the body is not encoded.
+    /// A request body of known, positive length wrapped to report the transport's reads into
+    /// `progress`, or `nil` for no body or one of unknown or zero length (handed on as it is).
+    static func upload(
+        of body: HTTPBody?,
+        into progress: Progress
+    ) -> (body: HTTPBody, progress: UploadProgress)? {
+        guard let body, case .known(let length) = body.length, length > 0 else { return nil }
+        let upload = UploadProgress(total: length, progress: progress)
+        let tracked = HTTPBody(
+            UploadTrackingBody(upstream: body, upload: upload),
+            length: body.length,
+            iterationBehavior: body.iterationBehavior
+        )
+        return (tracked, upload)
+    }
+
+    /// The body's expected length in bytes, if known and positive: unknown under a
+    /// `Content-Encoding` other than `identity` (both the body's length and the header count the
+    /// encoded bytes, the reader sees the decoded ones); else the body's own length, or else the
+    /// response's `Content-Length`.
     static func expectedLength(of body: HTTPBody, in response: HTTPResponse) -> Int64? {
-        if case .known(let length) = body.length {
-            return length > 0 ? length : nil
-        }
         if let encoding = response.headerFields[.contentEncoding],
             encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
         {
             return nil
+        }
+        if case .known(let length) = body.length {
+            return length > 0 ? length : nil
         }
         guard let header = response.headerFields[.contentLength],
             let length = Int64(header.trimmingCharacters(in: .whitespaces)), length > 0

@@ -6,29 +6,35 @@ import NetworkIndicator
 ///
 /// Shared by the wrapped body and every iterator made from it; the last of them to go ends the
 /// task in `deinit`. All methods are safe from any thread, and each way of ending ends the task
-/// exactly once: the token is taken out under the lock.
+/// exactly once: the task is taken out under the lock. The task's manager is held only while
+/// the task is open, so a body kept after its end (inside an error, say) keeps no screen alive.
 final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
-    private let manager: NetworkIndicatorManager
     private let scheduler: any NetworkIndicatorScheduler
-    /// The task's progress: the bytes read against the body's expected length.
+    /// The task's progress: the bytes read, after `progressOffset` (the request body's, when
+    /// its length is known), against the expected total.
     private let progress: Progress
+    private let progressOffset: Int64
 
     init(
         token: NetworkActivityToken,
-        progress: Progress,
         manager: NetworkIndicatorManager,
+        progress: Progress,
+        progressOffset: Int64,
         scheduler: any NetworkIndicatorScheduler,
         unreadTimeout: TimeInterval?
     ) {
-        self.manager = manager
         self.scheduler = scheduler
         self.progress = progress
-        self.state = LockedValue(
-            ResponseBodyActivityState(token: token, now: scheduler.now, unreadTimeout: unreadTimeout)
+        self.progressOffset = progressOffset
+        let state = ResponseBodyActivityState(
+            task: .init(token: token, manager: manager),
+            now: scheduler.now,
+            unreadTimeout: unreadTimeout
         )
-        if let unreadTimeout {
-            arm(after: unreadTimeout)
+        self.state = LockedValue(state)
+        if let delay = state.firstTimerDelay {
+            arm(after: delay)
         }
     }
 
@@ -40,7 +46,7 @@ final class ResponseBodyActivity: Sendable {
     func end() {
         guard let ending = state.withLock({ $0.end() }) else { return }
         ending.timer?.cancel()
-        manager.finishedNetworkTask(forToken: ending.token)
+        Self.finish(ending)
     }
 
     /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
@@ -49,10 +55,12 @@ final class ResponseBodyActivity: Sendable {
         return state.withLock { $0.readWillBegin(at: now) }
     }
 
-    /// A counted read returned bytes.
+    /// A counted read returned bytes; re-arms the timer if it stopped for this read.
     func readDidEnd() {
         let now = scheduler.now
-        state.withLock { $0.readDidEnd(at: now) }
+        if let delay = state.withLock({ $0.readDidEnd(at: now) }) {
+            arm(after: delay)
+        }
     }
 
     /// An iterator has read `count` bytes of the body so far: the task's progress advances.
@@ -62,9 +70,13 @@ final class ResponseBodyActivity: Sendable {
         // observer (the manager reads it when it rolls up, under no lock of this activity's).
         state.withLock { state in
             if let completed = state.bodyBytesRead(upTo: count) {
-                progress.completedUnitCount = completed
+                progress.completedUnitCount = progressOffset + completed
             }
         }
+    }
+
+    private static func finish(_ ending: ResponseBodyActivityState.Ending) {
+        ending.task.manager.finishedNetworkTask(forToken: ending.task.token)
     }
 
     private func arm(after delay: TimeInterval) {
@@ -82,7 +94,7 @@ final class ResponseBodyActivity: Sendable {
         case .nothing:
             break
         case .end(let ending):
-            manager.finishedNetworkTask(forToken: ending.token)
+            Self.finish(ending)
         case .rearm(let delay):
             arm(after: delay)
         }

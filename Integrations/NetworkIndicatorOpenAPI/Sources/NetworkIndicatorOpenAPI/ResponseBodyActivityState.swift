@@ -2,26 +2,37 @@ import Foundation
 import NetworkIndicator
 
 /// The facts about one response body's network task, and the decisions taken on them: pure, no
-/// lock, no clock, no manager. ``ResponseBodyActivity`` keeps it behind its lock and performs
-/// what it returns after unlocking.
+/// lock, no clock. ``ResponseBodyActivity`` keeps it behind its lock and performs what it
+/// returns after unlocking.
 ///
-/// The task is open while ``token`` is set; every way of ending takes the token out, so only
-/// the first of them ends the task.
+/// The task is open while ``open`` is set; every way of ending takes it out, so only the first
+/// of them ends the task, and nothing here keeps the task's manager (often a screen's scope)
+/// alive once it has ended.
+///
+/// The unread-body timer runs only while no read is waiting: a timer that finds a read waiting
+/// for the server stops, and the read re-arms it when it returns. So a timeout of zero or less
+/// ends the task at the first timer run at which no read is waiting, with no timer in between.
 struct ResponseBodyActivityState: Sendable {
-    /// What ending hands back, to be performed after unlocking: the token to finish and the
+    /// The open task: its token and the manager it counts in.
+    struct OpenTask: Sendable {
+        let token: NetworkActivityToken
+        let manager: NetworkIndicatorManager
+    }
+
+    /// What ending hands back, to be performed after unlocking: the task to finish and the
     /// unread-body timer to cancel.
     struct Ending: Sendable {
-        let token: NetworkActivityToken
+        let task: OpenTask
         let timer: (any NetworkIndicatorCancellable)?
     }
 
     /// What to do when the unread-body timer fires.
     enum TimerDecision: Sendable {
-        /// The task has already ended (or has no timeout): nothing.
+        /// The task has already ended, has no timeout, or waits for a read to re-arm the timer.
         case nothing
         /// Nobody has asked for bytes for the whole timeout: end the task.
         case end(Ending)
-        /// Someone is reading, or read recently: look again after this many seconds.
+        /// Someone read recently: look again after this many seconds.
         case rearm(after: TimeInterval)
     }
 
@@ -30,45 +41,53 @@ struct ResponseBodyActivityState: Sendable {
     /// nearly empty wait.
     static let deadlineTolerance: TimeInterval = 0.001
 
-    private var token: NetworkActivityToken?
+    private var open: OpenTask?
     private var timer: (any NetworkIndicatorCancellable)?
     private var pendingReads = 0
+    /// Whether the timer found a read waiting and stopped: the read re-arms it when it returns.
+    private var isTimerWaitingForRead = false
     private var bytesRead: Int64 = 0
     private var lastActivity: TimeInterval
     private let unreadTimeout: TimeInterval?
 
-    init(token: NetworkActivityToken, now: TimeInterval, unreadTimeout: TimeInterval?) {
-        self.token = token
+    init(task: OpenTask, now: TimeInterval, unreadTimeout: TimeInterval?) {
+        self.open = task
         self.lastActivity = now
         self.unreadTimeout = unreadTimeout
     }
 
-    /// Whether the task has ended.
-    var hasEnded: Bool { token == nil }
+    /// The delay to arm the first timer with, or `nil` for no timer.
+    var firstTimerDelay: TimeInterval? {
+        unreadTimeout.map { max($0, 0) }
+    }
 
     /// Ends the task, if it is still open.
     mutating func end() -> Ending? {
-        guard let token else { return nil }
+        guard let open else { return nil }
         defer {
-            self.token = nil
+            self.open = nil
             self.timer = nil
         }
-        return Ending(token: token, timer: timer)
+        return Ending(task: open, timer: timer)
     }
 
     /// A reader asks for the next bytes. Returns whether the read counts (the task is open), so
     /// that only counted reads report ``readDidEnd(at:)``.
     mutating func readWillBegin(at now: TimeInterval) -> Bool {
-        guard token != nil else { return false }
+        guard open != nil else { return false }
         pendingReads += 1
         lastActivity = max(lastActivity, now)
         return true
     }
 
-    /// A counted read returned bytes.
-    mutating func readDidEnd(at now: TimeInterval) {
+    /// A counted read returned bytes. Returns the delay to arm the timer with when the timer
+    /// stopped for this read (it was the last one waiting) and the task is still open.
+    mutating func readDidEnd(at now: TimeInterval) -> TimeInterval? {
         pendingReads = max(pendingReads - 1, 0)
         lastActivity = max(lastActivity, now)
+        guard isTimerWaitingForRead, pendingReads == 0, open != nil, let unreadTimeout else { return nil }
+        isTimerWaitingForRead = false
+        return max(unreadTimeout, 0)
     }
 
     /// An iterator has read `count` bytes of the body so far. Returns the new number of bytes to
@@ -76,7 +95,7 @@ struct ResponseBodyActivityState: Sendable {
     /// has ended (what ended counts as complete), or another iterator of a body that can be read
     /// many times is further along.
     mutating func bodyBytesRead(upTo count: Int64) -> Int64? {
-        guard token != nil, count > bytesRead else { return nil }
+        guard open != nil, count > bytesRead else { return nil }
         bytesRead = count
         return count
     }
@@ -85,7 +104,7 @@ struct ResponseBodyActivityState: Sendable {
     mutating func timerArmed(
         _ handle: any NetworkIndicatorCancellable
     ) -> (any NetworkIndicatorCancellable)? {
-        guard token != nil else { return handle }
+        guard open != nil else { return handle }
         timer = handle
         return nil
     }
@@ -93,13 +112,15 @@ struct ResponseBodyActivityState: Sendable {
     /// The unread-body timer fired at `now`.
     ///
     /// While a read is pending the transport is waiting for the server: that is network work,
-    /// however long it takes, so the timer only looks again later. Otherwise the task ends once
-    /// nobody has asked for bytes for the whole timeout.
+    /// however long it takes, so the timer stops until the read returns (see
+    /// ``readDidEnd(at:)``). Otherwise the task ends once nobody has asked for bytes for the
+    /// whole timeout.
     mutating func timerFired(at now: TimeInterval) -> TimerDecision {
         timer = nil
-        guard token != nil, let unreadTimeout else { return .nothing }
+        guard open != nil, let unreadTimeout else { return .nothing }
         if pendingReads > 0 {
-            return .rearm(after: max(unreadTimeout, Self.deadlineTolerance))
+            isTimerWaitingForRead = true
+            return .nothing
         }
         let idle = now - lastActivity
         if idle >= unreadTimeout - Self.deadlineTolerance, let ending = end() {

@@ -82,10 +82,12 @@ import Testing
 
     @Test func bodyReleasedUnreadEndsTask() async throws {
         let harness = MiddlewareHarness()
-        var body = try await harness.respond(with: ManualBody().body)
-        let countWhileHeld = harness.count
-        body = nil
-        #expect(body == nil)
+        var countWhileHeld = 0
+        do {
+            let body = try await harness.respond(with: ManualBody().body)
+            countWhileHeld = harness.count
+            withExtendedLifetime(body) {}
+        }
         #expect(countWhileHeld == 1)
         #expect(harness.count == 0)
     }
@@ -114,20 +116,66 @@ import Testing
         withExtendedLifetime(body) {}
     }
 
-    @Test func cancelledReaderEndsTask() async throws {
+    /// The read throws `CancellationError`, as `URLSession`'s bytes do, and the body can be read
+    /// again and is kept: only the failed read can end the task (no iterator release does, no
+    /// end of the body).
+    @Test func cancelledReaderWhoseReadThrowsEndsTask() async throws {
         let harness = MiddlewareHarness()
-        let manual = ManualBody()
-        let body = try #require(try await harness.respond(with: manual.body))
-        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let upstream = CancellationThrowingBody()
+        let body = try #require(try await harness.respond(with: upstream.body))
         let reader = Task {
             var iterator = body.makeAsyncIterator()
-            startedContinuation.yield()
             while try await iterator.next() != nil {}
         }
-        for await _ in started { break }
+        await upstream.readRequested()
         reader.cancel()
-        _ = await reader.result
+        let result = await reader.result
+        #expect(throws: CancellationError.self) { try result.get() }
         #expect(harness.count == 0)
+        withExtendedLifetime(body) {}
+    }
+
+    @Test func requestFilterSeesTheRequest() async throws {
+        let harness = MiddlewareHarness(countsRequest: { request, _ in request.path?.hasPrefix("/events") != true })
+        let events = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/events?since=1")
+        let original = HTTPBody("events")
+        let counted = LockedValue<[Int]>([])
+        let recordCount: @Sendable () -> Void = {
+            let count = harness.count
+            counted.withLock { $0.append(count) }
+        }
+        let body = try await harness.respond(with: original, request: events, whileRunning: recordCount)
+        _ = try await harness.respond(with: nil, whileRunning: recordCount)
+        #expect(counted.withLock { $0 } == [0, 1])
+        #expect(body === original)
+    }
+
+    @Test func requestCountsOnlyIfBothFiltersLetItThrough() async throws {
+        let askedRequestFilter = LockedValue(false)
+        let harness = MiddlewareHarness(
+            countsOperation: { _ in false },
+            countsRequest: { _, _ in
+                askedRequestFilter.withLock { $0 = true }
+                return true
+            }
+        )
+        let counted = LockedValue<Int?>(nil)
+        _ = try await harness.respond(with: nil) {
+            let count = harness.count
+            counted.withLock { $0 = count }
+        }
+        #expect(counted.withLock { $0 } == 0)
+        #expect(askedRequestFilter.withLock { $0 } == false, "the request filter runs only after the operation filter")
+    }
+
+    @Test func requestFilterSeesTheOperationID() async throws {
+        let seen = LockedValue<[String]>([])
+        let harness = MiddlewareHarness(countsRequest: { _, operationID in
+            seen.withLock { $0.append(operationID) }
+            return true
+        })
+        _ = try await harness.respond(with: nil, operationID: "listPosts")
+        #expect(seen.withLock { $0 } == ["listPosts"])
     }
 
     @Test func filteredOutOperationIsNotCountedAndItsBodyIsUntouched() async throws {

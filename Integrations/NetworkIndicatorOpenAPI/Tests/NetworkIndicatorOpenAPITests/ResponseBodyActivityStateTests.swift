@@ -9,7 +9,11 @@ import Testing
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
     private func makeState(now: Double = 100, timeout: Double? = 30) -> ResponseBodyActivityState {
-        ResponseBodyActivityState(token: manager.beganNetworkTask(), now: now, unreadTimeout: timeout)
+        ResponseBodyActivityState(
+            task: .init(token: manager.beganNetworkTask(), manager: manager),
+            now: now,
+            unreadTimeout: timeout
+        )
     }
 
     @Test func endHandsBackTheTokenOnlyOnce() {
@@ -18,23 +22,72 @@ import Testing
         let second = state.end()
         #expect(first != nil)
         #expect(second == nil)
-        #expect(state.hasEnded)
     }
 
-    @Test func timerWithAPendingReadLooksAgainAfterAWholeTimeout() {
+    @Test func timerWithAPendingReadStopsAndTheReadRearmsItForAWholeTimeout() {
         var state = makeState()
         _ = state.readWillBegin(at: 110)
-        guard case .rearm(let delay) = state.timerFired(at: 200) else {
-            Issue.record("expected a rearm")
+        guard case .nothing = state.timerFired(at: 200) else {
+            Issue.record("expected the timer to stop")
             return
         }
-        #expect(delay == 30)
+        #expect(state.readDidEnd(at: 250) == 30)
+    }
+
+    @Test func readReturningWhileTheTimerRunsRearmsNothing() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        #expect(state.readDidEnd(at: 120) == nil)
+    }
+
+    @Test func onlyTheLastWaitingReadRearmsTheTimer() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin(at: 111)
+        _ = state.timerFired(at: 200)
+        let first = state.readDidEnd(at: 210)
+        let second = state.readDidEnd(at: 220)
+        #expect(first == nil)
+        #expect(second == 30)
+    }
+
+    @Test func readReturningAfterTheTaskEndedRearmsNothing() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        _ = state.timerFired(at: 200)
+        _ = state.end()
+        #expect(state.readDidEnd(at: 210) == nil)
+    }
+
+    @Test(arguments: [0, -5] as [Double])
+    func zeroOrNegativeTimeoutArmsAtOnceAndEndsAnIdleBody(timeout: Double) {
+        var state = makeState(timeout: timeout)
+        #expect(state.firstTimerDelay == 0)
+        guard case .end = state.timerFired(at: 100) else {
+            Issue.record("expected the task to end")
+            return
+        }
+    }
+
+    @Test(arguments: [0, -5] as [Double])
+    func zeroOrNegativeTimeoutRearmsAtOnceWhenAWaitingReadReturns(timeout: Double) {
+        var state = makeState(timeout: timeout)
+        _ = state.readWillBegin(at: 100)
+        guard case .nothing = state.timerFired(at: 100) else {
+            Issue.record("expected the timer to stop")
+            return
+        }
+        #expect(state.readDidEnd(at: 105) == 0)
+    }
+
+    @Test func noTimeoutArmsNoTimer() {
+        #expect(makeState(timeout: nil).firstTimerDelay == nil)
     }
 
     @Test func timerAfterARecentReadWaitsOnlyForTheRest() {
         var state = makeState()
         _ = state.readWillBegin(at: 110)
-        state.readDidEnd(at: 120)
+        _ = state.readDidEnd(at: 120)
         guard case .rearm(let delay) = state.timerFired(at: 130) else {
             Issue.record("expected a rearm")
             return
@@ -48,7 +101,7 @@ import Testing
             Issue.record("expected the task to end")
             return
         }
-        #expect(state.hasEnded)
+        #expect(state.end() == nil, "the timer took the task")
     }
 
     @Test func timerAfterTheTaskEndedDoesNothing() {

@@ -78,6 +78,30 @@ import Testing
         manual.continuation.finish()
     }
 
+    /// `URLSessionTransport` takes the body's length from `Content-Length`, which counts the
+    /// encoded bytes, while the client reads the decoded ones.
+    @Test(arguments: ["gzip", "br", " Deflate ", "gzip, identity"])
+    func encodedBodyIsIndeterminateEvenWhenItsLengthIsKnown(encoding: String) async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .known(10))
+        let headers: HTTPFields = [.contentLength: "10", .contentEncoding: encoding]
+        let body = try #require(try await harness.respond(with: manual.body, headerFields: headers))
+        var iterator = body.makeAsyncIterator()
+        #expect(try await read("abcdefghij", from: manual, with: &iterator, in: harness) == nil)
+        #expect(body.length == .known(10), "the length is handed on unchanged")
+        manual.continuation.finish()
+    }
+
+    @Test func identityEncodedBodyOfKnownLengthIsDeterminate() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .known(10))
+        let headers: HTTPFields = [.contentLength: "10", .contentEncoding: "identity"]
+        let body = try #require(try await harness.respond(with: manual.body, headerFields: headers))
+        var iterator = body.makeAsyncIterator()
+        #expect(try await read("abcde", from: manual, with: &iterator, in: harness) == 0.5)
+        manual.continuation.finish()
+    }
+
     @Test func bodyEndedBeforeItsLastByteCountsAsCompleteWhileTheScopeIsBusy() async throws {
         let harness = MiddlewareHarness()
         let busy = harness.manager.beganNetworkTask(label: "keeps the scope busy")

@@ -19,7 +19,8 @@ struct MiddlewareHarness: Sendable {
     init(
         unreadBodyTimeout: TimeInterval? = Self.unreadTimeout,
         label: (@Sendable (String) -> String?)? = nil,
-        countsOperation: @escaping @Sendable (String) -> Bool = { _ in true }
+        countsOperation: @escaping @Sendable (String) -> Bool = { _ in true },
+        countsRequest: @escaping @Sendable (HTTPRequest, String) -> Bool = { _, _ in true }
     ) {
         let reported = reported
         manager = NetworkIndicatorManager(scheduler: scheduler) { diagnostic in
@@ -29,7 +30,8 @@ struct MiddlewareHarness: Sendable {
             manager: manager,
             unreadBodyTimeout: unreadBodyTimeout,
             label: label ?? { $0 },
-            countsOperation: countsOperation
+            countsOperation: countsOperation,
+            countsRequest: countsRequest
         )
     }
 
@@ -42,11 +44,12 @@ struct MiddlewareHarness: Sendable {
     func respond(
         with body: HTTPBody?,
         headerFields: HTTPFields = [:],
+        request: HTTPRequest = Self.request,
         operationID: String = "getThing",
         whileRunning: @escaping @Sendable () -> Void = {}
     ) async throws -> HTTPBody? {
         let (_, responseBody) = try await middleware.intercept(
-            HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/thing"),
+            request,
             body: nil,
             baseURL: URL(string: "http://127.0.0.1")!,
             operationID: operationID
@@ -56,6 +59,10 @@ struct MiddlewareHarness: Sendable {
         }
         return responseBody
     }
+
+    /// The request ``respond(with:headerFields:request:operationID:whileRunning:)`` sends unless
+    /// told otherwise.
+    static let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/thing")
 
     /// Runs the middleware with a `next` that throws `error`.
     func fail(with error: any Error) async throws {
@@ -143,3 +150,46 @@ struct FailingSequence: AsyncSequence, Sendable {
 
 struct ReadFailure: Error, Equatable {}
 struct TransportFailure: Error, Equatable {}
+
+/// A body whose reads wait until their task is cancelled and then throw `CancellationError`, as
+/// `URLSession`'s bytes do. It can be read many times, so that releasing an iterator ends
+/// nothing by itself.
+struct CancellationThrowingBody {
+    let body: HTTPBody
+    private let reads: AsyncStream<Void>
+
+    init() {
+        let (reads, readsContinuation) = AsyncStream<Void>.makeStream()
+        self.body = HTTPBody(Bytes(reads: readsContinuation), length: .unknown, iterationBehavior: .multiple)
+        self.reads = reads
+    }
+
+    /// Returns once a reader has asked for bytes.
+    func readRequested() async {
+        for await _ in reads { return }
+    }
+
+    private struct Bytes: AsyncSequence, Sendable {
+        typealias Element = HTTPBody.ByteChunk
+
+        let reads: AsyncStream<Void>.Continuation
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(reads: reads)
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let reads: AsyncStream<Void>.Continuation
+
+            mutating func next() async throws -> HTTPBody.ByteChunk? {
+                reads.yield()
+                // A stream that nothing feeds: its iteration returns when the task is cancelled.
+                let (never, continuation) = AsyncStream<Void>.makeStream()
+                for await _ in never {}
+                withExtendedLifetime(continuation) {}
+                try Task.checkCancellation()
+                return nil
+            }
+        }
+    }
+}
