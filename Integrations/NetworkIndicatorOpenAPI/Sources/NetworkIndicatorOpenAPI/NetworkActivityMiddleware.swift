@@ -160,9 +160,11 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         }
         // Read once: the task-local manager of the calling task, for the whole request.
         let manager = manager
-        // Unknown until the response tells the body's length: until then it neither adds to nor
-        // dilutes the manager's fraction. Discrete: never a child of the caller's current one.
-        let progress = Progress.discreteProgress(totalUnitCount: -1)
+        // Unknown until the response tells the body's length: until then it takes no part in the
+        // manager's batch. Counted under a lock (the transport's and the reader's threads write
+        // it while the manager reads it on the main queue; corelibs' Progress has no lock), and
+        // discrete: never a child of the caller's current one.
+        let progress = NetworkActivityProgress(totalUnitCount: -1)
         let token = manager.beganNetworkTask(label: label(operationID), progress: progress)
         let upload = Self.upload(of: body, into: progress)
         let response: HTTPResponse
@@ -172,6 +174,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             upload?.progress.end()
         } catch {
             upload?.progress.end()
+            // A failed request leaves its batch: its bytes never all came.
+            progress.cancel()
             manager.finishedNetworkTask(forToken: token)
             throw error
         }

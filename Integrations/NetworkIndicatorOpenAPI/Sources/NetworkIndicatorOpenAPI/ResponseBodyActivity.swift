@@ -46,7 +46,7 @@ final class ResponseBodyActivity: Sendable {
     func end() {
         guard let ending = state.withLock({ $0.end() }) else { return }
         ending.timer?.cancel()
-        Self.finish(ending)
+        finish(ending)
     }
 
     /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
@@ -75,7 +75,12 @@ final class ResponseBodyActivity: Sendable {
         }
     }
 
-    private static func finish(_ ending: ResponseBodyActivityState.Ending) {
+    /// Ends the task. A body that ended short of its known length (a failed read, released
+    /// unread, timed out) cancels its progress first, so that its part leaves the manager's batch
+    /// instead of counting bytes that never came as done.
+    private func finish(_ ending: ResponseBodyActivityState.Ending) {
+        let total = progress.totalUnitCount
+        if total > 0, progress.completedUnitCount < total { progress.cancel() }
         ending.task.manager.finishedNetworkTask(forToken: ending.task.token)
     }
 
@@ -94,7 +99,7 @@ final class ResponseBodyActivity: Sendable {
         case .nothing:
             break
         case .end(let ending):
-            Self.finish(ending)
+            finish(ending)
         case .rearm(let delay):
             arm(after: delay)
         }

@@ -56,10 +56,13 @@ import Testing
     }
 
     @Test func jsonResponseOfKnownLengthCountsAsCompleteOnceDecoded() async throws {
-        let busy = manager.beganNetworkTask(label: "keeps the scope busy")
+        // Another download of one unit, not started, keeps the batch running.
+        let other = manager.beganNetworkTask(label: "other", progress: Progress.discreteProgress(totalUnitCount: 1))
         _ = try await client().getGreeting(query: .init(name: "indicator")).ok.body.json
-        #expect(manager.fractionCompleted == 1)
-        withExtendedLifetime(busy) {}
+        let progress = manager.progressSnapshot()
+        #expect(progress.totalUnitCount > 1, "the response's bytes joined the batch")
+        #expect(progress.completedUnitCount == progress.totalUnitCount - 1, "all of them, done")
+        withExtendedLifetime(other) {}
     }
 
     @Test func chunkedStreamOfUnknownLengthStaysIndeterminate() async throws {

@@ -102,7 +102,7 @@ import Testing
         manual.continuation.finish()
     }
 
-    @Test func bodyEndedBeforeItsLastByteCountsAsCompleteWhileTheScopeIsBusy() async throws {
+    @Test func bodyEndedBeforeItsLastByteEndsItsBatchWhileTheScopeIsBusy() async throws {
         let harness = MiddlewareHarness()
         let busy = harness.manager.beganNetworkTask(label: "keeps the scope busy")
         let manual = ManualBody(length: .known(12))
@@ -111,8 +111,46 @@ import Testing
         #expect(try await read("abc", from: manual, with: &iterator!, in: harness) == 0.25)
         iterator = nil  // a single-iteration body released early: its task ends
         #expect(harness.count == 1)
-        #expect(harness.manager.fractionCompleted == 1)
+        #expect(harness.manager.fractionCompleted == nil, "no full bar while the scope stays busy")
         withExtendedLifetime(busy) {}
+    }
+
+    @Test func aBodyReleasedHalfReadLeavesTheBatch() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(label: "other", progress: halfDone(of: 100))
+        let manual = ManualBody(length: .known(100))
+        var body = try await harness.respond(with: manual.body)
+        var iterator = body?.makeAsyncIterator()
+        manual.send(String(repeating: "x", count: 50))
+        _ = try await iterator?.next()
+        #expect(harness.manager.fractionCompleted == 0.5, "50 of 100 and 50 of 100")
+        iterator = nil
+        body = nil
+        #expect(harness.count == 1, "the dropped body ended its task")
+        // Counted as done it would read 150 of 200; it drops out instead.
+        #expect(harness.manager.fractionCompleted == 0.5)
+        manual.continuation.finish()
+        withExtendedLifetime((other, iterator, body)) {}
+    }
+
+    @Test func aRequestThatFailsWhileUploadingLeavesTheBatch() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(label: "other", progress: halfDone(of: 100))
+        let upload = HTTPBody(Array(repeating: UInt8(0x61), count: 100), length: .known(100))
+        await #expect(throws: TransportFailure.self) {
+            _ = try await harness.middleware.intercept(
+                HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1", path: "/upload"),
+                body: upload,
+                baseURL: URL(string: "http://127.0.0.1")!,
+                operationID: "upload"
+            ) { _, body, _ in
+                if let body { for try await _ in body { break } }  // the first chunk, then a failure
+                throw TransportFailure()
+            }
+        }
+        #expect(harness.count == 1)
+        #expect(harness.manager.fractionCompleted == 0.5, "the failed upload's bytes are not done")
+        withExtendedLifetime(other) {}
     }
 
     private func halfDone(of total: Int64) -> Progress {
