@@ -23,6 +23,7 @@ extension NetworkIndicatorManager {
     /// observation you keep.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
+        (output as? any ManagerAwareOutput)?.outputAdded(to: self)
         driver.addOutput(output)
         progressOutputAdded(output)
     }
@@ -32,11 +33,13 @@ extension NetworkIndicatorManager {
     /// does nothing. May be called from an output's own callback.
     ///
     /// When the manager itself is deallocated, its outputs are told `false` (if the indicator
-    /// was showing) and let go, on the main queue.
+    /// was showing), those that receive the count are told `0`, and all are let go, on the main
+    /// queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
         driver.removeOutput(output)
         progressOutputRemoved(output)
+        (output as? any ManagerAwareOutput)?.outputRemoved(from: self)
     }
 
     /// The outputs attached now and still alive, in the order they were added.
