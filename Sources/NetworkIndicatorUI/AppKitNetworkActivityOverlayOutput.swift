@@ -118,8 +118,9 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.activeTaskCountChanged(activeTaskCount)
     }
 
-    /// The overlay follows the count; a `false` here (the manager going away, or disabled)
-    /// ends its load. Main actor.
+    /// The overlay follows the count; a change here (the manager disabled or enabled) makes it
+    /// read the manager's `isEnabled` again: a disabled manager's overlay never draws. Main
+    /// actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         core.visibilityChanged(isVisible)
     }
@@ -160,6 +161,18 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         guard presentation.fadeOutFinished() else { return }
         card.isHidden = true
         card.spinner.stopAnimation(nil)
+    }
+}
+
+/// The output reads its manager (`isEnabled`, the progress snapshot), and `removeOutput` takes
+/// its overlay down at once.
+extension NetworkActivityOverlayOutput: ManagerAwareOutput {
+    package func outputAdded(to manager: NetworkIndicatorManager) {
+        core.added(to: manager)
+    }
+
+    package func outputRemoved(from manager: NetworkIndicatorManager) {
+        core.removed(from: manager)
     }
 }
 #endif

@@ -15,6 +15,11 @@ import Foundation
 /// - Idle again: erase once the overlay has been drawn
 ///   ``NetworkActivityOverlaySettings/minimumVisibleDuration``; busy again before that, stay.
 ///
+/// - Disabled manager (`isEnabled` `false`): never drawn. Disabling erases at once, with no
+///   minimum time and no announcement; enabling again treats a running load as a new one (the
+///   show delay from then), so that a disabled manager's overlay shows nothing, as its other
+///   outputs do.
+///
 /// At most one timer is wanted at a time; ``timerFired(now:)`` acts only once its deadline has
 /// come, so a late or stale firing changes nothing.
 struct OverlayVisibilityModel: Equatable, Sendable {
@@ -46,6 +51,8 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private(set) var activeCount = 0
     /// How many of them are refreshes, which the overlay does not draw for.
     private(set) var refreshCount = 0
+    /// Whether the manager is enabled, as last told; a disabled manager's overlay never draws.
+    private(set) var isEnabled = true
 
     init(settings: NetworkActivityOverlaySettings) {
         self.settings = settings
@@ -62,8 +69,9 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     /// Whether the view is on screen (between an appearance and a disappearance).
     var isOnScreen: Bool { phase != .offScreen }
 
-    /// Whether there is something to draw for: tasks other than refreshes.
-    var isLoading: Bool { activeCount - refreshCount > 0 }
+    /// Whether there is something to draw for: tasks other than refreshes, in an enabled
+    /// manager.
+    var isLoading: Bool { isEnabled && activeCount - refreshCount > 0 }
 
     /// The view appeared, and the manager has `activeCount` tasks now, `refreshCount` of them
     /// refreshes. A load already running waits the show delay from now, as a new one would.
@@ -107,6 +115,22 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         guard isOnScreen else { return [] }
         self.activeCount = activeCount
         self.refreshCount = refreshCount
+        return update(now: now)
+    }
+
+    /// The manager was enabled or disabled. Disabling erases at once (no minimum time, no
+    /// announcement); enabling starts a running load's show delay from `now`. Remembered off
+    /// screen too, since the manager's setting outlives the view.
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval) -> [Action] {
+        guard isEnabled != self.isEnabled else { return [] }
+        self.isEnabled = isEnabled
+        guard isOnScreen else { return [] }
+        if !isEnabled {
+            let wasDrawn = isDrawn
+            let hadTimer = hasTimer
+            phase = .idle
+            return (hadTimer ? [.cancelTimer] : []) + (wasDrawn ? [.erase(animated: true)] : [])
+        }
         return update(now: now)
     }
 
