@@ -95,58 +95,72 @@ extension View {
 }
 
 #if canImport(Observation)
-/// Covers a view with a spinner titled "Loading" while a ``NetworkIndicatorModel`` says the
-/// indicator is visible: the classic activity overlay over a list, for apps whose status bar
-/// shows no spinner.
+/// Covers a view with a spinner titled "Loading" while the manager a ``NetworkIndicatorModel``
+/// is attached to is loading: the classic activity overlay over a list, for apps that keep a
+/// model.
 ///
-/// Use it through `View.networkActivityOverlay(_:label:)` with a model you keep; with a
-/// manager, or with the environment's manager (`networkActivityOverlay(label:)`), the overlay
-/// needs only iOS 15. VoiceOver announces the title when the overlay appears.
+/// The overlay follows the model's manager exactly as
+/// `networkActivityOverlay(_:label:bundle:settings:)` follows a manager, through the same
+/// tested presentation: the show delay, the minimum time, the bar only while everything running
+/// is measured, VoiceOver announcements as the settings say, `blocksInteraction`, and nothing
+/// while the manager is disabled. It does not draw from the model's `isVisible`, which follows
+/// the manager's own delays (meant for app-wide chrome) and has none of that. A model attached
+/// to no manager (or whose manager has gone) shows nothing. Use it through
+/// `View.networkActivityOverlay(_:label:settings:)` with a model you keep; with a manager, or
+/// with the environment's manager (`networkActivityOverlay(label:)`), the overlay needs only
+/// iOS 15.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 public struct NetworkActivityOverlay: ViewModifier {
     private let model: NetworkIndicatorModel
-    private let label: OverlayLabel
+    private let label: String?
+    private let settings: NetworkActivityOverlaySettings?
 
     /// Creates the modifier for `model`, titled `label`: a key of the app's
     /// `Localizable.strings` (or string catalog), looked up in the main bundle as `Text` would,
-    /// or `nil` for "Loading" in the package's translations.
-    public init(model: NetworkIndicatorModel, label: String? = nil) {
+    /// or `nil` for "Loading" in the package's translations; `settings` as for
+    /// `networkActivityOverlay(_:label:bundle:settings:)` (`nil`: the scope's when the model's
+    /// manager is the scope's, else the defaults).
+    public init(model: NetworkIndicatorModel, label: String? = nil, settings: NetworkActivityOverlaySettings? = nil) {
         self.model = model
-        self.label = OverlayLabel(label)
+        self.label = label
+        self.settings = settings
     }
 
-    /// The content with the overlay on top while the model's `isVisible` is `true`. Main actor,
-    /// like every view body.
+    /// The content with the overlay of the model's manager, the one it was attached to when the
+    /// view is drawn. Main actor, like every view body.
     @MainActor
+    @ViewBuilder
     public func body(content: Content) -> some View {
-        content.modifier(
-            NetworkActivityOverlayContent(
-                isVisible: model.isVisible,
-                label: label,
-                progress: OverlayProgress(fractionCompleted: model.fractionCompleted)
-            )
-        )
+        if let manager = model.attachedManager {
+            content.networkActivityOverlay(manager, label: label, settings: settings)
+        } else {
+            content
+        }
     }
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension View {
-    /// Overlays a spinner titled `label` while `model` says the indicator is visible.
+    /// Overlays a spinner titled `label` while the manager `model` is attached to is loading,
+    /// with the presentation of `networkActivityOverlay(_:label:bundle:settings:)` (see
+    /// ``NetworkActivityOverlay``).
     ///
     /// You create and keep the model (in `@State`, or in your own view model) and attach it to
     /// a manager yourself. To have the view follow a manager with nothing to keep, pass the
     /// manager instead, or use `networkActivityOverlay(label:)` for the environment's manager.
     ///
     /// - Parameters:
-    ///   - model: The model whose `isVisible` the overlay shows.
+    ///   - model: The model whose manager the overlay follows.
     ///   - label: A key of your app's `Localizable.strings`, or `nil` for "Loading" in the
     ///     package's translations.
+    ///   - settings: The overlay's presentation; `nil` for the scope's or the defaults.
     @MainActor
     public func networkActivityOverlay(
         _ model: NetworkIndicatorModel,
-        label: String? = nil
+        label: String? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        modifier(NetworkActivityOverlay(model: model, label: label))
+        modifier(NetworkActivityOverlay(model: model, label: label, settings: settings))
     }
 }
 #endif

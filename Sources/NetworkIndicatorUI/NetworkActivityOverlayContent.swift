@@ -147,33 +147,4 @@ extension EnvironmentValues {
         set { self[NetworkActivityOverlayProgressKey.self] = newValue }
     }
 }
-
-/// The overlay of a ``NetworkIndicatorModel`` the app keeps: drawn while the model says
-/// visible, with no presentation of its own (the model's manager has its delays).
-@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
-@MainActor
-struct NetworkActivityOverlayContent: ViewModifier {
-    let isVisible: Bool
-    let label: OverlayLabel
-    /// The model's fraction, shown as a bar when known.
-    let progress: OverlayProgress
-
-    func body(content: Content) -> some View {
-        content.overlay {
-            ZStack {
-                if isVisible {
-                    let title = label.text()
-                    NetworkActivityOverlayCard(title: Text(verbatim: title))
-                        .environment(\.networkActivityOverlayProgress, progress)
-                        .allowsHitTesting(false)
-                        .onAppear {
-                            if AccessibilityAnnouncement.isVoiceOverRunning { AccessibilityAnnouncement.post(title) }
-                        }
-                        .transition(.opacity)
-                }
-            }
-            .animation(.default, value: isVisible)
-        }
-    }
-}
 #endif
