@@ -7,6 +7,11 @@ import Foundation
 ///
 /// The overlay draws for the screen's tasks that are not refreshes: a pull-to-refresh already
 /// shows the system's own spinner, so ``refreshCount`` of the ``activeCount`` are left out.
+/// And while a refresh runs, the overlay does not begin to draw at all, for any task: work begun
+/// inside the refresh (the requests its action makes) is under the system's spinner already,
+/// and a card over it would be a second spinner. It draws, after the show delay, for what
+/// still loads once the refresh ends; an overlay drawn before the refresh stays as long as its
+/// load runs.
 ///
 /// - Off screen (before ``appeared(activeCount:refreshCount:now:)``, after ``disappeared()``):
 ///   nothing drawn, every event ignored, so a view coming back never starts from stale state.
@@ -138,6 +143,10 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     mutating func timerFired(now: TimeInterval) -> [Action] {
         switch phase {
         case .waitingToDraw(let until) where now >= until:
+            guard refreshCount == 0 else {
+                phase = .idle  // drawn, if still loading, after the refresh ends
+                return []
+            }
             phase = .drawn(since: now)
             return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])
         case .waitingToErase(let drawnSince, let until) where now >= until:
@@ -158,6 +167,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private mutating func update(now: TimeInterval) -> [Action] {
         switch (phase, isLoading) {
         case (.idle, true):
+            guard refreshCount == 0 else { return [] }
             guard settings.showDelay > 0 else {
                 phase = .drawn(since: now)
                 return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])

@@ -201,10 +201,15 @@ struct NetworkActivityOverlayControllerTests {
         scheduler.runPendingWork()
         scheduler.advance(by: 5)
         #expect(shell.drawn.isEmpty)
-        manager.pushNetworkActivity()  // another load of the screen
+        manager.pushNetworkActivity()  // a request the refresh's action makes
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty, "the system's refresh spinner shows it")
+        refreshes.end()
+        manager.popNetworkActivity()  // the refresh's task; its request still runs
         scheduler.runPendingWork()
         scheduler.advance(by: 0.5)
-        #expect(shell.drawn == [true])
+        #expect(shell.drawn == [true], "drawn for what still loads after the refresh")
     }
 
     @Test func aRefreshEndingBeforeItsCountArrivesDrawsNothing() {
