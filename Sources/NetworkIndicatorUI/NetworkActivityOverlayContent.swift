@@ -37,7 +37,7 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
-        let scope = scope?.manager === manager ? scope : nil
+        let scope = scope?.scope(of: manager)
         let settings = settings ?? scope?.settings ?? .default
         return
             content
@@ -56,7 +56,13 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 // A task cancelled (by `onDisappear`, or a new manager) before its body starts
                 // still runs it: without this the overlay would start after its view has gone.
                 guard !Task.isCancelled else { return }
-                state.appear(manager: manager, refreshes: scope?.refreshes, settings: settings, title: spokenTitle)
+                state.appear(
+                    manager: manager,
+                    refreshes: scope?.refreshes,
+                    coveringIn: scope?.parentRefreshes,
+                    settings: settings,
+                    title: spokenTitle
+                )
             }
             .onDisappear { state.disappear() }
     }
@@ -78,6 +84,7 @@ final class OverlayViewState: ObservableObject {
     func appear(
         manager: NetworkIndicatorManager,
         refreshes: NetworkActivityRefreshes?,
+        coveringIn parentRefreshes: NetworkActivityRefreshes?,
         settings: NetworkActivityOverlaySettings,
         title: String
     ) {
@@ -90,7 +97,7 @@ final class OverlayViewState: ObservableObject {
             progressChanged: { [weak self] progress in self?.progress = progress }
         )
         self.controller = controller
-        controller.appear(manager: manager, refreshes: refreshes)
+        controller.appear(manager: manager, refreshes: refreshes, coveringIn: parentRefreshes)
     }
 
     /// Erases at once and stops following the manager.

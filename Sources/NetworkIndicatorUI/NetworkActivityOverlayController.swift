@@ -44,6 +44,8 @@ final class NetworkActivityOverlayController {
     private var progressObservation: NetworkIndicatorObservation?
     private var visibilityObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
+    /// The enclosing scope's refreshes, told that this overlay covers its manager's tasks.
+    private var coveredIn: NetworkActivityRefreshes?
     private var timer: (any NetworkIndicatorCancellable)?
 
     /// - Parameters:
@@ -72,7 +74,16 @@ final class NetworkActivityOverlayController {
 
     /// The view appeared: starts from `manager`'s exact count now (and `refreshes`' count),
     /// then follows both until ``disappear()``. Appearing again first disappears.
-    func appear(manager: NetworkIndicatorManager, refreshes: NetworkActivityRefreshes?) {
+    ///
+    /// The overlay draws for `manager`'s tasks minus those of the child scopes that draw an
+    /// overlay of their own (registered in `refreshes`), and registers itself in
+    /// `parentRefreshes`, the enclosing scope's, so that the enclosing scope's overlay leaves
+    /// `manager`'s tasks to this one.
+    func appear(
+        manager: NetworkIndicatorManager,
+        refreshes: NetworkActivityRefreshes?,
+        coveringIn parentRefreshes: NetworkActivityRefreshes? = nil
+    ) {
         disappear()
         self.manager = manager
         source = manager
@@ -84,7 +95,8 @@ final class NetworkActivityOverlayController {
         // Told at once with the last delivered count, which may lag; the model is still off
         // screen then and ignores it, and is seeded with the exact count below.
         countObservation = manager.observeActiveTaskCount(owner: self) { controller, count in
-            controller.handle { $0.activeCountChanged(count, now: $1) }
+            let ownCount = controller.ownCount(told: count)
+            controller.handle { $0.activeCountChanged(ownCount, now: $1) }
         }
         if let refreshes {
             let listener = refreshes.addListener { [weak self] count in
@@ -92,7 +104,11 @@ final class NetworkActivityOverlayController {
             }
             self.refreshes = (refreshes, listener)
         }
-        let activeCount = manager.activeTaskCount
+        if let parentRefreshes {
+            coveredIn = parentRefreshes
+            parentRefreshes.childOverlayAppeared(manager)
+        }
+        let activeCount = ownCount(told: manager.activeTaskCount)
         let refreshCount = refreshes?.count ?? 0
         handle { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
         if model.settings.showsProgress {
@@ -146,6 +162,8 @@ final class NetworkActivityOverlayController {
         visibilityObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
+        if let coveredIn, let manager { coveredIn.childOverlayDisappeared(manager) }
+        coveredIn = nil
         handle { model, _ in model.disappeared() }
         scheduler = nil
         manager = nil
@@ -163,7 +181,16 @@ final class NetworkActivityOverlayController {
             handle { $0.refreshCountChanged(count, now: $1) }
             return
         }
-        handle { $0.countsChanged(activeCount: activeCount, refreshCount: count, now: $1) }
+        let ownCount = ownCount(told: activeCount)
+        handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, now: $1) }
+    }
+
+    /// The manager's tasks that are this overlay's: `count` (as told), or, while a child scope
+    /// draws an overlay of its own, the manager's exact count minus that child's, both read now
+    /// (a told count may lag the child's exact one).
+    private func ownCount(told count: Int) -> Int {
+        guard let refreshes = refreshes?.source, refreshes.coversChildren, let manager else { return count }
+        return max(0, manager.activeTaskCount - refreshes.coveredTaskCount)
     }
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {

@@ -31,14 +31,6 @@ extension EnvironmentValues {
     }
 }
 
-/// The scope a view is in, for the modifiers that need more than its manager: the overlay
-/// (the scope's settings, and which tasks are refreshes) and `networkActivityRefreshable`.
-struct NetworkActivityScopeContext: Sendable {
-    let manager: NetworkIndicatorManager
-    let refreshes: NetworkActivityRefreshes
-    let settings: NetworkActivityOverlaySettings
-}
-
 /// The key of `EnvironmentValues.networkActivityScopeContext`.
 private struct NetworkActivityScopeContextKey: EnvironmentKey {
     static let defaultValue: NetworkActivityScopeContext? = nil
@@ -111,13 +103,19 @@ private struct NetworkActivityScopeModifier: ViewModifier {
     let label: String
     let settings: NetworkActivityOverlaySettings
     @Environment(\.networkIndicator) private var parent
+    @Environment(\.networkActivityScopeContext) private var parentScope
     // Evaluated on every rebuild, but only the first owner is kept; the others own nothing.
     @State private var owner = NetworkActivityScopeOwner()
 
     func body(content: Content) -> some View {
         let child = owner.manager(under: parent, label: label)
         let context = owner.refreshes.map {
-            NetworkActivityScopeContext(manager: child, refreshes: $0, settings: settings)
+            NetworkActivityScopeContext(
+                manager: child,
+                refreshes: $0,
+                settings: settings,
+                parentRefreshes: parentScope?.scope(of: parent)?.refreshes
+            )
         }
         return
             content
