@@ -23,7 +23,8 @@ import SwiftUI
 /// reset when it disappears, whose drawn state shows `overlay` over the content.
 ///
 /// The animation applies to the overlay only, never to the content under it. The overlay
-/// takes no touches unless the settings say `blocksInteraction`.
+/// takes no touches unless the settings' `interaction` says so: `.blocksCard` on the card,
+/// `.blocksHost` everywhere over the content (a clear, hit-testable cover).
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 @MainActor
 struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
@@ -44,9 +45,13 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
             .overlay {
                 ZStack {
                     if state.isDrawn {
+                        if settings.interaction.coverTakesTouches {
+                            // Over the whole content: the frontmost hit-testable view takes the touch.
+                            Color.clear.contentShape(Rectangle()).accessibilityHidden(true)
+                        }
                         overlay
                             .environment(\.networkActivityOverlayProgress, state.progress)
-                            .allowsHitTesting(settings.blocksInteraction)
+                            .allowsHitTesting(settings.interaction.cardTakesTouches)
                             .transition(.opacity)
                     }
                 }

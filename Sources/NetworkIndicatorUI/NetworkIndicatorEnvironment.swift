@@ -82,7 +82,7 @@ extension View {
     /// ```swift
     /// List(posts) { PostRow(post: $0) }
     ///     .networkActivityOverlay()
-    ///     .networkActivityScope("Feed", settings: .init(showDelay: 0.3, blocksInteraction: true))
+    ///     .networkActivityScope("Feed", settings: .init(showDelay: 0.3, interaction: .blocksCard))
     /// ```
     ///
     /// The settings are the scope overlay's presentation only; the child manager's own delays,

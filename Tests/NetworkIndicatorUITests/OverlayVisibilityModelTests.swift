@@ -259,6 +259,6 @@ struct OverlayVisibilityModelTests {
         #expect(defaults.showDelay > 0)
         #expect(defaults.minimumVisibleDuration > 0)
         #expect(defaults.announcesActivity)
-        #expect(!defaults.blocksInteraction, "touches pass through by default")
+        #expect(defaults.interaction == .passesThrough, "touches pass through by default")
     }
 }
