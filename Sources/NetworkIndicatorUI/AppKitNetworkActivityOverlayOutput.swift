@@ -166,8 +166,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 NSLayoutConstraint.activate([
                     card.centerXAnchor.constraint(equalTo: host.centerXAnchor),
                     card.centerYAnchor.constraint(equalTo: host.centerYAnchor),
-                    card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor),
-                    card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor),
+                    // Just below required, as on UIKit: in a host too small for the card, overflow
+                    // rather than break the card's own constraints.
+                    limited(card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor)),
+                    limited(card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor)),
                 ])
             case .fadeIn:
                 card.isHidden = false
@@ -178,19 +180,24 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 host.addSubview(card, positioned: .above, relativeTo: nil)
                 card.updateSpinner()
                 NSAnimationContext.runAnimationGroup { context in
-                    context.duration = 0.2
+                    context.duration = OverlayPresentation.fadeDuration
                     card.animator().alphaValue = 1
                 }
             case .fadeOut:
                 cover.isHidden = true
                 NSAnimationContext.runAnimationGroup { context in
-                    context.duration = animated ? 0.2 : 0
+                    context.duration = OverlayPresentation.fadeDuration(animated: animated)
                     card.animator().alphaValue = 0
                 } completionHandler: {
                     MainActor.assumeIsolated { self.fadeOutFinished() }
                 }
             }
         }
+    }
+
+    private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
+        constraint.priority = NSLayoutConstraint.Priority(rawValue: 999)
+        return constraint
     }
 
     private func fadeOutFinished() {

@@ -55,10 +55,21 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                             .transition(.opacity)
                     }
                 }
-                .animation(.default, value: state.isDrawn)
+                .animation(
+                    .easeInOut(duration: OverlayPresentation.fadeDuration(animated: state.isAnimated)),
+                    value: state.isDrawn
+                )
             }
-            .task(id: ObjectIdentifier(manager)) {
-                // A task cancelled (by `onDisappear`, or a new manager) before its body starts
+            .task(
+                id: OverlayShellConfiguration(
+                    manager: manager,
+                    settings: settings,
+                    spokenTitle: spokenTitle,
+                    refreshes: scope?.refreshes,
+                    parentRefreshes: scope?.parentRefreshes
+                )
+            ) {
+                // A task cancelled (by `onDisappear`, or a new configuration) before its body starts
                 // still runs it: without this the overlay would start after its view has gone.
                 guard !Task.isCancelled else { return }
                 state.appear(
@@ -77,6 +88,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
 @MainActor
 final class OverlayViewState: ObservableObject {
     @Published private(set) var isDrawn = false
+    /// Whether the last change of ``isDrawn`` fades, as the model said.
+    private(set) var isAnimated = true
     /// A bar and its percentage, or the spinner, as the controller decided.
     @Published private(set) var progress = OverlayProgress.indeterminate
     private var controller: NetworkActivityOverlayController?
@@ -98,7 +111,10 @@ final class OverlayViewState: ObservableObject {
             settings: settings,
             // Between onAppear and onDisappear, a SwiftUI view is in a window.
             accessibility: .system(isInWindow: { true }, title: { title }),
-            drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn },
+            drawnChanged: { [weak self] isDrawn, animated in
+                self?.isAnimated = animated
+                self?.isDrawn = isDrawn
+            },
             progressChanged: { [weak self] progress in self?.progress = progress }
         )
         self.controller = controller

@@ -179,10 +179,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 if settings.interaction.coverTakesTouches { coverView.isHidden = false }
                 bringToFront(in: host)
                 updatePlacement()
-                UIView.animate(withDuration: 0.2) { self.overlayView.alpha = 1 }
+                UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.overlayView.alpha = 1 }
             case .fadeOut:
                 if settings.interaction.coverTakesTouches { coverView.isHidden = true }
-                UIView.animate(withDuration: animated ? 0.2 : 0) {
+                UIView.animate(withDuration: OverlayPresentation.fadeDuration(animated: animated)) {
                     self.overlayView.alpha = 0
                 } completion: { _ in
                     if self.presentation.fadeOutFinished() { self.overlayView.isHidden = true }

@@ -47,7 +47,8 @@ extension EnvironmentValues {
 
 extension View {
     /// Gives this view a loading state of its own: a child manager of the environment's
-    /// manager, put in the environment of the content, for as long as the view is on screen.
+    /// manager, put in the environment of the content, for as long as SwiftUI keeps the view's
+    /// state.
     ///
     /// ```swift
     /// List(posts) { PostRow(post: $0) }
@@ -62,9 +63,12 @@ extension View {
     /// while the feed loads. The view that declares the scope sees the *parent* in its own
     /// `@Environment`: use those modifiers, or a view inside the scope, to reach the child.
     ///
-    /// The view owns one child for as long as it is on screen: rebuilding the view keeps it,
-    /// and only a change of the environment's manager makes a new one. When the view goes away
-    /// the child is released, and its open tasks end in every ancestor at once (tasks begun
+    /// The view owns one child for as long as SwiftUI keeps its state (its `@State`, by the
+    /// view's identity): while it is on screen, and also while it waits in a navigation back
+    /// stack or an unselected tab, where SwiftUI keeps that state (its overlays, tasks and
+    /// refreshes stop there all the same, with their views). Rebuilding the view keeps the
+    /// child, and only a change of the environment's manager makes a new one. When SwiftUI
+    /// discards the view's state the child is released, and its open tasks end in every ancestor at once (tasks begun
     /// with an opaque token or a group keep the child alive until they end). The label is taken
     /// when the child is made. Main actor, as every view modifier.
     ///

@@ -63,27 +63,3 @@ struct OverlayPresentationTests {
         #expect(!presentation.isOnScreen)
     }
 }
-
-/// What each `interaction` setting asks of the shells: the card, a cover over the host, or
-/// neither takes the touches.
-@Suite("Overlay interaction")
-struct OverlayInteractionTests {
-    @Test func eachSettingSaysWhatTakesTheTouches() {
-        typealias Interaction = NetworkActivityOverlaySettings.Interaction
-        #expect(!Interaction.passesThrough.cardTakesTouches && !Interaction.passesThrough.coverTakesTouches)
-        #expect(Interaction.blocksCard.cardTakesTouches && !Interaction.blocksCard.coverTakesTouches)
-        #expect(Interaction.blocksHost.cardTakesTouches && Interaction.blocksHost.coverTakesTouches)
-    }
-
-    @available(*, deprecated, message: "tests the deprecated blocksInteraction")
-    @Test func theDeprecatedFlagMeansTheCardOnly() {
-        var settings = NetworkActivityOverlaySettings()
-        settings.interaction = .blocksHost
-        #expect(settings.blocksInteraction)
-        settings.blocksInteraction = true
-        #expect(settings.interaction == .blocksCard, "the old flag never blocked the whole view")
-        settings.blocksInteraction = false
-        #expect(settings.interaction == .passesThrough)
-        #expect(NetworkActivityOverlaySettings(blocksInteraction: true).interaction == .blocksCard)
-    }
-}
