@@ -90,12 +90,13 @@ final class DownloadsViewController: UITableViewController {
             let files = await manager.withNetworkActivity(label: "files") {
                 try? await SimulatedAPI.files()
             }
-            // Cancelled (the screen went away, or a newer load replaced this one): keep the rows;
-            // the next load ends the refresh.
+            // Whatever happened, this load is over: a refresh control must not keep spinning
+            // (a cancelled refresh would otherwise wait for a load that may never come).
+            self.refreshControl?.endRefreshing()
+            // Cancelled (the screen went away, or a newer load replaced this one): keep the rows.
             guard !Task.isCancelled else { return }
             if let files { self.files = files }
             self.tableView.reloadData()
-            self.refreshControl?.endRefreshing()
         }
     }
 

@@ -25,8 +25,10 @@ struct NetworkIndicatorExampleApp: App {
                 NavigationStack { DownloadsScreen() }
                     .tabItem { Label("Downloads", systemImage: "arrow.down.circle") }
             }
-            .overlay(alignment: .topTrailing) {
+            // At the top centre, clear of the toolbar's buttons, and never taking their taps.
+            .overlay(alignment: .top) {
                 AppActivityBadge(activity: appActivity)
+                    .allowsHitTesting(false)
             }
         }
     }
@@ -45,7 +47,6 @@ struct AppActivityBadge: View {
             }
             .padding(8)
             .background(.thinMaterial, in: Capsule())
-            .padding(.trailing)
             .accessibilityElement(children: .combine)
             // "1 task", "2 tasks": Foundation's automatic grammar agreement (iOS 15+).
             .accessibilityLabel(Text("Network activity: ^[\(activity.activeTaskCount) task](inflect: true)"))

@@ -7,6 +7,9 @@ import SwiftUI
 struct FeedView: View {
     @State private var posts: [SimulatedAPI.Post] = []
     @State private var page = 1
+    /// The page shown, so that coming back (from a post, another tab) does not load it again
+    /// and cover its rows with "Loading".
+    @State private var loadedPage: Int?
 
     var body: some View {
         List(posts) { post in
@@ -17,7 +20,9 @@ struct FeedView: View {
         .toolbar {
             Button("Next page") { page += 1 }
         }
-        .networkActivityTask(id: page, label: "posts page") { await loadPosts() }
+        .networkActivityTask(id: page, label: "posts page") {
+            if loadedPage != page { await loadPosts() }
+        }
         .networkActivityRefreshable(label: "refresh posts") { await loadPosts() }
         .networkActivityOverlay()
         .networkActivityScope("Feed")
@@ -25,7 +30,10 @@ struct FeedView: View {
 
     /// A load cancelled (the page changed, a post was opened) or failed keeps the list.
     private func loadPosts() async {
-        if let loaded = try? await SimulatedAPI.posts(page: page) { posts = loaded }
+        if let loaded = try? await SimulatedAPI.posts(page: page) {
+            posts = loaded
+            loadedPage = page
+        }
     }
 }
 

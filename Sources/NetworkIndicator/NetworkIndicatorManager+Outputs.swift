@@ -23,17 +23,20 @@ extension NetworkIndicatorManager {
     /// observation you keep.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
+        (output as? any ManagerAwareOutput)?.outputAdded(to: self)
         driver.addOutput(output)
         progressOutputAdded(output)
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
     /// hide its indicator yourself if it was showing; a ``TerminalSpinnerOutput`` stops and
-    /// erases its line by itself). Removing an output that is not attached does nothing. May be
+    /// erases its line by itself, and the overlay outputs of `NetworkIndicatorUI` take
+    /// themselves down). Removing an output that is not attached does nothing. May be
     /// called from an output's own callback.
     ///
     /// When the manager itself is deallocated, its outputs are told `false` (if the indicator
-    /// was showing) and let go, on the main queue.
+    /// was showing), those that receive the count are told `0`, and all are let go, on the main
+    /// queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
         let wasAttached = driver.removeOutput(output)
@@ -41,6 +44,7 @@ extension NetworkIndicatorManager {
         if wasAttached, let output = output as? any RemovalAwareOutput {
             output.networkIndicatorOutputWasRemoved()
         }
+        (output as? any ManagerAwareOutput)?.outputRemoved(from: self)
     }
 
     /// The outputs attached now and still alive, in the order they were added.

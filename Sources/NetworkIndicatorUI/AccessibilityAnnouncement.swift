@@ -51,6 +51,12 @@ enum AccessibilityAnnouncement {
         #endif
     }
 
+    #if canImport(UIKit) && !os(watchOS)
+    /// `UIAccessibilityTraits.updatesFrequently`, read here, where UIKit's mutable C globals
+    /// are imported `@preconcurrency`, for the UIKit overlay view.
+    static var updatesFrequentlyTrait: UIAccessibilityTraits { .updatesFrequently }
+    #endif
+
     /// Posts what ``OverlayAnnouncement/text(for:title:progress:bundle:)`` says for `kind`.
     static func post(_ kind: OverlayAnnouncement.Kind, title: String, progress: OverlayProgress) {
         post(OverlayAnnouncement.text(for: kind, title: title, progress: progress))

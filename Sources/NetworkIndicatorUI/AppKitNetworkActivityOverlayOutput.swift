@@ -19,13 +19,14 @@ public import NetworkIndicator
 ///
 /// ```swift
 /// final class FeedViewController: NSViewController {
-///     private var networkActivity: NetworkActivityOverlayOutput?
+///     let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Feed")
+///     private var overlay: NetworkActivityOverlayOutput?
 ///
 ///     override func viewDidLoad() {
 ///         super.viewDidLoad()
 ///         let output = NetworkActivityOverlayOutput(hostView: view, title: "Loading feed")
-///         NetworkIndicatorManager.shared.addOutput(output)
-///         networkActivity = output   // the manager holds outputs weakly
+///         networkActivity.addOutput(output)
+///         overlay = output   // the manager holds outputs weakly
 ///     }
 /// }
 /// ```
@@ -36,8 +37,9 @@ public import NetworkIndicator
 /// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
 /// (queued behind current speech, only while the host is in a window and VoiceOver is
 /// running, unless the settings opt out). Clicks pass through to the host unless the settings
-/// say `blocksInteraction`. The overlay joins the host the first time it draws and stays
-/// there, hidden in between.
+/// say `interaction: .blocksCard` (the card takes those on it) or `.blocksHost` (a cover over
+/// the whole host takes every click and scroll while the overlay is drawn). The overlay joins
+/// the host the first time it draws and stays there, hidden in between.
 ///
 /// Keep the output for as long as the host shows it; the manager holds it weakly, and the
 /// output holds the host weakly. Main actor only.
@@ -76,20 +78,44 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     ///     clicks.
     ///   - scheduler: The clock of the show delay and the minimum time; leave the default in an
     ///     app.
-    public init(
+    public convenience init(
         hostView: NSView,
         title: String? = nil,
         bundle: Bundle? = nil,
         settings: NetworkActivityOverlaySettings = .default,
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
+        self.init(
+            hostView: hostView,
+            resolvedTitle: OverlayLabel(title, bundle: bundle).text(),
+            settings: settings,
+            scheduler: scheduler
+        )
+    }
+
+    /// Creates an output that covers `hostView` with an overlay titled `title`: Xcode extracts
+    /// it into a String Catalog, and it names its own table and bundle. Otherwise as
+    /// ``init(hostView:title:bundle:settings:scheduler:)``.
+    @available(macOS 13, *)
+    public convenience init(
+        hostView: NSView,
+        title: LocalizedStringResource,
+        settings: NetworkActivityOverlaySettings = .default,
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
+    ) {
+        self.init(hostView: hostView, resolvedTitle: String(localized: title), settings: settings, scheduler: scheduler)
+    }
+
+    private init(
+        hostView: NSView,
+        resolvedTitle: String,
+        settings: NetworkActivityOverlaySettings,
+        scheduler: any NetworkIndicatorScheduler
+    ) {
         self.hostView = hostView
         self.settings = settings
         self.scheduler = scheduler
-        card = AppKitOverlayCard(
-            title: OverlayLabel(title, bundle: bundle).text(),
-            blocksClicks: settings.blocksInteraction
-        )
+        card = AppKitOverlayCard(title: resolvedTitle, blocksClicks: settings.interaction.cardTakesTouches)
         overlayView = card
     }
 
@@ -118,36 +144,49 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.activeTaskCountChanged(activeTaskCount)
     }
 
-    /// The overlay follows the count; a `false` here (the manager going away, or disabled)
-    /// ends its load. Main actor.
+    /// The overlay follows the count; a change here (the manager disabled or enabled) makes it
+    /// read the manager's `isEnabled` again: a disabled manager's overlay never draws. Main
+    /// actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         core.visibilityChanged(isVisible)
     }
+
+    /// Takes every click on the host while the overlay is drawn, for `.blocksHost`.
+    private lazy var cover = AppKitClickCover()
 
     private func drawnChanged(_ isDrawn: Bool, animated: Bool) {
         guard let host = hostView else { return }
         for step in presentation.visibilityChanged(isDrawn) {
             switch step {
             case .attach:
+                if settings.interaction.coverTakesTouches { cover.attach(to: host) }
                 card.translatesAutoresizingMaskIntoConstraints = false
                 card.alphaValue = 0
                 host.addSubview(card)
                 NSLayoutConstraint.activate([
                     card.centerXAnchor.constraint(equalTo: host.centerXAnchor),
                     card.centerYAnchor.constraint(equalTo: host.centerYAnchor),
-                    card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor),
-                    card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor),
+                    // Just below required, as on UIKit: in a host too small for the card, overflow
+                    // rather than break the card's own constraints.
+                    limited(card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor)),
+                    limited(card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor)),
                 ])
             case .fadeIn:
                 card.isHidden = false
+                if settings.interaction.coverTakesTouches {
+                    cover.isHidden = false
+                    host.addSubview(cover, positioned: .above, relativeTo: nil)
+                }
+                host.addSubview(card, positioned: .above, relativeTo: nil)
                 card.updateSpinner()
                 NSAnimationContext.runAnimationGroup { context in
-                    context.duration = 0.2
+                    context.duration = OverlayPresentation.fadeDuration
                     card.animator().alphaValue = 1
                 }
             case .fadeOut:
+                cover.isHidden = true
                 NSAnimationContext.runAnimationGroup { context in
-                    context.duration = animated ? 0.2 : 0
+                    context.duration = OverlayPresentation.fadeDuration(animated: animated)
                     card.animator().alphaValue = 0
                 } completionHandler: {
                     MainActor.assumeIsolated { self.fadeOutFinished() }
@@ -156,10 +195,27 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         }
     }
 
+    private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
+        constraint.priority = NSLayoutConstraint.Priority(rawValue: 999)
+        return constraint
+    }
+
     private func fadeOutFinished() {
         guard presentation.fadeOutFinished() else { return }
         card.isHidden = true
         card.spinner.stopAnimation(nil)
+    }
+}
+
+/// The output reads its manager (`isEnabled`, the progress snapshot), and `removeOutput` takes
+/// its overlay down at once.
+extension NetworkActivityOverlayOutput: ManagerAwareOutput {
+    package func outputAdded(to manager: NetworkIndicatorManager) {
+        core.added(to: manager)
+    }
+
+    package func outputRemoved(from manager: NetworkIndicatorManager) {
+        core.removed(from: manager)
     }
 }
 #endif

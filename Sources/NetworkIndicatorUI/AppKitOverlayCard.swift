@@ -99,4 +99,27 @@ final class AppKitOverlayCard: NSVisualEffectView {
         blocksClicks ? super.hitTest(point) : nil
     }
 }
+
+/// A clear view over a whole host that takes every click and scroll while it is not hidden:
+/// the cover of an overlay whose settings say `.blocksHost`. Its events stop here, rather than
+/// going up the responder chain to the host (a table would select a row).
+final class AppKitClickCover: NSView {
+    /// Adds the cover to `host`, hidden, over all of it.
+    func attach(to host: NSView) {
+        isHidden = true
+        translatesAutoresizingMaskIntoConstraints = false
+        host.addSubview(self)
+        NSLayoutConstraint.activate([
+            leadingAnchor.constraint(equalTo: host.leadingAnchor),
+            trailingAnchor.constraint(equalTo: host.trailingAnchor),
+            topAnchor.constraint(equalTo: host.topAnchor),
+            bottomAnchor.constraint(equalTo: host.bottomAnchor),
+        ])
+    }
+
+    override func mouseDown(with event: NSEvent) {}
+    override func rightMouseDown(with event: NSEvent) {}
+    override func otherMouseDown(with event: NSEvent) {}
+    override func scrollWheel(with event: NSEvent) {}
+}
 #endif

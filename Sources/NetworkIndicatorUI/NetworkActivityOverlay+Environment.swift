@@ -24,9 +24,10 @@ extension View {
     /// Presented as `networkActivityOverlay(_:label:bundle:settings:)` with that manager: drawn
     /// after a show delay, kept a minimum time, started from the manager's state when the view
     /// appears and reset when it disappears, a bar with a percentage instead of the spinner
-    /// while the manager knows how far its tasks are. The scope's pull-to-refreshes
-    /// (`networkActivityRefreshable`) are left out: the system's refresh control shows them.
-    /// Main actor.
+    /// while the manager knows how far its tasks are. On iOS and iPadOS it begins to draw for
+    /// nothing while one of the scope's pull-to-refreshes (`networkActivityRefreshable`) runs:
+    /// the system's refresh control shows it, and the requests its action makes. It leaves out
+    /// the tasks of a child scope whose own overlay is on screen. Main actor.
     ///
     /// - Parameters:
     ///   - label: A key of `bundle`'s `Localizable.strings` (or string catalog); `nil` for

@@ -16,14 +16,14 @@ extension View {
     ///
     /// ```swift
     /// List(items) { ItemRow(item: $0) }
-    ///     .networkActivityOverlay(.shared)
+    ///     .networkActivityOverlay(itemsActivity)   // the screen's child manager
     /// ```
     ///
     /// The overlay follows the manager's task count while the view is on screen, starting from
     /// the manager's state when the view appears and forgetting everything when it disappears
     /// (so it never shows a stale "Loading"). It draws after `settings.showDelay` and stays at
     /// least `settings.minimumVisibleDuration` (see ``NetworkActivityOverlaySettings``), lets
-    /// touches through unless `settings.blocksInteraction`, and announces its title to
+    /// touches through unless `settings.interaction` says otherwise, and announces its title to
     /// VoiceOver, queued behind current speech, unless `settings.announcesActivity` is `false`.
     /// While the manager knows how far its tasks are (its `fractionCompleted`, from tasks begun
     /// with a `Progress`), the spinner becomes a determinate `ProgressView` with a rounded-down
@@ -63,7 +63,7 @@ extension View {
     ///
     /// ```swift
     /// List(items) { ItemRow(item: $0) }
-    ///     .networkActivityOverlay(.shared) {
+    ///     .networkActivityOverlay(itemsActivity) {
     ///         ProgressView("Syncing").padding()
     ///     }
     /// ```
@@ -94,59 +94,150 @@ extension View {
     }
 }
 
-#if canImport(Observation)
-/// Covers a view with a spinner titled "Loading" while a ``NetworkIndicatorModel`` says the
-/// indicator is visible: the classic activity overlay over a list, for apps whose status bar
-/// shows no spinner.
-///
-/// Use it through `View.networkActivityOverlay(_:label:)` with a model you keep; with a
-/// manager, or with the environment's manager (`networkActivityOverlay(label:)`), the overlay
-/// needs only iOS 15. VoiceOver announces the title when the overlay appears.
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-public struct NetworkActivityOverlay: ViewModifier {
-    private let model: NetworkIndicatorModel
-    private let label: OverlayLabel
-
-    /// Creates the modifier for `model`, titled `label`: a key of the app's
-    /// `Localizable.strings` (or string catalog), looked up in the main bundle as `Text` would,
-    /// or `nil` for "Loading" in the package's translations.
-    public init(model: NetworkIndicatorModel, label: String? = nil) {
-        self.model = model
-        self.label = OverlayLabel(label)
-    }
-
-    /// The content with the overlay on top while the model's `isVisible` is `true`. Main actor,
-    /// like every view body.
+@available(iOS 16, macOS 13, tvOS 16, watchOS 10, *)
+extension View {
+    /// `networkActivityOverlay(_:label:bundle:settings:)` titled by a `LocalizedStringResource`:
+    /// Xcode extracts it into a String Catalog, and it names its own table and bundle.
+    ///
+    /// ```swift
+    /// List(items) { ItemRow(item: $0) }
+    ///     .networkActivityOverlay(feed, title: "Loading feed")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - title: The title, shown and announced in the user's language.
+    ///   - settings: As for `networkActivityOverlay(_:label:bundle:settings:)`.
     @MainActor
-    public func body(content: Content) -> some View {
-        content.modifier(
-            NetworkActivityOverlayContent(
-                isVisible: model.isVisible,
-                label: label,
-                progress: OverlayProgress(fractionCompleted: model.fractionCompleted)
+    public func networkActivityOverlay(
+        _ manager: NetworkIndicatorManager,
+        title: LocalizedStringResource,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) -> some View {
+        modifier(
+            NetworkActivityOverlayShell(
+                manager: manager,
+                settings: settings,
+                spokenTitle: String(localized: title),
+                overlay: NetworkActivityOverlayCard(title: Text(title))
             )
         )
     }
 }
 
+#if canImport(Observation)
+/// Covers a view with a spinner titled "Loading" while the manager a ``NetworkIndicatorModel``
+/// is attached to is loading: the classic activity overlay over a list, for apps that keep a
+/// model.
+///
+/// The overlay follows the model's manager exactly as
+/// `networkActivityOverlay(_:label:bundle:settings:)` follows a manager, through the same
+/// tested presentation: the show delay, the minimum time, the bar only while everything running
+/// is measured, VoiceOver announcements as the settings say, their `interaction`, and nothing
+/// while the manager is disabled. It does not draw from the model's `isVisible`, which follows
+/// the manager's own delays (meant for app-wide chrome) and has none of that. A model attached
+/// to no manager (or whose manager has gone) shows nothing. Use it through
+/// `View.networkActivityOverlay(_:label:settings:)` with a model you keep; with a manager, or
+/// with the environment's manager (`networkActivityOverlay(label:)`), the overlay needs only
+/// iOS 15.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+public struct NetworkActivityOverlay: ViewModifier {
+    private let model: NetworkIndicatorModel
+    private let title: Text
+    private let spokenTitle: String
+    private let settings: NetworkActivityOverlaySettings?
+
+    /// Creates the modifier for `model`, titled `label`: a key of the app's
+    /// `Localizable.strings` (or string catalog), looked up in the main bundle as `Text` would,
+    /// or `nil` for "Loading" in the package's translations; `settings` as for
+    /// `networkActivityOverlay(_:label:bundle:settings:)` (`nil`: the scope's when the model's
+    /// manager is the scope's, else the defaults).
+    public init(model: NetworkIndicatorModel, label: String? = nil, settings: NetworkActivityOverlaySettings? = nil) {
+        let text = OverlayLabel(label).text()
+        self.init(model: model, title: Text(verbatim: text), spokenTitle: text, settings: settings)
+    }
+
+    /// Creates the modifier for `model`, titled `title` (extracted into a String Catalog, and
+    /// translated from the table and bundle it names); `settings` as above.
+    public init(
+        model: NetworkIndicatorModel,
+        title: LocalizedStringResource,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) {
+        self.init(model: model, title: Text(title), spokenTitle: String(localized: title), settings: settings)
+    }
+
+    private init(
+        model: NetworkIndicatorModel,
+        title: Text,
+        spokenTitle: String,
+        settings: NetworkActivityOverlaySettings?
+    ) {
+        self.model = model
+        self.title = title
+        self.spokenTitle = spokenTitle
+        self.settings = settings
+    }
+
+    /// The content with the overlay of the model's manager, the one it was attached to when the
+    /// view is drawn. Main actor, like every view body.
+    @MainActor
+    @ViewBuilder
+    public func body(content: Content) -> some View {
+        if let manager = model.attachedManager {
+            content.modifier(
+                NetworkActivityOverlayShell(
+                    manager: manager,
+                    settings: settings,
+                    spokenTitle: spokenTitle,
+                    overlay: NetworkActivityOverlayCard(title: title)
+                )
+            )
+        } else {
+            content
+        }
+    }
+}
+
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension View {
-    /// Overlays a spinner titled `label` while `model` says the indicator is visible.
+    /// Overlays a spinner titled `label` while the manager `model` is attached to is loading,
+    /// with the presentation of `networkActivityOverlay(_:label:bundle:settings:)` (see
+    /// ``NetworkActivityOverlay``).
     ///
     /// You create and keep the model (in `@State`, or in your own view model) and attach it to
     /// a manager yourself. To have the view follow a manager with nothing to keep, pass the
     /// manager instead, or use `networkActivityOverlay(label:)` for the environment's manager.
     ///
     /// - Parameters:
-    ///   - model: The model whose `isVisible` the overlay shows.
+    ///   - model: The model whose manager the overlay follows.
     ///   - label: A key of your app's `Localizable.strings`, or `nil` for "Loading" in the
     ///     package's translations.
+    ///   - settings: The overlay's presentation; `nil` for the scope's or the defaults.
     @MainActor
     public func networkActivityOverlay(
         _ model: NetworkIndicatorModel,
-        label: String? = nil
+        label: String? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        modifier(NetworkActivityOverlay(model: model, label: label))
+        modifier(NetworkActivityOverlay(model: model, label: label, settings: settings))
+    }
+
+    /// `networkActivityOverlay(_:label:settings:)` with a model, titled by a
+    /// `LocalizedStringResource`: Xcode extracts it into a String Catalog, and it names its own
+    /// table and bundle.
+    ///
+    /// - Parameters:
+    ///   - model: The model whose manager the overlay follows.
+    ///   - title: The title, shown and announced in the user's language.
+    ///   - settings: The overlay's presentation; `nil` for the scope's or the defaults.
+    @MainActor
+    public func networkActivityOverlay(
+        _ model: NetworkIndicatorModel,
+        title: LocalizedStringResource,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) -> some View {
+        modifier(NetworkActivityOverlay(model: model, title: title, settings: settings))
     }
 }
 #endif

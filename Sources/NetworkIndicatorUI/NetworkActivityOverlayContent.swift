@@ -23,7 +23,8 @@ import SwiftUI
 /// reset when it disappears, whose drawn state shows `overlay` over the content.
 ///
 /// The animation applies to the overlay only, never to the content under it. The overlay
-/// takes no touches unless the settings say `blocksInteraction`.
+/// takes no touches unless the settings' `interaction` says so: `.blocksCard` on the card,
+/// `.blocksHost` everywhere over the content (a clear, hit-testable cover).
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 @MainActor
 struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
@@ -37,26 +38,47 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
-        let scope = scope?.manager === manager ? scope : nil
+        let scope = scope?.scope(of: manager)
         let settings = settings ?? scope?.settings ?? .default
         return
             content
             .overlay {
                 ZStack {
                     if state.isDrawn {
+                        if settings.interaction.coverTakesTouches {
+                            // Over the whole content: the frontmost hit-testable view takes the touch.
+                            Color.clear.contentShape(Rectangle()).accessibilityHidden(true)
+                        }
                         overlay
                             .environment(\.networkActivityOverlayProgress, state.progress)
-                            .allowsHitTesting(settings.blocksInteraction)
+                            .allowsHitTesting(settings.interaction.cardTakesTouches)
                             .transition(.opacity)
                     }
                 }
-                .animation(.default, value: state.isDrawn)
+                .animation(
+                    .easeInOut(duration: OverlayPresentation.fadeDuration(animated: state.isAnimated)),
+                    value: state.isDrawn
+                )
             }
-            .task(id: ObjectIdentifier(manager)) {
-                // A task cancelled (by `onDisappear`, or a new manager) before its body starts
+            .task(
+                id: OverlayShellConfiguration(
+                    manager: manager,
+                    settings: settings,
+                    spokenTitle: spokenTitle,
+                    refreshes: scope?.refreshes,
+                    parentRefreshes: scope?.parentRefreshes
+                )
+            ) {
+                // A task cancelled (by `onDisappear`, or a new configuration) before its body starts
                 // still runs it: without this the overlay would start after its view has gone.
                 guard !Task.isCancelled else { return }
-                state.appear(manager: manager, refreshes: scope?.refreshes, settings: settings, title: spokenTitle)
+                state.appear(
+                    manager: manager,
+                    refreshes: scope?.refreshes,
+                    coveringIn: scope?.parentRefreshes,
+                    settings: settings,
+                    title: spokenTitle
+                )
             }
             .onDisappear { state.disappear() }
     }
@@ -66,6 +88,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
 @MainActor
 final class OverlayViewState: ObservableObject {
     @Published private(set) var isDrawn = false
+    /// Whether the last change of ``isDrawn`` fades, as the model said.
+    private(set) var isAnimated = true
     /// A bar and its percentage, or the spinner, as the controller decided.
     @Published private(set) var progress = OverlayProgress.indeterminate
     private var controller: NetworkActivityOverlayController?
@@ -78,6 +102,7 @@ final class OverlayViewState: ObservableObject {
     func appear(
         manager: NetworkIndicatorManager,
         refreshes: NetworkActivityRefreshes?,
+        coveringIn parentRefreshes: NetworkActivityRefreshes?,
         settings: NetworkActivityOverlaySettings,
         title: String
     ) {
@@ -86,11 +111,14 @@ final class OverlayViewState: ObservableObject {
             settings: settings,
             // Between onAppear and onDisappear, a SwiftUI view is in a window.
             accessibility: .system(isInWindow: { true }, title: { title }),
-            drawnChanged: { [weak self] isDrawn, _ in self?.isDrawn = isDrawn },
+            drawnChanged: { [weak self] isDrawn, animated in
+                self?.isAnimated = animated
+                self?.isDrawn = isDrawn
+            },
             progressChanged: { [weak self] progress in self?.progress = progress }
         )
         self.controller = controller
-        controller.appear(manager: manager, refreshes: refreshes)
+        controller.appear(manager: manager, refreshes: refreshes, coveringIn: parentRefreshes)
     }
 
     /// Erases at once and stops following the manager.
@@ -145,35 +173,6 @@ extension EnvironmentValues {
     var networkActivityOverlayProgress: OverlayProgress {
         get { self[NetworkActivityOverlayProgressKey.self] }
         set { self[NetworkActivityOverlayProgressKey.self] = newValue }
-    }
-}
-
-/// The overlay of a ``NetworkIndicatorModel`` the app keeps: drawn while the model says
-/// visible, with no presentation of its own (the model's manager has its delays).
-@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
-@MainActor
-struct NetworkActivityOverlayContent: ViewModifier {
-    let isVisible: Bool
-    let label: OverlayLabel
-    /// The model's fraction, shown as a bar when known.
-    let progress: OverlayProgress
-
-    func body(content: Content) -> some View {
-        content.overlay {
-            ZStack {
-                if isVisible {
-                    let title = label.text()
-                    NetworkActivityOverlayCard(title: Text(verbatim: title))
-                        .environment(\.networkActivityOverlayProgress, progress)
-                        .allowsHitTesting(false)
-                        .onAppear {
-                            if AccessibilityAnnouncement.isVoiceOverRunning { AccessibilityAnnouncement.post(title) }
-                        }
-                        .transition(.opacity)
-                }
-            }
-            .animation(.default, value: isVisible)
-        }
     }
 }
 #endif

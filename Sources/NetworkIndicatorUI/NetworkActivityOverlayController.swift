@@ -4,11 +4,19 @@ import NetworkIndicator
 /// scope's refreshes) while the overlay's view is on screen, runs the
 /// ``OverlayVisibilityModel`` on the manager's scheduler, and tells the shell when to draw,
 /// erase and speak; and, unless the settings say otherwise, follows the manager's
-/// `fractionCompleted` and tells the shell what to show (``OverlayProgressModel``). Plain Swift, so that the wiring is tested on Linux too; the SwiftUI, UIKit
-/// and AppKit overlays only draw.
+/// `fractionCompleted` and tells the shell what to show (``OverlayProgressModel``). Plain
+/// Swift, so that the wiring is tested on Linux too; the SwiftUI, UIKit and AppKit overlays
+/// only draw.
+///
+/// Before each event it reads the manager's `isEnabled` (a disabled manager's overlay never
+/// draws), and, while a fraction is known, its progress snapshot's `hasIndeterminateWork` (a
+/// bar only when everything running is measured). The manager tells no change of `isEnabled`
+/// itself; its visibility changes (disabling hides a visible indicator, enabling shows a busy
+/// one at once), a count change or the overlay's own timer bring the next reading.
 ///
 /// Main actor only. It holds the manager only between ``appear(manager:refreshes:)`` and
-/// ``disappear()``; the manager holds it weakly (an owner-bound observation).
+/// ``disappear()``; the manager holds it weakly (an owner-bound observation). An output's
+/// controller (``appear(activeCount:scheduler:manager:)``) holds its manager weakly.
 @MainActor
 final class NetworkActivityOverlayController {
     /// What the shell knows of accessibility, asked at the moment of an announcement.
@@ -29,10 +37,15 @@ final class NetworkActivityOverlayController {
     private let progressChanged: @MainActor (OverlayProgress) -> Void
 
     private var manager: NetworkIndicatorManager?
+    /// The manager read for `isEnabled` and the progress snapshot: ``manager``, or an output's.
+    private weak var source: NetworkIndicatorManager?
     private var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
     private var progressObservation: NetworkIndicatorObservation?
+    private var visibilityObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
+    /// The enclosing scope's refreshes, told that this overlay covers its manager's tasks.
+    private var coveredIn: NetworkActivityRefreshes?
     private var timer: (any NetworkIndicatorCancellable)?
 
     /// - Parameters:
@@ -61,14 +74,29 @@ final class NetworkActivityOverlayController {
 
     /// The view appeared: starts from `manager`'s exact count now (and `refreshes`' count),
     /// then follows both until ``disappear()``. Appearing again first disappears.
-    func appear(manager: NetworkIndicatorManager, refreshes: NetworkActivityRefreshes?) {
+    ///
+    /// The overlay draws for `manager`'s tasks minus those of the child scopes that draw an
+    /// overlay of their own (registered in `refreshes`), and registers itself in
+    /// `parentRefreshes`, the enclosing scope's, so that the enclosing scope's overlay leaves
+    /// `manager`'s tasks to this one.
+    func appear(
+        manager: NetworkIndicatorManager,
+        refreshes: NetworkActivityRefreshes?,
+        coveringIn parentRefreshes: NetworkActivityRefreshes? = nil
+    ) {
         disappear()
         self.manager = manager
+        source = manager
         scheduler = manager.scheduler
+        // The manager's visibility changes when it is disabled or enabled: read `isEnabled` then.
+        visibilityObservation = manager.observeVisibility(owner: self) { controller, _ in
+            controller.handle { _, _ in [] }
+        }
         // Told at once with the last delivered count, which may lag; the model is still off
         // screen then and ignores it, and is seeded with the exact count below.
         countObservation = manager.observeActiveTaskCount(owner: self) { controller, count in
-            controller.handle { $0.activeCountChanged(count, now: $1) }
+            let ownCount = controller.ownCount(told: count)
+            controller.handle { $0.activeCountChanged(ownCount, now: $1) }
         }
         if let refreshes {
             let listener = refreshes.addListener { [weak self] count in
@@ -76,7 +104,11 @@ final class NetworkActivityOverlayController {
             }
             self.refreshes = (refreshes, listener)
         }
-        let activeCount = manager.activeTaskCount
+        if let parentRefreshes {
+            coveredIn = parentRefreshes
+            parentRefreshes.childOverlayAppeared(manager)
+        }
+        let activeCount = ownCount(told: manager.activeTaskCount)
         let refreshCount = refreshes?.count ?? 0
         handle { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
         if model.settings.showsProgress {
@@ -90,9 +122,12 @@ final class NetworkActivityOverlayController {
 
     /// For an output attached with `addOutput`, which the manager tells its count: starts from
     /// `activeCount` on `scheduler`'s clock; later counts come through ``activeCountChanged(_:)``.
-    func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler) {
+    /// `manager`, held weakly, is read for `isEnabled` and the progress snapshot (`nil`: an
+    /// enabled manager whose work is all measured).
+    func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler, manager: NetworkIndicatorManager? = nil) {
         disappear()
         self.scheduler = scheduler
+        source = manager
         handle { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
     }
 
@@ -101,11 +136,20 @@ final class NetworkActivityOverlayController {
         handle { $0.activeCountChanged(count, now: $1) }
     }
 
+    /// The manager told an output its visibility, which changes when it is disabled or
+    /// enabled: reads `isEnabled` again.
+    func managerVisibilityChanged() {
+        handle { _, _ in [] }
+    }
+
     /// The manager's `fractionCompleted` is `fraction` (for an output, which the manager tells
     /// it). Ignored off screen, and when the settings do not show progress.
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
-        if let shown = progressModel.fractionChanged(fraction) { progressChanged(shown) }
+        let hasIndeterminateWork = fraction != nil && readsIndeterminateWork()
+        if let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork) {
+            progressChanged(shown)
+        }
     }
 
     /// The view went away: erases at once and lets go of the manager and the refreshes.
@@ -114,11 +158,16 @@ final class NetworkActivityOverlayController {
         countObservation = nil
         progressObservation?.cancel()
         progressObservation = nil
+        visibilityObservation?.cancel()
+        visibilityObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
+        if let coveredIn, let manager { coveredIn.childOverlayDisappeared(manager) }
+        coveredIn = nil
         handle { model, _ in model.disappeared() }
         scheduler = nil
         manager = nil
+        source = nil
         if let shown = progressModel.reset() { progressChanged(shown) }
     }
 
@@ -132,11 +181,28 @@ final class NetworkActivityOverlayController {
             handle { $0.refreshCountChanged(count, now: $1) }
             return
         }
-        handle { $0.countsChanged(activeCount: activeCount, refreshCount: count, now: $1) }
+        let ownCount = ownCount(told: activeCount)
+        handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, now: $1) }
+    }
+
+    /// The manager's tasks that are this overlay's: `count` (as told), or, while a child scope
+    /// draws an overlay of its own, the manager's exact count minus that child's, both read now
+    /// (a told count may lag the child's exact one).
+    private func ownCount(told count: Int) -> Int {
+        guard let refreshes = refreshes?.source, refreshes.coversChildren, let manager else { return count }
+        return max(0, manager.activeTaskCount - refreshes.coveredTaskCount)
     }
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
-        let actions = event(&model, scheduler?.now ?? 0)
+        let now = scheduler?.now ?? 0
+        let actions = model.enabledChanged(source?.isEnabled ?? true, now: now) + event(&model, now)
+        if let fraction = progressModel.fraction, model.isOnScreen,
+            let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: readsIndeterminateWork())
+        {
+            // Work of unknown size began or ended beside the measured work; the fraction may
+            // not have changed, so no new fraction would tell.
+            progressChanged(shown)
+        }
         if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
         for action in actions {
             switch action {
@@ -161,6 +227,11 @@ final class NetworkActivityOverlayController {
                 }
             }
         }
+    }
+
+    /// Whether the manager runs work of unknown size now; `false` without a manager.
+    private func readsIndeterminateWork() -> Bool {
+        source?.progressSnapshot().hasIndeterminateWork ?? false
     }
 
     private func timerFired() {

@@ -27,7 +27,10 @@ public import UIKit
 /// presentation: it draws after the show delay (a fast load never flashes), stays the minimum
 /// time, and, while the host is in a window and VoiceOver is running, announces its title
 /// queued behind current speech (unless the settings opt out). It lets touches through unless
-/// the settings say `blocksInteraction`. While the manager knows how far its tasks are (its
+/// the settings' `interaction` says `.blocksCard` (the card takes those on it) or `.blocksHost`
+/// (a clear cover over the whole host takes every touch while the overlay is drawn). Each time
+/// it draws, the overlay (and the cover) move to the front of the host's subviews: UIKit
+/// hit-tests in subview order, and a table or collection view adds its rows as it scrolls. While the manager knows how far its tasks are (its
 /// `fractionCompleted`), the overlay shows a `UIProgressView` and a rounded-down percentage
 /// instead of the spinner, read by VoiceOver as its value, unless the settings'
 /// `showsProgress` is `false`. The overlay joins the host the first time it draws
@@ -40,18 +43,19 @@ public import UIKit
 ///
 /// ```swift
 /// final class FeedViewController: UITableViewController {
-///     private var networkActivity: NetworkActivityOverlayOutput?
+///     let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Feed")  // the screen's
+///     private var overlay: NetworkActivityOverlayOutput?
 ///
 ///     override func viewDidLoad() {
 ///         super.viewDidLoad()
 ///         let output = NetworkActivityOverlayOutput(hostView: tableView)
-///         NetworkIndicatorManager.shared.addOutput(output)
-///         networkActivity = output
+///         networkActivity.addOutput(output)
+///         overlay = output
 ///     }
 ///
 ///     override func viewDidLayoutSubviews() {
 ///         super.viewDidLayoutSubviews()
-///         networkActivity?.updatePlacement()   // a scroll view's insets: bars, the keyboard
+///         overlay?.updatePlacement()   // a scroll view's insets: bars, the keyboard
 ///     }
 /// }
 /// ```
@@ -80,6 +84,9 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
     /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
     private var scrollConstraints: [NSLayoutConstraint] = []
+    /// A clear view over the whole host that takes every touch while the overlay is drawn;
+    /// made only for `.blocksHost`.
+    private lazy var coverView = UIView()
 
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
     /// the user's language if `title` is `nil`. Attach it with
@@ -106,7 +113,25 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.overlayView = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
         self.settings = settings
         self.scheduler = scheduler
-        overlayView.isUserInteractionEnabled = settings.blocksInteraction
+        overlayView.isUserInteractionEnabled = settings.interaction.cardTakesTouches
+    }
+
+    /// Creates an output that covers `hostView` with an overlay titled `title`: Xcode extracts
+    /// it into a String Catalog, and it names its own table and bundle. Otherwise as
+    /// ``init(hostView:title:bundle:settings:scheduler:)``.
+    ///
+    /// ```swift
+    /// let output = NetworkActivityOverlayOutput(hostView: tableView, title: LocalizedStringResource("Loading feed"))
+    /// ```
+    @available(iOS 16, tvOS 16, *)
+    public convenience init(
+        hostView: UIView,
+        title: LocalizedStringResource,
+        settings: NetworkActivityOverlaySettings = .default,
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
+    ) {
+        self.init(hostView: hostView, title: nil, settings: settings, scheduler: scheduler)
+        overlayView.title = String(localized: title)
     }
 
     /// Takes the overlay down if the output is released while it shows, so that dropping the
@@ -135,8 +160,9 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.activeTaskCountChanged(activeTaskCount)
     }
 
-    /// The overlay follows the count; a `false` here (the manager going away, or disabled)
-    /// ends its load. Main actor.
+    /// The overlay follows the count; a change here (the manager disabled or enabled) makes it
+    /// read the manager's `isEnabled` again: a disabled manager's overlay never draws. Main
+    /// actor.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         core.visibilityChanged(isVisible)
     }
@@ -150,10 +176,13 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 attach(to: host)
             case .fadeIn:
                 overlayView.isHidden = false
+                if settings.interaction.coverTakesTouches { coverView.isHidden = false }
+                bringToFront(in: host)
                 updatePlacement()
-                UIView.animate(withDuration: 0.2) { self.overlayView.alpha = 1 }
+                UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.overlayView.alpha = 1 }
             case .fadeOut:
-                UIView.animate(withDuration: animated ? 0.2 : 0) {
+                if settings.interaction.coverTakesTouches { coverView.isHidden = true }
+                UIView.animate(withDuration: OverlayPresentation.fadeDuration(animated: animated)) {
                     self.overlayView.alpha = 0
                 } completion: { _ in
                     if self.presentation.fadeOutFinished() { self.overlayView.isHidden = true }
@@ -173,6 +202,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         guard presentation.isShowing, let host = hostView as? UIScrollView, scrollConstraints.count == 4 else {
             return
         }
+        bringToFront(in: host)
         let insets = host.adjustedContentInset
         let placement = OverlayPlacement(
             bounds: host.bounds,
@@ -191,8 +221,30 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         }
     }
 
+    /// Puts the cover (if any) and then the overlay above every other subview of `host`, which
+    /// hit-tests its subviews from the last: rows a table adds later would otherwise take the
+    /// touches meant for the cover, and draw over the overlay.
+    private func bringToFront(in host: UIView) {
+        guard host.subviews.last !== overlayView else { return }
+        if settings.interaction.coverTakesTouches { host.bringSubviewToFront(coverView) }
+        host.bringSubviewToFront(overlayView)
+    }
+
     /// Adds the overlay to `host`, hidden, with its constraints: once in the output's life.
     private func attach(to host: UIView) {
+        if settings.interaction.coverTakesTouches {
+            coverView.backgroundColor = .clear
+            coverView.isHidden = true
+            coverView.translatesAutoresizingMaskIntoConstraints = false
+            host.addSubview(coverView)
+            let guide = (host as? UIScrollView)?.frameLayoutGuide
+            NSLayoutConstraint.activate([
+                coverView.leadingAnchor.constraint(equalTo: guide?.leadingAnchor ?? host.leadingAnchor),
+                coverView.trailingAnchor.constraint(equalTo: guide?.trailingAnchor ?? host.trailingAnchor),
+                coverView.topAnchor.constraint(equalTo: guide?.topAnchor ?? host.topAnchor),
+                coverView.bottomAnchor.constraint(equalTo: guide?.bottomAnchor ?? host.bottomAnchor),
+            ])
+        }
         overlayView.translatesAutoresizingMaskIntoConstraints = false
         overlayView.alpha = 0
         host.addSubview(overlayView)
@@ -223,6 +275,18 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
         constraint.priority = UILayoutPriority(rawValue: 999)
         return constraint
+    }
+}
+
+/// The output reads its manager (`isEnabled`, the progress snapshot), and `removeOutput` takes
+/// its overlay down at once.
+extension NetworkActivityOverlayOutput: ManagerAwareOutput {
+    package func outputAdded(to manager: NetworkIndicatorManager) {
+        core.added(to: manager)
+    }
+
+    package func outputRemoved(from manager: NetworkIndicatorManager) {
+        core.removed(from: manager)
     }
 }
 #endif

@@ -12,7 +12,7 @@ public import Foundation
 /// ```swift
 /// var settings = NetworkActivityOverlaySettings()
 /// settings.showDelay = 0.3
-/// settings.blocksInteraction = true
+/// settings.interaction = .blocksHost   // a payment form: nothing is tappable while it loads
 /// settings.showsProgress = false   // always the spinner, never a bar
 /// ```
 ///
@@ -50,12 +50,21 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// needs no words.
     public var completionAnnouncementThreshold: TimeInterval?
 
-    /// Whether the overlay's card takes the touches (clicks) that land on the card itself, so
-    /// that they do not reach the content beneath the card. Only the card's frame blocks: the
-    /// rest of the host view stays usable while the overlay shows; to keep a screen from being
-    /// used while it loads, disable its controls yourself. Default `false`: touches on the card
-    /// pass through too, so the user can still scroll, or cancel the load.
-    public var blocksInteraction: Bool
+    /// What the drawn overlay does with touches (clicks): let them through, take those on its
+    /// card, or take every touch on the host view. Default ``Interaction/passesThrough``, so
+    /// that the user can still scroll, or cancel the load. Changes nothing while the overlay is
+    /// not drawn (during the show delay, the screen stays usable).
+    public var interaction: Interaction
+
+    /// Whether the overlay's card takes the touches that land on it: `true` when
+    /// ``interaction`` is ``Interaction/blocksCard`` or ``Interaction/blocksHost``. Setting
+    /// `true` means ``Interaction/blocksCard`` (only the card's frame: the rest of the host
+    /// stays usable), `false` ``Interaction/passesThrough``.
+    @available(*, deprecated, message: "blocks only the card: use interaction (.blocksCard, or .blocksHost)")
+    public var blocksInteraction: Bool {
+        get { interaction != .passesThrough }
+        set { interaction = newValue ? .blocksCard : .passesThrough }
+    }
 
     /// Whether the overlay shows how far the load is, when the manager knows
     /// (`fractionCompleted`, from tasks begun with a `Progress`): a determinate bar with a
@@ -71,18 +80,59 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
         minimumVisibleDuration: TimeInterval = 1,
         announcesActivity: Bool = true,
         completionAnnouncementThreshold: TimeInterval? = 5,
-        blocksInteraction: Bool = false,
+        interaction: Interaction = .passesThrough,
         showsProgress: Bool = true
     ) {
         self.showDelay = showDelay
         self.minimumVisibleDuration = minimumVisibleDuration
         self.announcesActivity = announcesActivity
         self.completionAnnouncementThreshold = completionAnnouncementThreshold
-        self.blocksInteraction = blocksInteraction
+        self.interaction = interaction
         self.showsProgress = showsProgress
     }
 
-    /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:blocksInteraction:showsProgress:)``
+    /// The settings with `blocksInteraction` as the deprecated ``blocksInteraction`` says:
+    /// `true` takes the touches on the card only.
+    @available(*, deprecated, message: "blocks only the card: use interaction (.blocksCard, or .blocksHost)")
+    public init(
+        showDelay: TimeInterval = 0.5,
+        minimumVisibleDuration: TimeInterval = 1,
+        announcesActivity: Bool = true,
+        completionAnnouncementThreshold: TimeInterval? = 5,
+        blocksInteraction: Bool,
+        showsProgress: Bool = true
+    ) {
+        self.init(
+            showDelay: showDelay,
+            minimumVisibleDuration: minimumVisibleDuration,
+            announcesActivity: announcesActivity,
+            completionAnnouncementThreshold: completionAnnouncementThreshold,
+            interaction: blocksInteraction ? .blocksCard : .passesThrough,
+            showsProgress: showsProgress
+        )
+    }
+
+    /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:interaction:showsProgress:)``
     /// gives them.
     public static let `default` = NetworkActivityOverlaySettings()
+}
+
+extension NetworkActivityOverlaySettings {
+    /// What a drawn overlay does with touches (clicks on macOS). A plain value.
+    public enum Interaction: Equatable, Sendable {
+        /// Every touch reaches the content, the card's included. The default.
+        case passesThrough
+        /// The card takes the touches that land on it; the rest of the host view stays usable.
+        case blocksCard
+        /// A clear cover over the whole host view takes every touch while the overlay is drawn,
+        /// as SVProgressHUD's and MBProgressHUD's blocking modes do: for a form that must not be
+        /// sent twice (a payment), or a screen that must not change while it saves.
+        case blocksHost
+
+        /// Whether the card takes the touches that land on it.
+        var cardTakesTouches: Bool { self != .passesThrough }
+
+        /// Whether a cover over the whole host takes every touch.
+        var coverTakesTouches: Bool { self == .blocksHost }
+    }
 }

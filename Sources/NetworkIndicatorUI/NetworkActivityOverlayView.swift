@@ -10,6 +10,8 @@
 // - CALayer.cornerCurve with .continuous: iOS 13.0+, tvOS 13.0+.
 // - UIActivityIndicatorView(style:) with .medium, UIColor.label: iOS 13.0+, tvOS 13.0+.
 // - UIFont.preferredFont(forTextStyle:) (iOS 7.0+), adjustsFontForContentSizeCategory (iOS 10.0+).
+// - UIFontMetrics(forTextStyle:).scaledFont(for:) (iOS 11.0+, tvOS 11.0+); the accessibility
+//   trait .updatesFrequently (iOS 5.0+, tvOS 9.0+).
 // - UIProgressView(progressViewStyle:) and progress (iOS 2.0+, tvOS 9.0+), accessibilityValue
 //   (iOS 3.0+, tvOS 9.0+), NSLayoutDimension.constraint(greaterThanOrEqualToConstant:) (iOS 9.0+),
 //   UIFont.monospacedDigitSystemFont(ofSize:weight:) (iOS 9.0+, tvOS 9.0+),
@@ -85,10 +87,11 @@ public final class NetworkActivityOverlayView: UIView {
 
         progressView.isHidden = true
         percentageLabel.isHidden = true
-        percentageLabel.font = UIFont.monospacedDigitSystemFont(
-            ofSize: UIFont.preferredFont(forTextStyle: .subheadline).pointSize,
-            weight: .regular
+        // Scaled by the subheadline's metrics, so that it follows Dynamic Type changes too.
+        percentageLabel.font = UIFontMetrics(forTextStyle: .subheadline).scaledFont(
+            for: UIFont.monospacedDigitSystemFont(ofSize: 15, weight: .regular)
         )
+        percentageLabel.adjustsFontForContentSizeCategory = true
         percentageLabel.textColor = .secondaryLabel
         percentageLabel.textAlignment = .center
 
@@ -113,6 +116,8 @@ public final class NetworkActivityOverlayView: UIView {
 
         // VoiceOver reads the overlay as one element, its title; touches go through to the host.
         isAccessibilityElement = true
+        // Its value (the percentage) changes while it is read.
+        accessibilityTraits.insert(AccessibilityAnnouncement.updatesFrequentlyTrait)
         self.title = title ?? OverlayLabel(nil).text()
         isUserInteractionEnabled = false
         // Above the rows a table or collection view adds later, which would otherwise cover it.

@@ -19,9 +19,12 @@ extension View {
     ///     .networkActivityScope("Feed")
     /// ```
     ///
-    /// The system's refresh control already shows a spinner while `action` runs, so the
-    /// scope's `networkActivityOverlay` draws none for the refresh (it still draws for the
-    /// scope's other loads). Write it inside the scope, as above: written below
+    /// On iOS and iPadOS the system's refresh control already shows a spinner while `action`
+    /// runs, so the scope's `networkActivityOverlay` begins to draw for nothing while a refresh
+    /// runs, neither for the refresh nor for the requests its action makes (it draws, after its
+    /// show delay, for what still loads when the refresh ends). On macOS, tvOS and watchOS
+    /// nothing spins for a refresh, which a button or a menu starts, so the overlay draws for it
+    /// as for any load. Write it inside the scope, as above: written below
     /// `networkActivityScope`, or in the view that declares the scope, it counts in the parent.
     /// The task ends when `action` returns, or when the refresh is cancelled.
     ///
@@ -48,7 +51,7 @@ private struct NetworkActivityRefreshableModifier: ViewModifier {
     @Environment(\.networkActivityScopeContext) private var scope
 
     func body(content: Content) -> some View {
-        let refreshes = scope?.manager === manager ? scope?.refreshes : nil
+        let refreshes = scope?.refreshesToLeaveOut(of: manager)
         return content.refreshable { @MainActor [manager, label, action] in
             await RefreshActivity.run(
                 in: manager,

@@ -3,7 +3,8 @@ import NetworkIndicator
 /// Owns the child manager of one `networkActivityScope(_:)` view, the logic under the SwiftUI
 /// glue: plain Swift, so that it is built and tested on Linux.
 ///
-/// The view keeps one owner for as long as it is on screen (in `@State`) and asks it, at each
+/// The view keeps one owner for as long as SwiftUI keeps its state (in `@State`: on screen, and
+/// in a navigation back stack or an unselected tab) and asks it, at each
 /// rebuild, for the manager to put in its content's environment. The owner makes the child the
 /// first time, hands the same one back while the parent stays the same, and makes a new one only
 /// when the parent changes. Releasing the owner (the view going away) or ``release()`` lets go

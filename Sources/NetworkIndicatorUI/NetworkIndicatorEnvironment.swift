@@ -31,14 +31,6 @@ extension EnvironmentValues {
     }
 }
 
-/// The scope a view is in, for the modifiers that need more than its manager: the overlay
-/// (the scope's settings, and which tasks are refreshes) and `networkActivityRefreshable`.
-struct NetworkActivityScopeContext: Sendable {
-    let manager: NetworkIndicatorManager
-    let refreshes: NetworkActivityRefreshes
-    let settings: NetworkActivityOverlaySettings
-}
-
 /// The key of `EnvironmentValues.networkActivityScopeContext`.
 private struct NetworkActivityScopeContextKey: EnvironmentKey {
     static let defaultValue: NetworkActivityScopeContext? = nil
@@ -55,7 +47,8 @@ extension EnvironmentValues {
 
 extension View {
     /// Gives this view a loading state of its own: a child manager of the environment's
-    /// manager, put in the environment of the content, for as long as the view is on screen.
+    /// manager, put in the environment of the content, for as long as SwiftUI keeps the view's
+    /// state.
     ///
     /// ```swift
     /// List(posts) { PostRow(post: $0) }
@@ -70,9 +63,12 @@ extension View {
     /// while the feed loads. The view that declares the scope sees the *parent* in its own
     /// `@Environment`: use those modifiers, or a view inside the scope, to reach the child.
     ///
-    /// The view owns one child for as long as it is on screen: rebuilding the view keeps it,
-    /// and only a change of the environment's manager makes a new one. When the view goes away
-    /// the child is released, and its open tasks end in every ancestor at once (tasks begun
+    /// The view owns one child for as long as SwiftUI keeps its state (its `@State`, by the
+    /// view's identity): while it is on screen, and also while it waits in a navigation back
+    /// stack or an unselected tab, where SwiftUI keeps that state (its overlays, tasks and
+    /// refreshes stop there all the same, with their views). Rebuilding the view keeps the
+    /// child, and only a change of the environment's manager makes a new one. When SwiftUI
+    /// discards the view's state the child is released, and its open tasks end in every ancestor at once (tasks begun
     /// with an opaque token or a group keep the child alive until they end). The label is taken
     /// when the child is made. Main actor, as every view modifier.
     ///
@@ -90,7 +86,7 @@ extension View {
     /// ```swift
     /// List(posts) { PostRow(post: $0) }
     ///     .networkActivityOverlay()
-    ///     .networkActivityScope("Feed", settings: .init(showDelay: 0.3, blocksInteraction: true))
+    ///     .networkActivityScope("Feed", settings: .init(showDelay: 0.3, interaction: .blocksCard))
     /// ```
     ///
     /// The settings are the scope overlay's presentation only; the child manager's own delays,
@@ -111,13 +107,19 @@ private struct NetworkActivityScopeModifier: ViewModifier {
     let label: String
     let settings: NetworkActivityOverlaySettings
     @Environment(\.networkIndicator) private var parent
+    @Environment(\.networkActivityScopeContext) private var parentScope
     // Evaluated on every rebuild, but only the first owner is kept; the others own nothing.
     @State private var owner = NetworkActivityScopeOwner()
 
     func body(content: Content) -> some View {
         let child = owner.manager(under: parent, label: label)
         let context = owner.refreshes.map {
-            NetworkActivityScopeContext(manager: child, refreshes: $0, settings: settings)
+            NetworkActivityScopeContext(
+                manager: child,
+                refreshes: $0,
+                settings: settings,
+                parentRefreshes: parentScope?.scope(of: parent)?.refreshes
+            )
         }
         return
             content

@@ -6,6 +6,12 @@ import NetworkIndicator
 /// (the count of the moment the output is added) and starts from that count. Plain Swift, so
 /// that it is tested on Linux; each output keeps only its view code.
 ///
+/// It knows its manager (weakly) from ``added(to:)``, to read `isEnabled` and the progress
+/// snapshot. ``removed(from:)`` takes the overlay down at once and forgets the presentation, so
+/// that `removeOutput` is the supported way to take an overlay down while keeping its output,
+/// and adding it again starts from the manager's count then. A manager that is deallocated
+/// tells its count outputs `0`, so the overlay of a manager gone mid-load erases.
+///
 /// Main actor only, like the outputs that own it.
 @MainActor
 final class OverlayOutputCore {
@@ -14,8 +20,10 @@ final class OverlayOutputCore {
     private let accessibility: NetworkActivityOverlayController.Accessibility
     private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
     private let progressChanged: @MainActor (OverlayProgress) -> Void
-    /// Made at the first count; `nil` until then.
+    /// Made at the first count; `nil` until then, and again once removed from the manager.
     private(set) var controller: NetworkActivityOverlayController?
+    /// The manager the output was last added to.
+    private weak var manager: NetworkIndicatorManager?
 
     /// - Parameters:
     ///   - settings: The overlay's presentation.
@@ -51,16 +59,31 @@ final class OverlayOutputCore {
                 progressChanged: progressChanged
             )
             self.controller = controller
-            controller.appear(activeCount: count, scheduler: scheduler)
+            controller.appear(activeCount: count, scheduler: scheduler, manager: manager)
             return
         }
         controller.activeCountChanged(count)
     }
 
-    /// The manager told its visibility: `false` (the manager going away, or disabled) ends the
-    /// overlay's load; `true` changes nothing, since the overlay follows the count.
+    /// The manager told its visibility, which changes when it is disabled or enabled: the
+    /// controller reads `isEnabled` again. The overlay follows the count, not the visibility.
     func visibilityChanged(_ isVisible: Bool) {
-        if !isVisible { controller?.activeCountChanged(0) }
+        controller?.managerVisibilityChanged()
+    }
+
+    /// `manager` is about to attach the output (from `addOutput`).
+    func added(to manager: NetworkIndicatorManager) {
+        if self.manager !== manager { removed(from: self.manager) }
+        self.manager = manager
+    }
+
+    /// `manager` detached the output (from `removeOutput`): erases at once and forgets the
+    /// presentation. Ignored for a manager the output is not attached to.
+    func removed(from manager: NetworkIndicatorManager?) {
+        guard manager === self.manager else { return }
+        controller?.disappear()
+        controller = nil
+        self.manager = nil
     }
 
     /// The manager told its `fractionCompleted`; ignored before the first count.

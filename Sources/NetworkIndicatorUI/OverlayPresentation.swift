@@ -16,6 +16,15 @@ struct OverlayPresentation: Equatable, Sendable {
         case fadeOut
     }
 
+    /// Seconds of an overlay's fade, in and out, on every platform (SwiftUI, UIKit, AppKit).
+    static let fadeDuration: Double = 0.2
+
+    /// The fade for a change the model asked to animate or not (`false`: the view went away,
+    /// erase at once).
+    static func fadeDuration(animated: Bool) -> Double {
+        animated ? fadeDuration : 0
+    }
+
     /// Whether the model last said drawn.
     private(set) var isShowing = false
     /// Whether the overlay view is in its host.

@@ -7,6 +7,11 @@ import Foundation
 ///
 /// The overlay draws for the screen's tasks that are not refreshes: a pull-to-refresh already
 /// shows the system's own spinner, so ``refreshCount`` of the ``activeCount`` are left out.
+/// And while a refresh runs, the overlay does not begin to draw at all, for any task: work begun
+/// inside the refresh (the requests its action makes) is under the system's spinner already,
+/// and a card over it would be a second spinner. It draws, after the show delay, for what
+/// still loads once the refresh ends; an overlay drawn before the refresh stays as long as its
+/// load runs.
 ///
 /// - Off screen (before ``appeared(activeCount:refreshCount:now:)``, after ``disappeared()``):
 ///   nothing drawn, every event ignored, so a view coming back never starts from stale state.
@@ -14,6 +19,11 @@ import Foundation
 ///   sooner never draws.
 /// - Idle again: erase once the overlay has been drawn
 ///   ``NetworkActivityOverlaySettings/minimumVisibleDuration``; busy again before that, stay.
+///
+/// - Disabled manager (`isEnabled` `false`): never drawn. Disabling erases at once, with no
+///   minimum time and no announcement; enabling again treats a running load as a new one (the
+///   show delay from then), so that a disabled manager's overlay shows nothing, as its other
+///   outputs do.
 ///
 /// At most one timer is wanted at a time; ``timerFired(now:)`` acts only once its deadline has
 /// come, so a late or stale firing changes nothing.
@@ -46,6 +56,8 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private(set) var activeCount = 0
     /// How many of them are refreshes, which the overlay does not draw for.
     private(set) var refreshCount = 0
+    /// Whether the manager is enabled, as last told; a disabled manager's overlay never draws.
+    private(set) var isEnabled = true
 
     init(settings: NetworkActivityOverlaySettings) {
         self.settings = settings
@@ -62,8 +74,9 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     /// Whether the view is on screen (between an appearance and a disappearance).
     var isOnScreen: Bool { phase != .offScreen }
 
-    /// Whether there is something to draw for: tasks other than refreshes.
-    var isLoading: Bool { activeCount - refreshCount > 0 }
+    /// Whether there is something to draw for: tasks other than refreshes, in an enabled
+    /// manager.
+    var isLoading: Bool { isEnabled && activeCount - refreshCount > 0 }
 
     /// The view appeared, and the manager has `activeCount` tasks now, `refreshCount` of them
     /// refreshes. A load already running waits the show delay from now, as a new one would.
@@ -110,10 +123,30 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         return update(now: now)
     }
 
+    /// The manager was enabled or disabled. Disabling erases at once (no minimum time, no
+    /// announcement); enabling starts a running load's show delay from `now`. Remembered off
+    /// screen too, since the manager's setting outlives the view.
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval) -> [Action] {
+        guard isEnabled != self.isEnabled else { return [] }
+        self.isEnabled = isEnabled
+        guard isOnScreen else { return [] }
+        if !isEnabled {
+            let wasDrawn = isDrawn
+            let hadTimer = hasTimer
+            phase = .idle
+            return (hadTimer ? [.cancelTimer] : []) + (wasDrawn ? [.erase(animated: true)] : [])
+        }
+        return update(now: now)
+    }
+
     /// The timer asked for by the last ``Action/scheduleTimer(after:)`` fired.
     mutating func timerFired(now: TimeInterval) -> [Action] {
         switch phase {
         case .waitingToDraw(let until) where now >= until:
+            guard refreshCount == 0 else {
+                phase = .idle  // drawn, if still loading, after the refresh ends
+                return []
+            }
             phase = .drawn(since: now)
             return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])
         case .waitingToErase(let drawnSince, let until) where now >= until:
@@ -134,6 +167,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private mutating func update(now: TimeInterval) -> [Action] {
         switch (phase, isLoading) {
         case (.idle, true):
+            guard refreshCount == 0 else { return [] }
             guard settings.showDelay > 0 else {
                 phase = .drawn(since: now)
                 return [.draw] + (settings.announcesActivity ? [.announce(.started)] : [])

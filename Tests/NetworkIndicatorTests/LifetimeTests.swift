@@ -43,6 +43,22 @@ struct LifetimeTests {
         #expect(output.visibilityChanges == [false])
     }
 
+    @Test func releasedManagerTellsItsCountOutputsZeroEvenWhileHidden() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        manager!.startDelay = 5
+        let output = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
+        manager!.addOutput(output)
+        manager!.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(output.activeTaskCounts.last == 1)
+        #expect(output.visibilityChanges == [false], "still in its start delay")
+        manager = nil
+        scheduler.runPendingWork()
+        #expect(output.activeTaskCounts.last == 0, "no stale count outlives the manager")
+        #expect(output.visibilityChanges == [false], "and no visibility it was never told")
+    }
+
     @Test func replacingTheDiagnosticsHandlerReleasesTheOldOneOutsideTheLock() {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         // The old handler owns a group of this manager: releasing it ends the group's work,

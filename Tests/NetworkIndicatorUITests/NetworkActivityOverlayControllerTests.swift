@@ -54,6 +54,34 @@ struct NetworkActivityOverlayControllerTests {
         #expect(shell.announcements == [.started])
     }
 
+    @Test func disablingTheManagerErasesTheOverlayAndEnablingBringsItBack() {
+        let shell = Shell()
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        manager.isEnabled = false
+        scheduler.runPendingWork()
+        #expect(shell.drawn == [true, false], "erased at once, with no count change")
+        manager.isEnabled = true
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true, false, true])
+        #expect(shell.announcements == [.started, .started])
+    }
+
+    @Test func aManagerDisabledDuringTheShowDelayNeverDraws() {
+        let shell = Shell()
+        manager.startDelay = 2  // the manager's indicator is not visible: disabling tells nothing
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        manager.isEnabled = false
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty, "read at the show delay's end")
+    }
+
     @Test func aShortLoadNeverDraws() {
         let shell = Shell()
         shell.controller.appear(manager: manager, refreshes: nil)
@@ -173,10 +201,15 @@ struct NetworkActivityOverlayControllerTests {
         scheduler.runPendingWork()
         scheduler.advance(by: 5)
         #expect(shell.drawn.isEmpty)
-        manager.pushNetworkActivity()  // another load of the screen
+        manager.pushNetworkActivity()  // a request the refresh's action makes
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(shell.drawn.isEmpty, "the system's refresh spinner shows it")
+        refreshes.end()
+        manager.popNetworkActivity()  // the refresh's task; its request still runs
         scheduler.runPendingWork()
         scheduler.advance(by: 0.5)
-        #expect(shell.drawn == [true])
+        #expect(shell.drawn == [true], "drawn for what still loads after the refresh")
     }
 
     @Test func aRefreshEndingBeforeItsCountArrivesDrawsNothing() {

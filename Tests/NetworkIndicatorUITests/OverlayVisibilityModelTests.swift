@@ -188,18 +188,30 @@ struct OverlayVisibilityModelTests {
     @Test func bothCountsChangingTogetherKeepADrawnLoadDrawn() {
         // A refresh's task and the refresh itself end in one step: never one load too few.
         var model = appearedModel()
-        _ = model.countsChanged(activeCount: 2, refreshCount: 1, now: 10)
+        _ = model.activeCountChanged(1, now: 10)
         _ = model.timerFired(now: 10.5)
+        #expect(model.countsChanged(activeCount: 2, refreshCount: 1, now: 15).isEmpty, "a refresh begins")
         #expect(model.isDrawn)
         #expect(model.countsChanged(activeCount: 1, refreshCount: 0, now: 20).isEmpty)
         #expect(model.isDrawn)
     }
 
-    @Test func otherTasksBesideARefreshAreDrawn() {
+    @Test func workBegunDuringARefreshIsNotDrawnUntilTheRefreshEnds() {
+        // The refresh's action makes its own requests: the system's spinner shows them.
         var model = appearedModel()
         _ = model.refreshCountChanged(1, now: 10)
         _ = model.activeCountChanged(1, now: 10)
-        #expect(model.activeCountChanged(2, now: 10.1) == [.scheduleTimer(after: 0.5)])
+        #expect(model.activeCountChanged(2, now: 10.1).isEmpty)
+        #expect(model.countsChanged(activeCount: 1, refreshCount: 0, now: 12) == [.scheduleTimer(after: 0.5)])
+        #expect(model.timerFired(now: 12.5) == [.draw, .announce(.started)], "still loading after it")
+    }
+
+    @Test func aShowDelayEndingDuringARefreshDrawsNothing() {
+        var model = appearedModel()
+        _ = model.activeCountChanged(1, now: 10)
+        _ = model.countsChanged(activeCount: 2, refreshCount: 1, now: 10.2)
+        #expect(model.timerFired(now: 10.5).isEmpty)
+        #expect(!model.isDrawn)
     }
 
     @Test func appearingDuringARefreshDrawsNothing() {
@@ -247,6 +259,6 @@ struct OverlayVisibilityModelTests {
         #expect(defaults.showDelay > 0)
         #expect(defaults.minimumVisibleDuration > 0)
         #expect(defaults.announcesActivity)
-        #expect(!defaults.blocksInteraction, "touches pass through by default")
+        #expect(defaults.interaction == .passesThrough, "touches pass through by default")
     }
 }

@@ -5,13 +5,15 @@ import NetworkIndicatorUI
 
 // docs:begin appkit-overlay
 final class FeedViewController: NSViewController {
-    private var networkActivity: NetworkActivityOverlayOutput?
+    // The feed's own scope: its loads count here, and in `.shared` for the app-wide indicator.
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Feed")
+    private var overlay: NetworkActivityOverlayOutput?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         let output = NetworkActivityOverlayOutput(hostView: view, title: "Loading feed")
-        NetworkIndicatorManager.shared.addOutput(output)
-        networkActivity = output  // the manager holds outputs weakly
+        networkActivity.addOutput(output)
+        overlay = output  // the manager holds outputs weakly
     }
 }
 // docs:end

@@ -59,7 +59,7 @@ struct SyncView: View {
     var body: some View {
         List(model.articles) { Text($0.title) }
             .networkActivityTask(label: "sync") { await model.load() }
-            .networkActivityOverlay(settings: .init(blocksInteraction: true)) {
+            .networkActivityOverlay(settings: .init(interaction: .blocksCard)) {
                 Label("Syncing", systemImage: "arrow.triangle.2.circlepath")
                     .padding()
                     .background(.thinMaterial, in: Capsule())

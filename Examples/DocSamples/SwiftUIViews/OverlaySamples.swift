@@ -7,10 +7,11 @@ import SwiftUI
 // docs:begin swiftui-overlay-manager
 struct ItemsView: View {
     let items: [Item]
+    let networkActivity: NetworkIndicatorManager  // the screen's scope, kept by its view model
 
     var body: some View {
         List(items) { ItemRow(item: $0) }
-            .networkActivityOverlay(.shared)  // "Loading", localized; or label: "Loading items"
+            .networkActivityOverlay(networkActivity)  // "Loading", localized; or label: "Loading items"
     }
 }
 // docs:end
@@ -19,16 +20,16 @@ struct ItemsView: View {
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-model
 struct InboxView: View {
-    @State private var networkActivity = NetworkIndicatorModel(manager: .shared)
+    // App-wide chrome: a small spinner while anything in the app loads.
+    @State private var appActivity = NetworkIndicatorModel(manager: .shared)
 
     var body: some View {
         List { Text("…") }
             .toolbar {
-                if networkActivity.isVisible {
+                if appActivity.isVisible {
                     ProgressView()
                 }
             }
-            .networkActivityOverlay(networkActivity, label: "Loading inbox")
     }
 }
 // docs:end
@@ -61,6 +62,7 @@ struct MailboxView: View {
                     .padding()
                     .background(.thinMaterial, in: Capsule())
             }
+            .networkActivityScope("Mailbox")  // the mailbox's loads, not the whole app's
     }
 }
 // docs:end

@@ -89,8 +89,8 @@ struct CheckoutView: View {
     var body: some View {
         CheckoutForm()  // inside the scope: it runs the payment
             .networkActivityOverlay(label: "Paying")
-            // Draw at once; the card takes the touches that land on it (only those).
-            .networkActivityScope("Checkout", settings: .init(showDelay: 0, blocksInteraction: true))
+            // Draw at once, and take every touch on the form: "Pay" cannot be tapped twice.
+            .networkActivityScope("Checkout", settings: .init(showDelay: 0, interaction: .blocksHost))
     }
 }
 // docs:end

@@ -23,17 +23,18 @@ final class InboxViewController: UITableViewController {
 
 // docs:begin uikit-overlay-settings
 final class CatalogViewController: UIViewController {
-    private var networkActivity: NetworkActivityOverlayOutput?
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Catalog")
+    private var overlay: NetworkActivityOverlayOutput?
 
     override func viewDidLoad() {
         super.viewDidLoad()
         let output = NetworkActivityOverlayOutput(
             hostView: view,
             title: "Loading catalog",  // a key of Localizable.strings
-            settings: NetworkActivityOverlaySettings(showDelay: 0.3, blocksInteraction: true)
+            settings: NetworkActivityOverlaySettings(showDelay: 0.3, interaction: .blocksCard)
         )
-        NetworkIndicatorManager.shared.addOutput(output)
-        networkActivity = output  // the manager holds outputs weakly
+        networkActivity.addOutput(output)
+        overlay = output  // the manager holds outputs weakly
     }
 }
 // docs:end

@@ -23,9 +23,31 @@ final class FeedViewController: UITableViewController {
 }
 // docs:end
 
+// docs:begin uikit-overlay-scope
+final class TimelineViewController: UITableViewController {
+    // The screen's own scope: its overlay shows the timeline's loads, not the whole app's;
+    // they count in `.shared` too. Begin the screen's work here: `networkActivity.track(…)`.
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Timeline")
+    private var overlay: NetworkActivityOverlayOutput?  // the manager holds it weakly
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        let output = NetworkActivityOverlayOutput(hostView: tableView)
+        networkActivity.addOutput(output)
+        overlay = output
+    }
+
+    override func viewDidLayoutSubviews() {
+        super.viewDidLayoutSubviews()
+        overlay?.updatePlacement()  // a scroll view's insets: bars, the keyboard
+    }
+}
+// docs:end
+
 // docs:begin uikit-overlay-plain
 final class ShareViewController: UIViewController {
-    private var networkActivity: NetworkActivityOverlayOutput?
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Share")
+    private var overlay: NetworkActivityOverlayOutput?
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -34,10 +56,10 @@ final class ShareViewController: UIViewController {
         let output = NetworkActivityOverlayOutput(
             hostView: view,
             title: "Uploading",  // a key of the app's Localizable.strings
-            settings: NetworkActivityOverlaySettings(blocksInteraction: true)
+            settings: NetworkActivityOverlaySettings(interaction: .blocksCard)
         )
-        NetworkIndicatorManager.shared.addOutput(output)
-        networkActivity = output  // the manager holds it weakly
+        networkActivity.addOutput(output)
+        overlay = output  // the manager holds it weakly
     }
 }
 // docs:end

@@ -58,13 +58,19 @@ final class OutputDelivery {
         return pruneReleasedOutputs()
     }
 
-    /// The manager is gone: outputs that showed the indicator hear `false`, and are let go.
+    /// The manager is gone: outputs that showed the indicator hear `false`, those that receive
+    /// the count hear `0` (a count output that outlived its manager must not keep a stale
+    /// count, visible or not), and all are let go.
     func shutDown() {
-        let remaining = outputs
+        let remaining = attached
         attached.removeAll()
-        guard isVisible else { return }
+        let wasVisible = isVisible
         isVisible = false
-        for output in remaining { output.networkIndicatorVisibilityDidChange(false) }
+        for target in remaining {
+            guard let output = target.output else { continue }
+            if wasVisible { output.networkIndicatorVisibilityDidChange(false) }
+            if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }
+        }
     }
 
     private func isAttached(_ output: any NetworkIndicatorOutput) -> Bool {

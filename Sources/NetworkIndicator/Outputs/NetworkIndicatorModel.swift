@@ -29,6 +29,10 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// while tasks begun with a `Progress` run): a value for a determinate bar, or `nil` for an
     /// indeterminate spinner.
     public private(set) var fractionCompleted: Double?
+    /// The manager the model was last added to, while it lives and keeps the model attached:
+    /// what `NetworkIndicatorUI`'s model-based overlay follows, through the same presentation
+    /// as its manager-based one. Not observed: it changes only with `addOutput`/`removeOutput`.
+    @ObservationIgnored package private(set) weak var attachedManager: NetworkIndicatorManager?
 
     /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``.
     public init() {}
@@ -58,6 +62,17 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// Updates ``fractionCompleted``.
     public func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
         if self.fractionCompleted != fractionCompleted { self.fractionCompleted = fractionCompleted }
+    }
+}
+/// The model remembers the manager it is attached to.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension NetworkIndicatorModel: ManagerAwareOutput {
+    package func outputAdded(to manager: NetworkIndicatorManager) {
+        attachedManager = manager
+    }
+
+    package func outputRemoved(from manager: NetworkIndicatorManager) {
+        if attachedManager === manager { attachedManager = nil }
     }
 }
 #endif

@@ -27,6 +27,27 @@ struct NetworkIndicatorModelTests {
         #expect(model.activeTaskCount == 0)
     }
 
+    @Test func theModelKnowsTheManagerItIsAttachedTo() {
+        // What NetworkIndicatorUI's model-based overlay follows.
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        #expect(model.attachedManager === harness.manager)
+        let other = NetworkIndicatorManager(scheduler: harness.scheduler)
+        other.removeOutput(model)
+        #expect(model.attachedManager === harness.manager, "removed from a manager it was not in")
+        harness.manager.removeOutput(model)
+        #expect(model.attachedManager == nil)
+        other.addOutput(model)
+        #expect(model.attachedManager === other)
+    }
+
+    @Test func theModelDoesNotKeepItsManagerAlive() {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: Harness().scheduler)
+        let model = NetworkIndicatorModel(manager: manager!)
+        manager = nil
+        #expect(model.attachedManager == nil)
+    }
+
     @Test func observersAreToldOfChanges() {
         let harness = Harness()
         let model = NetworkIndicatorModel(manager: harness.manager)

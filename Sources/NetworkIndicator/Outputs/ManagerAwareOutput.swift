@@ -1,0 +1,17 @@
+/// An output that reads its manager, not only what the manager tells it: the package's overlays
+/// (in `NetworkIndicatorUI`) ask it for `isEnabled` and `progressSnapshot()` when they decide,
+/// and take their overlay down when detached. Package-only: the public protocol stays
+/// ``NetworkIndicatorOutput``.
+///
+/// Main actor, like every output; both calls come from ``NetworkIndicatorManager/addOutput(_:)``
+/// and ``NetworkIndicatorManager/removeOutput(_:)``, with no lock held.
+@MainActor
+package protocol ManagerAwareOutput: NetworkIndicatorOutput {
+    /// `manager` is about to attach the output: called before it tells the output anything.
+    /// Called again if the output is added again, to the same manager or another.
+    func outputAdded(to manager: NetworkIndicatorManager)
+
+    /// `manager` detached the output (or was asked to: also called for an output it did not
+    /// hold). It is told nothing more by `manager`.
+    func outputRemoved(from manager: NetworkIndicatorManager)
+}

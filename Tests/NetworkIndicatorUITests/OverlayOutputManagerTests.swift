@@ -1,0 +1,156 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// An overlay output attached to a real manager (a manual scheduler stands in for the main
+/// queue): what `isEnabled`, `removeOutput` and the manager's end do to the overlay. The test
+/// output forwards to ``OverlayOutputCore`` as the UIKit and AppKit outputs do, line for line.
+@MainActor
+@Suite("Overlay output and its manager")
+struct OverlayOutputManagerTests {
+    @MainActor
+    private final class Output: ManagerAwareOutput {
+        var drawn: [Bool] = []
+        var shown: [OverlayProgress] = []
+        var core: OverlayOutputCore!
+
+        init(scheduler: ManualNetworkIndicatorScheduler) {
+            core = OverlayOutputCore(
+                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+                scheduler: scheduler,
+                accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                progressChanged: { [unowned self] in shown.append($0) }
+            )
+        }
+
+        var receivesActiveTaskCount: Bool { true }
+        var receivesFractionCompleted: Bool { core.receivesFractionCompleted }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
+        func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
+        func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { core.fractionCompletedChanged(fraction) }
+        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager) }
+        func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    /// A load that the overlay draws for: begun, then the show delay.
+    private func drawnLoad(in manager: NetworkIndicatorManager, output: Output) {
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(output.drawn == [true])
+    }
+
+    @Test func anOutputAddedToADisabledManagerNeverDraws() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.isEnabled = false
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(output.drawn.isEmpty)
+    }
+
+    @Test func disablingErasesAtOnceAndStaysErasedThroughCountChanges() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        manager.isEnabled = false
+        scheduler.runPendingWork()
+        #expect(output.drawn == [true, false], "at once: no minimum time for a disabled manager")
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(output.drawn == [true, false], "a count change does not bring it back")
+    }
+
+    @Test func enablingAgainDrawsARunningLoadAfterTheShowDelay() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.isEnabled = false
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        manager.isEnabled = true
+        scheduler.runPendingWork()
+        #expect(output.drawn.isEmpty, "no count changed, yet the overlay heard")
+        scheduler.advance(by: 0.5)
+        #expect(output.drawn == [true])
+    }
+
+    @Test func removingTheOutputTakesTheOverlayDown() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        manager.removeOutput(output)
+        #expect(output.drawn == [true, false], "erased at once")
+        scheduler.advance(by: 5)
+        #expect(output.drawn == [true, false])
+    }
+
+    @Test func addingTheOutputAgainStartsFromTheCountThen() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        manager.removeOutput(output)
+        manager.addOutput(output)
+        #expect(output.drawn == [true, false], "the show delay again")
+        scheduler.advance(by: 0.5)
+        #expect(output.drawn == [true, false, true], "the load still runs: drawn again")
+    }
+
+    @Test func removingFromAnotherManagerChangesNothing() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        other.removeOutput(output)
+        scheduler.advance(by: 5)
+        #expect(output.drawn == [true])
+    }
+
+    @Test func aManagerDeallocatedWhileHiddenLeavesNoOverlayDrawn() {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        manager!.startDelay = 10  // the manager's own indicator is not visible yet
+        let output = Output(scheduler: scheduler)
+        manager!.addOutput(output)
+        drawnLoad(in: manager!, output: output)
+        manager = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(output.drawn == [true, false])
+    }
+
+    @Test func aBarShowsOnlyWhileEverythingRunningIsMeasured() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        let progress = Progress(totalUnitCount: 100)
+        progress.completedUnitCount = 40
+        let download = manager.beganNetworkTask(label: "Download", progress: progress)
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(output.shown.last == OverlayProgress(fractionCompleted: 0.4))
+        manager.pushNetworkActivity()  // a request of unknown size joins; the fraction stays 0.4
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(output.shown.last == .indeterminate)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(output.shown.last == OverlayProgress(fractionCompleted: 0.4), "measured again")
+        withExtendedLifetime(download) {}
+    }
+}

@@ -1,0 +1,63 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// What each `interaction` setting asks of the shells: the card, a cover over the host, or
+/// neither takes the touches.
+@Suite("Overlay interaction")
+struct OverlayInteractionTests {
+    @Test func eachSettingSaysWhatTakesTheTouches() {
+        typealias Interaction = NetworkActivityOverlaySettings.Interaction
+        #expect(!Interaction.passesThrough.cardTakesTouches && !Interaction.passesThrough.coverTakesTouches)
+        #expect(Interaction.blocksCard.cardTakesTouches && !Interaction.blocksCard.coverTakesTouches)
+        #expect(Interaction.blocksHost.cardTakesTouches && Interaction.blocksHost.coverTakesTouches)
+    }
+
+    @available(*, deprecated, message: "tests the deprecated blocksInteraction")
+    @Test func theDeprecatedFlagMeansTheCardOnly() {
+        var settings = NetworkActivityOverlaySettings()
+        settings.interaction = .blocksHost
+        #expect(settings.blocksInteraction)
+        settings.blocksInteraction = true
+        #expect(settings.interaction == .blocksCard, "the old flag never blocked the whole view")
+        settings.blocksInteraction = false
+        #expect(settings.interaction == .passesThrough)
+        #expect(NetworkActivityOverlaySettings(blocksInteraction: true).interaction == .blocksCard)
+    }
+}
+
+/// The rules the SwiftUI shell used to make on its own: when to restart its controller, and
+/// how long a fade lasts.
+@MainActor
+@Suite("Overlay shell rules")
+struct OverlayShellRulesTests {
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func configuration(
+        settings: NetworkActivityOverlaySettings = .default,
+        title: String = "Loading",
+        manager: NetworkIndicatorManager? = nil
+    ) -> OverlayShellConfiguration {
+        OverlayShellConfiguration(
+            manager: manager ?? self.manager,
+            settings: settings,
+            spokenTitle: title,
+            refreshes: nil,
+            parentRefreshes: nil
+        )
+    }
+
+    @Test func newSettingsOrANewTitleRestartTheController() {
+        #expect(configuration() == configuration(), "a rebuild with the same values keeps it")
+        #expect(configuration() != configuration(settings: .init(showDelay: 0)))
+        #expect(configuration() != configuration(title: "Paying"))
+        #expect(configuration() != configuration(manager: NetworkIndicatorManager(parent: manager)))
+    }
+
+    @Test func everyPlatformFadesAlikeAndAGoneViewAtOnce() {
+        #expect(OverlayPresentation.fadeDuration(animated: true) == 0.2)
+        #expect(OverlayPresentation.fadeDuration(animated: false) == 0)
+    }
+}

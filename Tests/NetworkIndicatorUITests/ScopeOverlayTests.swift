@@ -1,0 +1,124 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// Overlays of nested scopes, as `networkActivityScope` wires them: each draws for what is its
+/// own, so that a parent and a child on screen together (split view, a dashboard) never draw two
+/// cards for one load; and which refreshes an overlay leaves out, by platform.
+@MainActor
+@Suite("Scope overlays")
+struct ScopeOverlayTests {
+    /// An overlay's controller and what it drew.
+    @MainActor
+    private final class Overlay {
+        var drawn: [Bool] = []
+        var controller: NetworkActivityOverlayController!
+
+        init() {
+            controller = NetworkActivityOverlayController(
+                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+                accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+            )
+        }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let parent: NetworkIndicatorManager
+    private let child: NetworkIndicatorManager
+    private let parentRefreshes = NetworkActivityRefreshes()
+    private let childRefreshes = NetworkActivityRefreshes()
+
+    init() {
+        parent = NetworkIndicatorManager(scheduler: scheduler)
+        child = NetworkIndicatorManager(parent: parent, label: "Detail")
+    }
+
+    private func settle() {
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+    }
+
+    /// Both overlays on screen, as the scopes' contexts wire them.
+    private func bothOnScreen() -> (parent: Overlay, child: Overlay) {
+        let overlays = (parent: Overlay(), child: Overlay())
+        overlays.parent.controller.appear(manager: parent, refreshes: parentRefreshes)
+        overlays.child.controller.appear(manager: child, refreshes: childRefreshes, coveringIn: parentRefreshes)
+        return overlays
+    }
+
+    @Test func aChildScopesLoadDrawsOnlyTheChildsOverlay() {
+        let overlays = bothOnScreen()
+        child.pushNetworkActivity()
+        settle()
+        #expect(overlays.child.drawn == [true])
+        #expect(overlays.parent.drawn.isEmpty, "no second card over the same load")
+        #expect(parent.activeTaskCount == 1, "the parent still counts it, for the app-wide indicator")
+    }
+
+    @Test func theParentsOwnLoadDrawsTheParentsOverlay() {
+        let overlays = bothOnScreen()
+        child.pushNetworkActivity()
+        parent.pushNetworkActivity()
+        settle()
+        #expect(overlays.parent.drawn == [true])
+        parent.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(overlays.parent.drawn == [true, false], "erased while the child still loads")
+    }
+
+    @Test func aChildOverlayGoingAwayHandsItsTasksBackToTheParent() {
+        let overlays = bothOnScreen()
+        child.pushNetworkActivity()
+        settle()
+        overlays.child.controller.disappear()
+        scheduler.advance(by: 0.5)
+        #expect(overlays.parent.drawn == [true], "the child's load is the parent's to show now")
+    }
+
+    @Test func aChildOverlayAppearingTakesOverADrawnLoad() {
+        let parentOverlay = Overlay()
+        parentOverlay.controller.appear(manager: parent, refreshes: parentRefreshes)
+        child.pushNetworkActivity()
+        settle()
+        #expect(parentOverlay.drawn == [true])
+        let childOverlay = Overlay()
+        childOverlay.controller.appear(manager: child, refreshes: childRefreshes, coveringIn: parentRefreshes)
+        scheduler.advance(by: 1)
+        #expect(parentOverlay.drawn == [true, false], "after its minimum time")
+    }
+
+    @Test func twoOverlaysOfOneChildCoverItUntilBothGo() {
+        let parentOverlay = Overlay()
+        parentOverlay.controller.appear(manager: parent, refreshes: parentRefreshes)
+        let first = Overlay()
+        let second = Overlay()
+        first.controller.appear(manager: child, refreshes: childRefreshes, coveringIn: parentRefreshes)
+        second.controller.appear(manager: child, refreshes: childRefreshes, coveringIn: parentRefreshes)
+        first.controller.disappear()
+        child.pushNetworkActivity()
+        settle()
+        #expect(parentOverlay.drawn.isEmpty)
+        second.controller.disappear()
+        scheduler.advance(by: 0.5)
+        #expect(parentOverlay.drawn == [true])
+    }
+
+    @Test func aScopeIsUsedOnlyForItsOwnManager() {
+        let context = NetworkActivityScopeContext(manager: child, refreshes: childRefreshes, settings: .default)
+        #expect(context.scope(of: child) != nil)
+        #expect(context.scope(of: parent) == nil)
+        #expect(context.refreshesToLeaveOut(of: parent, on: .iOS) == nil)
+    }
+
+    @Test func refreshesAreLeftOutOnlyWhereTheSystemDrawsARefreshSpinner() {
+        let context = NetworkActivityScopeContext(manager: child, refreshes: childRefreshes, settings: .default)
+        #expect(context.refreshesToLeaveOut(of: child, on: .iOS) === childRefreshes)
+        for platform in RefreshSpinnerPlatform.allCases where platform != .iOS {
+            #expect(context.refreshesToLeaveOut(of: child, on: platform) == nil, "\(platform): a button's refresh")
+        }
+    }
+}
