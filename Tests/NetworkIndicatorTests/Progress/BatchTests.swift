@@ -247,6 +247,9 @@ struct BatchTests {
         let bytes = progress(0, of: 1_000)
         let download = manager.beganNetworkTask(progress: bytes)
         #expect(manager.progressSnapshot().estimatedTimeRemaining == nil, "no pace yet")
+        bytes.completedUnitCount = 100
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == nil, "no time has passed")
+        bytes.completedUnitCount = 0
         scheduler.advance(by: 2)
         bytes.completedUnitCount = 250
         // 250 bytes in 2 s: 750 more take 6 s.
