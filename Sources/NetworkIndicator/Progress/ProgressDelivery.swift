@@ -11,7 +11,10 @@ final class ProgressDelivery {
 
     nonisolated init() {}
 
-    var hasListeners: Bool { !observers.isEmpty || !outputs.isEmpty }
+    /// Whether anyone alive listens: an observer whose owner is gone, or a freed output, does not.
+    var hasListeners: Bool {
+        observers.contains { !$0.isFinished } || outputs.contains { $0.output != nil }
+    }
 
     /// Brings the others up to `fraction`, then adds `observer` and tells it `fraction` at once.
     func add(_ observer: ProgressObserver, current fraction: Double?) {
@@ -58,8 +61,12 @@ final class ProgressObserver {
     /// Calls the body with its owner, `false` once the owner is gone; `nil` once the owner is
     /// gone or the observation cancelled, so that the body (and what it captured) is freed.
     private var body: (@MainActor (Double?) -> Bool)?
+    /// The owner, to let the body go at the next reading once the owner is gone, whether or not
+    /// the fraction changed.
+    private weak var owner: AnyObject?
 
     init<Owner: AnyObject>(owner: Owner, body: @escaping @MainActor (Owner, Double?) -> Void) {
+        self.owner = owner
         self.body = { [weak owner] fraction in
             guard let owner else { return false }
             body(owner, fraction)
@@ -67,7 +74,7 @@ final class ProgressObserver {
         }
     }
 
-    var isFinished: Bool { body == nil }
+    var isFinished: Bool { body == nil || owner == nil }
 
     func tell(_ fraction: Double?) {
         guard let body else { return }

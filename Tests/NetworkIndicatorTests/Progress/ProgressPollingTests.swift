@@ -183,6 +183,23 @@ struct ProgressPollingTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func aFreedOwnersBodyIsLetGoAtTheNextReadingEvenIfNothingChanged() {
+        final class Captured {}
+        var owner: Owner? = Owner()
+        var captured: Captured? = Captured()
+        let weakCaptured = WeakReference(captured)
+        let download = Progress(totalUnitCount: 2)
+        let token = manager.beganNetworkTask(progress: download)
+        manager.observeProgress(owner: owner!) { [captured] _, _ in _ = captured }
+        captured = nil
+        owner = nil
+        scheduler.advance(by: 0.1)  // the fraction did not change
+        #expect(weakCaptured.object == nil, "the body and what it captured are freed")
+        scheduler.runPendingWork()
+        #expect(scheduler.pendingWorkCount == 0, "and no timer runs for nobody")
+        withExtendedLifetime(token) {}
+    }
+
     @Test func theObserverReceivesItsOwner() {
         let seen = LockedState<Bool>(false)
         manager.observeProgress(owner: owner) { [owner] received, _ in
