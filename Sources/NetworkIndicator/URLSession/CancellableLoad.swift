@@ -53,7 +53,8 @@ final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Send
     /// is cancelled. Safe from any thread; a second call, or one after the load ended, does
     /// nothing.
     func cancel() {
-        let (continuation, task) = phase.withLock { phase -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
+        let (continuation, task) = phase.withLock {
+            phase -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
             switch phase {
             case .waiting:
                 phase = .cancelledEarly

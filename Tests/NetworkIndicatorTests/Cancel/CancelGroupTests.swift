@@ -1,8 +1,7 @@
 import Foundation
+import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
-
-import NetworkIndicator
 
 /// `cancelNetworkTasks()` and groups: the operations end, the handler hears it.
 @Suite("Cancelling groups")

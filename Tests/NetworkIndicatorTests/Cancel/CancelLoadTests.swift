@@ -1,8 +1,7 @@
 import Foundation
+import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
-
-import NetworkIndicator
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

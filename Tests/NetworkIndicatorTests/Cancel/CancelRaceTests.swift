@@ -1,8 +1,7 @@
 import Foundation
+import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
-
-import NetworkIndicator
 
 /// Cancels racing finishes and begins on many threads.
 @Suite("Cancelling from any thread")
@@ -14,7 +13,10 @@ struct CancelRaceTests {
 
     @Test func aCancelRacingAFinishEndsEachTaskOnce() async {
         let diagnostics = DiagnosticsRecorder()
-        let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler(), diagnosticsHandler: diagnostics.handler)
+        let root = NetworkIndicatorManager(
+            scheduler: ManualNetworkIndicatorScheduler(),
+            diagnosticsHandler: diagnostics.handler
+        )
         root.completionCheckInterval = 3600
         let screen = NetworkIndicatorManager(parent: root, label: "screen")
         let rootOwn = root.beganNetworkTask(label: "root's own")

@@ -1,8 +1,7 @@
 import Foundation
+import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
-
-import NetworkIndicator
 
 /// `cancelNetworkTasks()` on tokens that need no network: operations, a caller's cancellable
 /// token, groups, scopes, and the work that has nothing to cancel. Public API only.

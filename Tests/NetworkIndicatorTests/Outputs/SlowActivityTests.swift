@@ -1,8 +1,7 @@
 import Foundation
+import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
-
-import NetworkIndicator
 
 /// `observeSlowNetworkActivity(after:owner:_:)` and its stream, on the manual scheduler (one
 /// test on the real main queue). Public API only.
