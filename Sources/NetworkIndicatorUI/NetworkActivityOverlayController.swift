@@ -34,6 +34,29 @@ final class NetworkActivityOverlayController {
     private var progressObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
     private var timer: (any NetworkIndicatorCancellable)?
+    private var stillLoading: OverlayStillLoading
+    private var stillLoadingTimer: (any NetworkIndicatorCancellable)?
+
+    /// Told `true` when the title becomes "Still loading…" (see
+    /// ``NetworkActivityOverlaySettings/stillLoadingAfter``), `false` when it goes back.
+    var stillLoadingChanged: @MainActor (_ isStillLoading: Bool) -> Void = { _ in }
+
+    /// Told the style to draw in when ``hasContent`` changes it.
+    var styleChanged: @MainActor (OverlayContentStyle) -> Void = { _ in }
+
+    /// Whether the screen already shows content: the overlay then draws a light bar instead of
+    /// the card (``OverlayContentStyle``), switching at once if it is drawn.
+    var hasContent = false {
+        didSet {
+            if style != OverlayContentStyle(hasContent: oldValue) { styleChanged(style) }
+        }
+    }
+
+    /// The style to draw in now.
+    var style: OverlayContentStyle { OverlayContentStyle(hasContent: hasContent) }
+
+    /// Whether the title is "Still loading…" now.
+    var isStillLoading: Bool { stillLoading.isStillLoading }
 
     /// - Parameters:
     ///   - settings: The overlay's presentation.
@@ -48,6 +71,7 @@ final class NetworkActivityOverlayController {
         progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in }
     ) {
         self.model = OverlayVisibilityModel(settings: settings)
+        self.stillLoading = OverlayStillLoading(threshold: settings.stillLoadingAfter)
         self.accessibility = accessibility
         self.drawnChanged = drawnChanged
         self.progressChanged = progressChanged
@@ -117,6 +141,7 @@ final class NetworkActivityOverlayController {
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
         handle { model, _ in model.disappeared() }
+        performStillLoading(stillLoading.reset())
         scheduler = nil
         manager = nil
         if let shown = progressModel.reset() { progressChanged(shown) }
@@ -136,8 +161,10 @@ final class NetworkActivityOverlayController {
     }
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
-        let actions = event(&model, scheduler?.now ?? 0)
+        let now = scheduler?.now ?? 0
+        let actions = event(&model, now)
         if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
+        if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
         for action in actions {
             switch action {
             case .draw:
@@ -166,5 +193,34 @@ final class NetworkActivityOverlayController {
     private func timerFired() {
         timer = nil
         handle { $0.timerFired(now: $1) }
+    }
+
+    /// Performs what ``OverlayStillLoading`` decided.
+    private func performStillLoading(_ actions: [OverlayStillLoading.Action]) {
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let delay):
+                stillLoadingTimer?.cancel()
+                stillLoadingTimer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.05) { [weak self] in
+                    guard let self else { return }
+                    stillLoadingTimer = nil
+                    performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: model.isDrawn))
+                }
+            case .cancelTimer:
+                stillLoadingTimer?.cancel()
+                stillLoadingTimer = nil
+            case .showStillLoading(let isStillLoading):
+                stillLoadingChanged(isStillLoading)
+            case .announce:
+                if model.settings.announcesActivity,
+                    OverlayAnnouncement.shouldPost(
+                        isInWindow: accessibility.isInWindow(),
+                        isVoiceOverRunning: accessibility.isVoiceOverRunning()
+                    )
+                {
+                    accessibility.post(.stillLoading, progressModel.shown)
+                }
+            }
+        }
     }
 }
