@@ -22,7 +22,8 @@ final class AppKitOverlayCard: NSVisualEffectView {
     let bar = NSProgressIndicator()
     let title: String
     private let percentageLabel = NSTextField(labelWithString: "")
-    private let blocksClicks: Bool
+    /// Whether clicks on the card stop there (the output's style may change it).
+    var blocksClicks: Bool
     private var progress = OverlayProgress.indeterminate
 
     init(title: String, blocksClicks: Bool) {

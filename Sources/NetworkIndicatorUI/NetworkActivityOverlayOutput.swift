@@ -80,6 +80,23 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
     /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
     private var scrollConstraints: [NSLayoutConstraint] = []
+    /// The overlay's vertical position: centred (the card), or at the top edge (the light
+    /// indicator of a host with content). Made with the others.
+    private var centerYConstraint: NSLayoutConstraint?
+    private var topConstraint: NSLayoutConstraint?
+    /// The overlay's own title, shown again when "Still loading…" ends.
+    private lazy var ownTitle = overlayView.title
+
+    /// Whether the host already shows content: the overlay then sits at the top edge and lets
+    /// every touch through (a light indicator over rows that stay usable) instead of covering
+    /// the middle; it moves at once if it is drawn, without fading or speaking again. Default
+    /// `false`. Main actor.
+    public var hasContent = false {
+        didSet {
+            core.hasContent = hasContent
+            applyStyle()
+        }
+    }
 
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
     /// the user's language if `title` is `nil`. Attach it with
@@ -107,6 +124,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.settings = settings
         self.scheduler = scheduler
         overlayView.isUserInteractionEnabled = settings.blocksInteraction
+        core.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
     }
 
     /// Takes the overlay down if the output is released while it shows, so that dropping the
@@ -191,6 +209,21 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         }
     }
 
+    /// Shows "Still loading…" as the title, or the overlay's own title again.
+    private func stillLoadingChanged(_ isStillLoading: Bool) {
+        if isStillLoading { ownTitle = overlayView.title }
+        overlayView.title = isStillLoading ? OverlayStillLoading.title() : ownTitle
+    }
+
+    /// Places the overlay for ``hasContent``: centred, taking touches as the settings say, or at
+    /// the top edge, taking none.
+    private func applyStyle() {
+        let style = OverlayContentStyle(hasContent: hasContent)
+        overlayView.isUserInteractionEnabled = style.blocksInteraction(settings)
+        centerYConstraint?.isActive = style == .card
+        topConstraint?.isActive = style == .bar
+    }
+
     /// Adds the overlay to `host`, hidden, with its constraints: once in the output's life.
     private func attach(to host: UIView) {
         overlayView.translatesAutoresizingMaskIntoConstraints = false
@@ -207,15 +240,24 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 limited(overlayView.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
             ]
             NSLayoutConstraint.activate(Array(scrollConstraints[..<2]))
+            centerYConstraint = scrollConstraints[1]
+            topConstraint = overlayView.topAnchor.constraint(
+                equalTo: scrollView.safeAreaLayoutGuide.topAnchor,
+                constant: 8
+            )
         } else {
             let guide = host.safeAreaLayoutGuide
+            let centerY = overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor)
             NSLayoutConstraint.activate([
                 overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
-                overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+                centerY,
                 limited(overlayView.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
                 limited(overlayView.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
             ])
+            centerYConstraint = centerY
+            topConstraint = overlayView.topAnchor.constraint(equalTo: guide.topAnchor, constant: 8)
         }
+        applyStyle()
     }
 
     /// Just below required: in a host too small for the overlay's padding, overflow rather than

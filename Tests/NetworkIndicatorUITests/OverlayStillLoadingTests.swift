@@ -139,4 +139,28 @@ struct OverlayStillLoadingTests {
         #expect(OverlayContentStyle(hasContent: false).blocksInteraction(blocking) == true)
         #expect(OverlayContentStyle(hasContent: false).blocksInteraction(.default) == false)
     }
+
+    @Test func theOutputCoreHandsHasContentAndStillLoadingThrough() {
+        var settings = NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0)
+        settings.stillLoadingAfter = 1
+        let core = OverlayOutputCore(
+            settings: settings,
+            scheduler: scheduler,
+            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            drawnChanged: { _, _ in },
+            progressChanged: { _ in }
+        )
+        var told: [Bool] = []
+        core.stillLoadingChanged = { told.append($0) }
+        core.hasContent = true  // before the controller exists
+        core.activeTaskCountChanged(1)
+        #expect(core.controller?.style == .bar)
+        scheduler.advance(by: 1)
+        #expect(told == [true])
+        core.hasContent = false
+        #expect(core.controller?.style == .card)
+        core.activeTaskCountChanged(0)
+        #expect(told == [true, false])
+    }
+
 }
