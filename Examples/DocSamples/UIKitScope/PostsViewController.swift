@@ -1,6 +1,7 @@
 #if canImport(UIKit)
 import Foundation
 import NetworkIndicator
+import NetworkIndicatorUI
 import UIKit
 
 let postsURL = URL(string: "https://example.com/posts.json")!
@@ -32,6 +33,23 @@ final class PostsViewController: UITableViewController {
     override func viewDidDisappear(_ animated: Bool) {
         super.viewDidDisappear(animated)
         networkActivity.cancelNetworkTasks()  // this screen's loads, and only this screen's
+    }
+}
+// docs:end
+
+// docs:begin uikit-has-content
+final class CommentsViewController: UITableViewController {
+    private let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Comments")
+    private var overlay: NetworkActivityOverlayOutput?
+    private var comments: [String] = [] {
+        didSet { overlay?.hasContent = !comments.isEmpty }  // a light indicator over loaded rows
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        let overlay = NetworkActivityOverlayOutput(hostView: tableView)
+        networkActivity.addOutput(overlay)
+        self.overlay = overlay  // the manager holds outputs weakly
     }
 }
 // docs:end
