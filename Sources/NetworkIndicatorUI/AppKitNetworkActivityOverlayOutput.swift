@@ -106,6 +106,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             blocksClicks: settings.blocksInteraction
         )
         overlayView = card
+        core.stillLoadingChanged = { [weak self] in self?.card.showsStillLoading = $0 }
     }
 
     /// Takes the overlay down if the output is released while it shows.

@@ -5,19 +5,19 @@ import SwiftUI
 
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-cancel
-struct GalleryView: View {
+struct ThumbnailsView: View {
     let posts: [Post]
 
     var body: some View {
-        GalleryList(posts: posts)  // inside the scope: its work counts in "Gallery"
+        ThumbnailsList(posts: posts)  // inside the scope: its work counts in "Thumbnails"
             .networkActivityOverlay()
-            .networkActivityScope("Gallery")
+            .networkActivityScope("Thumbnails")
     }
 }
 
-struct GalleryList: View {
+struct ThumbnailsList: View {
     let posts: [Post]
-    @Environment(\.networkIndicator) private var networkIndicator  // "Gallery"
+    @Environment(\.networkIndicator) private var networkIndicator  // "Thumbnails"
 
     var body: some View {
         List(posts) { PostRow(post: $0) }
