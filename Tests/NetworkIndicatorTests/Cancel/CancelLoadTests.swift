@@ -52,6 +52,24 @@ struct CancelLoadTests {
         session.invalidateAndCancel()
     }
 
+    @Test func aCancelledHelperLoadStopsItsURLSessionTask() async throws {
+        let server = try LocalHTTPServer()
+        server.holdResponses()
+        defer { server.releaseResponses() }
+        let (root, screen) = makeScreen()
+        let session = URLSession(configuration: .ephemeral)
+        let url = server.url("/held")
+        let load = Task.detached { try await session.data(from: url, tracking: screen) }
+        await eventually { root.activeTaskCount == 1 }
+        await eventually { runningTaskCount(of: session) == 1 }
+        screen.cancelNetworkTasks()
+        _ = try await outcome(of: load)
+        // The server still holds its response: only a cancel of the task itself ends it (well
+        // before the request's own 60 s timeout would).
+        await eventually(timeout: 20) { runningTaskCount(of: session) == 0 }
+        session.invalidateAndCancel()
+    }
+
     @Test func eachAsyncHelperIsCancellable() async throws {
         let server = try LocalHTTPServer()
         server.holdResponses()
@@ -126,6 +144,18 @@ private func outcome<T: Sendable>(of load: Task<T, any Error>) async throws -> R
     }
     guard await eventually(timeout: 30, { ended.read() != nil }) else { throw CancellationError() }
     return ended.read()!
+}
+
+/// The tasks of `session` that are still running (not completed, nor being cancelled).
+private func runningTaskCount(of session: URLSession) -> Int {
+    let count = LockedStateBox<Int?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    session.getAllTasks { tasks in
+        count.update { $0 = tasks.filter { $0.state == .running }.count }
+        done.signal()
+    }
+    done.wait()
+    return count.read() ?? 0
 }
 
 extension Result {
