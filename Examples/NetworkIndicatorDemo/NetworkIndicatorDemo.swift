@@ -15,6 +15,7 @@ enum NetworkIndicatorDemo {
                  group       per-client groups that cancel their own work
                  scoped      withNetworkActivity { … } around async work
                  scopes      the app's indicator and two screens' (child managers) on one timeline
+                 screen      a slow load turning into "Still loading…", a screen's loads cancelled
                  progress    a download's growing bar in a scope, rolled up into the app's
                  urlsession  URLSession loads tracked for their whole life (needs network;
                              same as passing URLs, default https://www.swift.org)
@@ -32,6 +33,7 @@ enum NetworkIndicatorDemo {
         case "group": await GroupExample.run()
         case "scoped": await ScopedExample.run()
         case "scopes": await ScopesExample.run()
+        case "screen": await ScreenExample.run()
         case "progress": await ProgressExample.run()
         case "urlsession": await URLSessionExample.run(urls: Array(arguments.dropFirst()))
         case let url? where url.hasPrefix("http://") || url.hasPrefix("https://"):

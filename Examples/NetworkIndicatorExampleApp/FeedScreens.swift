@@ -24,7 +24,9 @@ struct FeedView: View {
             if loadedPage != page { await loadPosts() }
         }
         .networkActivityRefreshable(label: "refresh posts") { await loadPosts() }
-        .networkActivityOverlay()
+        // Rows already loaded (coming back to the feed, the next page): a light indicator at
+        // the top that covers none of them; no rows yet: the card.
+        .networkActivityOverlay(hasContent: !posts.isEmpty)
         .networkActivityScope("Feed")
     }
 

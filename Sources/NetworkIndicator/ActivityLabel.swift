@@ -19,7 +19,7 @@ enum ActivityLabel {
         switch entry.kind {
         case .token, .completionReportingToken:
             return object.map(typeName(of:)) ?? "deallocated token"
-        case .opaqueToken:
+        case .opaqueToken, .load:
             return "NetworkActivityToken"
         case .group:
             return "NetworkActivityGroup"

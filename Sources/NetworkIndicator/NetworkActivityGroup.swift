@@ -41,7 +41,7 @@ public final class NetworkActivityGroup: Sendable {
 
     /// Begins one operation in this group.
     public func operationStarted() {
-        manager.driver.begin(ObjectIdentifier(key), kind: .group, label: label)
+        manager.driver.begin(ObjectIdentifier(key), object: key, kind: .group, label: label)
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after
@@ -54,11 +54,46 @@ public final class NetworkActivityGroup: Sendable {
     }
 
     /// Ends every open operation of this group, and only of this group. Finishes that arrive
-    /// afterwards for those operations are ignored and reported.
+    /// afterwards for those operations are ignored and reported. (It is the group's own call:
+    /// it does not call ``cancellationHandler``.)
     public func cancelOperations() {
         manager.driver.finishAll(ObjectIdentifier(key))
     }
+
+    /// Called when ``NetworkIndicatorManager/cancelNetworkTasks()`` (of the group's manager or
+    /// of an ancestor) ends the group's open operations, so that the client stops its own work.
+    ///
+    /// ```swift
+    /// activity.cancellationHandler = { [weak self] in self?.currentRequest?.cancel() }
+    /// ```
+    ///
+    /// Called once per such cancel that finds the group with open operations (none open: not
+    /// called), on the thread that called `cancelNetworkTasks()`, after the manager's lock is
+    /// released, so it may call back into the manager or the group. The operations have ended
+    /// by then; their ``operationFinished()`` calls that arrive later are absorbed silently.
+    /// The group keeps the handler until it is replaced or the group is released: capture the
+    /// group or its owner weakly. Safe to set and read from any thread; `nil` by default.
+    public var cancellationHandler: (@Sendable () -> Void)? {
+        get { key.handler.withLock { $0 } }
+        set {
+            // The old handler (and what it captured) is released after the lock.
+            let old = key.handler.withLock { handler in
+                defer { handler = newValue }
+                return handler
+            }
+            _ = old
+        }
+    }
 }
 
-/// An object that exists only to give a group's entry an identity no caller can hold.
-final class ActivityKey: Sendable {}
+/// An object that exists only to give a group's entry an identity no caller can hold; it holds
+/// the group's ``NetworkActivityGroup/cancellationHandler``, which a cancel reaches through the
+/// entry's weak reference to it.
+final class ActivityKey: NetworkActivityCancellable, Sendable {
+    let handler = LockedState<(@Sendable () -> Void)?>(nil)
+
+    /// The manager's cancel ended the group's operations: tells the handler (outside its lock).
+    func cancel() {
+        handler.withLock { $0 }?()
+    }
+}

@@ -147,7 +147,7 @@ extension NetworkActivitySnapshot.Kind {
     init(_ kind: TaskKind) {
         switch kind {
         case .token, .completionReportingToken: self = .weakToken
-        case .opaqueToken: self = .opaqueToken
+        case .opaqueToken, .load: self = .opaqueToken
         case .group: self = .group
         }
     }

@@ -54,6 +54,21 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private var presentation = OverlayPresentation()
+    /// The overlay's vertical position: centred (the card), or at the top edge (the light
+    /// indicator of a host with content). Made when the overlay joins the host.
+    private var centerYConstraint: NSLayoutConstraint?
+    private var topConstraint: NSLayoutConstraint?
+
+    /// Whether the host already shows content: the overlay then sits at the top edge and lets
+    /// every click through (a light indicator over content that stays usable) instead of
+    /// covering the middle; it moves at once if it is drawn, without fading or speaking again.
+    /// Default `false`. Main actor.
+    public var hasContent = false {
+        didSet {
+            core.hasContent = hasContent
+            applyStyle()
+        }
+    }
     private lazy var core = OverlayOutputCore(
         settings: settings,
         scheduler: scheduler,
@@ -117,6 +132,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.scheduler = scheduler
         card = AppKitOverlayCard(title: resolvedTitle, blocksClicks: settings.interaction.cardTakesTouches)
         overlayView = card
+        core.stillLoadingChanged = { [weak self] in self?.card.showsStillLoading = $0 }
     }
 
     /// Takes the overlay down if the output is released while it shows.
@@ -163,17 +179,21 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 card.translatesAutoresizingMaskIntoConstraints = false
                 card.alphaValue = 0
                 host.addSubview(card)
+                let centerY = card.centerYAnchor.constraint(equalTo: host.centerYAnchor)
                 NSLayoutConstraint.activate([
                     card.centerXAnchor.constraint(equalTo: host.centerXAnchor),
-                    card.centerYAnchor.constraint(equalTo: host.centerYAnchor),
+                    centerY,
                     // Just below required, as on UIKit: in a host too small for the card, overflow
                     // rather than break the card's own constraints.
                     limited(card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor)),
                     limited(card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor)),
                 ])
+                centerYConstraint = centerY
+                topConstraint = card.topAnchor.constraint(equalTo: host.topAnchor, constant: 8)
+                applyStyle()
             case .fadeIn:
                 card.isHidden = false
-                if settings.interaction.coverTakesTouches {
+                if OverlayContentStyle(hasContent: hasContent).coverTakesTouches(settings) {
                     cover.isHidden = false
                     host.addSubview(cover, positioned: .above, relativeTo: nil)
                 }
@@ -198,6 +218,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
         constraint.priority = NSLayoutConstraint.Priority(rawValue: 999)
         return constraint
+    }
+
+    /// Places the overlay for ``hasContent``: centred, taking clicks as the settings say, or at
+    /// the top edge, taking none.
+    private func applyStyle() {
+        let style = OverlayContentStyle(hasContent: hasContent)
+        card.blocksClicks = style.cardTakesTouches(settings)
+        if !style.coverTakesTouches(settings) { cover.isHidden = true }
+        centerYConstraint?.isActive = style == .card
+        topConstraint?.isActive = style == .bar
     }
 
     private func fadeOutFinished() {

@@ -20,13 +20,26 @@ import AppKit
 final class AppKitOverlayCard: NSVisualEffectView {
     let spinner = NSProgressIndicator()
     let bar = NSProgressIndicator()
-    let title: String
+    /// The title shown and read: the overlay's own, or "Still loading…" while
+    /// ``showsStillLoading`` (the output's controller decides).
+    var title: String { showsStillLoading ? OverlayStillLoading.title() : ownTitle }
+    private let ownTitle: String
+    private let titleLabel: NSTextField
+    /// Whether the title is "Still loading…".
+    var showsStillLoading = false {
+        didSet {
+            titleLabel.stringValue = title
+            setAccessibilityLabel(title)
+        }
+    }
     private let percentageLabel = NSTextField(labelWithString: "")
-    private let blocksClicks: Bool
+    /// Whether clicks on the card stop there (the output's style may change it).
+    var blocksClicks: Bool
     private var progress = OverlayProgress.indeterminate
 
     init(title: String, blocksClicks: Bool) {
-        self.title = title
+        self.ownTitle = title
+        self.titleLabel = NSTextField(labelWithString: title)
         self.blocksClicks = blocksClicks
         super.init(frame: .zero)
         material = .hudWindow
@@ -38,7 +51,7 @@ final class AppKitOverlayCard: NSVisualEffectView {
         spinner.style = .spinning
         spinner.controlSize = .regular
         spinner.isDisplayedWhenStopped = false
-        let label = NSTextField(labelWithString: title)
+        let label = titleLabel
         label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
         label.alignment = .center
         bar.style = .bar

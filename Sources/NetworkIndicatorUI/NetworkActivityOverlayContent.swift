@@ -35,23 +35,33 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     let spokenTitle: String
     let overlay: Overlay
     @Environment(\.networkActivityScopeContext) private var scope
+    @Environment(\.networkActivityOverlayHasContent) private var hasContent
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
         let scope = scope?.scope(of: manager)
         let settings = settings ?? scope?.settings ?? .default
+        let style = OverlayContentStyle(hasContent: hasContent)
         return
             content
-            .overlay {
+            .environment(\.networkActivityOverlayHasContent, false)
+            .overlay(alignment: style == .bar ? .top : .center) {
                 ZStack {
-                    if state.isDrawn {
-                        if settings.interaction.coverTakesTouches {
+                    if state.isDrawn, style == .bar {
+                        NetworkActivityOverlayCapsule(
+                            title: state.isStillLoading ? OverlayStillLoading.title() : spokenTitle
+                        )
+                        .allowsHitTesting(false)
+                        .transition(.opacity)
+                    } else if state.isDrawn {
+                        if style.coverTakesTouches(settings) {
                             // Over the whole content: the frontmost hit-testable view takes the touch.
                             Color.clear.contentShape(Rectangle()).accessibilityHidden(true)
                         }
                         overlay
                             .environment(\.networkActivityOverlayProgress, state.progress)
-                            .allowsHitTesting(settings.interaction.cardTakesTouches)
+                            .environment(\.networkActivityOverlayStillLoading, state.isStillLoading)
+                            .allowsHitTesting(style.cardTakesTouches(settings))
                             .transition(.opacity)
                     }
                 }
@@ -60,6 +70,7 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                     value: state.isDrawn
                 )
             }
+            .task(id: hasContent) { state.hasContent = hasContent }
             .task(
                 id: OverlayShellConfiguration(
                     manager: manager,
@@ -92,6 +103,12 @@ final class OverlayViewState: ObservableObject {
     private(set) var isAnimated = true
     /// A bar and its percentage, or the spinner, as the controller decided.
     @Published private(set) var progress = OverlayProgress.indeterminate
+    /// Whether the title is "Still loading…", as the controller decided.
+    @Published private(set) var isStillLoading = false
+    /// Whether the screen shows content, for the controller's style decision.
+    var hasContent = false {
+        didSet { controller?.hasContent = hasContent }
+    }
     private var controller: NetworkActivityOverlayController?
 
     // Nonisolated: a `@StateObject`'s initial value is made where the view is made, which the
@@ -117,6 +134,8 @@ final class OverlayViewState: ObservableObject {
             },
             progressChanged: { [weak self] progress in self?.progress = progress }
         )
+        controller.stillLoadingChanged = { [weak self] in self?.isStillLoading = $0 }
+        controller.hasContent = hasContent
         self.controller = controller
         controller.appear(manager: manager, refreshes: refreshes, coveringIn: parentRefreshes)
     }
@@ -127,6 +146,7 @@ final class OverlayViewState: ObservableObject {
         controller = nil
         isDrawn = false
         progress = .indeterminate
+        isStillLoading = false
     }
 }
 
@@ -137,26 +157,32 @@ final class OverlayViewState: ObservableObject {
 struct NetworkActivityOverlayCard: View {
     let title: Text
     @Environment(\.networkActivityOverlayProgress) private var progress
+    @Environment(\.networkActivityOverlayStillLoading) private var isStillLoading
+
+    /// The title shown and read: "Still loading…" once the controller says so.
+    private var shownTitle: Text {
+        isStillLoading ? Text(verbatim: OverlayStillLoading.title()) : title
+    }
 
     var body: some View {
         Group {
             if let fraction = progress.fractionCompleted {
                 ProgressView(value: fraction) {
-                    title
+                    shownTitle
                 } currentValueLabel: {
                     Text(verbatim: progress.percentageText() ?? "")
                 }
                 .frame(minWidth: 160)
             } else {
                 ProgressView {
-                    title
+                    shownTitle
                 }
             }
         }
         .padding()
         .background(.regularMaterial, in: RoundedRectangle(cornerRadius: 12, style: .continuous))
         .accessibilityElement(children: .ignore)
-        .accessibilityLabel(title)
+        .accessibilityLabel(shownTitle)
         .accessibilityValue(Text(verbatim: progress.accessibilityValue() ?? ""))
         .accessibilityAddTraits(.updatesFrequently)
     }

@@ -47,6 +47,29 @@ final class NetworkActivityOverlayController {
     /// The enclosing scope's refreshes, told that this overlay covers its manager's tasks.
     private var coveredIn: NetworkActivityRefreshes?
     private var timer: (any NetworkIndicatorCancellable)?
+    private var stillLoading: OverlayStillLoading
+    private var stillLoadingTimer: (any NetworkIndicatorCancellable)?
+
+    /// Told `true` when the title becomes "Still loading…" (see
+    /// ``NetworkActivityOverlaySettings/stillLoadingAfter``), `false` when it goes back.
+    var stillLoadingChanged: @MainActor (_ isStillLoading: Bool) -> Void = { _ in }
+
+    /// Told the style to draw in when ``hasContent`` changes it.
+    var styleChanged: @MainActor (OverlayContentStyle) -> Void = { _ in }
+
+    /// Whether the screen already shows content: the overlay then draws a light bar instead of
+    /// the card (``OverlayContentStyle``), switching at once if it is drawn.
+    var hasContent = false {
+        didSet {
+            if style != OverlayContentStyle(hasContent: oldValue) { styleChanged(style) }
+        }
+    }
+
+    /// The style to draw in now.
+    var style: OverlayContentStyle { OverlayContentStyle(hasContent: hasContent) }
+
+    /// Whether the title is "Still loading…" now.
+    var isStillLoading: Bool { stillLoading.isStillLoading }
 
     /// - Parameters:
     ///   - settings: The overlay's presentation.
@@ -61,6 +84,7 @@ final class NetworkActivityOverlayController {
         progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in }
     ) {
         self.model = OverlayVisibilityModel(settings: settings)
+        self.stillLoading = OverlayStillLoading(threshold: settings.stillLoadingAfter)
         self.accessibility = accessibility
         self.drawnChanged = drawnChanged
         self.progressChanged = progressChanged
@@ -165,6 +189,7 @@ final class NetworkActivityOverlayController {
         if let coveredIn, let manager { coveredIn.childOverlayDisappeared(manager) }
         coveredIn = nil
         handle { model, _ in model.disappeared() }
+        performStillLoading(stillLoading.reset())
         scheduler = nil
         manager = nil
         source = nil
@@ -204,6 +229,7 @@ final class NetworkActivityOverlayController {
             progressChanged(shown)
         }
         if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
+        if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
         for action in actions {
             switch action {
             case .draw:
@@ -237,5 +263,34 @@ final class NetworkActivityOverlayController {
     private func timerFired() {
         timer = nil
         handle { $0.timerFired(now: $1) }
+    }
+
+    /// Performs what ``OverlayStillLoading`` decided.
+    private func performStillLoading(_ actions: [OverlayStillLoading.Action]) {
+        for action in actions {
+            switch action {
+            case .scheduleTimer(let delay):
+                stillLoadingTimer?.cancel()
+                stillLoadingTimer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.05) { [weak self] in
+                    guard let self else { return }
+                    stillLoadingTimer = nil
+                    performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: model.isDrawn))
+                }
+            case .cancelTimer:
+                stillLoadingTimer?.cancel()
+                stillLoadingTimer = nil
+            case .showStillLoading(let isStillLoading):
+                stillLoadingChanged(isStillLoading)
+            case .announce:
+                if model.settings.announcesActivity,
+                    OverlayAnnouncement.shouldPost(
+                        isInWindow: accessibility.isInWindow(),
+                        isVoiceOverRunning: accessibility.isVoiceOverRunning()
+                    )
+                {
+                    accessibility.post(.stillLoading, progressModel.shown)
+                }
+            }
+        }
     }
 }

@@ -88,6 +88,27 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// made only for `.blocksHost`.
     private lazy var coverView = UIView()
 
+    /// The overlay's vertical position: centred (the card), or at the top edge (the light
+    /// indicator of a host with content). Made with the others.
+    private var centerYConstraint: NSLayoutConstraint?
+    private var topConstraint: NSLayoutConstraint?
+    /// The overlay's own title, shown again when "Still loading…" ends.
+    private lazy var ownTitle = overlayView.title
+
+    /// Whether the host already shows content: the overlay then sits at the top edge and lets
+    /// every touch through (a light indicator over rows that stay usable) instead of covering
+    /// the middle; it moves at once if it is drawn, without fading or speaking again. Default
+    /// `false`. Main actor.
+    public var hasContent = false {
+        didSet {
+            core.hasContent = hasContent
+            applyStyle()
+        }
+    }
+
+    /// The card, or the light indicator of a host with content.
+    private var style: OverlayContentStyle { OverlayContentStyle(hasContent: hasContent) }
+
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
     /// the user's language if `title` is `nil`. Attach it with
     /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it.
@@ -114,6 +135,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.settings = settings
         self.scheduler = scheduler
         overlayView.isUserInteractionEnabled = settings.interaction.cardTakesTouches
+        core.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
     }
 
     /// Creates an output that covers `hostView` with an overlay titled `title`: Xcode extracts
@@ -176,7 +198,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 attach(to: host)
             case .fadeIn:
                 overlayView.isHidden = false
-                if settings.interaction.coverTakesTouches { coverView.isHidden = false }
+                if style.coverTakesTouches(settings) { coverView.isHidden = false }
                 bringToFront(in: host)
                 updatePlacement()
                 UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.overlayView.alpha = 1 }
@@ -230,6 +252,21 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         host.bringSubviewToFront(overlayView)
     }
 
+    /// Shows "Still loading…" as the title, or the overlay's own title again.
+    private func stillLoadingChanged(_ isStillLoading: Bool) {
+        if isStillLoading { ownTitle = overlayView.title }
+        overlayView.title = isStillLoading ? OverlayStillLoading.title() : ownTitle
+    }
+
+    /// Places the overlay for ``hasContent``: centred, taking touches as the settings say, or at
+    /// the top edge, taking none.
+    private func applyStyle() {
+        overlayView.isUserInteractionEnabled = style.cardTakesTouches(settings)
+        if !style.coverTakesTouches(settings) { coverView.isHidden = true }
+        centerYConstraint?.isActive = style == .card
+        topConstraint?.isActive = style == .bar
+    }
+
     /// Adds the overlay to `host`, hidden, with its constraints: once in the output's life.
     private func attach(to host: UIView) {
         if settings.interaction.coverTakesTouches {
@@ -259,15 +296,24 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 limited(overlayView.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
             ]
             NSLayoutConstraint.activate(Array(scrollConstraints[..<2]))
+            centerYConstraint = scrollConstraints[1]
+            topConstraint = overlayView.topAnchor.constraint(
+                equalTo: scrollView.safeAreaLayoutGuide.topAnchor,
+                constant: 8
+            )
         } else {
             let guide = host.safeAreaLayoutGuide
+            let centerY = overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor)
             NSLayoutConstraint.activate([
                 overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
-                overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+                centerY,
                 limited(overlayView.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
                 limited(overlayView.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
             ])
+            centerYConstraint = centerY
+            topConstraint = overlayView.topAnchor.constraint(equalTo: guide.topAnchor, constant: 8)
         }
+        applyStyle()
     }
 
     /// Just below required: in a host too small for the overlay's padding, overflow rather than

@@ -73,6 +73,16 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// follow the fraction at all. Changes nothing about when the overlay draws or erases.
     public var showsProgress: Bool
 
+    /// Seconds of one uninterrupted load after which the overlay's title becomes a localized
+    /// "Still loading…" (announced to VoiceOver once, as ``announcesActivity`` allows), until
+    /// the load ends; `nil` keeps the title. Default `nil`: the overlay's title may be the
+    /// app's own ("Paying"), which a generic text must not replace unasked; 8 is a good value
+    /// where the default title is used (past the ~5 s after which people start to wonder, and
+    /// well before they give up). Set it after creating the settings:
+    /// `settings.stillLoadingAfter = 8`. A negative or non-finite value counts as zero (the
+    /// title changes as soon as the overlay's load begins).
+    public var stillLoadingAfter: TimeInterval? = nil
+
     /// The defaults: draw after 0.5 s, stay at least 1 s, announce the start, and the end of
     /// loads drawn 5 s or more, let touches through, show progress where it is known.
     public init(

@@ -15,6 +15,9 @@ enum OverlayAnnouncement {
         case started
         /// A long load ended: "Loading complete".
         case finished
+        /// A load outlasted ``NetworkActivityOverlaySettings/stillLoadingAfter``: "Still
+        /// loading…", once per load.
+        case stillLoading
     }
 
     /// Whether to post an announcement now.
@@ -36,6 +39,8 @@ enum OverlayAnnouncement {
             progress.spokenText(title: title, bundle: bundle)
         case .finished:
             bundle.localizedString(forKey: OverlayLabel.completionKey, value: OverlayLabel.completionKey, table: nil)
+        case .stillLoading:
+            OverlayStillLoading.title(bundle: bundle)
         }
     }
 }

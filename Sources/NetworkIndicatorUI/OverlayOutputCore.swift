@@ -25,6 +25,14 @@ final class OverlayOutputCore {
     /// The manager the output was last added to.
     private weak var manager: NetworkIndicatorManager?
 
+    /// Whether the host shows content (the output's `hasContent`), handed to the controller.
+    var hasContent = false {
+        didSet { controller?.hasContent = hasContent }
+    }
+
+    /// Told when the title becomes "Still loading…" (`true`) or goes back (`false`).
+    var stillLoadingChanged: @MainActor (Bool) -> Void = { _ in }
+
     /// - Parameters:
     ///   - settings: The overlay's presentation.
     ///   - scheduler: The clock of the show delay and the minimum time.
@@ -58,6 +66,8 @@ final class OverlayOutputCore {
                 drawnChanged: drawnChanged,
                 progressChanged: progressChanged
             )
+            controller.hasContent = hasContent
+            controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
             self.controller = controller
             controller.appear(activeCount: count, scheduler: scheduler, manager: manager)
             return

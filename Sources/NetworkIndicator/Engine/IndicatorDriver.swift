@@ -16,15 +16,17 @@ import Foundation
 /// The lock box follows the standard library's `Mutex`: its state goes in as `sending` and is
 /// reached as `inout sending`, so the compiler checks what enters and leaves the lock, and
 /// ``State`` needs no `@unchecked Sendable`. A caller's object is not `Sendable` (`AnyObject`),
-/// and the manager's whole point is to hold callers' objects weakly, from any thread: the three
+/// and the manager's whole point is to hold callers' objects weakly, from any thread: the four
 /// methods that move one into or out of the state where the compiler cannot follow it
 /// (``beginToken(_:label:)``, ``snapshotParts(keepingAlive:)``,
-/// ``finishSweep(completed:now:)``) take the lock with `withLockUnchecked`, which skips that
-/// check. (The sweep's result, made fresh under the lock, passes the check.) It is safe because the
+/// ``finishSweep(completed:now:)``, ``cancelTree()``) take the lock with `withLockUnchecked`,
+/// which skips that check. (The sweep's result, made fresh under the lock, passes the check.) It is safe because the
 /// driver never calls a caller's object under the lock or on another thread: the registry holds
 /// it weakly and reads it only to compare identities or to hand it back, and what leaves the
 /// lock is only released afterwards or, for a ``NetworkActivityCompletionReporting`` token,
-/// asked `isNetworkActivityFinished` on the main actor, as that protocol documents.
+/// asked `isNetworkActivityFinished` on the main actor, as that protocol documents, or, for a
+/// ``NetworkActivityCancellable`` one that a cancel ended, told `cancel()` on the canceller's
+/// thread, as that protocol documents.
 ///
 /// ## A tree of managers
 ///
@@ -135,9 +137,11 @@ final class IndicatorDriver: Sendable {
         enqueueReconciles(hop: hop, hops: hops)
     }
 
-    /// Begins one task under `key` that no weak reference tracks (a group).
-    func begin(_ key: ObjectIdentifier, kind: TaskKind, label: String?) {
-        changeTasks { $0.registry.begin(key, object: nil, kind: kind, label: label, now: $1.now()) }
+    /// Begins one task under `key` that the sweep never checks: a group's (`object` is its key)
+    /// or a helper's load (`object` is the load), held weakly so that a cancel reaches it.
+    /// Both objects are the package's own and `Sendable`.
+    func begin(_ key: ObjectIdentifier, object: (any AnyObject & Sendable)?, kind: TaskKind, label: String?) {
+        changeTasks { $0.registry.begin(key, object: object, kind: kind, label: label, now: $1.now()) }
     }
 
     // MARK: Opaque tokens, in slots pinned to them (no hash lookup)
@@ -215,6 +219,27 @@ final class IndicatorDriver: Sendable {
         let children = state.withLock { Array($0.children.values) }
         for child in children { child.resetTree() }
         changeTasks { state, _ in state.registry.removeAll() }
+    }
+
+    /// Ends the tasks whose work can be cancelled, in this manager and all its descendants
+    /// (children first, each in one hold of the tree's lock, as ``resetTree()``), and returns
+    /// the work, to cancel after the lock. The callers' objects read under the lock leave it in
+    /// the result (see "Callers' objects" in the header); the ones not returned are released
+    /// here, after each hold.
+    func cancelTree() -> [any NetworkActivityCancellable] {
+        let children = state.withLock { Array($0.children.values) }
+        var work = children.flatMap { $0.cancelTree() }
+        var clock = clock()
+        var hops = Hops()
+        // Callers' objects leave the state: see "Callers' objects" in the header.
+        let (cancellation, hop) = state.withLockUnchecked { state, held in
+            let old = state.activeTaskCount
+            let cancellation = state.registry.endCancellableTasks()
+            return (cancellation, settle(from: old, in: &state, clock: &clock, hops: &hops, held: held))
+        }
+        enqueueReconciles(hop: hop, hops: hops)
+        work += cancellation.work
+        return work
     }
 
     // MARK: - Reading, from any thread

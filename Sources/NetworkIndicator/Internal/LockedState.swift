@@ -42,7 +42,7 @@ private typealias LockPrimitive = pthread_mutex_t
 /// `Sendable`): the state is only reached with the lock held, in ``withLock(_:)`` as
 /// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
 /// to another thread; and in ``withLockUnchecked(of:_:)``, which is internal to this module and
-/// used only by the driver's three methods that its header names, each saying why it is safe.
+/// used only by the driver's four methods that its header names, each saying why it is safe.
 package struct LockedState<State>: @unchecked Sendable {
     private let storage: LockedStateStorage<State>
 

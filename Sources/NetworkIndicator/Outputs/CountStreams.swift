@@ -1,11 +1,11 @@
-/// The open streams of ``NetworkIndicatorManager/activeTaskCountUpdates()``, kept so that they
-/// finish when their manager is deallocated (its deinit may run on any thread, hence the lock).
+/// The open streams of ``NetworkIndicatorManager/activeTaskCountUpdates()`` and
+/// ``NetworkIndicatorManager/slowNetworkActivityUpdates(after:)``, kept so that they finish when
+/// their manager is deallocated (its deinit may run on any thread, hence the lock).
 ///
 /// Each stream is fed by an owner-bound count observation whose owner is the stream's
 /// ``Subscription``: the stream's termination handler keeps the subscription alive until the
 /// stream terminates, so the observation lasts exactly as long as the stream.
 final class CountStreams: Sendable {
-    typealias Continuation = AsyncStream<Int>.Continuation
 
     /// The owner of one stream's observation; alive until the stream terminates.
     final class Subscription: Sendable {
@@ -17,20 +17,21 @@ final class CountStreams: Sendable {
         fileprivate func terminate() { terminated.withLock { $0 = true } }
     }
 
-    private let streams = LockedState<(next: UInt64, open: [UInt64: Continuation])>((0, [:]))
+    /// Each open stream's `finish()`.
+    private let streams = LockedState<(next: UInt64, open: [UInt64: @Sendable () -> Void])>((0, [:]))
 
     init() {}
 
     deinit {
-        for continuation in streams.withLock({ $0.open.values }) { continuation.finish() }
+        for finish in streams.withLock({ $0.open.values }) { finish() }
     }
 
     /// Keeps `continuation` until it terminates; returns the owner its observation binds to.
-    func open(_ continuation: Continuation) -> Subscription {
+    func open<Element: Sendable>(_ continuation: AsyncStream<Element>.Continuation) -> Subscription {
         let subscription = Subscription()
         let id = streams.withLock { streams in
             defer { streams.next += 1 }
-            streams.open[streams.next] = continuation
+            streams.open[streams.next] = { continuation.finish() }
             return streams.next
         }
         // Weak: this registry holds the continuation, which holds this handler.

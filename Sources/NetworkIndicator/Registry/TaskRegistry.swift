@@ -91,6 +91,10 @@ struct TaskRegistry {
     private(set) var pushCount = 0
     private(set) var pushStartedAt: TimeInterval = 0
     var isPushStaleReported = false
+    /// The tasks that a cancel ended, by key, while their object lives: a later finish of one
+    /// is absorbed instead of reported (`TaskRegistry+Cancel.swift`). Read only when a finish
+    /// finds no entry, never on a begin's or a finish's common path.
+    var cancelledTasks: [ObjectIdentifier: CancelledTasks] = [:]
 
     // MARK: - Tokens and groups
 
@@ -131,7 +135,7 @@ struct TaskRegistry {
     /// Ends one task of `key`.
     @inline(__always)
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
-        guard let position = table.position(of: key) else { return .unknown }
+        guard let position = table.position(of: key) else { return absorbCancelledFinish(key) ? .finished : .unknown }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
             remove(at: index, tablePosition: position)
@@ -307,6 +311,7 @@ struct TaskRegistry {
         }
         table.removeAll()
         labels.removeAll()
+        cancelledTasks.removeAll()
         activeTaskCount = 0
         sweptEntryCount = 0
         pushCount = 0
@@ -371,8 +376,8 @@ extension TaskRegistry.Entry {
     @inline(__always)
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
-        // A free slot's weak reference is already `nil` (`free()` clears a swept entry's; other
-        // kinds never store one), so a task without an object skips the runtime's weak store.
+        // A free slot's weak reference is already `nil` (`free()` clears it for the kinds that
+        // store one), so a task without an object skips the runtime's weak store.
         if let object { token.object = object }
         count = 1
         startedAt = now
@@ -395,7 +400,7 @@ extension TaskRegistry.Entry {
     mutating func free(next: Int32) {
         count = 0
         nextFreeSlot = next
-        if kind.isSwept { token.object = nil }
+        if kind.holdsObject { token.object = nil }
     }
 }
 
@@ -430,12 +435,21 @@ enum TaskKind: UInt8, Sendable {
     case completionReportingToken
     /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
     case opaqueToken
-    /// A ``NetworkActivityGroup``: its `deinit` ends it.
+    /// A ``NetworkActivityGroup``: its `deinit` ends it. The entry holds the group's key weakly,
+    /// so that a cancel reaches the group's handler.
     case group
+    /// A load of the package's async `URLSession` helpers: the helper ends it when the call
+    /// returns or throws, so it is never swept. The entry holds the load weakly, so that a
+    /// cancel reaches it.
+    case load
 
     /// Whether the entry holds a weak reference that the sweep must check.
     @inline(__always)
     var isSwept: Bool { self == .token || self == .completionReportingToken }
+
+    /// Whether the entry holds a weak reference (cleared when its slot is freed).
+    @inline(__always)
+    var holdsObject: Bool { self != .opaqueToken }
 }
 
 /// Decides the kind of a caller's token, remembering the answer for the last token type: apps

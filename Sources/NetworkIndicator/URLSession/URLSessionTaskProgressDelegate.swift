@@ -12,21 +12,25 @@ extension URLSession {
     /// `urlSession(_:didCreateTask:)` and hands the task to the progress the manager reads.
     /// Elsewhere (older releases, and Linux, whose Foundation does not keep a data task's byte
     /// counts anyway) `load` gets `nil` and the task stays indeterminate.
-    func withTaskProgress<Result>(
+    ///
+    /// The load runs as a ``CancellableLoad``, which
+    /// ``NetworkIndicatorManager/cancelNetworkTasks()`` reaches (it then throws
+    /// `URLError(.cancelled)` at once), as does the cancellation of the calling task.
+    func withTaskProgress<Result: Sendable>(
         tracking manager: NetworkIndicatorManager,
         label: String?,
-        _ load: (_ delegate: (any URLSessionTaskDelegate)?) async throws -> Result
+        _ load: @escaping @Sendable (_ delegate: (any URLSessionTaskDelegate)?) async throws -> Result
     ) async throws -> Result {
         #if canImport(ObjectiveC)
         if #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *) {
             let progress = URLSessionTaskProgress(task: nil)
             let delegate = URLSessionTaskProgressDelegate(progress: progress)
-            return try await manager.withNetworkActivity(label: label, progress: progress) {
+            return try await CancellableLoad.run(in: manager, label: label, progress: progress) {
                 try await load(delegate)
             }
         }
         #endif
-        return try await manager.withNetworkActivity(label: label) {
+        return try await CancellableLoad.run(in: manager, label: label, progress: nil) {
             try await load(nil)
         }
     }

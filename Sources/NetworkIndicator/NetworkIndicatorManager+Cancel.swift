@@ -1,0 +1,41 @@
+extension NetworkIndicatorManager {
+    /// Cancels the work of this manager and of its descendant scopes, and ends those tasks at
+    /// once: a screen in charge of its own work calls it when it goes away.
+    ///
+    /// ```swift
+    /// override func viewDidDisappear(_ animated: Bool) {
+    ///     super.viewDidDisappear(animated)
+    ///     feedActivity.cancelNetworkTasks()   // a child manager: the feed's own loads
+    /// }
+    /// ```
+    ///
+    /// What is cancelled, in this manager and every descendant:
+    ///
+    /// - each token that conforms to ``NetworkActivityCancellable`` (an `Operation`, a
+    ///   `URLSessionTask`, a type of yours) and has an open task: its tasks end, then its
+    ///   `cancel()` is called;
+    /// - the loads of the package's async `URLSession` helpers (`data(for:tracking:)` and the
+    ///   others): they end, and the call throws `URLError(.cancelled)` at once, as a cancelled
+    ///   load does;
+    /// - each ``NetworkActivityGroup`` with open operations: they end, and the group's
+    ///   ``NetworkActivityGroup/cancellationHandler`` is called, so that the client stops its
+    ///   own work.
+    ///
+    /// What has no work to cancel stays counted and ends as usual: opaque tokens
+    /// (``beganNetworkTask(label:)``, `withNetworkActivity`, scoped activity), pushes, tokens
+    /// that do not conform, and tokens already deallocated (the sweep ends those). A parent's or
+    /// another ancestor's own tasks are never touched; their counts lose the descendants' tasks
+    /// that ended, so the ancestors' indicators follow, after their delays.
+    ///
+    /// A finish that arrives afterwards for a cancelled task (an `Operation`'s completion
+    /// calling ``finishedNetworkTask(forToken:)``, a group's ``NetworkActivityGroup/operationFinished()``)
+    /// is absorbed silently, as long as the token lives: the work was cancelled, not misused.
+    ///
+    /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
+    /// finish ends each task once; `cancel()` and the handlers run on the calling thread after
+    /// the lock is released, never under it.
+    public func cancelNetworkTasks() {
+        let cancelled = driver.cancelTree()
+        for work in cancelled { work.cancel() }
+    }
+}

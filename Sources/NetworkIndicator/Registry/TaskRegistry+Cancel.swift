@@ -1,0 +1,68 @@
+extension TaskRegistry {
+    /// The tasks of one object that a cancel ended: a later finish of the same object, while it
+    /// lives, is one of them arriving late (absorbed, not reported).
+    struct CancelledTasks {
+        var token: WeakWrapper
+        var count: Int
+    }
+
+    /// What a cancel took out of the registry. Its strong references keep every object it read
+    /// alive until the caller has released the lock, so that no `deinit` runs under it.
+    struct Cancellation {
+        /// The work to cancel, after the lock.
+        var work: [any NetworkActivityCancellable] = []
+        /// The other objects read (tokens that cannot be cancelled, dead records' last loads).
+        var keptAlive: [AnyObject] = []
+    }
+
+    /// Ends the tasks of every live entry whose object can be cancelled (a caller's
+    /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them
+    /// for ``absorbCancelledFinish(_:)``, and returns the objects to cancel. Opaque tokens,
+    /// pushes, tokens that cannot be cancelled and dead tokens (the sweep's) are left alone.
+    /// O(entries). Only a conformance check runs on callers' objects here, no code of theirs.
+    mutating func endCancellableTasks() -> Cancellation {
+        var result = Cancellation()
+        forgetCancelledTasksOfDeadObjects(keepingAlive: &result.keptAlive)
+        for index in entries.indices where !entries[index].isFree && entries[index].kind.holdsObject {
+            guard let object = entries[index].token.load() else { continue }
+            guard let work = object as? any NetworkActivityCancellable else {
+                result.keptAlive.append(object)
+                continue
+            }
+            result.work.append(work)
+            let key = entries[index].key
+            let ended = remove(at: index)
+            cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
+        }
+        return result
+    }
+
+    /// A finish of `key` found no entry: `true` (and one fewer to absorb) if it is a late
+    /// finish of a task that a cancel ended, whose object still lives (so `key` is still its
+    /// address). Off the common path: only a finish that matches no entry comes here.
+    @inline(never)
+    mutating func absorbCancelledFinish(_ key: ObjectIdentifier) -> Bool {
+        guard cancelledTasks[key] != nil else { return false }
+        // The caller holds the object it finishes; if it is this record's, loading it here
+        // releases nothing. If the record's object died, `key` may name a new object: no absorb.
+        guard cancelledTasks[key]!.token.load() != nil else {
+            cancelledTasks[key] = nil
+            return false
+        }
+        cancelledTasks[key]!.count -= 1
+        if cancelledTasks[key]!.count == 0 { cancelledTasks[key] = nil }
+        return true
+    }
+
+    /// Lets go of the records whose object died; the live objects read are kept in
+    /// `keptAlive`, to release after the lock.
+    private mutating func forgetCancelledTasksOfDeadObjects(keepingAlive keptAlive: inout [AnyObject]) {
+        for key in Array(cancelledTasks.keys) {
+            if let object = cancelledTasks[key]!.token.load() {
+                keptAlive.append(object)
+            } else {
+                cancelledTasks[key] = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One load of the package's async `URLSession` helpers, counted in a manager as a task that
+/// ``NetworkIndicatorManager/cancelNetworkTasks()`` can cancel.
+///
+/// The load runs in a task of its own, which the caller awaits through a continuation: a cancel
+/// (the manager's, or the calling task's) resumes the caller at once with
+/// `URLError(.cancelled)`, as a cancelled load throws, and cancels the load's task, which
+/// cancels its `URLSessionTask`. The caller's task itself is not cancelled by the manager's
+/// cancel: only its load is. The continuation is resumed exactly once, by whichever of the
+/// load's end and the cancel comes first (decided under the load's own lock, which guards
+/// nothing else and is never held while code runs).
+final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Sendable {
+    private enum Phase {
+        /// Made; the caller has not started waiting yet.
+        case waiting
+        /// Cancelled before the caller started waiting: it throws as soon as it does.
+        case cancelledEarly
+        /// The caller waits; `task` is `nil` until the load's task is stored.
+        case running(CheckedContinuation<Success, any Error>, task: Task<Void, Never>?)
+        /// The caller was resumed.
+        case over
+    }
+
+    private let phase = LockedState(Phase.waiting)
+
+    /// Runs `operation` as one task of `manager` (labelled `label`, with `progress` rolled up
+    /// if given), ended when the call returns or throws.
+    static func run(
+        in manager: NetworkIndicatorManager,
+        label: String?,
+        progress: Progress?,
+        _ operation: @escaping @Sendable () async throws -> Success
+    ) async throws -> Success {
+        let load = CancellableLoad()
+        let key = ObjectIdentifier(load)
+        if progress != nil { manager.settleProgress() }
+        manager.driver.begin(key, object: load, kind: .load, label: label ?? "withNetworkActivity")
+        if let progress { manager.trackProgress(progress, token: load) }
+        defer { manager.driver.finishAll(key) }
+        return try await withTaskCancellationHandler {
+            try await load.perform(operation)
+        } onCancel: {
+            load.cancel()
+        }
+    }
+
+    /// Cancels the load: the caller throws `URLError(.cancelled)` at once, and the load's task
+    /// is cancelled. Safe from any thread; a second call, or one after the load ended, does
+    /// nothing.
+    func cancel() {
+        let (continuation, task) = phase.withLock {
+            phase -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
+            switch phase {
+            case .waiting:
+                phase = .cancelledEarly
+                return (nil, nil)
+            case .running(let continuation, let task):
+                phase = .over
+                return (continuation, task)
+            case .cancelledEarly, .over:
+                return (nil, nil)
+            }
+        }
+        task?.cancel()
+        continuation?.resume(throwing: URLError(.cancelled))
+    }
+
+    private func perform(_ operation: @escaping @Sendable () async throws -> Success) async throws -> Success {
+        try await withCheckedThrowingContinuation { continuation in
+            let isCancelled = phase.withLock { phase in
+                guard case .waiting = phase else { return true }
+                phase = .running(continuation, task: nil)
+                return false
+            }
+            guard !isCancelled else {
+                return continuation.resume(throwing: URLError(.cancelled))
+            }
+            let task = Task {
+                let result: Result<Success, any Error>
+                do {
+                    result = .success(try await operation())
+                } catch {
+                    result = .failure(error)
+                }
+                self.end(with: result)
+            }
+            let isOver = phase.withLock { phase in
+                guard case .running(let continuation, nil) = phase else { return true }
+                phase = .running(continuation, task: task)
+                return false
+            }
+            if isOver { task.cancel() }  // cancelled meanwhile (or already done: harmless)
+        }
+    }
+
+    /// The load's task ended: resumes the caller with `result`, unless a cancel did first.
+    private func end(with result: Result<Success, any Error>) {
+        let continuation = phase.withLock { phase -> CheckedContinuation<Success, any Error>? in
+            guard case .running(let continuation, _) = phase else { return nil }
+            phase = .over
+            return continuation
+        }
+        continuation?.resume(with: result)
+    }
+}

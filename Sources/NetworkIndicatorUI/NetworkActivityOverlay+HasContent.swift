@@ -1,0 +1,91 @@
+// Apple APIs used, with the availability Apple's documentation gives:
+// - EnvironmentKey, EnvironmentValues, View.environment(_:_:), Text.init(verbatim:), Capsule,
+//   HStack, View.font(_:), padding(_:_:): iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+// - ProgressView.init(), View.accessibilityElement(children:), accessibilityLabel(_:):
+//   iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - Material (.regularMaterial), View.background(_:in:fillStyle:): iOS 15.0+, macOS 12.0+,
+//   tvOS 15.0+, watchOS 10.0+.
+#if canImport(SwiftUI)
+public import Foundation
+import NetworkIndicator
+public import SwiftUI
+
+@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
+extension View {
+    /// `networkActivityOverlay(label:bundle:settings:)` for a screen that may already show
+    /// content: with `hasContent`, a light indicator (a small capsule with a spinner at the top
+    /// edge, which takes no touch) instead of the card, so that a refresh of what is shown
+    /// covers nothing.
+    ///
+    /// ```swift
+    /// List(posts) { PostRow(post: $0) }
+    ///     .networkActivityOverlay(hasContent: !posts.isEmpty)
+    ///     .networkActivityScope("Feed")
+    /// ```
+    ///
+    /// Everything else is as `networkActivityOverlay(label:bundle:settings:)`: the same show
+    /// delay, minimum time and announcements (queued behind speech, never interrupting). When
+    /// `hasContent` changes while the overlay is drawn, it switches between the card and the
+    /// capsule at once, without erasing or speaking again. Main actor.
+    ///
+    /// - Parameters:
+    ///   - hasContent: Whether the screen shows content now.
+    ///   - label: As for `networkActivityOverlay(label:bundle:settings:)`.
+    ///   - bundle: As for `networkActivityOverlay(label:bundle:settings:)`.
+    ///   - settings: As for `networkActivityOverlay(label:bundle:settings:)`.
+    @MainActor
+    public func networkActivityOverlay(
+        hasContent: Bool,
+        label: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) -> some View {
+        networkActivityOverlay(label: label, bundle: bundle, settings: settings)
+            .environment(\.networkActivityOverlayHasContent, hasContent)
+    }
+}
+
+/// Whether the screen under an overlay shows content: set by
+/// `networkActivityOverlay(hasContent:label:bundle:settings:)` for the overlay's shell, which
+/// sets it back to `false` for the content under it (so a nested overlay starts from none).
+private struct NetworkActivityOverlayHasContentKey: EnvironmentKey {
+    static let defaultValue = false
+}
+
+/// Whether the overlay's title is "Still loading…" now: set by the shell for its overlay.
+private struct NetworkActivityOverlayStillLoadingKey: EnvironmentKey {
+    static let defaultValue = false
+}
+
+extension EnvironmentValues {
+    var networkActivityOverlayHasContent: Bool {
+        get { self[NetworkActivityOverlayHasContentKey.self] }
+        set { self[NetworkActivityOverlayHasContentKey.self] = newValue }
+    }
+
+    var networkActivityOverlayStillLoading: Bool {
+        get { self[NetworkActivityOverlayStillLoadingKey.self] }
+        set { self[NetworkActivityOverlayStillLoadingKey.self] = newValue }
+    }
+}
+
+/// The light indicator of ``OverlayContentStyle/bar``: a spinner and the title in a small
+/// capsule at the top edge; VoiceOver reads it as one element, its title.
+@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
+struct NetworkActivityOverlayCapsule: View {
+    let title: String
+
+    var body: some View {
+        HStack(spacing: 8) {
+            ProgressView()
+            Text(verbatim: title).font(.footnote)
+        }
+        .padding(.horizontal, 12)
+        .padding(.vertical, 6)
+        .background(.regularMaterial, in: Capsule())
+        .padding(.top, 8)
+        .accessibilityElement(children: .ignore)
+        .accessibilityLabel(Text(verbatim: title))
+    }
+}
+#endif

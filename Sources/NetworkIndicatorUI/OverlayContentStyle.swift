@@ -1,0 +1,32 @@
+/// How an overlay draws, in plain Swift so that it is tested on Linux: the card over the
+/// content, or, when its screen already shows content, a light indicator that covers nothing.
+///
+/// A screen that refreshes what it already shows (going back to a loaded feed) should keep its
+/// rows readable and usable: the light indicator is a slim bar at the top edge, never takes a
+/// touch, and is announced politely (queued, as every announcement of the overlay). A screen
+/// with nothing to show yet gets the card, as before. When the content arrives or goes while the
+/// overlay is drawn, it switches style at once, without erasing, waiting or speaking again.
+enum OverlayContentStyle: Equatable, Sendable {
+    /// The card: spinner (or bar) and title, centred over the content.
+    case card
+    /// A slim indeterminate (or determinate) bar at the top edge, non-blocking.
+    case bar
+
+    /// The style for a screen that does (`hasContent`) or does not show content.
+    init(hasContent: Bool) {
+        self = hasContent ? .bar : .card
+    }
+
+    /// Whether the overlay takes the touches on its frame: never for the bar, whatever
+    /// ``NetworkActivityOverlaySettings/interaction`` says; as it says for the card.
+    func cardTakesTouches(_ settings: NetworkActivityOverlaySettings) -> Bool {
+        self == .card && settings.interaction.cardTakesTouches
+    }
+
+    /// Whether a cover over the whole host takes every touch: never behind the bar, whose
+    /// content stays usable; as ``NetworkActivityOverlaySettings/interaction`` says behind the
+    /// card.
+    func coverTakesTouches(_ settings: NetworkActivityOverlaySettings) -> Bool {
+        self == .card && settings.interaction.coverTakesTouches
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+/// `observeSlowNetworkActivity(after:owner:_:)` and its stream, on the manual scheduler (one
+/// test on the real main queue). Public API only.
+@MainActor
+@Suite("Slow network activity")
+struct SlowActivityTests {
+    @MainActor
+    private final class Owner {
+        var seen: [Bool] = []
+    }
+
+    private func makeManager() -> (NetworkIndicatorManager, ManualNetworkIndicatorScheduler) {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.completionCheckInterval = 3600
+        return (manager, scheduler)
+    }
+
+    @Test func toldFalseAtOnceThenTrueAfterTheThresholdThenFalseWhenThePeriodEnds() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 8, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        #expect(owner.seen == [false], "before it returns")
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 7.9)
+        #expect(owner.seen == [false])
+        scheduler.advance(by: 0.1)
+        #expect(owner.seen == [false, true])
+        token = nil
+        scheduler.runPendingWork()
+        #expect(owner.seen == [false, true, false])
+        _ = token
+    }
+
+    @Test func aLoadShorterThanTheThresholdIsNeverReported() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 2, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1.9)
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 10)
+        #expect(owner.seen == [false])
+        _ = token
+    }
+
+    @Test func aBreakStartsTheThresholdAgain() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 2, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        for _ in 0..<3 {
+            var token: NetworkActivityToken? = manager.beganNetworkTask()
+            scheduler.runPendingWork()
+            scheduler.advance(by: 1.5)
+            token = nil
+            scheduler.runPendingWork()
+            _ = token
+        }
+        #expect(owner.seen == [false], "three short periods never add up")
+    }
+
+    @Test func tasksThatOverlapAreOneBusyPeriod() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 2, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        var first: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1.5)
+        let second = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        first = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(owner.seen == [false, true], "measured from the first begin, without a break")
+        _ = first
+        withExtendedLifetime(second) {}
+    }
+
+    @Test func aChildScopesWorkKeepsItsParentBusy() {
+        let (manager, scheduler) = makeManager()
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        let token = screen.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(owner.seen == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func nothingIsToldOnceTheOwnerIsGone() {
+        let (manager, scheduler) = makeManager()
+        var owner: Owner? = Owner()
+        let seen = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner!) { _, isSlow in seen.seen.append(isSlow) }
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        owner = nil
+        scheduler.advance(by: 5)
+        #expect(seen.seen == [false])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func nothingIsToldAfterTheObservationIsCancelled() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        let observation = manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in
+            owner.seen.append(isSlow)
+        }
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        observation.cancel()
+        scheduler.advance(by: 5)
+        #expect(owner.seen == [false])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func neitherTheOwnerNorTheManagerIsKeptAlive() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        var owner: Owner? = Owner()
+        let weakManager = WeakReference(manager)
+        let weakOwner = WeakReference(owner)
+        manager?.observeSlowNetworkActivity(after: 1, owner: owner!) { owner, isSlow in owner.seen.append(isSlow) }
+        owner = nil
+        #expect(weakOwner.object == nil)
+        manager = nil
+        scheduler.runPendingWork()
+        #expect(weakManager.object == nil)
+    }
+
+    @Test func theStreamTellsFalseThenEachChange() async throws {
+        let (manager, scheduler) = makeManager()
+        let stream = manager.slowNetworkActivityUpdates(after: 3)
+        var iterator = stream.makeAsyncIterator()
+        scheduler.runPendingWork()
+        #expect(await iterator.next() == false)
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3)
+        #expect(await iterator.next() == true)
+        token = nil
+        scheduler.runPendingWork()
+        #expect(await iterator.next() == false)
+        _ = token
+    }
+
+    @Test func theStreamFinishesWithTheManager() async {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let stream = manager!.slowNetworkActivityUpdates(after: 3)
+        manager = nil
+        scheduler.runPendingWork()
+        var values: [Bool] = []
+        for await value in stream { values.append(value) }
+        #expect(values.count <= 1)
+    }
+
+    /// The real main queue and `MainQueueScheduler`, with a short threshold.
+    @Test func onTheRealMainQueueASlowLoadIsReportedAndItsEndToo() async {
+        let manager = NetworkIndicatorManager()
+        manager.completionCheckInterval = 3600
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 0.05, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        await eventually { owner.seen == [false, true] }
+        token = nil
+        await eventually { owner.seen == [false, true, false] }
+        #expect(owner.seen == [false, true, false])
+        _ = token
+    }
+}

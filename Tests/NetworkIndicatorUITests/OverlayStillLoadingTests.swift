@@ -1,0 +1,169 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// "Still loading…" and the light indicator for a screen with content: the pure decisions, and
+/// the controller that runs them on the manager's clock.
+@MainActor
+@Suite("Overlay still loading and content style")
+struct OverlayStillLoadingTests {
+    @MainActor
+    private final class Shell {
+        var drawn: [Bool] = []
+        var stillLoading: [Bool] = []
+        var styles: [OverlayContentStyle] = []
+        var announcements: [OverlayAnnouncement.Kind] = []
+        var controller: NetworkActivityOverlayController!
+
+        init(stillLoadingAfter: TimeInterval?) {
+            var settings = NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1)
+            settings.stillLoadingAfter = stillLoadingAfter
+            controller = NetworkActivityOverlayController(
+                settings: settings,
+                accessibility: .init(
+                    isInWindow: { true },
+                    isVoiceOverRunning: { true },
+                    post: { [unowned self] kind, _ in announcements.append(kind) }
+                ),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+            )
+            controller.stillLoadingChanged = { [unowned self] in stillLoading.append($0) }
+            controller.styleChanged = { [unowned self] in styles.append($0) }
+        }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    @Test func stillLoadingIsOffByDefault() {
+        #expect(NetworkActivityOverlaySettings().stillLoadingAfter == nil)
+        let shell = Shell(stillLoadingAfter: nil)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 60)
+        #expect(shell.stillLoading.isEmpty)
+        #expect(shell.announcements == [.started])
+    }
+
+    @Test func theTitleBecomesStillLoadingAfterTheThresholdAndIsAnnouncedOnce() {
+        let shell = Shell(stillLoadingAfter: 8)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 7.9)
+        #expect(shell.stillLoading.isEmpty)
+        scheduler.advance(by: 0.1)
+        #expect(shell.stillLoading == [true])
+        #expect(shell.controller.isStillLoading)
+        scheduler.advance(by: 30)
+        #expect(shell.announcements == [.started, .stillLoading], "heard once")
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.stillLoading == [true, false])
+    }
+
+    @Test func aLoadShorterThanTheThresholdKeepsItsTitle() {
+        let shell = Shell(stillLoadingAfter: 2)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1.5)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 10)
+        #expect(shell.stillLoading.isEmpty)
+    }
+
+    @Test func disappearingGoesBackToTheOwnTitle() {
+        let shell = Shell(stillLoadingAfter: 1)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        shell.controller.disappear()
+        #expect(shell.stillLoading == [true, false])
+        #expect(!shell.controller.isStillLoading)
+    }
+
+    @Test func theDecisionAloneIgnoresAStaleTimer() {
+        var decision = OverlayStillLoading(threshold: 2)
+        #expect(decision.loadingChanged(true, now: 0) == [.scheduleTimer(after: 2)])
+        #expect(decision.loadingChanged(true, now: 1) == [], "the same load: no new timer")
+        #expect(decision.timerFired(now: 1.9, isDrawn: true) == [])
+        #expect(decision.loadingChanged(false, now: 1.95) == [.cancelTimer])
+        #expect(decision.timerFired(now: 2, isDrawn: true) == [], "the load ended first")
+        #expect(decision.loadingChanged(true, now: 3) == [.scheduleTimer(after: 2)])
+        #expect(decision.timerFired(now: 5, isDrawn: false) == [.showStillLoading(true)], "not drawn: not spoken")
+    }
+
+    @Test func theTitleIsTranslated() throws {
+        let url = try #require(Bundle.module.url(forResource: "de", withExtension: "lproj"))
+        let german = try #require(Bundle(url: url))
+        #expect(OverlayStillLoading.title(bundle: german) == "Wird noch geladen …")
+        for language in ["en", "de", "es", "fr", "ja"] {
+            let url = try #require(Bundle.module.url(forResource: language, withExtension: "lproj"))
+            let bundle = try #require(Bundle(url: url))
+            let title = bundle.localizedString(forKey: OverlayStillLoading.titleKey, value: nil, table: nil)
+            #expect(title != OverlayStillLoading.titleKey, "\(language) has no translation")
+        }
+    }
+
+    @Test func aScreenWithContentGetsTheBarAndSwitchesWhileDrawn() {
+        let shell = Shell(stillLoadingAfter: nil)
+        #expect(shell.controller.style == .card)
+        shell.controller.hasContent = true
+        #expect(shell.controller.style == .bar)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.drawn == [true])
+        shell.controller.hasContent = false
+        shell.controller.hasContent = false
+        #expect(shell.styles == [.bar, .card], "told once per change")
+        #expect(shell.drawn == [true], "switched without erasing")
+        #expect(shell.announcements == [.started], "not spoken again")
+    }
+
+    @Test func theBarNeverBlocksTouches() {
+        let blocking = NetworkActivityOverlaySettings(interaction: .blocksHost)
+        #expect(OverlayContentStyle(hasContent: true).cardTakesTouches(blocking) == false)
+        #expect(OverlayContentStyle(hasContent: true).coverTakesTouches(blocking) == false)
+        #expect(OverlayContentStyle(hasContent: false).cardTakesTouches(blocking) == true)
+        #expect(OverlayContentStyle(hasContent: false).coverTakesTouches(blocking) == true)
+        #expect(OverlayContentStyle(hasContent: false).cardTakesTouches(.default) == false)
+        #expect(OverlayContentStyle(hasContent: false).coverTakesTouches(.default) == false)
+    }
+
+    @Test func theOutputCoreHandsHasContentAndStillLoadingThrough() {
+        var settings = NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0)
+        settings.stillLoadingAfter = 1
+        let core = OverlayOutputCore(
+            settings: settings,
+            scheduler: scheduler,
+            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            drawnChanged: { _, _ in },
+            progressChanged: { _ in }
+        )
+        var told: [Bool] = []
+        core.stillLoadingChanged = { told.append($0) }
+        core.hasContent = true  // before the controller exists
+        core.activeTaskCountChanged(1)
+        #expect(core.controller?.style == .bar)
+        scheduler.advance(by: 1)
+        #expect(told == [true])
+        core.hasContent = false
+        #expect(core.controller?.style == .card)
+        core.activeTaskCountChanged(0)
+        #expect(told == [true, false])
+    }
+
+}
