@@ -191,6 +191,15 @@ struct BatchTests {
         withExtendedLifetime(request) {}
     }
 
+    @Test func aNetworkActivityProgressReadsAsFoundationCountsItOnItsOwnThread() {
+        let pages = NetworkActivityProgress(totalUnitCount: 4)
+        pages.completedUnitCount = 1
+        #expect(pages.completedUnitCount == 1)
+        #expect(pages.fractionCompleted == 0.25, "Foundation's own counts follow the locked ones")
+        pages.totalUnitCount = 2
+        #expect(pages.fractionCompleted == 0.5)
+    }
+
     // MARK: - Bounded memory
 
     @Test func aGroupThatAlwaysHasAnOperationOpenKeepsFewParts() {
