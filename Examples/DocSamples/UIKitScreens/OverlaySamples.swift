@@ -5,24 +5,6 @@ import NetworkIndicatorUI
 import UIKit
 // docs:end
 
-// docs:begin uikit-overlay
-final class FeedViewController: UITableViewController {
-    private var networkActivity: NetworkActivityOverlayOutput?  // the manager holds it weakly
-
-    override func viewDidLoad() {
-        super.viewDidLoad()
-        let output = NetworkActivityOverlayOutput(hostView: tableView)
-        NetworkIndicatorManager.shared.addOutput(output)
-        networkActivity = output
-    }
-
-    override func viewDidLayoutSubviews() {
-        super.viewDidLayoutSubviews()
-        networkActivity?.updatePlacement()  // a scroll view's insets: bars, the keyboard
-    }
-}
-// docs:end
-
 // docs:begin uikit-overlay-scope
 final class TimelineViewController: UITableViewController {
     // The screen's own scope: its overlay shows the timeline's loads, not the whole app's;
