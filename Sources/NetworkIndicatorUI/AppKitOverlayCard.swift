@@ -97,14 +97,21 @@ final class AppKitOverlayCard: NSVisualEffectView {
         updateSpinner()
     }
 
-    /// The spinner turns only while it is what the overlay shows.
+    /// The spinner turns only while it is what the overlay shows, in a window
+    /// (``OverlayProgress/spinnerAnimates(isHidden:isInWindow:)``).
     func updateSpinner() {
         spinner.isHidden = progress.isDeterminate
-        if isHidden || progress.isDeterminate {
-            spinner.stopAnimation(nil)
-        } else {
+        if progress.spinnerAnimates(isHidden: isHidden, isInWindow: window != nil) {
             spinner.startAnimation(nil)
+        } else {
+            spinner.stopAnimation(nil)
         }
+    }
+
+    /// Stops the spinner when the card leaves its window, and starts it again when it returns.
+    override func viewDidMoveToWindow() {
+        super.viewDidMoveToWindow()
+        updateSpinner()
     }
 
     /// Clicks on the overlay reach the host beneath unless it blocks them.

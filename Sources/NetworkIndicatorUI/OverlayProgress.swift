@@ -37,6 +37,13 @@ struct OverlayProgress: Equatable, Sendable {
     /// Whether the overlay shows a bar rather than the spinner.
     var isDeterminate: Bool { fractionCompleted != nil }
 
+    /// Whether a spinner showing this should turn: only while it is what the overlay shows, the
+    /// overlay is not hidden, and it is in a window (a detached spinner that turns costs the
+    /// main thread for nobody).
+    func spinnerAnimates(isHidden: Bool, isInWindow: Bool) -> Bool {
+        !isDeterminate && !isHidden && isInWindow
+    }
+
     /// The whole percentage, rounded down; `nil` for the spinner.
     var percent: Int? {
         wholePercent(of: fractionCompleted)

@@ -12,6 +12,14 @@ struct OverlayProgressTests {
         return try #require(Bundle(url: url))
     }
 
+    @Test func aSpinnerTurnsOnlyWhenShownInAWindow() {
+        let spinner = OverlayProgress(fractionCompleted: nil)
+        #expect(spinner.spinnerAnimates(isHidden: false, isInWindow: true))
+        #expect(!spinner.spinnerAnimates(isHidden: false, isInWindow: false), "detached: no one sees it")
+        #expect(!spinner.spinnerAnimates(isHidden: true, isInWindow: true))
+        #expect(!OverlayProgress(fractionCompleted: 0.5).spinnerAnimates(isHidden: false, isInWindow: true))
+    }
+
     @Test func aKnownFractionIsDeterminate() {
         let progress = OverlayProgress(fractionCompleted: 0.4)
         #expect(progress.isDeterminate)
