@@ -54,7 +54,8 @@ extension NetworkIndicatorManager {
     ///
     /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls. The
     /// progress counts while `token` has an open task in this manager: beginning the same token
-    /// twice with two progresses counts both until the token's last task ends. To pause a task
+    /// twice with two progresses counts both until the token's last task ends (twice with the
+    /// same progress, once). To pause a task
     /// and resume it later, `pause()` its progress and end the task, then begin the task again
     /// with the same progress and `resume()` it: its units count once, kept across the pause.
     /// See ``beganNetworkTask(label:progress:weight:)`` for how a progress counts. Passing `nil`

@@ -155,6 +155,9 @@ struct Batch: Sendable {
     }
 
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
+        // The same progress for the same task, still listed (a task resumed before its pause
+        // was folded): it counts already, and counts once.
+        guard !parts.contains(where: { $0.key == entry.key && $0.progress === entry.progress }) else { return }
         let repeats = parts.contains { $0.key == entry.key }
         parts.append(entry)
         if repeats { keysAreUnique = false }

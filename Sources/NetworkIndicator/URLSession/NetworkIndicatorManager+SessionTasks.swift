@@ -29,7 +29,14 @@ extension NetworkIndicatorManager {
                 switch state {
                 case .running where !isCounted:
                     isCounted = true
-                    self.beganNetworkTask(withToken: task, label: label, progress: progress)
+                    // No read here: Foundation may hold the task's lock while it notifies, and
+                    // remembering a progress folds the parts listed, which reads tasks (this
+                    // one's state among them). The task counts now; its progress joins from a
+                    // global queue, where a part it already has is not added twice.
+                    self.beganNetworkTask(withToken: task, label: label)
+                    DispatchQueue.global().async { [weak self] in
+                        self?.trackProgress(progress, token: task)
+                    }
                 case .suspended where isCounted, .completed where isCounted:
                     isCounted = false
                     self.driver.finishAll(ObjectIdentifier(task))

@@ -140,6 +140,18 @@ struct BatchTests {
         manager.finishedNetworkTask(forToken: task)
     }
 
+    @Test func aTaskBegunAgainWithTheProgressItStillCountsCountsItOnce() {
+        let task = NSObject()
+        let bytes = progress(30, of: 100)
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        let other = manager.beganNetworkTask(progress: progress(10, of: 100))
+        #expect(manager.fractionCompleted == 0.2, "40 of 200, not 70 of 300")
+        manager.finishedNetworkTask(forToken: task)
+        manager.finishedNetworkTask(forToken: task)
+        withExtendedLifetime(other) {}
+    }
+
     @Test func aPausedPartHoldsItsBytesWhileItsBatchRuns() {
         let task = NSObject()
         let paused = progress(30, of: 100)
