@@ -73,8 +73,9 @@ protocol SelfReadingProgress: Progress {
 /// On Apple platforms any `Progress` is thread-safe. On Linux, swift-corelibs-foundation's
 /// `Progress` takes no lock, and the manager reads a task's progress on the main queue (for its
 /// listeners) and on the thread that reads ``NetworkIndicatorManager/fractionCompleted``: a plain
-/// `Progress` must then be updated on that thread. This one may be updated anywhere; the
-/// manager reads its counts from the lock, and nothing else of it. Each count is read and
+/// `Progress` must then be updated on that thread. This one may be updated, cancelled, paused
+/// and resumed anywhere; the manager reads its counts and those states from the lock, and
+/// nothing else of it. Each count is read and
 /// written atomically, but `+=` is a read and a write: update it from one thread at a time. It is
 /// always discrete (never an implicit child of `Progress.current()`). The package's own progress
 /// (tracked sequences, the openapi middleware) is of this kind.
@@ -84,6 +85,8 @@ public final class NetworkActivityProgress: Progress, SelfReadingProgress, @unch
     private struct Counts {
         var total: Int64
         var completed: Int64
+        var isCancelled = false
+        var isPaused = false
     }
 
     private let counts: LockedState<Counts>
@@ -113,13 +116,31 @@ public final class NetworkActivityProgress: Progress, SelfReadingProgress, @unch
         }
     }
 
+    /// Cancels the progress; the manager reads that from the lock too.
+    override public func cancel() {
+        counts.withLock { $0.isCancelled = true }
+        super.cancel()
+    }
+
+    /// Pauses the progress; the manager reads that from the lock too.
+    override public func pause() {
+        counts.withLock { $0.isPaused = true }
+        super.pause()
+    }
+
+    /// Resumes the progress; the manager reads that from the lock too.
+    override public func resume() {
+        counts.withLock { $0.isPaused = false }
+        super.resume()
+    }
+
     var reading: ProgressReading {
         let counts = counts.withLock { $0 }
         return ProgressReading(
             total: Double(counts.total),
             completed: Double(counts.completed),
-            isCancelled: isCancelled,
-            isPaused: isPaused
+            isCancelled: counts.isCancelled,
+            isPaused: counts.isPaused
         )
     }
 }

@@ -212,6 +212,32 @@ struct BatchTests {
         #expect(pages.fractionCompleted == 0.5)
     }
 
+    @Test func aCancelledNetworkActivityProgressLeavesTheBatch() {
+        let pages = NetworkActivityProgress(totalUnitCount: 100)
+        pages.completedUnitCount = 40
+        var feed: NetworkActivityToken? = manager.beganNetworkTask(progress: pages)
+        let other = manager.beganNetworkTask(progress: progress(20, of: 100))
+        pages.cancel()
+        feed = nil
+        #expect(pages.isCancelled)
+        #expect(manager.fractionCompleted == 0.2)
+        withExtendedLifetime((feed, other)) {}
+    }
+
+    @Test func aPausedNetworkActivityProgressKeepsItsUnits() {
+        let task = NSObject()
+        let pages = NetworkActivityProgress(totalUnitCount: 100)
+        pages.completedUnitCount = 30
+        manager.beganNetworkTask(withToken: task, progress: pages)
+        let other = manager.beganNetworkTask(progress: progress(10, of: 100))
+        pages.pause()
+        manager.finishedNetworkTask(forToken: task)
+        #expect(manager.fractionCompleted == 0.2, "40 of 200: paused, not done")
+        pages.resume()
+        #expect(!pages.isPaused)
+        withExtendedLifetime(other) {}
+    }
+
     // MARK: - Bounded memory
 
     @Test func aGroupThatAlwaysHasAnOperationOpenKeepsFewParts() {
