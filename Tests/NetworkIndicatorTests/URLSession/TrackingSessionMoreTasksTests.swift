@@ -9,9 +9,11 @@ import FoundationNetworking
 #endif
 
 #if !canImport(ObjectiveC)
-/// The wrapper's other task methods: resumed downloads, streamed uploads and WebSocket tasks.
+/// The wrapper's other task methods: streamed uploads and WebSocket tasks.
 /// Linux counts a task from its creation (Apple platforms from its resume), so these tasks are
-/// never resumed: nothing goes on the network, and the sessions are finished, not cancelled.
+/// never resumed: nothing goes on the network. The sessions are cancelled, not finished:
+/// swift-corelibs-foundation keeps a finished session whose tasks never ran alive for good
+/// (LeakSanitizer reports it).
 @Suite("Session-wide tracking: more task kinds")
 struct TrackingSessionMoreTasksTests {
     private static let socketURL = URL(string: "ws://127.0.0.1:9/socket")!
@@ -32,7 +34,7 @@ struct TrackingSessionMoreTasksTests {
             tracking.webSocketTask(with: URLRequest(url: Self.socketURL)),
         ]
         #expect(tracking.manager.activeTaskCount == 0)
-        tracking.session.finishTasksAndInvalidate()
+        tracking.session.invalidateAndCancel()
         withExtendedLifetime(tasks) {}
     }
 
@@ -45,20 +47,20 @@ struct TrackingSessionMoreTasksTests {
         ]
         #expect(tracking.manager.activeTaskCount == 3)
         #expect(tracking.manager.activitySnapshot().activities.map(\.label).allSatisfy { $0 == "GET 127.0.0.1/socket" })
-        tracking.session.finishTasksAndInvalidate()
+        tracking.session.invalidateAndCancel()
         withExtendedLifetime(tasks) {}
     }
 
-    @Test func resumedDownloadsAndStreamedUploadsCount() {
+    /// `downloadTask(withResumeData:)` is left out here: swift-corelibs-foundation keeps a
+    /// session that made a resume-data download which never ran alive for good, with its tasks
+    /// (LeakSanitizer reports it, `invalidateAndCancel()` included), so only the Apple check
+    /// covers those two wrappers.
+    @Test func streamedUploadsCount() {
         let tracking = makeSession()
-        let tasks: [URLSessionTask] = [
-            tracking.downloadTask(withResumeData: Data("resume".utf8)),
-            tracking.downloadTask(withResumeData: Data("resume".utf8)) { _, _, _ in },
-            tracking.uploadTask(withStreamedRequest: URLRequest(url: URL(string: "http://127.0.0.1:9/up")!)),
-        ]
-        #expect(tracking.manager.activeTaskCount == 3)
-        tracking.session.finishTasksAndInvalidate()
-        withExtendedLifetime(tasks) {}
+        let upload = tracking.uploadTask(withStreamedRequest: URLRequest(url: URL(string: "http://127.0.0.1:9/up")!))
+        #expect(tracking.manager.activeTaskCount == 1)
+        tracking.session.invalidateAndCancel()
+        withExtendedLifetime(upload) {}
     }
 }
 #endif
