@@ -1,5 +1,6 @@
 // The registry's sources are compiled into this tool (symlinks); its token classifier names the
-// library's public protocol, which those files do not import.
+// library's public protocols, which those files do not import.
 import NetworkIndicator
 
 typealias NetworkActivityCompletionReporting = NetworkIndicator.NetworkActivityCompletionReporting
+typealias NetworkActivityCancellable = NetworkIndicator.NetworkActivityCancellable

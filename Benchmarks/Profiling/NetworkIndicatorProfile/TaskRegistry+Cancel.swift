@@ -1,0 +1,1 @@
+../../../Sources/NetworkIndicator/Registry/TaskRegistry+Cancel.swift
