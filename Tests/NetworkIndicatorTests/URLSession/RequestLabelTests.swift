@@ -8,140 +8,145 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The labels the URLSession forms give their tasks: method, host and path, never the query,
-/// the fragment or the credentials, which end up in snapshots, diagnostics and the logs made of
-/// them.
-@Suite("Request labels")
-struct RequestLabelTests {
-    private static let secretURL = URL(string: "https://alice:hunter2@api.example.com/v1/photos?token=s3cr3t#frag")!
+extension RealLoadSuites {
+    /// The labels the URLSession forms give their tasks: method, host and path, never the query,
+    /// the fragment or the credentials, which end up in snapshots, diagnostics and the logs made of
+    /// them.
+    @Suite("Request labels")
+    struct RequestLabelTests {
+        private static let secretURL = URL(string: "https://alice:hunter2@api.example.com/v1/photos?token=s3cr3t#frag")!
 
-    // MARK: - The rule
+        // MARK: - The rule
 
-    @Test func labelIsMethodHostAndPath() {
-        #expect(ActivityLabel.request(method: "GET", url: Self.secretURL) == "GET api.example.com/v1/photos")
-    }
-
-    @Test(arguments: ["token=s3cr3t", "frag", "alice", "hunter2", "https"])
-    func labelLeavesOutQueryFragmentCredentialsAndScheme(secret: String) {
-        let label = ActivityLabel.request(method: "GET", url: Self.secretURL)
-        #expect(label?.contains(secret) == false)
-    }
-
-    @Test func emptyPathIsTheRoot() {
-        #expect(
-            ActivityLabel.request(method: "POST", url: URL(string: "https://example.com?q=1")!) == "POST example.com/"
-        )
-    }
-
-    @Test func unknownMethodIsLeftOut() {
-        #expect(ActivityLabel.request(method: nil, url: URL(string: "http://example.com/a")!) == "example.com/a")
-    }
-
-    @Test func hostlessURLIsNamedByItsSchemeOnly() {
-        let data = URL(string: "data:text/plain;base64,c2VjcmV0")!
-        #expect(ActivityLabel.request(method: "GET", url: data) == "GET data:")
-    }
-
-    @Test func relativeURLIsNamedByItsAbsoluteForm() {
-        let url = URL(string: "items?page=2", relativeTo: URL(string: "https://example.com/v1/")!)!
-        #expect(ActivityLabel.request(method: "GET", url: url) == "GET example.com/v1/items")
-    }
-
-    @Test func noURLGivesNoLabel() {
-        #expect(ActivityLabel.request(method: "GET", url: nil) == nil)
-    }
-
-    // MARK: - Through the public API
-
-    private func makeManager() -> NetworkIndicatorManager {
-        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        manager.completionCheckInterval = 3600
-        return manager
-    }
-
-    /// A DELETE of the secret URL, never resumed. Tests leave such tasks be (the session is
-    /// finished, not cancelled): cancelling tasks is where swift-corelibs-foundation's task
-    /// registry has crashed nondeterministically (swift-corelibs-foundation issue 3296).
-    private var neverResumedDelete: (NetworkIndicatorManager, URLSession, URLSessionDataTask) {
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        var request = URLRequest(url: Self.secretURL)
-        request.httpMethod = "DELETE"
-        return (manager, session, session.dataTask(with: request))
-    }
-
-    @Test func trackedTaskIsLabelledWithoutItsSecretsInTheSnapshot() {
-        let (manager, session, task) = neverResumedDelete
-        manager.track(task)
-        #expect(manager.activitySnapshot().activities.map(\.label) == ["DELETE api.example.com/v1/photos"])
-        #expect(!manager.activitySnapshot().description.contains("s3cr3t"))
-        session.finishTasksAndInvalidate()
-    }
-
-    @Test func trackedTaskTakesTheLabelItIsGiven() {
-        let (manager, session, task) = neverResumedDelete
-        manager.track(task, label: "photo delete")
-        #expect(manager.activitySnapshot().activities.map(\.label) == ["photo delete"])
-        session.finishTasksAndInvalidate()
-    }
-
-    @MainActor
-    @Test func staleTaskDiagnosticNamesTheTaskWithoutItsSecrets() {
-        let harness = Harness()
-        harness.manager.staleTaskThreshold = 10
-        let session = URLSession(configuration: .ephemeral)
-        let task = session.dataTask(with: Self.secretURL)
-        harness.manager.track(task)
-        harness.advance(by: 10)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "GET api.example.com/v1/photos")])
-        #expect(!harness.diagnostics.all.contains { $0.description.contains("s3cr3t") })
-        session.finishTasksAndInvalidate()
-    }
-
-    @Test func dataForARequestIsLabelledWithoutItsQuery() async throws {
-        let server = try LocalHTTPServer()
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        var request = URLRequest(url: server.url("/signed?signature=s3cr3t"))
-        request.httpMethod = "PUT"
-        let sent = request
-        _ = try await whileHeld(server, manager, label: "PUT 127.0.0.1/signed") {
-            try await session.data(for: sent, tracking: manager)
+        @Test func labelIsMethodHostAndPath() {
+            #expect(ActivityLabel.request(method: "GET", url: Self.secretURL) == "GET api.example.com/v1/photos")
         }
-        session.finishTasksAndInvalidate()
-    }
 
-    @Test func dataFromAURLIsLabelledAsAGet() async throws {
-        let server = try LocalHTTPServer()
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        _ = try await whileHeld(server, manager, label: "GET 127.0.0.1/feed") {
-            try await session.data(from: server.url("/feed?key=s3cr3t"), tracking: manager)
+        @Test(arguments: ["token=s3cr3t", "frag", "alice", "hunter2", "https"])
+        func labelLeavesOutQueryFragmentCredentialsAndScheme(secret: String) {
+            let label = ActivityLabel.request(method: "GET", url: Self.secretURL)
+            #expect(label?.contains(secret) == false)
         }
-        session.finishTasksAndInvalidate()
-    }
 
-    @Test func loadTakesTheLabelItIsGiven() async throws {
-        let server = try LocalHTTPServer()
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        _ = try await whileHeld(server, manager, label: "feed") {
-            try await session.data(from: server.url("/feed"), tracking: manager, label: "feed")
+        @Test func emptyPathIsTheRoot() {
+            #expect(
+                ActivityLabel.request(method: "POST", url: URL(string: "https://example.com?q=1")!)
+                    == "POST example.com/"
+            )
         }
-        session.finishTasksAndInvalidate()
-    }
 
-    @Test func sessionWideTaskIsLabelledWithoutItsQuery() async throws {
-        let server = try LocalHTTPServer()
-        let manager = makeManager()
-        let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
-        server.holdResponses()
-        let task = tracking.dataTask(with: server.url("/data?key=s3cr3t"))
-        task.resume()
-        await eventually { manager.activeTaskCount == 1 }
-        #expect(manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/data"])
-        server.releaseResponses()
-        await eventually { task.state == .completed }  // no cancel: see neverResumedDelete
-        tracking.session.finishTasksAndInvalidate()
+        @Test func unknownMethodIsLeftOut() {
+            #expect(ActivityLabel.request(method: nil, url: URL(string: "http://example.com/a")!) == "example.com/a")
+        }
+
+        @Test func hostlessURLIsNamedByItsSchemeOnly() {
+            let data = URL(string: "data:text/plain;base64,c2VjcmV0")!
+            #expect(ActivityLabel.request(method: "GET", url: data) == "GET data:")
+        }
+
+        @Test func relativeURLIsNamedByItsAbsoluteForm() {
+            let url = URL(string: "items?page=2", relativeTo: URL(string: "https://example.com/v1/")!)!
+            #expect(ActivityLabel.request(method: "GET", url: url) == "GET example.com/v1/items")
+        }
+
+        @Test func noURLGivesNoLabel() {
+            #expect(ActivityLabel.request(method: "GET", url: nil) == nil)
+        }
+
+        // MARK: - Through the public API
+
+        private func makeManager() -> NetworkIndicatorManager {
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            manager.completionCheckInterval = 3600
+            return manager
+        }
+
+        /// A DELETE of the secret URL, never resumed. Tests leave such tasks be (the session is
+        /// finished, not cancelled): cancelling tasks is where swift-corelibs-foundation's task
+        /// registry has crashed nondeterministically (swift-corelibs-foundation issue 3296).
+        private var neverResumedDelete: (NetworkIndicatorManager, URLSession, URLSessionDataTask) {
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            var request = URLRequest(url: Self.secretURL)
+            request.httpMethod = "DELETE"
+            return (manager, session, session.dataTask(with: request))
+        }
+
+        @Test func trackedTaskIsLabelledWithoutItsSecretsInTheSnapshot() {
+            let (manager, session, task) = neverResumedDelete
+            manager.track(task)
+            #expect(manager.activitySnapshot().activities.map(\.label) == ["DELETE api.example.com/v1/photos"])
+            #expect(!manager.activitySnapshot().description.contains("s3cr3t"))
+            session.finishTasksAndInvalidate()
+        }
+
+        @Test func trackedTaskTakesTheLabelItIsGiven() {
+            let (manager, session, task) = neverResumedDelete
+            manager.track(task, label: "photo delete")
+            #expect(manager.activitySnapshot().activities.map(\.label) == ["photo delete"])
+            session.finishTasksAndInvalidate()
+        }
+
+        @MainActor
+        @Test func staleTaskDiagnosticNamesTheTaskWithoutItsSecrets() {
+            let harness = Harness()
+            harness.manager.staleTaskThreshold = 10
+            let session = URLSession(configuration: .ephemeral)
+            let task = session.dataTask(with: Self.secretURL)
+            harness.manager.track(task)
+            harness.advance(by: 10)
+            #expect(
+                harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "GET api.example.com/v1/photos")]
+            )
+            #expect(!harness.diagnostics.all.contains { $0.description.contains("s3cr3t") })
+            session.finishTasksAndInvalidate()
+        }
+
+        @Test func dataForARequestIsLabelledWithoutItsQuery() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            var request = URLRequest(url: server.url("/signed?signature=s3cr3t"))
+            request.httpMethod = "PUT"
+            let sent = request
+            _ = try await whileHeld(server, manager, label: "PUT 127.0.0.1/signed") {
+                try await session.data(for: sent, tracking: manager)
+            }
+            session.finishTasksAndInvalidate()
+        }
+
+        @Test func dataFromAURLIsLabelledAsAGet() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            _ = try await whileHeld(server, manager, label: "GET 127.0.0.1/feed") {
+                try await session.data(from: server.url("/feed?key=s3cr3t"), tracking: manager)
+            }
+            session.finishTasksAndInvalidate()
+        }
+
+        @Test func loadTakesTheLabelItIsGiven() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            _ = try await whileHeld(server, manager, label: "feed") {
+                try await session.data(from: server.url("/feed"), tracking: manager, label: "feed")
+            }
+            session.finishTasksAndInvalidate()
+        }
+
+        @Test func sessionWideTaskIsLabelledWithoutItsQuery() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager()
+            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
+            server.holdResponses()
+            let task = tracking.dataTask(with: server.url("/data?key=s3cr3t"))
+            task.resume()
+            await eventually { manager.activeTaskCount == 1 }
+            #expect(manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/data"])
+            server.releaseResponses()
+            await eventually { task.state == .completed }  // no cancel: see neverResumedDelete
+            tracking.session.finishTasksAndInvalidate()
+        }
     }
 }

@@ -8,109 +8,113 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The README's samples as written: the caller makes a task, tracks it, resumes it and keeps
-/// nothing. URLSession lets a task go once it has completed, so whatever ends the task must hold
-/// it until then; with the sweep an hour away, nothing else could end it in time.
-@Suite("URLSession tasks that nobody keeps")
-struct UnkeptTaskTests {
-    private static let hour: TimeInterval = 3600
+extension RealLoadSuites {
+    /// The README's samples as written: the caller makes a task, tracks it, resumes it and keeps
+    /// nothing. URLSession lets a task go once it has completed, so whatever ends the task must hold
+    /// it until then; with the sweep an hour away, nothing else could end it in time.
+    @Suite("URLSession tasks that nobody keeps")
+    struct UnkeptTaskTests {
+        private static let hour: TimeInterval = 3600
 
-    /// A manager on the real main queue, sweeping once an hour.
-    private func makeManager() -> NetworkIndicatorManager {
-        let manager = NetworkIndicatorManager()
-        manager.completionCheckInterval = Self.hour
-        return manager
-    }
-
-    @Test func trackedTaskThatNobodyKeepsEndsAfterItCompletes() async throws {
-        let server = try LocalHTTPServer()
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        let handled = LockedState(false)
-        startTrackedLoad(of: server.url("/delay/20"), on: session, in: manager) { handled.withLock { $0 = true } }
-        #expect(manager.activeTaskCount == 1)
-        await eventually { handled.withLock { $0 } }
-        await eventually { manager.activeTaskCount == 0 }
-        session.finishTasksAndInvalidate()
-    }
-
-    @Test func trackingSessionTaskWithoutAHandlerThatNobodyKeepsEndsAfterItCompletes() async throws {
-        let server = try LocalHTTPServer()
-        let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: makeManager())
-        tracking.dataTask(with: server.url("/delay/20")).resume()
-        #expect(tracking.manager.activeTaskCount == 1)
-        await eventually { tracking.manager.activeTaskCount == 0 }
-        tracking.session.finishTasksAndInvalidate()
-    }
-
-    /// Every task method with a completion handler: the task has ended by the time the handler
-    /// runs, with no poll and no sweep (the manual scheduler never runs either).
-    @Test(arguments: HandlerTaskMethod.allCases)
-    func trackingSessionTaskHasEndedWhenItsHandlerRuns(_ method: HandlerTaskMethod) async throws {
-        let server = try LocalHTTPServer()
-        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        manager.completionCheckInterval = Self.hour
-        let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
-        let countInHandler = LockedState<Int?>(nil)
-        method.start(on: tracking, url: server.url("/\(method)")) {
-            countInHandler.withLock { $0 = manager.activeTaskCount }
+        /// A manager on the real main queue, sweeping once an hour.
+        private func makeManager() -> NetworkIndicatorManager {
+            let manager = NetworkIndicatorManager()
+            manager.completionCheckInterval = Self.hour
+            return manager
         }
-        await eventually { countInHandler.withLock { $0 } != nil }
-        #expect(countInHandler.withLock { $0 } == 0)
-        #expect(manager.activeTaskCount == 0)
-        tracking.session.finishTasksAndInvalidate()
-    }
 
-    @Test func trackedTaskThatIsNeverResumedEndsWhenItsSessionIsCancelled() async throws {
-        let manager = makeManager()
-        let session = URLSession(configuration: .ephemeral)
-        manager.track(session.dataTask(with: URL(string: "http://127.0.0.1:9/")!))
-        #expect(manager.activeTaskCount == 1)
-        session.invalidateAndCancel()
-        await eventually { manager.activeTaskCount == 0 }
-    }
+        @Test func trackedTaskThatNobodyKeepsEndsAfterItCompletes() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            let handled = LockedState(false)
+            startTrackedLoad(of: server.url("/delay/20"), on: session, in: manager) { handled.withLock { $0 = true } }
+            #expect(manager.activeTaskCount == 1)
+            await eventually { handled.withLock { $0 } }
+            await eventually { manager.activeTaskCount == 0 }
+            session.finishTasksAndInvalidate()
+        }
 
-    /// The poll (Linux) holds its tasks: a task that nothing else holds, uncompleted, can never
-    /// complete, so it ends and is let go. (With key-value observation the task is not held: it
-    /// dies at once and ends at the sweep.)
-    @Test(.enabled(if: !hasKeyValueObserving))
-    func taskOnlyTheManagerHoldsEndsAndIsReleased() async {
-        let scheduler = ManualNetworkIndicatorScheduler()
-        let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.completionCheckInterval = Self.hour
-        let task = trackedTaskOfNoSession(in: manager)
-        #expect(task.object != nil, "held until a poll has seen it")
-        await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
-        #expect(manager.activeTaskCount == 0)
-        #expect(task.object == nil, "let go once it ended")
-        let executed = scheduler.executedWorkCount
-        await MainActor.run { scheduler.advance(by: 60) }
-        #expect(scheduler.executedWorkCount <= executed + 1, "no poll is left (one hop may be)")
-    }
+        @Test func trackingSessionTaskWithoutAHandlerThatNobodyKeepsEndsAfterItCompletes() async throws {
+            let server = try LocalHTTPServer()
+            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: makeManager())
+            tracking.dataTask(with: server.url("/delay/20")).resume()
+            #expect(tracking.manager.activeTaskCount == 1)
+            await eventually { tracking.manager.activeTaskCount == 0 }
+            tracking.session.finishTasksAndInvalidate()
+        }
 
-    @Test(.enabled(if: !hasKeyValueObserving))
-    func tasksHeldForAManagerAreReleasedWithIt() {
-        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        let task = trackedTaskOfNoSession(in: manager!)
-        #expect(task.object != nil)
-        manager = nil  // no poll ever ran
-        #expect(task.object == nil, "the watch went with its manager")
-    }
+        /// Every task method with a completion handler: the task has ended by the time the handler
+        /// runs, with no poll and no sweep (the manual scheduler never runs either).
+        @Test(arguments: HandlerTaskMethod.allCases)
+        func trackingSessionTaskHasEndedWhenItsHandlerRuns(_ method: HandlerTaskMethod) async throws {
+            let server = try LocalHTTPServer()
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            manager.completionCheckInterval = Self.hour
+            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
+            let countInHandler = LockedState<Int?>(nil)
+            method.start(on: tracking, url: server.url("/\(method)")) {
+                countInHandler.withLock { $0 = manager.activeTaskCount }
+            }
+            await eventually { countInHandler.withLock { $0 } != nil }
+            #expect(countInHandler.withLock { $0 } == 0)
+            #expect(manager.activeTaskCount == 0)
+            tracking.session.finishTasksAndInvalidate()
+        }
 
-    /// A task made by no session, tracked in `manager`, of which the caller keeps only a weak
-    /// reference.
-    private func trackedTaskOfNoSession(in manager: NetworkIndicatorManager) -> WeakReference<URLSessionTask> {
-        let task = URLSessionDataTask()
-        manager.track(task)
-        return WeakReference(task)
-    }
+        @Test func trackedTaskThatIsNeverResumedEndsWhenItsSessionIsCancelled() async throws {
+            let manager = makeManager()
+            let session = URLSession(configuration: .ephemeral)
+            manager.track(session.dataTask(with: URL(string: "http://127.0.0.1:9/")!))
+            #expect(manager.activeTaskCount == 1)
+            session.invalidateAndCancel()
+            await eventually { manager.activeTaskCount == 0 }
+        }
 
-    private static var hasKeyValueObserving: Bool {
-        #if canImport(ObjectiveC)
-        true
-        #else
-        false
-        #endif
+        /// The poll (Linux) holds its tasks: a task that nothing else holds, uncompleted, can never
+        /// complete, so it ends and is let go. (With key-value observation the task is not held: it
+        /// dies at once and ends at the sweep.)
+        @Test(.enabled(if: !hasKeyValueObserving))
+        func taskOnlyTheManagerHoldsEndsAndIsReleased() async {
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = NetworkIndicatorManager(scheduler: scheduler)
+            manager.completionCheckInterval = Self.hour
+            let task = trackedTaskOfNoSession(in: manager)
+            #expect(task.object != nil, "held until a poll has seen it")
+            await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
+            #expect(manager.activeTaskCount == 0)
+            #expect(task.object == nil, "let go once it ended")
+            let executed = scheduler.executedWorkCount
+            await MainActor.run { scheduler.advance(by: 60) }
+            #expect(scheduler.executedWorkCount <= executed + 1, "no poll is left (one hop may be)")
+        }
+
+        @Test(.enabled(if: !hasKeyValueObserving))
+        func tasksHeldForAManagerAreReleasedWithIt() {
+            var manager: NetworkIndicatorManager? = NetworkIndicatorManager(
+                scheduler: ManualNetworkIndicatorScheduler()
+            )
+            let task = trackedTaskOfNoSession(in: manager!)
+            #expect(task.object != nil)
+            manager = nil  // no poll ever ran
+            #expect(task.object == nil, "the watch went with its manager")
+        }
+
+        /// A task made by no session, tracked in `manager`, of which the caller keeps only a weak
+        /// reference.
+        private func trackedTaskOfNoSession(in manager: NetworkIndicatorManager) -> WeakReference<URLSessionTask> {
+            let task = URLSessionDataTask()
+            manager.track(task)
+            return WeakReference(task)
+        }
+
+        private static var hasKeyValueObserving: Bool {
+            #if canImport(ObjectiveC)
+            true
+            #else
+            false
+            #endif
+        }
     }
 }
 

@@ -1,0 +1,11 @@
+import Testing
+
+/// The parent of the suites that make real swift-corelibs-foundation loads over loopback, so that
+/// their tests run one at a time.
+///
+/// Run side by side, loads on different sessions that are cancelled or invalidated in flight can
+/// crash the test process inside swift-corelibs-foundation (a `try!` in `EasyHandle.swift` on
+/// libcurl's code 43, bad function argument); it happened once in a full CI run. One load at a time
+/// costs a few seconds; the suites' own claims do not depend on it.
+@Suite(.serialized)
+enum RealLoadSuites {}
