@@ -21,7 +21,7 @@ struct OverlayOutputManagerTests {
             core = OverlayOutputCore(
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
                 scheduler: scheduler,
-                accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
                 drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
                 progressChanged: { [unowned self] in shown.append($0) }
             )

@@ -22,7 +22,7 @@ struct OverlayProgressControllerTests {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
-                    isInWindow: { true },
+                    isSeen: { true },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] _, progress in announced.append(progress) }
                 ),

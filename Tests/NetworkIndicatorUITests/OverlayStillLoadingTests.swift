@@ -24,7 +24,7 @@ struct OverlayStillLoadingTests {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
-                    isInWindow: { true },
+                    isSeen: { true },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] kind, _ in announcements.append(kind) }
                 ),
@@ -149,7 +149,7 @@ struct OverlayStillLoadingTests {
         let core = OverlayOutputCore(
             settings: settings,
             scheduler: scheduler,
-            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
             drawnChanged: { _, _ in },
             progressChanged: { _ in }
         )
