@@ -328,7 +328,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 /// its overlay down at once.
 extension NetworkActivityOverlayOutput: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
-        core.added(to: manager)
+        // One manager at a time: added to another, the output leaves the first.
+        core.added(to: manager)?.removeOutput(self)
     }
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {

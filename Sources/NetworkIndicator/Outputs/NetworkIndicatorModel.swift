@@ -34,7 +34,8 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// as its manager-based one. Not observed: it changes only with `addOutput`/`removeOutput`.
     @ObservationIgnored package private(set) weak var attachedManager: NetworkIndicatorManager?
 
-    /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``.
+    /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``. It
+    /// follows one manager at a time: added to a second, it leaves the first.
     public init() {}
 
     /// Creates a model and attaches it to `manager`; it takes the current values at once.
@@ -64,10 +65,12 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
         if self.fractionCompleted != fractionCompleted { self.fractionCompleted = fractionCompleted }
     }
 }
-/// The model remembers the manager it is attached to.
+/// The model remembers the manager it is attached to, and follows one manager at a time: added
+/// to another, it leaves the first, so that two managers' counts never mix in it.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension NetworkIndicatorModel: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
+        if let previous = attachedManager, previous !== manager { previous.removeOutput(self) }
         attachedManager = manager
     }
 

@@ -41,6 +41,20 @@ struct NetworkIndicatorModelTests {
         #expect(model.attachedManager === other)
     }
 
+    @Test func aModelAddedToASecondManagerLeavesTheFirst() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        let other = NetworkIndicatorManager(scheduler: harness.scheduler)
+        other.addOutput(model)
+        #expect(!harness.manager.outputs.contains { $0 === model })
+        other.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(model.activeTaskCount == 1, "the second manager's count only")
+        #expect(model.attachedManager === other)
+    }
+
     @Test func theModelDoesNotKeepItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: Harness().scheduler)
         let model = NetworkIndicatorModel(manager: manager!)
