@@ -116,7 +116,7 @@ extension View {
 /// The overlay of the environment's manager.
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 @MainActor
-private struct EnvironmentNetworkActivityOverlay<Overlay: View>: ViewModifier {
+struct EnvironmentNetworkActivityOverlay<Overlay: View>: ViewModifier {
     let settings: NetworkActivityOverlaySettings?
     let spokenTitle: String
     let overlay: Overlay

@@ -167,6 +167,24 @@ public struct NetworkActivityOverlay: ViewModifier {
         self.init(model: model, title: Text(title), spokenTitle: String(localized: title), settings: settings)
     }
 
+    /// Creates the modifier for `model`, titled `titleKey` from `tableName` of `bundle` (the
+    /// main bundle's `Localizable` if `nil`), as `Text` would title it; VoiceOver hears the key
+    /// translated, or "Loading" for a key with interpolated values. `settings` as above.
+    public init(
+        model: NetworkIndicatorModel,
+        titleKey: LocalizedStringKey,
+        tableName: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) {
+        self.init(
+            model: model,
+            title: Text(titleKey, tableName: tableName, bundle: bundle),
+            spokenTitle: OverlayLabel(reflecting: titleKey, tableName: tableName, bundle: bundle).text(),
+            settings: settings
+        )
+    }
+
     private init(
         model: NetworkIndicatorModel,
         title: Text,

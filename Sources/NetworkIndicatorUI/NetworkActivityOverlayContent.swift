@@ -54,7 +54,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 ZStack {
                     if state.isDrawn, style == .bar {
                         NetworkActivityOverlayCapsule(
-                            title: state.isStillLoading ? OverlayStillLoading.title() : spokenTitle
+                            title: state.isStillLoading ? OverlayStillLoading.title() : spokenTitle,
+                            progress: state.progress
                         )
                         .allowsHitTesting(false)
                         .transition(.opacity)
