@@ -77,6 +77,20 @@ struct OverlayFormsCheck: View {
         VStack {
             managerAndEnvironmentForms
             modelForms
+            customContentForms
+        }
+    }
+
+    private let syncing = LocalizedStringResource("Syncing")
+
+    private var customContentForms: some View {
+        Group {
+            Text("p").networkActivityOverlay(spokenTitle: "Syncing") { Text("Syncing") }
+            Text("q").networkActivityOverlay(feed, spokenTitle: "Syncing") { Text("Syncing") }
+            Text("r").networkActivityOverlay(hasContent: hasContent, spokenTitle: "Syncing") { Text("Syncing") }
+            Text("s").networkActivityOverlay(feed, hasContent: hasContent) { Text("Syncing") }
+            Text("t").networkActivityOverlay(spokenTitle: LocalizedStringResource("Syncing")) { Text("Syncing") }
+            Text("u").networkActivityOverlay(feed, hasContent: hasContent, spokenTitle: syncing) { Text("Syncing") }
         }
     }
 
