@@ -136,7 +136,8 @@ extension View {
 /// is measured, VoiceOver announcements as the settings say, their `interaction`, and nothing
 /// while the manager is disabled. It does not draw from the model's `isVisible`, which follows
 /// the manager's own delays (meant for app-wide chrome) and has none of that. A model attached
-/// to no manager (or whose manager has gone) shows nothing. Use it through
+/// to no manager (or whose manager has gone) shows nothing; one attached later, or moved to
+/// another manager (a model follows one manager at a time), is followed from then. Use it through
 /// `View.networkActivityOverlay(_:label:settings:)` with a model you keep; with a manager, or
 /// with the environment's manager (`networkActivityOverlay(label:)`), the overlay needs only
 /// iOS 15.
@@ -197,8 +198,9 @@ public struct NetworkActivityOverlay: ViewModifier {
         self.settings = settings
     }
 
-    /// The content with the overlay of the model's manager, the one it was attached to when the
-    /// view is drawn. Main actor, like every view body.
+    /// The content with the overlay of the model's manager: the one it is attached to now. A
+    /// model attached after the view was drawn, or moved to another manager, redraws the view,
+    /// and the overlay starts again from that manager's state. Main actor, like every view body.
     @MainActor
     @ViewBuilder
     public func body(content: Content) -> some View {
