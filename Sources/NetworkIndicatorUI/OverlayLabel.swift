@@ -38,7 +38,8 @@ struct OverlayLabel: Equatable {
 
     /// The title VoiceOver hears for a SwiftUI `LocalizedStringKey`, which has no public way
     /// to read its text: its stored `key` is read by reflection and translated as `Text` would
-    /// translate it (from `tableName` of `bundle`). A key with interpolated values
+    /// translate it (from `tableName` of `bundle`). The struct is `@frozen` in SwiftUI's
+    /// interface (stored `key`, `hasFormatting`, `arguments`), so its layout is part of the ABI. A key with interpolated values
     /// (`hasFormatting`), or one whose layout reflection cannot read, is heard as the default
     /// title ("Loading"): its values cannot be filled in here.
     init(reflecting localizedKey: Any, tableName: String?, bundle: Bundle?) {
