@@ -189,7 +189,7 @@ extension EnvironmentValues {
 /// spinner. VoiceOver reads it as one element: its title, and the percentage as its value.
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 struct NetworkActivityOverlayCapsule: View {
-    let title: String
+    let title: Text
     let progress: OverlayProgress
 
     var body: some View {
@@ -200,14 +200,14 @@ struct NetworkActivityOverlayCapsule: View {
             } else {
                 ProgressView()
             }
-            Text(verbatim: title).font(.footnote)
+            title.font(.footnote)
         }
         .padding(.horizontal, 12)
         .padding(.vertical, 6)
         .background(.regularMaterial, in: Capsule())
         .padding(.top, 8)
         .accessibilityElement(children: .ignore)
-        .accessibilityLabel(Text(verbatim: title))
+        .accessibilityLabel(title)
         .accessibilityValue(Text(verbatim: progress.accessibilityValue() ?? ""))
         .accessibilityAddTraits(.updatesFrequently)
     }

@@ -46,7 +46,8 @@ extension View {
                 manager: manager,
                 settings: settings,
                 spokenTitle: OverlayLabel(reflecting: titleKey, tableName: tableName, bundle: bundle).text(),
-                overlay: NetworkActivityOverlayCard(title: Text(titleKey, tableName: tableName, bundle: bundle))
+                overlay: NetworkActivityOverlayCard(title: Text(titleKey, tableName: tableName, bundle: bundle)),
+                shownTitle: Text(titleKey, tableName: tableName, bundle: bundle)
             )
         )
         .environment(\.networkActivityOverlayHasContent, hasContent)
@@ -80,7 +81,8 @@ extension View {
             EnvironmentNetworkActivityOverlay(
                 settings: settings,
                 spokenTitle: OverlayLabel(reflecting: titleKey, tableName: tableName, bundle: bundle).text(),
-                overlay: NetworkActivityOverlayCard(title: Text(titleKey, tableName: tableName, bundle: bundle))
+                overlay: NetworkActivityOverlayCard(title: Text(titleKey, tableName: tableName, bundle: bundle)),
+                shownTitle: Text(titleKey, tableName: tableName, bundle: bundle)
             )
         )
         .environment(\.networkActivityOverlayHasContent, hasContent)

@@ -47,13 +47,14 @@ extension View {
         bundle: Bundle? = nil,
         settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        let title = OverlayLabel(label, bundle: bundle).text()
+        let title = OverlayLabel(label, bundle: bundle)
         return modifier(
             NetworkActivityOverlayShell(
                 manager: manager,
                 settings: settings,
-                spokenTitle: title,
-                overlay: NetworkActivityOverlayCard(title: Text(verbatim: title))
+                spokenTitle: title.text(),
+                overlay: NetworkActivityOverlayCard(title: title.shownText),
+                shownTitle: title.shownText
             )
         )
     }
@@ -119,7 +120,8 @@ extension View {
                 manager: manager,
                 settings: settings,
                 spokenTitle: String(localized: title),
-                overlay: NetworkActivityOverlayCard(title: Text(title))
+                overlay: NetworkActivityOverlayCard(title: Text(title)),
+                shownTitle: Text(title)
             )
         )
     }
@@ -154,8 +156,8 @@ public struct NetworkActivityOverlay: ViewModifier {
     /// `networkActivityOverlay(_:label:bundle:settings:)` (`nil`: the scope's when the model's
     /// manager is the scope's, else the defaults).
     public init(model: NetworkIndicatorModel, label: String? = nil, settings: NetworkActivityOverlaySettings? = nil) {
-        let text = OverlayLabel(label).text()
-        self.init(model: model, title: Text(verbatim: text), spokenTitle: text, settings: settings)
+        let title = OverlayLabel(label)
+        self.init(model: model, title: title.shownText, spokenTitle: title.text(), settings: settings)
     }
 
     /// Creates the modifier for `model`, titled `title` (extracted into a String Catalog, and
@@ -210,7 +212,8 @@ public struct NetworkActivityOverlay: ViewModifier {
                     manager: manager,
                     settings: settings,
                     spokenTitle: spokenTitle,
-                    overlay: NetworkActivityOverlayCard(title: title)
+                    overlay: NetworkActivityOverlayCard(title: title),
+                    shownTitle: title
                 )
             )
         } else {

@@ -14,6 +14,8 @@
 //   OverlaySight+Views.swift.
 // - View.accessibilityElement(children:), accessibilityLabel(_:) and accessibilityAddTraits(_:)
 //   with .updatesFrequently: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - Text.init(_:tableName:bundle:comment:) with a LocalizedStringKey: iOS 13.0+, macOS 10.15+,
+//   tvOS 13.0+, watchOS 6.0+.
 // - Text.init(verbatim:), RoundedRectangle, ZStack, View.transition(_:), animation(_:value:),
 //   allowsHitTesting(_:), onDisappear(perform:): iOS 13.0+, macOS 10.15+, tvOS 13.0+,
 //   watchOS 6.0+.
@@ -38,6 +40,9 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     /// What VoiceOver hears when the overlay draws.
     let spokenTitle: String
     let overlay: Overlay
+    /// The title the light indicator shows, translated in the environment's `\.locale`; `nil`
+    /// for `spokenTitle` as it is (an overlay of the caller's own content).
+    var shownTitle: Text? = nil
     @Environment(\.networkActivityScopeContext) private var scope
     @Environment(\.networkActivityOverlayHasContent) private var hasContent
     @Environment(\.scenePhase) private var scenePhase
@@ -54,7 +59,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 ZStack {
                     if state.isDrawn, style == .bar {
                         NetworkActivityOverlayCapsule(
-                            title: state.isStillLoading ? OverlayStillLoading.title() : spokenTitle,
+                            title: state.isStillLoading
+                                ? OverlayStillLoading.shownTitle : shownTitle ?? Text(verbatim: spokenTitle),
                             progress: state.progress
                         )
                         .allowsHitTesting(false)
@@ -181,7 +187,7 @@ struct NetworkActivityOverlayCard: View {
 
     /// The title shown and read: "Still loading…" once the controller says so.
     private var shownTitle: Text {
-        isStillLoading ? Text(verbatim: OverlayStillLoading.title()) : title
+        isStillLoading ? OverlayStillLoading.shownTitle : title
     }
 
     var body: some View {
@@ -205,6 +211,22 @@ struct NetworkActivityOverlayCard: View {
         .accessibilityLabel(shownTitle)
         .accessibilityValue(Text(verbatim: progress.accessibilityValue() ?? ""))
         .accessibilityAddTraits(.updatesFrequently)
+    }
+}
+
+extension OverlayLabel {
+    /// The title as SwiftUI shows it: the same key, table and bundle, translated in the
+    /// environment's `\.locale` (``text(appBundle:)`` translates in the app's language, for
+    /// VoiceOver's announcement).
+    var shownText: Text {
+        Text(LocalizedStringKey(key), tableName: tableName, bundle: bundle())
+    }
+}
+
+extension OverlayStillLoading {
+    /// "Still loading…" as SwiftUI shows it, in the environment's `\.locale`.
+    static var shownTitle: Text {
+        Text(LocalizedStringKey(titleKey), bundle: .module)
     }
 }
 

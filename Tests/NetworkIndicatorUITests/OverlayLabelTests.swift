@@ -45,6 +45,14 @@ struct OverlayLabelTests {
         #expect(OverlayLabel("Loading").text(appBundle: app) == "Wird geladen")
     }
 
+    @Test func aTableGoesWithTheCallersKeyOnly() throws {
+        // SwiftUI shows the title from the same key, table and bundle (`shownText`).
+        let german = try Self.germanBundle()
+        #expect(OverlayLabel("Loading feed", tableName: "Feed", bundle: german).tableName == "Feed")
+        #expect(OverlayLabel(nil, tableName: "Feed", bundle: german).tableName == nil, "the package's own table")
+        #expect(OverlayLabel("Loading", tableName: "Feed", bundle: german).text() == "Loading", "no Feed.strings")
+    }
+
     @Test func appTitleWithoutTranslationIsShownAsItIs() throws {
         #expect(OverlayLabel("Fetching posts").text(appBundle: try Self.germanBundle()) == "Fetching posts")
     }
