@@ -9,6 +9,13 @@ extension NetworkIndicatorManager {
     /// Adding an output that is already attached does nothing. May be called from an output's
     /// own callback.
     ///
+    /// Attach an output to one manager: an output attached to two hears both, interleaved (one
+    /// manager's visibility, then the other's), since its callbacks do not say which manager
+    /// calls. ``NetworkIndicatorModel`` and `NetworkIndicatorUI`'s overlay outputs follow one
+    /// manager at a time: added to a second, they leave the first, as a view added to a new
+    /// superview leaves its old one. To show several managers in one place, show their common
+    /// parent, whose count includes its scopes'.
+    ///
     /// ```swift
     /// final class FeedViewController: UIViewController {
     ///     private let spinner = SpinnerOutput()   // conforms to NetworkIndicatorOutput

@@ -64,15 +64,14 @@ enum AccessibilityAnnouncement {
 }
 
 extension NetworkActivityOverlayController.Accessibility {
-    /// The system's assistive technologies, for an overlay that is in a window while
-    /// `isInWindow` says so and is titled what `title` returns, both read at the moment of an
-    /// announcement.
+    /// The system's assistive technologies, for an overlay that the user sees while `isSeen`
+    /// says so and is titled what `title` returns, both read at the moment of an announcement.
     static func system(
-        isInWindow: @escaping @MainActor () -> Bool,
+        isSeen: @escaping @MainActor () -> Bool,
         title: @escaping @MainActor () -> String
     ) -> Self {
         Self(
-            isInWindow: isInWindow,
+            isSeen: isSeen,
             isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
             post: { kind, progress in AccessibilityAnnouncement.post(kind, title: title(), progress: progress) }
         )

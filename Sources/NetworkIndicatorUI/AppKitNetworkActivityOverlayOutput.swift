@@ -35,8 +35,8 @@ public import NetworkIndicator
 /// over the host; a determinate bar and a percentage instead of the spinner while the manager
 /// knows how far its tasks are, unless the settings' `showsProgress` is `false`) follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
-/// (queued behind current speech, only while the host is in a window and VoiceOver is
-/// running, unless the settings opt out). Clicks pass through to the host unless the settings
+/// (queued behind current speech, only while the host is in a visible window with no sheet
+/// attached and VoiceOver is running, unless the settings opt out). Clicks pass through to the host unless the settings
 /// say `interaction: .blocksCard` (the card takes those on it) or `.blocksHost` (a cover over
 /// the whole host takes every click and scroll while the overlay is drawn). The overlay joins
 /// the host the first time it draws and stays there, hidden in between.
@@ -73,7 +73,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         settings: settings,
         scheduler: scheduler,
         accessibility: .system(
-            isInWindow: { [weak self] in self?.hostView?.window != nil },
+            isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
             title: { [weak self] in self?.card.title ?? "" }
         ),
         drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
@@ -241,7 +241,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 /// its overlay down at once.
 extension NetworkActivityOverlayOutput: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
-        core.added(to: manager)
+        // One manager at a time: added to another, the output leaves the first.
+        core.added(to: manager)?.removeOutput(self)
     }
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {

@@ -41,12 +41,13 @@ extension View {
         bundle: Bundle? = nil,
         settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        let title = OverlayLabel(label, bundle: bundle).text()
+        let title = OverlayLabel(label, bundle: bundle)
         return modifier(
             EnvironmentNetworkActivityOverlay(
                 settings: settings,
-                spokenTitle: title,
-                overlay: NetworkActivityOverlayCard(title: Text(verbatim: title))
+                spokenTitle: title.text(),
+                overlay: NetworkActivityOverlayCard(title: title.shownText),
+                shownTitle: title.shownText
             )
         )
     }
@@ -107,7 +108,8 @@ extension View {
             EnvironmentNetworkActivityOverlay(
                 settings: settings,
                 spokenTitle: String(localized: title),
-                overlay: NetworkActivityOverlayCard(title: Text(title))
+                overlay: NetworkActivityOverlayCard(title: Text(title)),
+                shownTitle: Text(title)
             )
         )
     }
@@ -116,10 +118,12 @@ extension View {
 /// The overlay of the environment's manager.
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 @MainActor
-private struct EnvironmentNetworkActivityOverlay<Overlay: View>: ViewModifier {
+struct EnvironmentNetworkActivityOverlay<Overlay: View>: ViewModifier {
     let settings: NetworkActivityOverlaySettings?
     let spokenTitle: String
     let overlay: Overlay
+    /// The light indicator's title; `nil` for `spokenTitle` as it is.
+    var shownTitle: Text? = nil
     @Environment(\.networkIndicator) private var manager
 
     func body(content: Content) -> some View {
@@ -128,7 +132,8 @@ private struct EnvironmentNetworkActivityOverlay<Overlay: View>: ViewModifier {
                 manager: manager,
                 settings: settings,
                 spokenTitle: spokenTitle,
-                overlay: overlay
+                overlay: overlay,
+                shownTitle: shownTitle
             )
         )
     }

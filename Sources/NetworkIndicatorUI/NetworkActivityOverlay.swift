@@ -47,13 +47,14 @@ extension View {
         bundle: Bundle? = nil,
         settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
-        let title = OverlayLabel(label, bundle: bundle).text()
+        let title = OverlayLabel(label, bundle: bundle)
         return modifier(
             NetworkActivityOverlayShell(
                 manager: manager,
                 settings: settings,
-                spokenTitle: title,
-                overlay: NetworkActivityOverlayCard(title: Text(verbatim: title))
+                spokenTitle: title.text(),
+                overlay: NetworkActivityOverlayCard(title: title.shownText),
+                shownTitle: title.shownText
             )
         )
     }
@@ -119,7 +120,8 @@ extension View {
                 manager: manager,
                 settings: settings,
                 spokenTitle: String(localized: title),
-                overlay: NetworkActivityOverlayCard(title: Text(title))
+                overlay: NetworkActivityOverlayCard(title: Text(title)),
+                shownTitle: Text(title)
             )
         )
     }
@@ -136,7 +138,8 @@ extension View {
 /// is measured, VoiceOver announcements as the settings say, their `interaction`, and nothing
 /// while the manager is disabled. It does not draw from the model's `isVisible`, which follows
 /// the manager's own delays (meant for app-wide chrome) and has none of that. A model attached
-/// to no manager (or whose manager has gone) shows nothing. Use it through
+/// to no manager (or whose manager has gone) shows nothing; one attached later, or moved to
+/// another manager (a model follows one manager at a time), is followed from then. Use it through
 /// `View.networkActivityOverlay(_:label:settings:)` with a model you keep; with a manager, or
 /// with the environment's manager (`networkActivityOverlay(label:)`), the overlay needs only
 /// iOS 15.
@@ -153,8 +156,8 @@ public struct NetworkActivityOverlay: ViewModifier {
     /// `networkActivityOverlay(_:label:bundle:settings:)` (`nil`: the scope's when the model's
     /// manager is the scope's, else the defaults).
     public init(model: NetworkIndicatorModel, label: String? = nil, settings: NetworkActivityOverlaySettings? = nil) {
-        let text = OverlayLabel(label).text()
-        self.init(model: model, title: Text(verbatim: text), spokenTitle: text, settings: settings)
+        let title = OverlayLabel(label)
+        self.init(model: model, title: title.shownText, spokenTitle: title.text(), settings: settings)
     }
 
     /// Creates the modifier for `model`, titled `title` (extracted into a String Catalog, and
@@ -165,6 +168,24 @@ public struct NetworkActivityOverlay: ViewModifier {
         settings: NetworkActivityOverlaySettings? = nil
     ) {
         self.init(model: model, title: Text(title), spokenTitle: String(localized: title), settings: settings)
+    }
+
+    /// Creates the modifier for `model`, titled `titleKey` from `tableName` of `bundle` (the
+    /// main bundle's `Localizable` if `nil`), as `Text` would title it; VoiceOver hears the key
+    /// translated, or "Loading" for a key with interpolated values. `settings` as above.
+    public init(
+        model: NetworkIndicatorModel,
+        titleKey: LocalizedStringKey,
+        tableName: String? = nil,
+        bundle: Bundle? = nil,
+        settings: NetworkActivityOverlaySettings? = nil
+    ) {
+        self.init(
+            model: model,
+            title: Text(titleKey, tableName: tableName, bundle: bundle),
+            spokenTitle: OverlayLabel(reflecting: titleKey, tableName: tableName, bundle: bundle).text(),
+            settings: settings
+        )
     }
 
     private init(
@@ -179,8 +200,9 @@ public struct NetworkActivityOverlay: ViewModifier {
         self.settings = settings
     }
 
-    /// The content with the overlay of the model's manager, the one it was attached to when the
-    /// view is drawn. Main actor, like every view body.
+    /// The content with the overlay of the model's manager: the one it is attached to now. A
+    /// model attached after the view was drawn, or moved to another manager, redraws the view,
+    /// and the overlay starts again from that manager's state. Main actor, like every view body.
     @MainActor
     @ViewBuilder
     public func body(content: Content) -> some View {
@@ -190,7 +212,8 @@ public struct NetworkActivityOverlay: ViewModifier {
                     manager: manager,
                     settings: settings,
                     spokenTitle: spokenTitle,
-                    overlay: NetworkActivityOverlayCard(title: title)
+                    overlay: NetworkActivityOverlayCard(title: title),
+                    shownTitle: title
                 )
             )
         } else {

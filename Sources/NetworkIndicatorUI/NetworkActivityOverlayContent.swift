@@ -8,8 +8,14 @@
 // - EnvironmentKey, EnvironmentValues, View.environment(_:_:), View.frame(minWidth:):
 //   iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
 // - StateObject, ObservableObject, Published: iOS 14.0+ (StateObject), 13.0+ (the others).
+// - EnvironmentValues.scenePhase: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+;
+//   View.background(_:alignment:): iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+// - The probe behind the content, which says whether a sheet covers the overlay:
+//   OverlaySight+Views.swift.
 // - View.accessibilityElement(children:), accessibilityLabel(_:) and accessibilityAddTraits(_:)
 //   with .updatesFrequently: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - Text.init(_:tableName:bundle:comment:) with a LocalizedStringKey: iOS 13.0+, macOS 10.15+,
+//   tvOS 13.0+, watchOS 6.0+.
 // - Text.init(verbatim:), RoundedRectangle, ZStack, View.transition(_:), animation(_:value:),
 //   allowsHitTesting(_:), onDisappear(perform:): iOS 13.0+, macOS 10.15+, tvOS 13.0+,
 //   watchOS 6.0+.
@@ -34,8 +40,12 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     /// What VoiceOver hears when the overlay draws.
     let spokenTitle: String
     let overlay: Overlay
+    /// The title the light indicator shows, translated in the environment's `\.locale`; `nil`
+    /// for `spokenTitle` as it is (an overlay of the caller's own content).
+    var shownTitle: Text? = nil
     @Environment(\.networkActivityScopeContext) private var scope
     @Environment(\.networkActivityOverlayHasContent) private var hasContent
+    @Environment(\.scenePhase) private var scenePhase
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
@@ -49,7 +59,9 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                 ZStack {
                     if state.isDrawn, style == .bar {
                         NetworkActivityOverlayCapsule(
-                            title: state.isStillLoading ? OverlayStillLoading.title() : spokenTitle
+                            title: state.isStillLoading
+                                ? OverlayStillLoading.shownTitle : shownTitle ?? Text(verbatim: spokenTitle),
+                            progress: state.progress
                         )
                         .allowsHitTesting(false)
                         .transition(.opacity)
@@ -70,7 +82,9 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
                     value: state.isDrawn
                 )
             }
+            .background(OverlayViewProbeView(probe: state.probe))
             .task(id: hasContent) { state.hasContent = hasContent }
+            .task(id: scenePhase) { state.scenePhase = OverlaySight.ScenePhase(scenePhase) }
             .task(
                 id: OverlayShellConfiguration(
                     manager: manager,
@@ -109,7 +123,18 @@ final class OverlayViewState: ObservableObject {
     var hasContent = false {
         didSet { controller?.hasContent = hasContent }
     }
+    /// Where the overlay is drawn, read when it would speak.
+    let probe = OverlayViewProbe()
+    /// The scene's phase, as SwiftUI last said.
+    var scenePhase = OverlaySight.ScenePhase.active
     private var controller: NetworkActivityOverlayController?
+
+    /// Whether the user can see the overlay now: its view in a window, under no sheet or
+    /// full-screen cover, its scene not in the background (``OverlaySight``).
+    var sight: OverlaySight {
+        let probed = probe.sight
+        return OverlaySight(isInWindow: probed.isInWindow, isCovered: probed.isCovered, scenePhase: scenePhase)
+    }
 
     // Nonisolated: a `@StateObject`'s initial value is made where the view is made, which the
     // older SDKs do not isolate to the main actor.
@@ -126,8 +151,9 @@ final class OverlayViewState: ObservableObject {
         controller?.disappear()
         let controller = NetworkActivityOverlayController(
             settings: settings,
-            // Between onAppear and onDisappear, a SwiftUI view is in a window.
-            accessibility: .system(isInWindow: { true }, title: { title }),
+            // Asked at each announcement: a view under a sheet stays between onAppear and
+            // onDisappear, but the user cannot see it.
+            accessibility: .system(isSeen: { [weak self] in self?.sight.isSeen ?? false }, title: { title }),
             drawnChanged: { [weak self] isDrawn, animated in
                 self?.isAnimated = animated
                 self?.isDrawn = isDrawn
@@ -161,7 +187,7 @@ struct NetworkActivityOverlayCard: View {
 
     /// The title shown and read: "Still loading…" once the controller says so.
     private var shownTitle: Text {
-        isStillLoading ? Text(verbatim: OverlayStillLoading.title()) : title
+        isStillLoading ? OverlayStillLoading.shownTitle : title
     }
 
     var body: some View {
@@ -185,6 +211,22 @@ struct NetworkActivityOverlayCard: View {
         .accessibilityLabel(shownTitle)
         .accessibilityValue(Text(verbatim: progress.accessibilityValue() ?? ""))
         .accessibilityAddTraits(.updatesFrequently)
+    }
+}
+
+extension OverlayLabel {
+    /// The title as SwiftUI shows it: the same key, table and bundle, translated in the
+    /// environment's `\.locale` (``text(appBundle:)`` translates in the app's language, for
+    /// VoiceOver's announcement).
+    var shownText: Text {
+        Text(LocalizedStringKey(key), tableName: tableName, bundle: bundle())
+    }
+}
+
+extension OverlayStillLoading {
+    /// "Still loading…" as SwiftUI shows it, in the environment's `\.locale`.
+    static var shownTitle: Text {
+        Text(LocalizedStringKey(titleKey), bundle: .module)
     }
 }
 

@@ -21,8 +21,9 @@ import NetworkIndicator
 final class NetworkActivityOverlayController {
     /// What the shell knows of accessibility, asked at the moment of an announcement.
     struct Accessibility {
-        /// Whether the overlay is in a window now.
-        var isInWindow: @MainActor () -> Bool
+        /// Whether the user can see the overlay now (``OverlaySight/isSeen``): in a window, with
+        /// no presentation over it, its scene not in the background.
+        var isSeen: @MainActor () -> Bool
         /// Whether VoiceOver is running now.
         var isVoiceOverRunning: @MainActor () -> Bool
         /// Posts the announcement, queued behind current speech, with what the overlay shows
@@ -246,7 +247,7 @@ final class NetworkActivityOverlayController {
                 timer = nil
             case .announce(let kind):
                 if OverlayAnnouncement.shouldPost(
-                    isInWindow: accessibility.isInWindow(),
+                    isSeen: accessibility.isSeen(),
                     isVoiceOverRunning: accessibility.isVoiceOverRunning()
                 ) {
                     accessibility.post(kind, progressModel.shown)
@@ -284,7 +285,7 @@ final class NetworkActivityOverlayController {
             case .announce:
                 if model.settings.announcesActivity,
                     OverlayAnnouncement.shouldPost(
-                        isInWindow: accessibility.isInWindow(),
+                        isSeen: accessibility.isSeen(),
                         isVoiceOverRunning: accessibility.isVoiceOverRunning()
                     )
                 {

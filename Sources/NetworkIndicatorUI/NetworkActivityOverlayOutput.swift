@@ -25,8 +25,8 @@ public import UIKit
 ///
 /// The overlay follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: it draws after the show delay (a fast load never flashes), stays the minimum
-/// time, and, while the host is in a window and VoiceOver is running, announces its title
-/// queued behind current speech (unless the settings opt out). It lets touches through unless
+/// time, and, while the host is in a window with nothing presented over it and VoiceOver is
+/// running, announces its title queued behind current speech (unless the settings opt out). It lets touches through unless
 /// the settings' `interaction` says `.blocksCard` (the card takes those on it) or `.blocksHost`
 /// (a clear cover over the whole host takes every touch while the overlay is drawn). Each time
 /// it draws, the overlay (and the cover) move to the front of the host's subviews: UIKit
@@ -75,7 +75,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         settings: settings,
         scheduler: scheduler,
         accessibility: .system(
-            isInWindow: { [weak self] in self?.hostView?.window != nil },
+            isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
             title: { [weak self] in self?.overlayView.title ?? "" }
         ),
         drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
@@ -328,7 +328,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 /// its overlay down at once.
 extension NetworkActivityOverlayOutput: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
-        core.added(to: manager)
+        // One manager at a time: added to another, the output leaves the first.
+        core.added(to: manager)?.removeOutput(self)
     }
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {

@@ -39,8 +39,9 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     public var minimumVisibleDuration: TimeInterval
 
     /// Whether the overlay announces its title to VoiceOver when it draws. Default `true`.
-    /// It is announced only while the overlay is in a window and VoiceOver is running, queued
-    /// behind what VoiceOver is saying rather than interrupting it.
+    /// It is announced only while the user can see the overlay (in a window, with no sheet or
+    /// full-screen cover presented over it, its scene not in the background) and VoiceOver is
+    /// running, queued behind what VoiceOver is saying rather than interrupting it.
     public var announcesActivity: Bool
 
     /// Announce "Loading complete" when the overlay erases after being drawn at least this many

@@ -4,8 +4,9 @@ import Foundation
 /// plain Swift so that it is tested on Linux.
 ///
 /// An overlay speaks only when all three hold: its settings allow it (the model asks only
-/// then), it is in a window (an overlay of a screen that is not shown must not speak), and
-/// VoiceOver is running (nobody else hears announcements, and posting them costs). What it
+/// then), the user can see it (``OverlaySight``: in a window, with no sheet or cover presented
+/// over it, its scene not in the background; an overlay of a screen that is not shown must not
+/// speak), and VoiceOver is running (nobody else hears announcements, and posting them costs). What it
 /// says is queued behind current speech, never interrupting it: the shells post with the
 /// speech-queue attribute (UIKit) or a medium priority (AppKit).
 enum OverlayAnnouncement {
@@ -21,8 +22,8 @@ enum OverlayAnnouncement {
     }
 
     /// Whether to post an announcement now.
-    static func shouldPost(isInWindow: Bool, isVoiceOverRunning: Bool) -> Bool {
-        isInWindow && isVoiceOverRunning
+    static func shouldPost(isSeen: Bool, isVoiceOverRunning: Bool) -> Bool {
+        isSeen && isVoiceOverRunning
     }
 
     /// What to say for `kind`: the overlay's title when it draws ("Loading, 40 percent" when

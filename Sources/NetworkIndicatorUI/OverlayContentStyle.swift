@@ -2,14 +2,15 @@
 /// content, or, when its screen already shows content, a light indicator that covers nothing.
 ///
 /// A screen that refreshes what it already shows (going back to a loaded feed) should keep its
-/// rows readable and usable: the light indicator is a slim bar at the top edge, never takes a
-/// touch, and is announced politely (queued, as every announcement of the overlay). A screen
+/// rows readable and usable: the light indicator sits at the top edge (SwiftUI: a small capsule;
+/// UIKit and AppKit: the overlay pinned there), never takes a touch, and is announced politely (queued, as every announcement of the overlay). A screen
 /// with nothing to show yet gets the card, as before. When the content arrives or goes while the
 /// overlay is drawn, it switches style at once, without erasing, waiting or speaking again.
 enum OverlayContentStyle: Equatable, Sendable {
     /// The card: spinner (or bar) and title, centred over the content.
     case card
-    /// A slim indeterminate (or determinate) bar at the top edge, non-blocking.
+    /// The light indicator at the top edge, with a spinner (or a bar when one applies),
+    /// non-blocking.
     case bar
 
     /// The style for a screen that does (`hasContent`) or does not show content.

@@ -25,11 +25,34 @@ struct OverlayLabel: Equatable {
     /// The bundle the caller named for `customKey`, or `nil` for the app's main bundle.
     let customBundle: Bundle?
 
-    /// A title for `customKey` in `bundle` (the main bundle if `nil`), or the default title if
-    /// `customKey` is `nil` (which ignores `bundle`).
-    init(_ customKey: String?, bundle: Bundle? = nil) {
+    /// The strings table the caller named for `customKey`, or `nil` for `Localizable`.
+    let tableName: String?
+
+    /// A title for `customKey` in `tableName` of `bundle` (the main bundle's `Localizable` if
+    /// `nil`), or the default title if `customKey` is `nil` (which ignores both).
+    init(_ customKey: String?, tableName: String? = nil, bundle: Bundle? = nil) {
         self.customKey = customKey
+        self.tableName = customKey == nil ? nil : tableName
         self.customBundle = bundle
+    }
+
+    /// The title VoiceOver hears for a SwiftUI `LocalizedStringKey`, which has no public way
+    /// to read its text: its stored `key` is read by reflection and translated as `Text` would
+    /// translate it (from `tableName` of `bundle`). The struct is `@frozen` in SwiftUI's
+    /// interface (stored `key`, `hasFormatting`, `arguments`), so its layout is part of the ABI. A key with interpolated values
+    /// (`hasFormatting`), or one whose layout reflection cannot read, is heard as the default
+    /// title ("Loading"): its values cannot be filled in here.
+    init(reflecting localizedKey: Any, tableName: String?, bundle: Bundle?) {
+        var key: String?
+        var hasFormatting = false
+        for child in Mirror(reflecting: localizedKey).children {
+            switch child.label {
+            case "key": key = child.value as? String
+            case "hasFormatting": hasFormatting = child.value as? Bool ?? true
+            default: break
+            }
+        }
+        self.init(hasFormatting ? nil : key, tableName: tableName, bundle: bundle)
     }
 
     /// The key to look up.
@@ -45,6 +68,6 @@ struct OverlayLabel: Equatable {
     /// The title in the user's language, or the key itself where the bundle has no translation
     /// (as `NSLocalizedString` and SwiftUI's `Text` do).
     func text(appBundle: Bundle = .main) -> String {
-        bundle(appBundle: appBundle).localizedString(forKey: key, value: key, table: nil)
+        bundle(appBundle: appBundle).localizedString(forKey: key, value: key, table: tableName)
     }
 }

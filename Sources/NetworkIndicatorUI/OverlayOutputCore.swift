@@ -9,7 +9,8 @@ import NetworkIndicator
 /// It knows its manager (weakly) from ``added(to:)``, to read `isEnabled` and the progress
 /// snapshot. ``removed(from:)`` takes the overlay down at once and forgets the presentation, so
 /// that `removeOutput` is the supported way to take an overlay down while keeping its output,
-/// and adding it again starts from the manager's count then. A manager that is deallocated
+/// and adding it again starts from the manager's count then. It follows one manager at a time:
+/// added to another, it leaves the first (``added(to:)``). A manager that is deallocated
 /// tells its count outputs `0`, so the overlay of a manager gone mid-load erases.
 ///
 /// Main actor only, like the outputs that own it.
@@ -81,15 +82,24 @@ final class OverlayOutputCore {
         controller?.managerVisibilityChanged()
     }
 
-    /// `manager` is about to attach the output (from `addOutput`).
-    func added(to manager: NetworkIndicatorManager) {
-        if self.manager !== manager { removed(from: self.manager) }
+    /// `manager` is about to attach the output (from `addOutput`). An overlay output follows one
+    /// manager: one added to a second manager while the first still holds it moves, as a view
+    /// added to a new superview leaves its old one: the overlay erases at once, starts again from
+    /// the new manager's count, and this returns the manager to detach the output from (the
+    /// output calls its `removeOutput`), so that the two managers' counts never mix. `nil` when
+    /// there is none: a first add, the same manager again, or a previous manager that is gone.
+    func added(to manager: NetworkIndicatorManager) -> NetworkIndicatorManager? {
+        let previous = self.manager
         self.manager = manager
+        guard previous !== manager else { return nil }
+        controller?.disappear()
+        controller = nil
+        return previous
     }
 
     /// `manager` detached the output (from `removeOutput`): erases at once and forgets the
     /// presentation. Ignored for a manager the output is not attached to.
-    func removed(from manager: NetworkIndicatorManager?) {
+    func removed(from manager: NetworkIndicatorManager) {
         guard manager === self.manager else { return }
         controller?.disappear()
         controller = nil

@@ -15,7 +15,7 @@ struct NetworkActivityOverlayControllerTests {
         var drawn: [Bool] = []
         var animated: [Bool] = []
         var announcements: [OverlayAnnouncement.Kind] = []
-        var isInWindow = true
+        var isSeen = true
         var isVoiceOverRunning = true
         var controller: NetworkActivityOverlayController!
 
@@ -23,7 +23,7 @@ struct NetworkActivityOverlayControllerTests {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
-                    isInWindow: { [unowned self] in isInWindow },
+                    isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { [unowned self] in isVoiceOverRunning },
                     post: { [unowned self] kind, _ in announcements.append(kind) }
                 ),
@@ -159,9 +159,9 @@ struct NetworkActivityOverlayControllerTests {
         #expect(weakManager == nil)
     }
 
-    @Test func nothingIsAnnouncedOutsideAWindow() {
+    @Test func nothingIsAnnouncedWhileTheUserCannotSeeTheOverlay() {
         let shell = Shell()
-        shell.isInWindow = false
+        shell.isSeen = false
         shell.controller.appear(manager: manager, refreshes: nil)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
@@ -257,7 +257,7 @@ struct FedOverlayControllerTests {
     private func makeController(_ drawn: @escaping @MainActor (Bool) -> Void) -> NetworkActivityOverlayController {
         NetworkActivityOverlayController(
             settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
             drawnChanged: { isDrawn, _ in drawn(isDrawn) }
         )
     }

@@ -5,11 +5,11 @@ import Testing
 @Suite("Overlay announcements")
 struct OverlayAnnouncementTests {
     @Test(arguments: [(false, false), (false, true), (true, false)])
-    func nothingIsPostedOutsideAWindowOrWithoutVoiceOver(isInWindow: Bool, isVoiceOverRunning: Bool) {
-        #expect(!OverlayAnnouncement.shouldPost(isInWindow: isInWindow, isVoiceOverRunning: isVoiceOverRunning))
+    func nothingIsPostedUnseenOrWithoutVoiceOver(isSeen: Bool, isVoiceOverRunning: Bool) {
+        #expect(!OverlayAnnouncement.shouldPost(isSeen: isSeen, isVoiceOverRunning: isVoiceOverRunning))
     }
 
-    @Test func anOverlayInAWindowWithVoiceOverRunningPosts() {
-        #expect(OverlayAnnouncement.shouldPost(isInWindow: true, isVoiceOverRunning: true))
+    @Test func aSeenOverlayWithVoiceOverRunningPosts() {
+        #expect(OverlayAnnouncement.shouldPost(isSeen: true, isVoiceOverRunning: true))
     }
 }

@@ -45,6 +45,14 @@ struct OverlayLabelTests {
         #expect(OverlayLabel("Loading").text(appBundle: app) == "Wird geladen")
     }
 
+    @Test func aTableGoesWithTheCallersKeyOnly() throws {
+        // SwiftUI shows the title from the same key, table and bundle (`shownText`).
+        let german = try Self.germanBundle()
+        #expect(OverlayLabel("Loading feed", tableName: "Feed", bundle: german).tableName == "Feed")
+        #expect(OverlayLabel(nil, tableName: "Feed", bundle: german).tableName == nil, "the package's own table")
+        #expect(OverlayLabel("Loading", tableName: "Feed", bundle: german).text() == "Loading", "no Feed.strings")
+    }
+
     @Test func appTitleWithoutTranslationIsShownAsItIs() throws {
         #expect(OverlayLabel("Fetching posts").text(appBundle: try Self.germanBundle()) == "Fetching posts")
     }
@@ -109,5 +117,59 @@ struct OverlayLabelBundleTests {
             #expect(text != OverlayLabel.completionKey || localization == "en", "\(localization)")
             #expect(!text.isEmpty)
         }
+    }
+}
+
+/// A SwiftUI `LocalizedStringKey` has no public text: the spoken title reads its stored `key`
+/// and `hasFormatting` by reflection. These stand-ins have its stored layout.
+@Suite("Overlay label from a LocalizedStringKey")
+struct OverlayLabelReflectionTests {
+    private struct PlainKey {
+        let key: String
+        let hasFormatting: Bool
+        let arguments: [Int]
+    }
+
+    private struct UnknownLayout {
+        let text: String
+    }
+
+    private static func germanBundle() throws -> Bundle {
+        let url = try #require(Bundle.module.url(forResource: "de", withExtension: "lproj"))
+        return try #require(Bundle(url: url))
+    }
+
+    @Test func aPlainKeyIsHeardAsItsTranslationInTheNamedBundle() throws {
+        let german = try Self.germanBundle()
+        let label = OverlayLabel(
+            reflecting: PlainKey(key: "Loading", hasFormatting: false, arguments: []),
+            tableName: nil,
+            bundle: german
+        )
+        #expect(label.customKey == "Loading")
+        #expect(label.text() == "Wird geladen")
+    }
+
+    @Test func aKeyMissingFromItsTableIsHeardAsTheKey() throws {
+        let label = OverlayLabel(
+            reflecting: PlainKey(key: "Loading", hasFormatting: false, arguments: []),
+            tableName: "Feed",
+            bundle: try Self.germanBundle()
+        )
+        #expect(label.text() == "Loading", "no Feed.strings: the key, as Text shows it")
+    }
+
+    @Test func anInterpolatedKeyIsHeardAsTheDefaultTitle() {
+        let label = OverlayLabel(
+            reflecting: PlainKey(key: "Loading %@", hasFormatting: true, arguments: [1]),
+            tableName: nil,
+            bundle: nil
+        )
+        #expect(label == OverlayLabel(nil))
+    }
+
+    @Test func aKeyReflectionCannotReadIsHeardAsTheDefaultTitle() {
+        let label = OverlayLabel(reflecting: UnknownLayout(text: "Feed"), tableName: "Feed", bundle: nil)
+        #expect(label == OverlayLabel(nil))
     }
 }

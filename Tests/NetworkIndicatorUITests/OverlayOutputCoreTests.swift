@@ -22,7 +22,7 @@ struct OverlayOutputCoreTests {
                 settings: settings,
                 scheduler: scheduler,
                 accessibility: .init(
-                    isInWindow: { true },
+                    isSeen: { true },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] kind, _ in announced.append(kind) }
                 ),

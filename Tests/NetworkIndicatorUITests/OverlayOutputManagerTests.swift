@@ -21,7 +21,7 @@ struct OverlayOutputManagerTests {
             core = OverlayOutputCore(
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
                 scheduler: scheduler,
-                accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
                 drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
                 progressChanged: { [unowned self] in shown.append($0) }
             )
@@ -32,7 +32,7 @@ struct OverlayOutputManagerTests {
         func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
         func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
         func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { core.fractionCompletedChanged(fraction) }
-        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager) }
+        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
         func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
     }
 
@@ -152,5 +152,40 @@ struct OverlayOutputManagerTests {
         scheduler.runPendingWork()
         #expect(output.shown.last == OverlayProgress(fractionCompleted: 0.4), "measured again")
         withExtendedLifetime(download) {}
+    }
+
+    /// An overlay output follows one manager: added to a second, it leaves the first, so that
+    /// their counts never mix (the first's end of load would otherwise erase the second's).
+    @Test func addingTheOutputToASecondManagerMovesIt() {
+        let first = NetworkIndicatorManager(scheduler: scheduler)
+        let second = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        first.addOutput(output)
+        drawnLoad(in: first, output: output)
+        second.addOutput(output)
+        #expect(output.drawn == [true, false], "erased at once, as removeOutput does")
+        #expect(first.outputs.isEmpty)
+        #expect(second.outputs.count == 1)
+        second.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(output.drawn == [true, false, true], "the second manager's load")
+        first.popNetworkActivity()  // the first manager's load ends: nothing to the overlay
+        first.pushNetworkActivity()
+        first.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(output.drawn == [true, false, true], "only the second manager's count")
+    }
+
+    @Test func addingTheOutputToItsManagerAgainKeepsTheOverlay() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        manager.addOutput(output)
+        scheduler.runPendingWork()
+        #expect(output.drawn == [true])
+        #expect(manager.outputs.count == 1)
     }
 }

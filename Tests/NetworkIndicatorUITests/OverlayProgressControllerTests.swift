@@ -22,7 +22,7 @@ struct OverlayProgressControllerTests {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
-                    isInWindow: { true },
+                    isSeen: { true },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] _, progress in announced.append(progress) }
                 ),
@@ -162,5 +162,29 @@ struct OverlayProgressControllerTests {
         let shell = Shell()
         shell.controller.fractionCompleted(0.4)
         #expect(shell.shown.isEmpty)
+    }
+
+    /// The light indicator of a screen with content (SwiftUI's capsule, the UIKit and AppKit
+    /// top-edge card) draws what the controller decides, as the card does: a bar only while
+    /// everything running is measured, kept when the style switches.
+    @Test func aScreenWithContentShowsTheBarOnlyWhileEverythingRunningIsMeasured() {
+        let shell = Shell()
+        shell.controller.hasContent = true
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.controller.style == .bar)
+        #expect(shell.controller.progress == OverlayProgress(fractionCompleted: 0.4))
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(shell.controller.progress == .indeterminate, "work of unknown size beside it")
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        shell.controller.hasContent = false
+        #expect(shell.controller.progress == OverlayProgress(fractionCompleted: 0.4), "kept across the switch")
+        withExtendedLifetime(token) {}
     }
 }

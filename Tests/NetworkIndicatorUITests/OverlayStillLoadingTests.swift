@@ -16,6 +16,7 @@ struct OverlayStillLoadingTests {
         var stillLoading: [Bool] = []
         var styles: [OverlayContentStyle] = []
         var announcements: [OverlayAnnouncement.Kind] = []
+        var isSeen = true
         var controller: NetworkActivityOverlayController!
 
         init(stillLoadingAfter: TimeInterval?) {
@@ -24,7 +25,7 @@ struct OverlayStillLoadingTests {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
-                    isInWindow: { true },
+                    isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] kind, _ in announcements.append(kind) }
                 ),
@@ -68,6 +69,20 @@ struct OverlayStillLoadingTests {
         manager.popNetworkActivity()
         scheduler.runPendingWork()
         #expect(shell.stillLoading == [true, false])
+    }
+
+    /// A sheet presented over the screen mid-load: the title still changes, but VoiceOver,
+    /// whose focus is in the sheet, hears nothing of the screen under it.
+    @Test func stillLoadingIsNotAnnouncedWhileTheUserCannotSeeTheOverlay() {
+        let shell = Shell(stillLoadingAfter: 8)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        shell.isSeen = false
+        scheduler.advance(by: 7)
+        #expect(shell.stillLoading == [true])
+        #expect(shell.announcements == [.started])
     }
 
     @Test func aLoadShorterThanTheThresholdKeepsItsTitle() {
@@ -149,7 +164,7 @@ struct OverlayStillLoadingTests {
         let core = OverlayOutputCore(
             settings: settings,
             scheduler: scheduler,
-            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
             drawnChanged: { _, _ in },
             progressChanged: { _ in }
         )

@@ -24,7 +24,7 @@ struct RefreshActivityTests {
     ) -> NetworkActivityOverlayController {
         let controller = NetworkActivityOverlayController(
             settings: .init(showDelay: showDelay, minimumVisibleDuration: 1),
-            accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
             drawnChanged: { isDrawn, _ in drawn(isDrawn) }
         )
         controller.appear(manager: manager, refreshes: refreshes)

@@ -19,7 +19,7 @@ struct ScopeOverlayTests {
         init() {
             controller = NetworkActivityOverlayController(
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-                accessibility: .init(isInWindow: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
                 drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
             )
         }

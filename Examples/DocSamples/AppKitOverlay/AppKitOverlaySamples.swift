@@ -18,6 +18,24 @@ final class FeedViewController: NSViewController {
 }
 // docs:end
 
+// docs:begin appkit-has-content
+final class TimelineViewController: NSViewController {
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Timeline")
+    private var overlay: NetworkActivityOverlayOutput?
+    private var posts: [String] = [] {
+        // Rows on screen: a light indicator at the top edge while they reload; none yet: the card.
+        didSet { overlay?.hasContent = !posts.isEmpty }
+    }
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        let output = NetworkActivityOverlayOutput(hostView: view)
+        networkActivity.addOutput(output)
+        overlay = output
+    }
+}
+// docs:end
+
 // docs:begin appkit-owner-bound
 final class StatusViewController: NSViewController {
     private let statusField = NSTextField(labelWithString: "")

@@ -1,5 +1,6 @@
 import NetworkIndicator
 import NetworkIndicatorUI
+import Observation
 import SwiftUI
 
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
@@ -23,3 +24,98 @@ struct PostsList: View {
     }()
 }
 // docs:end
+
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-overlay-title-key
+struct FeedList: View {
+    let posts: [Post]
+    let feed: NetworkIndicatorManager  // the screen's scope, kept by its view model
+
+    var body: some View {
+        List(posts) { PostRow(post: $0) }
+            // A LocalizedStringKey, as Text takes: extracted into your String Catalog, iOS 15 on.
+            .networkActivityOverlay(feed, hasContent: !posts.isEmpty, titleKey: "Loading feed")
+    }
+}
+// docs:end
+
+@available(iOS 17, macOS 14, *)
+@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
+// docs:begin swiftui-model-has-content
+@Observable
+final class InboxViewModel {
+    // The screen's own scope (its loads count in `.shared` too), and a model of it.
+    let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Inbox")
+    let activity = NetworkIndicatorModel()
+    var posts: [Post] = []
+
+    init() { networkActivity.addOutput(activity) }
+}
+
+@available(iOS 17, macOS 14, *)  // NetworkIndicatorModel is @Observable
+@MainActor
+struct InboxList: View {
+    @State private var viewModel = InboxViewModel()
+
+    var body: some View {
+        List(viewModel.posts) { PostRow(post: $0) }
+            // Rows on screen: the light indicator while they reload; none yet: the card.
+            .networkActivityOverlay(viewModel.activity, hasContent: !viewModel.posts.isEmpty)
+    }
+}
+// docs:end
+
+/// Every SwiftUI overlay form takes `hasContent:` and each kind of title; compiled, not quoted.
+@available(iOS 17, macOS 14, *)
+@MainActor
+struct OverlayFormsCheck: View {
+    let feed: NetworkIndicatorManager
+    let model: NetworkIndicatorModel
+    let hasContent: Bool
+
+    var body: some View {
+        VStack {
+            managerAndEnvironmentForms
+            modelForms
+            customContentForms
+        }
+    }
+
+    private let syncing = LocalizedStringResource("Syncing")
+
+    private var customContentForms: some View {
+        Group {
+            Text("p").networkActivityOverlay(spokenTitle: "Syncing") { Text("Syncing") }
+            Text("q").networkActivityOverlay(feed, spokenTitle: "Syncing") { Text("Syncing") }
+            Text("r").networkActivityOverlay(hasContent: hasContent, spokenTitle: "Syncing") { Text("Syncing") }
+            Text("s").networkActivityOverlay(feed, hasContent: hasContent) { Text("Syncing") }
+            Text("t").networkActivityOverlay(spokenTitle: LocalizedStringResource("Syncing")) { Text("Syncing") }
+            Text("u").networkActivityOverlay(feed, hasContent: hasContent, spokenTitle: syncing) { Text("Syncing") }
+        }
+    }
+
+    private var managerAndEnvironmentForms: some View {
+        Group {
+            Text("a").networkActivityOverlay(feed, hasContent: hasContent, label: "Loading feed")
+            Text("b").networkActivityOverlay(feed, hasContent: hasContent, title: "Loading feed")
+            Text("c").networkActivityOverlay(feed, titleKey: "Loading feed", tableName: "Feed")
+            Text("d").networkActivityOverlay(hasContent: hasContent, title: "Loading feed")
+            Text("e").networkActivityOverlay(hasContent: hasContent, titleKey: "Loading feed")
+            Text("f").networkActivityOverlay(titleKey: "Loading \(feed.activeTaskCount) posts")
+            Text("l").networkActivityOverlay(feed, title: "Loading feed")
+            Text("m").networkActivityOverlay(title: "Loading feed")
+            Text("n").networkActivityOverlay(hasContent: hasContent)
+        }
+    }
+
+    private var modelForms: some View {
+        Group {
+            Text("g").networkActivityOverlay(model, hasContent: hasContent, title: "Loading feed")
+            Text("h").networkActivityOverlay(model, hasContent: hasContent, titleKey: "Loading feed")
+            Text("i").networkActivityOverlay(model, titleKey: "Loading feed", bundle: .main)
+            Text("j").networkActivityOverlay(model, title: "Loading feed")
+            Text("k").networkActivityOverlay(model)
+            Text("o").networkActivityOverlay(model, hasContent: hasContent)
+        }
+    }
+}

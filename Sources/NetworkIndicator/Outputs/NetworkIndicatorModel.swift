@@ -31,10 +31,20 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     public private(set) var fractionCompleted: Double?
     /// The manager the model was last added to, while it lives and keeps the model attached:
     /// what `NetworkIndicatorUI`'s model-based overlay follows, through the same presentation
-    /// as its manager-based one. Not observed: it changes only with `addOutput`/`removeOutput`.
-    @ObservationIgnored package private(set) weak var attachedManager: NetworkIndicatorManager?
+    /// as its manager-based one. Observed: attaching and detaching (`addOutput`,
+    /// `removeOutput`) change it, so that a view reading it follows a model attached after the
+    /// view was drawn, or moved to another manager.
+    package var attachedManager: NetworkIndicatorManager? {
+        _ = attachmentChanges  // registers the access for observers
+        return attached
+    }
+    @ObservationIgnored private weak var attached: NetworkIndicatorManager?
+    /// Counts the attachments and detachments: the observed side of ``attachedManager``, whose
+    /// weak reference the `@Observable` macro cannot track.
+    private var attachmentChanges = 0
 
-    /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``.
+    /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``. It
+    /// follows one manager at a time: added to a second, it leaves the first.
     public init() {}
 
     /// Creates a model and attaches it to `manager`; it takes the current values at once.
@@ -64,15 +74,21 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
         if self.fractionCompleted != fractionCompleted { self.fractionCompleted = fractionCompleted }
     }
 }
-/// The model remembers the manager it is attached to.
+/// The model remembers the manager it is attached to, and follows one manager at a time: added
+/// to another, it leaves the first, so that two managers' counts never mix in it.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension NetworkIndicatorModel: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
-        attachedManager = manager
+        if let previous = attached, previous !== manager { previous.removeOutput(self) }
+        guard attached !== manager else { return }
+        attached = manager
+        attachmentChanges += 1
     }
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {
-        if attachedManager === manager { attachedManager = nil }
+        guard attached === manager else { return }
+        attached = nil
+        attachmentChanges += 1
     }
 }
 #endif

@@ -41,6 +41,46 @@ struct NetworkIndicatorModelTests {
         #expect(model.attachedManager === other)
     }
 
+    @Test func aModelAddedToASecondManagerLeavesTheFirst() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        let other = NetworkIndicatorManager(scheduler: harness.scheduler)
+        other.addOutput(model)
+        #expect(!harness.manager.outputs.contains { $0 === model })
+        other.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(model.activeTaskCount == 1, "the second manager's count only")
+        #expect(model.attachedManager === other)
+    }
+
+    /// The model-based overlay reads `attachedManager` in its body: attaching the model later,
+    /// or moving it, must redraw the view.
+    @Test func attachingOrMovingTheModelTellsItsObservers() {
+        let harness = Harness()
+        let model = NetworkIndicatorModel()
+        let changes = LockedState(0)
+        func observe() {
+            withObservationTracking {
+                _ = model.attachedManager
+            } onChange: {
+                changes.withLock { $0 += 1 }
+            }
+        }
+        observe()
+        harness.manager.addOutput(model)
+        #expect(changes.withLock { $0 } == 1, "attached after the view read it")
+        observe()
+        let other = NetworkIndicatorManager(scheduler: harness.scheduler)
+        other.addOutput(model)
+        #expect(changes.withLock { $0 } == 2, "moved")
+        #expect(model.attachedManager === other)
+        observe()
+        other.removeOutput(model)
+        #expect(changes.withLock { $0 } == 3, "detached")
+    }
+
     @Test func theModelDoesNotKeepItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: Harness().scheduler)
         let model = NetworkIndicatorModel(manager: manager!)
