@@ -16,7 +16,7 @@ struct ScopesAtomicityTests {
         let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let child = NetworkIndicatorManager(parent: root)
         var halfReset: [Int] = []
-        for _ in 0..<300 {
+        for _ in 0..<2_000 {
             root.pushNetworkActivity()
             child.pushNetworkActivity()
             let reading = DispatchSemaphore(value: 0)
@@ -48,16 +48,19 @@ struct ScopesAtomicityTests {
         let child = NetworkIndicatorManager(parent: root, label: "scope")
         root.pushNetworkActivity()
         let stop = LockedState(false)
+        let started = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
+            started.signal()
             while !stop.withLock({ $0 }) {
                 child.pushNetworkActivity()
                 child.popNetworkActivity()
             }
             done.signal()
         }
+        started.wait()
         var torn: [NetworkActivitySnapshot] = []
-        for _ in 0..<5_000 {
+        for _ in 0..<20_000 {
             let snapshot = root.activitySnapshot()
             if snapshot.activities.map(\.taskCount).reduce(0, +) != snapshot.activeTaskCount {
                 torn.append(snapshot)
