@@ -227,9 +227,24 @@ struct IndicatorTree {
         guard contains(id) else { return (ifGone, Hops()) }
         var hops = Hops()
         let index = Int(id.index)
-        let (result, delta) = withNode(index) { Self.change(&$0, time: &time, hop: &hops.ownNode, change) }
-        let parent = parent(of: index)
-        if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
+        if index == 0 {
+            // The root: no ancestor to reach.
+            let old = rootNode.activeTaskCount
+            let result = change(&rootNode, &time)
+            _ = rootNode.settle(from: old, time: &time, tellingMachine: true, hop: &hops.ownNode)
+            return (result, hops)
+        }
+        let old = scopes[index - 1].activeTaskCount
+        let result = change(&scopes[index - 1], &time)
+        let delta = scopes[index - 1].settle(from: old, time: &time, tellingMachine: true, hop: &hops.ownNode)
+        guard delta != 0 else { return (result, hops) }
+        let parent = scopes[index - 1].parent
+        if parent == 0 {
+            // A child of the root, the common scope: its one ancestor without the loop's call.
+            if rootNode.descendantsChanged(by: delta, time: &time) { hops.append(0) }
+        } else {
+            rollUp(delta, from: parent, time: &time, hops: &hops)
+        }
         return (result, hops)
     }
 
