@@ -242,7 +242,7 @@ final class IndicatorDriver: Sendable {
     /// Installs the timers just started, in one go; returns those whose generation is no
     /// longer current (replaced meanwhile, or shut down), to cancel after the lock.
     func install(
-        _ started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)]
+        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)]
     ) -> [any NetworkIndicatorCancellable] {
         storage.withLock { $0.tree.install(started, in: node) }
     }

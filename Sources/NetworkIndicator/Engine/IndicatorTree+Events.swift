@@ -145,7 +145,7 @@ extension IndicatorTree {
     /// Installs the timers just started for `id`; returns those no longer current (replaced
     /// meanwhile, or the node gone), to cancel after the lock.
     mutating func install(
-        _ started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)],
+        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)],
         in id: NodeID
     ) -> [any NetworkIndicatorCancellable] {
         update(id, ifGone: started.map(\.2)) { node in

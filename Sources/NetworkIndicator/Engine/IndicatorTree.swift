@@ -38,7 +38,7 @@ struct IndicatorTree {
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         var streams = StreamRegistry()
         /// The running timers, by the machine's name for them.
-        var timers: [IndicatorStateMachine.Timer: any NetworkIndicatorCancellable] = [:]
+        var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorCancellable] = [:]
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
         /// How many times the count went from zero to more: the progress roll-up's busy period.
