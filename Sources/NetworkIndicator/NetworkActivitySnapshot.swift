@@ -62,11 +62,9 @@ extension NetworkIndicatorManager {
         let now = driver.scheduler.now
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
-        let (ownRecords, children, count) = driver.snapshotParts(keepingAlive: &keptAlive)
+        // The manager's entries, its children's records and its count, in one hold of the lock.
+        let (records, count) = driver.snapshot(keepingAlive: &keptAlive)
         keptAlive.removeAll()
-        // Each child's record in a hold of the tree's lock of its own, after this one's: the lock
-        // is not recursive, so it is never held while another driver's is asked for.
-        let records = ownRecords + children.compactMap { $0.snapshotRecord() }
         let activities = records.map { record in
             NetworkActivitySnapshot.Activity(
                 label: record.label,
@@ -125,21 +123,6 @@ extension TaskRegistry {
             )
         }
         return records
-    }
-}
-
-extension IndicatorDriver {
-    /// This manager as one record of its parent's snapshot; `nil` while it has no task.
-    func snapshotRecord() -> TaskRegistry.ActivityRecord? {
-        let (count, since) = activity
-        guard count > 0 else { return nil }
-        return TaskRegistry.ActivityRecord(
-            label: label ?? "child NetworkIndicatorManager",
-            kind: .childManager,
-            taskCount: count,
-            startedAt: since,
-            isTokenAlive: true
-        )
     }
 }
 

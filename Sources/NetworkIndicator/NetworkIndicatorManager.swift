@@ -98,13 +98,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// Creates a manager whose tasks also count in `parent`'s tree; see
     /// ``init(parent:label:)``.
     init(childOf parent: NetworkIndicatorManager, label: String?) {
-        let diagnosticsHandler = parent.driver.diagnosticsHandler
-        self.driver = IndicatorDriver(
-            scheduler: parent.driver.scheduler,
-            diagnosticsHandler: diagnosticsHandler,
-            parent: parent.driver,
-            label: label
-        )
+        self.driver = IndicatorDriver(childOf: parent.driver, label: label)
         self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = parent
     }
@@ -160,7 +154,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// retained (measured in Benchmarks/README.md, "Issue 26").
     @inline(never)
     func endTasks(ofOpaqueToken key: ObjectIdentifier, pinnedAt slot: Int32, unpinning: Bool) {
-        driver.finishAll(pinnedAt: slot, key: key, unpinning: unpinning)
+        driver.release(pinnedAt: slot, key: key, unpinning: unpinning)
     }
 
     /// `token` as this manager's own opaque token (which has a pinned slot here), or `nil`. A type

@@ -120,6 +120,25 @@ struct LifetimeTests {
         _ = token
         #expect(weakManager.object == nil)
     }
+
+    /// Work that still holds a driver after its manager is gone (a timer being installed, a
+    /// progress read) finds its node removed: nothing counts, and the manager's diagnostics
+    /// handler (and what it captured) is no longer reached.
+    @Test func aDriverOutlivingItsManagerIsIdleAndReportsNowhere() {
+        let reported = LockedState<[NetworkIndicatorDiagnostic]>([])
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(
+            scheduler: ManualNetworkIndicatorScheduler(),
+            diagnosticsHandler: { diagnostic in reported.withLock { $0.append(diagnostic) } }
+        )
+        let driver = manager!.driver
+        driver.push()
+        manager = nil
+        driver.push()
+        #expect(driver.activeTaskCount == 0)
+        #expect(!driver.pop())
+        driver.diagnosticsHandler(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "late"))
+        #expect(reported.withLock { $0 }.isEmpty)
+    }
 }
 
 /// A token whose completion check lets go of its manager (the last reference) and says it is

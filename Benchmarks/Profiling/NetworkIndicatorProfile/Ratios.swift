@@ -68,45 +68,6 @@ func runRatios(iterations: Int) {
     let depthOne = NetworkIndicatorManager(parent: scopeRoot, label: "screen")
     let depthTwo = NetworkIndicatorManager(parent: depthOne, label: "section")
     let scopeToken = Token()
-    // A/B: the identity table beside Dictionary, each with the same other keys.
-    var identityTable = IdentityTable()
-    var standardTable: [ObjectIdentifier: Int32] = [:]
-    let tableKey = ObjectIdentifier(explicitToken)
-    for (index, other) in otherTokens.enumerated() {
-        identityTable.set(Int32(index), for: ObjectIdentifier(other))
-        standardTable[ObjectIdentifier(other)] = Int32(index)
-    }
-    // A/B: the library's registry (symlinked, safe subscripts) beside its pre-issue-17 form
-    // (`RemovedPointerReads.swift`: pointer reads, an unsafe buffer in the sweep), each behind a lock
-    // box as in the library; one caller's token begun and finished, and a sweep of 10 000 live
-    // tokens (ns per token).
-    let safeRegistry = ReferenceLockedValue(TaskRegistry())
-    let pointerRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
-    let registryToken = Token()
-    let registryKey = ObjectIdentifier(registryToken)
-    let safeSweptRegistry = ReferenceLockedValue(TaskRegistry())
-    let pointerSweptRegistry = ReferenceLockedValue(PointerReadTaskRegistry())
-    // A/B: the one weak load of a begin+finish (finish's liveness check), on the library's entry
-    // type behind a lock box: through the array's getter, or in place through a `mutating` access.
-    let weakLoadEntries = ReferenceLockedValue([
-        TaskRegistry.Entry(
-            key: registryKey,
-            token: WeakWrapper(object: registryToken),
-            count: 1,
-            startedAt: 0,
-            kind: .token,
-            hasLabel: false
-        )
-    ])
-    for other in otherTokens {
-        safeSweptRegistry.withLock {
-            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
-        }
-        pointerSweptRegistry.withLock {
-            $0.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
-        }
-    }
-
     // A/B: the clock read at each begin and finish, the coarse reading (`CoarseClock`, used with
     // `MainQueueScheduler`) against the precise one (the scheduler's `now`, as for any other).
     let coarseClockManager = NetworkIndicatorManager()
@@ -190,63 +151,6 @@ func runRatios(iterations: Int) {
             }
             blackHoleInt(scopeRoot.activeTaskCount)
         },
-        // A/B of the unsafe constructs, same run: the library's own file (a symlink to
-        // Sources/NetworkIndicator/Registry/IdentityTable.swift) against the standard type, doing
-        // what one begin+finish does to the table: a lookup and an insert, a lookup and a remove.
-        RatioCase(name: "A/B identity table: IdentityTable (the library's)") { n in
-            for _ in 0..<n {
-                if identityTable.value(for: tableKey) == nil { identityTable.set(0, for: tableKey) }
-                if identityTable.value(for: tableKey) != nil { identityTable.remove(tableKey) }
-            }
-            blackHoleInt(identityTable.count)
-        },
-        RatioCase(name: "A/B identity table: [ObjectIdentifier: Int32]") { n in
-            for _ in 0..<n {
-                if standardTable[tableKey] == nil { standardTable[tableKey] = 0 }
-                if standardTable[tableKey] != nil { standardTable[tableKey] = nil }
-            }
-            blackHoleInt(standardTable.count)
-        },
-        RatioCase(name: "A/B registry begin+finish: TaskRegistry (the library's, safe)") { n in
-            for _ in 0..<n {
-                safeRegistry.withLock {
-                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
-                }
-                blackHoleBool(safeRegistry.withLock { $0.finishOne(registryKey) } != .finished)
-            }
-            blackHoleInt(safeRegistry.withLock { $0.activeTaskCount })
-        },
-        RatioCase(name: "A/B registry begin+finish: pointer reads (removed)") { n in
-            for _ in 0..<n {
-                pointerRegistry.withLock {
-                    $0.begin(registryKey, object: registryToken, kind: .token, label: nil, now: 0)
-                }
-                blackHoleBool(pointerRegistry.withLock { $0.finishOne(registryKey) } != .finished)
-            }
-            blackHoleInt(pointerRegistry.withLock { $0.activeTaskCount })
-        },
-        RatioCase(name: "A/B sweep per live token: TaskRegistry (the library's, safe)") { n in
-            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
-                let found = safeSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
-                blackHoleInt(found.keptAlive.count)
-            }
-        },
-        RatioCase(name: "A/B sweep per live token: withUnsafeMutableBufferPointer (removed)") { n in
-            for _ in 0..<max(1, n / ratioOtherLiveTokens) {
-                let found = pointerSweptRegistry.withLock { $0.sweep(now: 0, staleThreshold: nil) }
-                blackHoleInt(found.keptAlive.count)
-            }
-        },
-        RatioCase(name: "A/B weak load of an entry's token: array getter (a copy)") { n in
-            for _ in 0..<n {
-                blackHoleBool(weakLoadEntries.withLock { $0[0].token.object == nil })
-            }
-        },
-        RatioCase(name: "A/B weak load of an entry's token: in place (WeakWrapper.load())") { n in
-            for _ in 0..<n {
-                blackHoleBool(weakLoadEntries.withLock { $0[0].token.load() == nil })
-            }
-        },
         RatioCase(name: "A/B clock: explicit begin+finish, coarse clock (MainQueueScheduler)") { n in
             for _ in 0..<n {
                 coarseClockManager.beganNetworkTask(withToken: clockToken)
@@ -285,18 +189,10 @@ func runRatios(iterations: Int) {
     let empty = 8
     let depth1 = 9
     let depth2 = 10
-    let identityTableRow = 11
-    let standardTableRow = 12
-    let safeRegistryRow = 13
-    let pointerRegistryRow = 14
-    let safeSweepRow = 15
-    let pointerSweepRow = 16
-    let copiedWeakLoadRow = 17
-    let inPlaceWeakLoadRow = 18
-    let coarseClockRow = 19
-    let preciseClockRow = 20
-    let wrapperDictionaryRow = 21
-    let objectLifeRow = 22
+    let coarseClockRow = 11
+    let preciseClockRow = 12
+    let wrapperDictionaryRow = 13
+    let objectLifeRow = 14
 
     // Warm-up, then the timed runs, round-robin.
     for ratioCase in cases { ratioCase.run(min(iterations, 10_000)) }
@@ -451,12 +347,7 @@ func runRatios(iterations: Int) {
             + "(g) alone \(String(format: "%.1f", fastestTarget[objectLifeRow]!)) ns"
     )
     print("")
-    compare("IdentityTable vs [ObjectIdentifier: Int32]", safe: standardTableRow, unsafe: identityTableRow)
-    compare("registry pointer reads vs subscripts", safe: safeRegistryRow, unsafe: pointerRegistryRow)
-    compare("weak load in place (mutating) vs through the getter", safe: copiedWeakLoadRow, unsafe: inPlaceWeakLoadRow)
     compare("coarse clock vs precise clock (now)", safe: preciseClockRow, unsafe: coarseClockRow)
-    compare("sweep through an unsafe buffer, per live token", safe: safeSweepRow, unsafe: pointerSweepRow, ofSafe: true)
 
     withExtendedLifetime(otherTokens) {}
-    withExtendedLifetime(registryToken) {}
 }

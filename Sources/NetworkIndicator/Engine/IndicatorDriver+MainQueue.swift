@@ -10,25 +10,28 @@ extension IndicatorDriver {
         diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
     }
 
-    /// Queues one reconcile on the main queue; the machine allows one pending at a time.
+    /// Queues one reconcile of this manager on the main queue; the machine allows one pending
+    /// at a time.
     func enqueueReconcile() {
-        scheduler.enqueue { [liveDriver] in liveDriver.withLock { $0 }?.reconcile() }
+        enqueueReconcile(of: liveDriver)
     }
 
-    /// Performs a machine's answer, lock released: cancels the timers it `stopped`, starts the
-    /// ones it asks for, then tells the outputs and `streams`.
+    /// Queues one reconcile, on the main queue, of the driver that `box` holds (this one's, or
+    /// another node's of the same tree), if it still lives then.
+    func enqueueReconcile(of box: LockedState<IndicatorDriver?>) {
+        scheduler.enqueue { box.withLock { $0 }?.reconcile() }
+    }
+
+    /// Performs a machine's answer, lock released: cancels the timers it stops, starts the
+    /// ones it asks for, then tells the outputs and streams.
     @MainActor
-    func perform(
-        _ reconciliation: IndicatorStateMachine.Reconciliation,
-        stopping stopped: [any NetworkIndicatorCancellable],
-        streams: StreamRegistry.Delivery
-    ) {
-        for timer in stopped { timer.cancel() }
-        startTimers(reconciliation.timerChanges)
+    func perform(_ answer: IndicatorTree.Delivery) {
+        for timer in answer.stoppedTimers { timer.cancel() }
+        startTimers(answer.reconciliation.timerChanges)
         let released = delivery.deliver(
-            visibility: reconciliation.visibility,
-            count: reconciliation.count,
-            streams: streams
+            visibility: answer.reconciliation.visibility,
+            count: answer.reconciliation.count,
+            streams: answer.streams
         )
         countObserversLeft(released)
     }
@@ -37,8 +40,8 @@ extension IndicatorDriver {
     /// timer whose generation is no longer current (replaced meanwhile, or shut down) is
     /// cancelled instead.
     @MainActor
-    private func startTimers(_ changes: [IndicatorStateMachine.Timer: IndicatorStateMachine.TimerChange]) {
-        var started: [(IndicatorStateMachine.Timer, UInt64, any NetworkIndicatorCancellable)] = []
+    private func startTimers(_ changes: [IndicatorStateMachine.TimerKind: IndicatorStateMachine.TimerChange]) {
+        var started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)] = []
         for (timer, change) in changes {
             guard case .start(let delay, let interval, let generation) = change else { continue }
             let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)

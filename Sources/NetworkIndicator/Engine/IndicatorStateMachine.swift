@@ -28,7 +28,7 @@ struct IndicatorStateMachine {
     }
 
     /// The two timers the driver keeps running for the machine.
-    enum Timer {
+    enum TimerKind {
         /// The policy's one-shot delay timer (start, completion, minimum visible duration).
         case delay
         /// The repeating sweep for dead and finished tokens.
@@ -45,7 +45,7 @@ struct IndicatorStateMachine {
     /// What a reconcile asks the driver to do, after the lock.
     struct Reconciliation: Equatable {
         /// For each timer, its change (a `.start` replaces a running timer).
-        var timerChanges: [Timer: TimerChange] = [:]
+        var timerChanges: [TimerKind: TimerChange] = [:]
         /// The new visibility, when it differs from the last one reported.
         var visibility: Bool?
         /// The new task count, when it changed and an output wants counts.
@@ -59,7 +59,7 @@ struct IndicatorStateMachine {
     /// one place this number is kept; ``OutputDelivery`` only knows, per output, whether it
     /// wants them.
     private(set) var countObserverCount = 0
-    private var generations: [Timer: UInt64] = [:]
+    private var generations: [TimerKind: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
     private(set) var sweepInterval: TimeInterval?
     /// What the last reconcile reported (the outputs were told these, or are being told).
@@ -138,7 +138,7 @@ struct IndicatorStateMachine {
     }
 
     /// Whether a timer started with `generation` is still wanted when the driver installs it.
-    func isCurrent(_ timer: Timer, generation: UInt64) -> Bool {
+    func isCurrent(_ timer: TimerKind, generation: UInt64) -> Bool {
         generations[timer] == generation
     }
 
@@ -200,7 +200,7 @@ struct IndicatorStateMachine {
 
     /// A new generation for `timer`: started after `interval` (repeating, for the sweep), or
     /// cancelled when `interval` is `nil`.
-    private mutating func change(_ timer: Timer, to interval: TimeInterval?) -> TimerChange {
+    private mutating func change(_ timer: TimerKind, to interval: TimeInterval?) -> TimerChange {
         generations[timer, default: 0] &+= 1
         guard let interval else { return .cancel }
         return .start(after: interval, repeating: timer == .sweep ? interval : nil, generation: generations[timer]!)

@@ -36,11 +36,6 @@ struct StreamRegistry {
         unprimedIDs.removeAll { $0 == id }
     }
 
-    mutating func removeAll() {
-        streams.removeAll()
-        unprimedIDs.removeAll()
-    }
-
     /// The streams of one delivery; the unprimed ones count as primed afterwards.
     mutating func takeDelivery(visibilityChanged: Bool) -> Delivery {
         var delivery = Delivery()

@@ -15,8 +15,8 @@ private typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// All of a component's mutable state behind one non-recursive lock, reachable only through
-/// ``withLock(_:)`` (or, for boxes that share a lock, the methods under "Boxes that share one
-/// lock") so that nobody can forget to take it.
+/// ``withLock(_:)`` (or its one unchecked form, ``withLockUnchecked(_:)``) so that nobody can
+/// forget to take it.
 ///
 /// It follows the standard library's `Mutex` (which needs macOS 15 / iOS 18): the box is
 /// `Sendable` whatever its state, because the state goes in as `sending` and is reached only
@@ -30,19 +30,14 @@ private typealias LockPrimitive = pthread_mutex_t
 /// on Apple platforms and a plain `pthread_mutex_t` elsewhere. It is not recursive: never call
 /// code you do not own while holding it.
 ///
-/// Several boxes may live under one lock (``withLock(of:_:)``): the one user is a tree of
-/// managers, whose drivers' states all live under the root's lock. The body gets a
-/// ``LockHeld``, the proof that the lock is held, with which it reaches another box under the
-/// same lock (``withLock(held:of:_:)``) instead of taking that lock again.
-///
 /// `package`, not `internal`: the `NetworkIndicatorTesting` target's manual scheduler keeps its
 /// state in the same box.
 ///
 /// `@unchecked Sendable` because the compiler cannot see the lock (and `ManagedBuffer` is not
 /// `Sendable`): the state is only reached with the lock held, in ``withLock(_:)`` as
 /// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
-/// to another thread; and in ``withLockUnchecked(of:_:)``, which is internal to this module and
-/// used only by the driver's four methods that its header names, each saying why it is safe.
+/// to another thread; and in ``withLockUnchecked(_:)``, which is internal to this module and
+/// used only by the driver's methods that its header names, each saying why it is safe.
 package struct LockedState<State>: @unchecked Sendable {
     private let storage: LockedStateStorage<State>
 
@@ -60,69 +55,16 @@ package struct LockedState<State>: @unchecked Sendable {
         return try body(&storage.state.pointee)
     }
 
-    // MARK: Boxes that share one lock
-
-    /// Runs `body` with access to the state while `lockBox`'s lock is held, not this box's: for
-    /// boxes that their owner keeps under one lock (a tree of managers, every driver's state
-    /// under its root's lock: see `IndicatorDriver`). The owner must name the same `lockBox`
-    /// for this box every time. `body` also gets the proof that the lock is held, with which
-    /// it may reach the state of another box under the same lock
-    /// (``withLock(held:of:_:)``). The state is checked as in ``withLock(_:)``.
-    @inline(__always)
-    func withLock<Other, Result>(
-        of lockBox: LockedState<Other>,
-        _ body: (inout sending State, borrowing LockHeld) throws -> sending Result
-    ) rethrows -> sending Result {
-        let lock = lockBox.storage.lock
-        LockedStateStorage<State>.acquire(lock)
-        defer { LockedStateStorage<State>.release(lock) }
-        return try body(&storage.state.pointee, LockHeld(lock: UInt(bitPattern: lock)))
-    }
-
-    /// ``withLock(of:_:)`` without the compiler's check of what enters and leaves the lock: for
+    /// ``withLock(_:)`` without the compiler's check of what enters and leaves the lock: for
     /// the few places where a value that is not `Sendable` must be stored in the state or taken
-    /// out of it, each of which says why that is safe.
+    /// out of it, each of which says why that is safe (`IndicatorDriver`'s "Callers' objects").
     @inline(__always)
-    func withLockUnchecked<Other, Result>(
-        of lockBox: LockedState<Other>,
-        _ body: (inout State, borrowing LockHeld) throws -> Result
-    ) rethrows -> Result {
-        let lock = lockBox.storage.lock
+    func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        let lock = storage.lock
         LockedStateStorage<State>.acquire(lock)
         defer { LockedStateStorage<State>.release(lock) }
-        return try body(&storage.state.pointee, LockHeld(lock: UInt(bitPattern: lock)))
-    }
-
-    /// Runs `body` with access to the state under `lockBox`'s lock, which the caller already
-    /// holds: `held` proves it (the lock is not recursive, so taking it again would deadlock).
-    /// The state is checked as in ``withLock(_:)``.
-    ///
-    /// A proof of another box's lock stops the process (`precondition`).
-    @inline(__always)
-    func withLock<Other, Result>(
-        held: borrowing LockHeld,
-        of lockBox: LockedState<Other>,
-        _ body: (inout sending State) throws -> sending Result
-    ) rethrows -> sending Result {
-        // No message: a message is code that only a failing check runs, which no test process
-        // survives to count (the exit test's child stops here).
-        precondition(held.lock == UInt(bitPattern: lockBox.storage.lock))
         return try body(&storage.state.pointee)
     }
-}
-
-/// Proof that the lock of one ``LockedState`` is held, lent by ``LockedState/withLock(of:_:)``
-/// to its body. It is noncopyable and lent as `borrowing`, so it cannot be kept past the body,
-/// and only this file can make one: holding it means being inside that body.
-///
-/// It is `Sendable` (its one field is an integer), so a non-escaping closure that runs on other
-/// threads while the body waits (`DispatchQueue.concurrentPerform`) could capture it; made
-/// non-`Sendable`, it would tie the state's region to the proof's, and the `sending` checks of
-/// the bodies that carry it would reject them. So the rule is written, not checked: pass it only
-/// down the call chain of the thread that holds the lock. Its one user, the driver, does.
-struct LockHeld: ~Copyable {
-    /// The address of the lock held, only compared.
-    fileprivate let lock: UInt
 }
 
 /// The one allocation of a ``LockedState``: the state as the buffer's header, the lock as its

@@ -1,1 +1,0 @@
-../../../Sources/NetworkIndicator/ActivityLabel.swift

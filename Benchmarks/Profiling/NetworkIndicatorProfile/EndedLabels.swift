@@ -1,1 +1,0 @@
-../../../Sources/NetworkIndicator/Registry/EndedLabels.swift

@@ -1,1 +1,0 @@
-../../../Sources/NetworkIndicator/Registry/TaskRegistry+Cancel.swift

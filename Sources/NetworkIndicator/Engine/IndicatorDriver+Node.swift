@@ -1,0 +1,104 @@
+import Foundation
+
+/// The driver's reads of its manager's node, and its changes that move no count: settings,
+/// diagnostics handler, streams and outputs. Each takes the lock once, through the driver's
+/// `read(ifGone:_:)` or `update(ifGone:_:)` (`IndicatorDriver.swift`).
+extension IndicatorDriver {
+    /// The open tasks of the manager and its descendants.
+    var activeTaskCount: Int {
+        read(ifGone: 0) { $0.activeTaskCount }
+    }
+
+    /// Whether `key` has an open task in this manager (and the manager is not gone): the
+    /// progress roll-up (`Progress/`) asks it when a fraction is read, never on begin or finish.
+    func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
+        read(ifGone: false) { $0.registry.table.value(for: key) != nil }
+    }
+
+    /// Whether the opaque token `key` pinned at `slot` has an open task (see ``hasOpenTask(_:)``).
+    func hasOpenTask(pinnedAt slot: Int32, key: ObjectIdentifier) -> Bool {
+        read(ifGone: false) { $0.registry.hasOpenTask(pinnedAt: slot, key: key) }
+    }
+
+    /// The open tasks of the manager and its descendants, and how many times that count has
+    /// left zero: a new busy period tells the progress roll-up that the scope was idle in
+    /// between, even if nobody read it while it was.
+    var progressActivity: ProgressActivity {
+        read(ifGone: ProgressActivity(count: 0, busyPeriod: 0)) {
+            ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod)
+        }
+    }
+
+    /// The label the caller's token `key` was begun with, if its tasks ended lately and it is
+    /// still alive (see ``EndedLabels``): for the report of a finish that found no task.
+    func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
+        update(ifGone: nil) { $0.registry.endedLabels.label(of: key) }
+    }
+
+    /// The open operations of the group keyed `key`.
+    func groupCount(for key: ObjectIdentifier) -> Int {
+        read(ifGone: 0) { $0.registry.groupCount(for: key) }
+    }
+
+    /// The settings now.
+    var settings: IndicatorStateMachine.Settings {
+        read(ifGone: IndicatorStateMachine.Settings()) { $0.machine.settings }
+    }
+
+    /// Changes the settings under the lock; they apply at the next main-queue hop.
+    func updateSettings(_ update: @Sendable (inout IndicatorStateMachine.Settings) -> Void) {
+        let hop = self.update(ifGone: false) { $0.machine.settingsChanged(update) }
+        if hop { enqueueReconcile() }
+    }
+
+    /// The handler that receives diagnostics.
+    var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
+        read(ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
+    }
+
+    /// Replaces the handler; the old one (and whatever it captured) is released after the lock.
+    func replaceDiagnosticsHandler(with handler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        let old = update(ifGone: handler) { node in
+            defer { node.diagnosticsHandler = handler }
+            return node.diagnosticsHandler
+        }
+        _ = old
+    }
+
+    // MARK: - Streams and outputs
+
+    /// Registers a stream's continuation (primed at the next hop); returns its id.
+    func addStream(_ continuation: StreamRegistry.Continuation) -> UInt64 {
+        let (id, hop) = update(ifGone: (0, false)) { ($0.streams.add(continuation), $0.machine.streamOpened()) }
+        if hop { enqueueReconcile() }
+        return id
+    }
+
+    /// Forgets the stream `id` (its consumer went away).
+    func removeStream(_ id: UInt64) {
+        update(ifGone: ()) { $0.streams.remove(id) }
+    }
+
+    /// Tells the machine that an output was attached; returns the count to tell it at once, if
+    /// it wants counts.
+    func outputAttached(receivesCount: Bool) -> Int? {
+        let (count, hop) = update(ifGone: (nil, false)) { node in
+            let activity = node.activity(count: node.activeTaskCount)
+            return node.machine.outputAttached(receivesCount: receivesCount, activity: activity)
+        }
+        if hop { enqueueReconcile() }
+        return count
+    }
+
+    /// `count` outputs that wanted counts were detached or found deallocated.
+    func countObserversLeft(_ count: Int) {
+        guard count > 0 else { return }
+        update(ifGone: ()) { $0.machine.countObserversLeft(count) }
+    }
+}
+
+/// A manager's count and its current busy period, as the progress roll-up sees them.
+struct ProgressActivity: Equatable {
+    let count: Int
+    let busyPeriod: UInt64
+}
