@@ -1,3 +1,87 @@
+/// The network task of a load whose body is read after the call returns (`bytes(for:tracking:)`):
+/// begun at the call, handed to the first iterator of the body, ended when the body finishes,
+/// fails or is dropped, and cancellable by ``NetworkIndicatorManager/cancelNetworkTasks()``
+/// throughout.
+///
+/// Its entry is a load's (`.load`, never swept) keyed by ``cancellation``, which the entry holds
+/// weakly and this object strongly: a cancel reaches the load's current cancel action, and
+/// releasing this object ends the task at once.
+final class HandedOffLoad: Sendable {
+    let manager: NetworkIndicatorManager
+    let cancellation = LoadCancellation()
+
+    init(manager: NetworkIndicatorManager, label: String) {
+        self.manager = manager
+        manager.driver.begin(ObjectIdentifier(cancellation), object: cancellation, kind: .load, label: label)
+    }
+
+    deinit {
+        end()
+    }
+
+    /// Ends the task; later calls (and the manager's cancel, which ended it already) do nothing.
+    func end() {
+        manager.driver.finishAll(ObjectIdentifier(cancellation))
+    }
+
+    /// Begins a task in `manager`, then runs `open` (the request, until its response's headers)
+    /// as the async helpers run their loads: the manager's cancel or the calling task's makes
+    /// the call throw `URLError(.cancelled)` at once and cancels `open`'s task. Once `open` has
+    /// returned, a cancel runs `cancelBody(body)` instead, which must make the body's reads
+    /// throw (a `URLSession.AsyncBytes` whose task is cancelled does).
+    ///
+    /// Returns the body, the response and the handoff that carries the task to the body's
+    /// first iterator; a throw ends the task.
+    static func open<Body, Response>(
+        in manager: NetworkIndicatorManager,
+        label: String,
+        _ open: @escaping @Sendable () async throws -> (Body, Response),
+        cancelBody: (Body) -> @Sendable () -> Void
+    ) async throws -> (body: Body, response: Response, handoff: ActivityHandoff) {
+        let load = HandedOffLoad(manager: manager, label: label)
+        let headers = CancellableLoad<Opened<Body, Response>>()
+        load.cancellation.whenCancelled { headers.cancel() }
+        let opened = try await headers.run { Opened(value: try await open()) }
+        load.cancellation.whenCancelled(cancelBody(opened.value.0))
+        return (opened.value.0, opened.value.1, ActivityHandoff(load))
+    }
+}
+
+/// `open`'s answer, carried from the load's task to the caller once.
+///
+/// `@unchecked Sendable`: the body (a `URLSession.AsyncBytes`, not `Sendable`) is made in the
+/// load's task and handed over through ``CancellableLoad``'s continuation exactly once; the
+/// load's task keeps no reference to it, so no two tasks ever touch it at the same time.
+private struct Opened<Body, Response>: @unchecked Sendable {
+    let value: (Body, Response)
+}
+
+/// What a cancel of a ``HandedOffLoad`` does: the one action set last, run at most once.
+final class LoadCancellation: NetworkActivityCancellable, Sendable {
+    private let state = LockedState<(isCancelled: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+
+    /// Runs the current action (after the lock); later calls do nothing.
+    func cancel() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.isCancelled else { return nil }
+            state.isCancelled = true
+            defer { state.action = nil }
+            return state.action
+        }
+        action?()
+    }
+
+    /// Makes `action` what a cancel does, in place of the one before; runs it at once if the
+    /// load was cancelled already.
+    func whenCancelled(_ action: @escaping @Sendable () -> Void) {
+        let isCancelled = state.withLock { state in
+            if !state.isCancelled { state.action = action }
+            return state.isCancelled
+        }
+        if isCancelled { action() }
+    }
+}
+
 /// A network task begun before its sequence exists (while a request waits for its response
 /// headers), handed to the first iterator of that sequence: the task covers the request and the
 /// body as one, with no gap and no overlap.
@@ -5,14 +89,14 @@
 /// The handoff holds the task until an iterator takes it; a sequence dropped unread releases
 /// the handoff, and with it the task.
 final class ActivityHandoff: Sendable {
-    private let activity: LockedState<NetworkActivityToken?>
+    private let activity: LockedState<HandedOffLoad?>
 
-    init(_ activity: NetworkActivityToken) {
+    init(_ activity: HandedOffLoad) {
         self.activity = LockedState(activity)
     }
 
     /// The task, for the first caller only.
-    func take() -> NetworkActivityToken? {
+    func take() -> HandedOffLoad? {
         activity.withLock { activity in
             defer { activity = nil }
             return activity
@@ -27,7 +111,7 @@ final class ActivityHandoff: Sendable {
 /// `next()` once per byte.
 struct HandedOffActivityIterator<Base: AsyncIteratorProtocol> {
     private var base: Base
-    private var activity: NetworkActivityToken?
+    private var activity: HandedOffLoad?
     private let manager: NetworkIndicatorManager
     private let label: String
     private var isDone = false
@@ -41,7 +125,8 @@ struct HandedOffActivityIterator<Base: AsyncIteratorProtocol> {
 
     mutating func next() async throws -> Base.Element? {
         guard !isDone else { return nil }
-        if activity == nil { activity = manager.beganNetworkTask(label: label) }
+        // A second iteration's own task: a cancel ends it, with no work to stop.
+        if activity == nil { activity = HandedOffLoad(manager: manager, label: label) }
         do {
             guard let element = try await base.next() else {
                 finish()

@@ -11,6 +11,11 @@ extension URLSession {
     /// sequence is dropped unread. Safe from any thread, task or actor; iterate the bytes from
     /// one task at a time.
     ///
+    /// ``NetworkIndicatorManager/cancelNetworkTasks()`` (of `manager` or an ancestor) ends the
+    /// task at once and cancels the load: while the call waits for the response it throws
+    /// `URLError(.cancelled)` at once, as the other helpers do; afterwards the bytes' data task
+    /// is cancelled, so the iteration throws as a cancelled load does.
+    ///
     /// ```swift
     /// let (bytes, _) = try await session.bytes(for: request, tracking: .shared)
     /// for try await line in bytes.lines { handle(line) }
@@ -30,13 +35,12 @@ extension URLSession {
         label: String? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
         let label = label ?? ActivityLabel.request(request) ?? "bytes"
-        let activity = manager.beganNetworkTask(label: label)
-        let (bytes, response) = try await withTaskCancellationHandler {
+        let (bytes, response, handoff) = try await HandedOffLoad.open(in: manager, label: label) {
             try await self.bytes(for: request)
-        } onCancel: {
-            activity.end()
+        } cancelBody: { bytes in
+            let task = bytes.task
+            return { task.cancel() }
         }
-        let handoff = ActivityHandoff(activity)
         return (NetworkActivityBytes(bytes: bytes, handoff: handoff, manager: manager, label: label), response)
     }
 
