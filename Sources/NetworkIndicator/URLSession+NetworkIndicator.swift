@@ -10,7 +10,7 @@ extension NetworkIndicatorManager {
     /// The task ends at its completion (finished, failed or cancelled), whatever
     /// ``completionCheckInterval`` is, and whether or not you keep it: on Apple platforms a
     /// key-value observation of its `state`, attached to the task, ends it as the state becomes
-    /// `.completed`; where Foundation has no key-value observing (Linux), the manager reads the
+    /// `.completed` (and is then invalidated); where Foundation has no key-value observing (Linux), the manager reads the
     /// `state` of its tracked tasks, and only theirs, every 50 ms on its scheduler while any are
     /// tracked, so the task ends within 50 ms of its completion (plus the main queue's latency).
     ///
