@@ -6,10 +6,13 @@
 /// Its entry is a load's (`.load`, never swept) keyed by ``cancellation``, which the entry holds
 /// weakly and this object strongly: a cancel reaches the load's current cancel action, and
 /// releasing this object ends the task at once.
+@usableFromInline
 final class HandedOffLoad: Sendable {
     let manager: NetworkIndicatorManager
     let cancellation = LoadCancellation()
 
+    /// Begins the task in `manager`, labelled `label`; releasing the load ends it.
+    @usableFromInline
     init(manager: NetworkIndicatorManager, label: String) {
         self.manager = manager
         manager.driver.begin(ObjectIdentifier(cancellation), object: cancellation, kind: .load, label: label)
@@ -20,6 +23,7 @@ final class HandedOffLoad: Sendable {
     }
 
     /// Ends the task; later calls (and the manager's cancel, which ended it already) do nothing.
+    @usableFromInline
     func end() {
         manager.driver.finishAll(ObjectIdentifier(cancellation))
     }
@@ -91,6 +95,7 @@ final class LoadCancellation: NetworkActivityCancellable, Sendable {
 final class ActivityHandoff: Sendable {
     private let activity: LockedState<HandedOffLoad?>
 
+    /// Holds `activity` for the first iterator.
     init(_ activity: HandedOffLoad) {
         self.activity = LockedState(activity)
     }
@@ -109,13 +114,17 @@ final class ActivityHandoff: Sendable {
 /// base is expected to throw when its task is cancelled, as `URLSession.AsyncBytes` does), or
 /// when the iterator is released. No cancellation handler per element: a byte sequence calls
 /// `next()` once per byte.
+@usableFromInline
 struct HandedOffActivityIterator<Base: AsyncIteratorProtocol> {
-    private var base: Base
-    private var activity: HandedOffLoad?
-    private let manager: NetworkIndicatorManager
-    private let label: String
-    private var isDone = false
+    // Inlinable, so that a byte loop specializes and inlines it, base included (about 1 ns a
+    // byte against 127 unspecialized: Benchmarks/README.md, "Byte sequences and groups").
+    @usableFromInline var base: Base
+    @usableFromInline var activity: HandedOffLoad?
+    @usableFromInline let manager: NetworkIndicatorManager
+    @usableFromInline let label: String
+    @usableFromInline var isDone = false
 
+    /// Iterates `base`, with the task of `handoff` (if no other iterator took it first).
     init(base: Base, handoff: ActivityHandoff, manager: NetworkIndicatorManager, label: String) {
         self.base = base
         self.activity = handoff.take()
@@ -123,6 +132,8 @@ struct HandedOffActivityIterator<Base: AsyncIteratorProtocol> {
         self.label = label
     }
 
+    /// The base's next element; `nil` (and the task ended) at its end; a throw ends the task.
+    @inlinable
     mutating func next() async throws -> Base.Element? {
         guard !isDone else { return nil }
         // A second iteration's own task: a cancel ends it, with no work to stop.
@@ -139,9 +150,30 @@ struct HandedOffActivityIterator<Base: AsyncIteratorProtocol> {
         }
     }
 
-    private mutating func finish() {
+    @inlinable
+    mutating func finish() {
         isDone = true
         activity?.end()
         activity = nil
+    }
+}
+
+/// The iterator under `bytes(for:tracking:)` over any base, with a task of its own handed to it
+/// at once: SPI for the benchmarks (`Benchmarks/`), which measure its cost per element on
+/// Linux, where `URLSession.AsyncBytes` does not exist. Not for apps.
+@_spi(Benchmarks)
+public struct HandedOffActivityBenchmarkIterator<Base: AsyncIteratorProtocol> {
+    @usableFromInline var core: HandedOffActivityIterator<Base>
+
+    /// Begins a task labelled `label` in `manager` and hands it to an iterator of `base`.
+    public init(base: Base, manager: NetworkIndicatorManager, label: String) {
+        let handoff = ActivityHandoff(HandedOffLoad(manager: manager, label: label))
+        core = HandedOffActivityIterator(base: base, handoff: handoff, manager: manager, label: label)
+    }
+
+    /// The base's next element, as `bytes(for:tracking:)`'s iterator returns it.
+    @inlinable
+    public mutating func next() async throws -> Base.Element? {
+        try await core.next()
     }
 }

@@ -118,10 +118,15 @@ public struct NetworkActivityBytes: AsyncSequence {
 
     /// Reads the body byte by byte; releasing it ends its task.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>
+        @usableFromInline var core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>
+
+        init(core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>) {
+            self.core = core
+        }
 
         /// The next byte, or `nil` (and the task ended) at the end of the body. An error ends the
         /// task and is rethrown.
+        @inlinable
         public mutating func next() async throws -> UInt8? {
             try await core.next()
         }
