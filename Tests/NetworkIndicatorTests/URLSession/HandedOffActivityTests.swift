@@ -165,4 +165,33 @@ struct HandedOffActivityTests {
         #expect(manager.activeTaskCount == 0)
         #expect(reported.read() == 0, "the iterator's own end after the cancel is no misuse")
     }
+
+    /// Counts its calls; returns `remaining` elements, then `nil` (and would go on answering).
+    private struct CountingIterator: AsyncIteratorProtocol {
+        let calls: LockedStateBox<Int>
+        var remaining: Int
+
+        mutating func next() async -> Int? {
+            calls.update { $0 += 1 }
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            return remaining
+        }
+    }
+
+    @Test func nextAfterTheEndAsksTheBaseNothingAndBeginsNoTask() async throws {
+        let manager = makeManager()
+        let calls = LockedStateBox(0)
+        var bytes = HandedOffActivityIterator(
+            base: CountingIterator(calls: calls, remaining: 1),
+            handoff: ActivityHandoff(HandedOffLoad(manager: manager, label: "request")),
+            manager: manager,
+            label: "body"
+        )
+        #expect(try await bytes.next() == 0)
+        #expect(try await bytes.next() == nil)
+        #expect(try await bytes.next() == nil)
+        #expect(calls.read() == 2, "the base is not asked again after its end")
+        #expect(manager.activeTaskCount == 0)
+    }
 }
