@@ -10,7 +10,7 @@ extension NetworkIndicatorManager {
     /// The task ends at its completion (finished, failed or cancelled), whatever
     /// ``completionCheckInterval`` is, and whether or not you keep it: on Apple platforms a
     /// key-value observation of its `state`, attached to the task, ends it as the state becomes
-    /// `.completed`; where Foundation has no key-value observing (Linux), the manager reads the
+    /// `.completed` (and is then invalidated); where Foundation has no key-value observing (Linux), the manager reads the
     /// `state` of its tracked tasks, and only theirs, every 50 ms on its scheduler while any are
     /// tracked, so the task ends within 50 ms of its completion (plus the main queue's latency).
     ///
@@ -88,13 +88,24 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     request by method, host and path, without its query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
+    ///     take none.
     /// - Returns: The response body and metadata, as `data(for:)` returns them.
     public func data(
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
+        try await withTaskProgress(
+            tracking: manager,
+            label: label ?? ActivityLabel.request(request),
+            delegate: delegate
+        ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.data(for: request, delegate: delegate)
             }
@@ -117,14 +128,21 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
+    ///     take none.
     /// - Returns: The response body and metadata, as `data(from:)` returns them.
     public func data(
         from url: URL,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (Data, URLResponse) {
         let label = label ?? ActivityLabel.request(method: "GET", url: url)
-        return try await withTaskProgress(tracking: manager, label: label) { delegate in
+        return try await withTaskProgress(tracking: manager, label: label, delegate: delegate) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.data(from: url, delegate: delegate)
             }

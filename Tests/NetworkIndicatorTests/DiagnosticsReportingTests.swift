@@ -94,6 +94,7 @@ struct DiagnosticsReportingTests {
         closeWindows()
         coalescer.report(pop)
         #expect(lines() == ["NetworkIndicator: \(pop)\n", "NetworkIndicator: \(pop)\n"])
+        closeWindows()
     }
 
     /// The default handler's writer on a real global-queue timer: the summary comes about a
@@ -117,7 +118,8 @@ struct DiagnosticsReportingTests {
         #endif
     }
 
-    /// A coalescer whose windows close only when the test says so, and the lines it wrote.
+    /// A coalescer whose windows close only when the test says so, and the lines it wrote. Close
+    /// the windows before the test ends: a pending close holds the coalescer, which holds it.
     private static func coalescer() -> (DiagnosticsCoalescer, () -> [String], () -> Void) {
         let lines = LockedState<[String]>([])
         let pending = LockedState<[@Sendable () -> Void]>([])

@@ -26,6 +26,7 @@ let benchmarks: @Sendable () -> Void = {
     registerSweepBenchmarks()
     registerMemoryBenchmarks()
     registerHopBenchmarks()
+    registerHandedOffAndGroupBenchmarks()
 }
 
 // MARK: - 1, 2: cost per call

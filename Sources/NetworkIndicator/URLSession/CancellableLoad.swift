@@ -42,10 +42,17 @@ final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Send
         manager.driver.begin(key, object: load, kind: .load, label: label ?? "withNetworkActivity")
         if let progress { manager.trackProgress(progress, token: load) }
         defer { manager.driver.finishAll(key) }
-        return try await withTaskCancellationHandler {
-            try await load.perform(operation)
+        return try await load.run(operation)
+    }
+
+    /// Runs `operation`, counted by the caller: ``cancel()`` (which the caller routes here) or
+    /// the calling task's cancellation makes it throw `URLError(.cancelled)` at once. Call it
+    /// once per load.
+    func run(_ operation: @escaping @Sendable () async throws -> Success) async throws -> Success {
+        try await withTaskCancellationHandler {
+            try await perform(operation)
         } onCancel: {
-            load.cancel()
+            cancel()
         }
     }
 

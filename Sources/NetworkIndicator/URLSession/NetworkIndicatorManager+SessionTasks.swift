@@ -19,29 +19,20 @@ extension NetworkIndicatorManager {
     func countWhileRunning(_ task: URLSessionTask) {
         #if canImport(ObjectiveC)
         let label = ActivityLabel.request(of: task)
-        let isCounted = LockedState(false)
         let progress = URLSessionTaskProgress(task: task)
-        URLSessionTaskStateObservation.observe(task) { [weak self] task, state in
+        URLSessionTaskStateObservation.observe(task, TaskStateWatch(.whileRunning)) { [weak self] task, actions in
             guard let self else { return }
-            // Under the task's own lock: a resume and a completion reported on two threads must
-            // not cross (a finish before its begin would leave the task to the sweep).
-            isCounted.withLock { isCounted in
-                switch state {
-                case .running where !isCounted:
-                    isCounted = true
-                    // No read here: Foundation may hold the task's lock while it notifies, and
-                    // remembering a progress folds the parts listed, which reads tasks (this
-                    // one's state among them). The task counts now; its progress joins from a
-                    // global queue, where a part it already has is not added twice.
-                    self.beganNetworkTask(withToken: task, label: label)
-                    DispatchQueue.global().async { [weak self] in
-                        self?.trackProgress(progress, token: task)
-                    }
-                case .suspended where isCounted, .completed where isCounted:
-                    isCounted = false
-                    self.driver.finishAll(ObjectIdentifier(task))
-                default:
-                    break
+            if actions.finish {
+                self.driver.finishAll(ObjectIdentifier(task))
+            }
+            if actions.begin {
+                // No read here: Foundation may hold the task's lock while it notifies, and
+                // remembering a progress folds the parts listed, which reads tasks (this one's
+                // state among them). The task counts now; its progress joins from a global
+                // queue, where a part it already has is not added twice.
+                self.beganNetworkTask(withToken: task, label: label)
+                DispatchQueue.global().async { [weak self] in
+                    self?.trackProgress(progress, token: task)
                 }
             }
         }

@@ -11,6 +11,11 @@ extension URLSession {
     /// sequence is dropped unread. Safe from any thread, task or actor; iterate the bytes from
     /// one task at a time.
     ///
+    /// ``NetworkIndicatorManager/cancelNetworkTasks()`` (of `manager` or an ancestor) ends the
+    /// task at once and cancels the load: while the call waits for the response it throws
+    /// `URLError(.cancelled)` at once, as the other helpers do; afterwards the bytes' data task
+    /// is cancelled, so the iteration throws as a cancelled load does.
+    ///
     /// ```swift
     /// let (bytes, _) = try await session.bytes(for: request, tracking: .shared)
     /// for try await line in bytes.lines { handle(line) }
@@ -22,26 +27,27 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     request by method, host and path, without its query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as `bytes(for:delegate:)` takes one.
     /// - Returns: The body's bytes, and the response.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
         let label = label ?? ActivityLabel.request(request) ?? "bytes"
-        let activity = manager.beganNetworkTask(label: label)
-        let (bytes, response) = try await withTaskCancellationHandler {
-            try await self.bytes(for: request)
-        } onCancel: {
-            activity.end()
+        let (bytes, response, handoff) = try await HandedOffLoad.open(in: manager, label: label) {
+            try await self.bytes(for: request, delegate: delegate)
+        } cancelBody: { bytes in
+            let task = bytes.task
+            return { task.cancel() }
         }
-        let handoff = ActivityHandoff(activity)
         return (NetworkActivityBytes(bytes: bytes, handoff: handoff, manager: manager, label: label), response)
     }
 
     /// Starts loading `url` like `bytes(from:)`, with the manager's indicator on from the
-    /// request until its body has been read; see ``Foundation/URLSession/bytes(for:tracking:label:)``.
+    /// request until its body has been read; see ``Foundation/URLSession/bytes(for:tracking:label:delegate:)``.
     ///
     /// - Parameters:
     ///   - url: The URL to load.
@@ -49,34 +55,36 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as `bytes(from:delegate:)` takes one.
     /// - Returns: The body's bytes, and the response.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(
         from url: URL,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
-        try await bytes(for: URLRequest(url: url), tracking: manager, label: label)
+        try await bytes(for: URLRequest(url: url), tracking: manager, label: label, delegate: delegate)
     }
 }
 
 extension NetworkActivityTrackingSession {
     /// `session.bytes(for:)`, counted from the call until the bytes have been read, have failed
-    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:label:)``.
+    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:label:delegate:)``.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
         try await session.bytes(for: request, tracking: manager)
     }
 
     /// `session.bytes(from:)`, counted from the call until the bytes have been read, have failed
-    /// or are dropped; see ``Foundation/URLSession/bytes(from:tracking:label:)``.
+    /// or are dropped; see ``Foundation/URLSession/bytes(from:tracking:label:delegate:)``.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(from url: URL) async throws -> (NetworkActivityBytes, URLResponse) {
         try await session.bytes(from: url, tracking: manager)
     }
 }
 
-/// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:label:)``: the same
+/// The body of a load started by ``Foundation/URLSession/bytes(for:tracking:label:delegate:)``: the same
 /// bytes as `URLSession.AsyncBytes`, with the load's network task open until they have been
 /// read, have failed, or are dropped.
 ///
@@ -110,10 +118,15 @@ public struct NetworkActivityBytes: AsyncSequence {
 
     /// Reads the body byte by byte; releasing it ends its task.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        var core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>
+        @usableFromInline var core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>
+
+        init(core: HandedOffActivityIterator<URLSession.AsyncBytes.AsyncIterator>) {
+            self.core = core
+        }
 
         /// The next byte, or `nil` (and the task ended) at the end of the body. An error ends the
         /// task and is rethrown.
+        @inlinable
         public mutating func next() async throws -> UInt8? {
             try await core.next()
         }

@@ -28,6 +28,11 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     request by method, host and path, without its query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`.
     /// - Returns: The downloaded file's location and the response, as `download(for:)` returns
     ///   them. Move or open the file before the next suspension you do not control: Foundation
     ///   may delete it.
@@ -35,9 +40,14 @@ extension URLSession {
     public func download(
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (URL, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) {
+        try await withTaskProgress(
+            tracking: manager,
+            label: label ?? ActivityLabel.request(request),
+            delegate: delegate
+        ) {
             try await self.download(for: request, delegate: $0)
         }
     }
@@ -59,16 +69,22 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     load `"GET host/path"`, without the URL's query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`.
     /// - Returns: The downloaded file's location and the response, as `download(from:)`
     ///   returns them.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func download(
         from url: URL,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (URL, URLResponse) {
         let label = label ?? ActivityLabel.request(method: "GET", url: url)
-        return try await withTaskProgress(tracking: manager, label: label) {
+        return try await withTaskProgress(tracking: manager, label: label, delegate: delegate) {
             try await self.download(from: url, delegate: $0)
         }
     }
@@ -91,14 +107,25 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     request by method, host and path, without its query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
+    ///     take none.
     /// - Returns: The response body and metadata, as `upload(for:from:)` returns them.
     public func upload(
         for request: URLRequest,
         from bodyData: Data,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
+        try await withTaskProgress(
+            tracking: manager,
+            label: label ?? ActivityLabel.request(request),
+            delegate: delegate
+        ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.upload(for: request, from: bodyData, delegate: delegate)
             }
@@ -124,14 +151,25 @@ extension URLSession {
     ///     ``NetworkIndicatorManager/current`` to count in the calling task's manager.
     ///   - label: The task's label in snapshots and diagnostics; `nil` (the default) names the
     ///     request by method, host and path, without its query, fragment or credentials.
+    ///   - delegate: A task delegate of yours for the load, as Foundation's async methods take one
+    ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
+    ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
+    ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
+    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
+    ///     take none.
     /// - Returns: The response body and metadata, as `upload(for:fromFile:)` returns them.
     public func upload(
         for request: URLRequest,
         fromFile fileURL: URL,
         tracking manager: NetworkIndicatorManager,
-        label: String? = nil
+        label: String? = nil,
+        delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (Data, URLResponse) {
-        try await withTaskProgress(tracking: manager, label: label ?? ActivityLabel.request(request)) { delegate in
+        try await withTaskProgress(
+            tracking: manager,
+            label: label ?? ActivityLabel.request(request),
+            delegate: delegate
+        ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.upload(for: request, fromFile: fileURL, delegate: delegate)
             }

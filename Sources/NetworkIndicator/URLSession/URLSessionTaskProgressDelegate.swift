@@ -9,9 +9,10 @@ extension URLSession {
     /// into ``NetworkIndicatorManager/fractionCompleted`` where the task can be seen.
     ///
     /// On iOS 16+, macOS 13+, tvOS 16+ and watchOS 9+ a task delegate passed with the load hears
-    /// `urlSession(_:didCreateTask:)` and hands the task to the progress the manager reads.
-    /// Elsewhere (older releases, and Linux, whose Foundation does not keep a data task's byte
-    /// counts anyway) `load` gets `nil` and the task stays indeterminate.
+    /// `urlSession(_:didCreateTask:)` and hands the task to the progress the manager reads; it
+    /// forwards every message to the caller's `delegate`, if any. Elsewhere (older releases, and
+    /// Linux, whose Foundation does not keep a data task's byte counts anyway) `load` gets the
+    /// caller's `delegate` itself and the task stays indeterminate.
     ///
     /// The load runs as a ``CancellableLoad``, which
     /// ``NetworkIndicatorManager/cancelNetworkTasks()`` reaches (it then throws
@@ -19,40 +20,47 @@ extension URLSession {
     func withTaskProgress<Result: Sendable>(
         tracking manager: NetworkIndicatorManager,
         label: String?,
+        delegate: (any URLSessionTaskDelegate)?,
         _ load: @escaping @Sendable (_ delegate: (any URLSessionTaskDelegate)?) async throws -> Result
     ) async throws -> Result {
         #if canImport(ObjectiveC)
         if #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *) {
             let progress = URLSessionTaskProgress(task: nil)
-            let delegate = URLSessionTaskProgressDelegate(progress: progress)
+            let progressDelegate = URLSessionTaskProgressDelegate(progress: progress, forwardingTo: delegate)
             return try await CancellableLoad.run(in: manager, label: label, progress: progress) {
-                try await load(delegate)
+                try await load(progressDelegate)
             }
         }
         #endif
         return try await CancellableLoad.run(in: manager, label: label, progress: nil) {
-            try await load(nil)
+            try await load(delegate)
         }
     }
 }
 
 #if canImport(ObjectiveC)
-/// The task delegate of one tracked async load: hands the load's task to its progress, then
-/// passes `urlSession(_:didCreateTask:)` on to the session's delegate, which a task delegate
-/// implementing it would otherwise silence.
+/// The task delegate of one tracked async load: hands the load's task to its progress, and
+/// forwards every other message to the caller's task delegate (`forwardee`), as if the caller's
+/// had been passed alone.
 ///
-/// A ``NetworkActivitySessionDelegate`` is skipped (its own delegate gets the message): the load
-/// is already counted once, by the helper.
+/// `urlSession(_:didCreateTask:)` goes to the caller's delegate if it implements it, and
+/// otherwise on to the session's delegate, which a task delegate implementing it would
+/// otherwise silence. A ``NetworkActivitySessionDelegate`` is skipped (its own delegate gets the
+/// message): the load is already counted once, by the helper.
 @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)
 final class URLSessionTaskProgressDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     let progress: URLSessionTaskProgress
+    let forwardee: (any URLSessionTaskDelegate)?
 
-    init(progress: URLSessionTaskProgress) {
+    init(progress: URLSessionTaskProgress, forwardingTo forwardee: (any URLSessionTaskDelegate)?) {
         self.progress = progress
+        self.forwardee = forwardee
     }
 
     func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
         progress.attach(task)
+        // Non-nil when the caller's delegate implements the method (and has now been told).
+        if forwardee?.urlSession?(session, didCreateTask: task) != nil { return }
         let sessionDelegate: (any URLSessionDelegate)?
         if let counting = session.delegate as? NetworkActivitySessionDelegate {
             sessionDelegate = counting.forwardee
@@ -60,6 +68,21 @@ final class URLSessionTaskProgressDelegate: NSObject, URLSessionTaskDelegate, Se
             sessionDelegate = session.delegate
         }
         (sessionDelegate as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
+    }
+
+    override func responds(to aSelector: Selector!) -> Bool {
+        super.responds(to: aSelector) || (forwardee?.responds(to: aSelector) ?? false)
+    }
+
+    override func conforms(to aProtocol: Protocol) -> Bool {
+        super.conforms(to: aProtocol) || (forwardee?.conforms(to: aProtocol) ?? false)
+    }
+
+    override func forwardingTarget(for aSelector: Selector!) -> Any? {
+        if let forwardee, !super.responds(to: aSelector), forwardee.responds(to: aSelector) {
+            return forwardee
+        }
+        return super.forwardingTarget(for: aSelector)
     }
 }
 #endif

@@ -6,53 +6,133 @@ import ObjectiveC
 /// key-value observing (Apple platforms; swift-corelibs-foundation has no KVO, see
 /// ``URLSessionTaskPoller``).
 ///
-/// Each observation lives as long as its task: it is attached to the task as an associated
-/// object, so nothing else has to keep it, and a task that is never resumed takes it along when
-/// it is deallocated.
+/// Each observation is attached to its task as an associated object, so nothing else has to
+/// keep it, and it is invalidated (and let go) once the task has completed; a task that never
+/// completes takes it along when it is deallocated. What each state asks for is decided by
+/// ``TaskStateWatch``; the callout reads nothing of the task (Foundation may hold the task's
+/// lock while it notifies) and calls only the manager's driver, which runs no code of anyone
+/// else's on the calling thread.
 enum URLSessionTaskStateObservation {
-    /// Calls `handler` with each new `state` of `task` (the current one first), on whichever
-    /// thread changed it, until `task` is deallocated. `handler` must not read `task.state`
-    /// (Foundation may hold a lock of its own while it notifies).
+    /// Feeds each new `state` of `task` (the current one first), on whichever thread changed it,
+    /// to `watch`, and calls `perform` with its answer (under the observation's own lock, so
+    /// that two answers never cross), until the answer says to stop. The observation is then
+    /// invalidated from a global queue, outside the callout.
     static func observe(
         _ task: URLSessionTask,
-        _ handler: @escaping @Sendable (URLSessionTask, URLSessionTask.State) -> Void
+        _ watch: TaskStateWatch,
+        perform: @escaping @Sendable (URLSessionTask, TaskStateWatch.Actions) -> Void
     ) {
+        let slot = ObservationSlot(watch)
         let observation = task.observe(\.state, options: [.initial, .new]) { task, change in
-            if let state = change.newValue { handler(task, state) }
+            guard let state = change.newValue else { return }
+            let actions = slot.stateChanged(to: state) { perform(task, $0) }
+            if actions.stopObserving {
+                DispatchQueue.global().async { slot.stop() }
+            }
         }
-        ObservationList.attach(observation, to: task)
+        // A task already completed stopped the watch in the initial callout, before the
+        // observation was stored: it is invalidated here instead.
+        let list = ObservationList.attach(observation, to: task)
+        if !slot.store(observation, in: list) {
+            observation.invalidate()
+            ObservationList.detach(observation, from: list)
+        }
     }
 
     /// Ends every task of `task` in `manager` when `task` completes (finished, failed or
     /// cancelled). Safe from any thread.
     static func endOnCompletion(of task: URLSessionTask, in manager: NetworkIndicatorManager) {
-        observe(task) { [weak manager] task, state in
-            guard state == .completed else { return }
-            manager?.driver.finishAll(ObjectIdentifier(task))
+        observe(task, TaskStateWatch(.untilCompletion)) { [weak manager] task, actions in
+            if actions.finish { manager?.driver.finishAll(ObjectIdentifier(task)) }
         }
+    }
+}
+
+/// One observation's watch and, once stored, the observation, under one lock: the callout and
+/// the invalidation may run on two threads.
+private final class ObservationSlot: @unchecked Sendable {
+    // `@unchecked`: `NSKeyValueObservation` is not `Sendable`; it is stored, taken and
+    // invalidated only under `lock`, once.
+    private let lock = NSLock()
+    private var watch: TaskStateWatch
+    private var observation: NSKeyValueObservation?
+    private weak var list: ObservationList?
+    private var isStopped = false
+
+    init(_ watch: TaskStateWatch) {
+        self.watch = watch
+    }
+
+    /// Asks the watch about `state` and performs its answer, both under the lock, so that a
+    /// resume and a completion reported on two threads never cross (a finish before its begin
+    /// would leave the task to the sweep). `perform` must call no code of anyone else's.
+    func stateChanged(
+        to state: URLSessionTask.State,
+        perform: (TaskStateWatch.Actions) -> Void
+    ) -> TaskStateWatch.Actions {
+        lock.lock()
+        defer { lock.unlock() }
+        let actions = watch.stateChanged(to: state)
+        perform(actions)
+        return actions
+    }
+
+    /// Stores `observation`, attached to `list`; `false` if the watch already stopped (the
+    /// caller invalidates and detaches it).
+    func store(_ observation: NSKeyValueObservation, in list: ObservationList) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isStopped, !watch.hasStopped else { return false }
+        self.observation = observation
+        self.list = list
+        return true
+    }
+
+    /// Invalidates the observation and lets go of it (the task's list drops it too).
+    func stop() {
+        lock.lock()
+        let observation = self.observation
+        let list = self.list
+        self.observation = nil
+        isStopped = true
+        lock.unlock()
+        guard let observation else { return }
+        observation.invalidate()
+        if let list { ObservationList.detach(observation, from: list) }
     }
 }
 
 /// The observations attached to one task (one per `track` or session): an associated object,
 /// released with the task.
 private final class ObservationList {
-    /// Guards the read-then-attach of the list, which the runtime does not do as one step.
+    /// Guards the lists, and the read-then-attach of a task's list, which the runtime does not
+    /// do as one step.
     private static let lock = LockedState(())
     /// The key's address is unique and stable: the object lives as long as the process.
     private static let key = AssociationKey()
 
     private var observations: [NSKeyValueObservation] = []
 
-    static func attach(_ observation: NSKeyValueObservation, to task: URLSessionTask) {
+    /// Attaches `observation` to `task`'s list (made on first use); returns the list.
+    static func attach(_ observation: NSKeyValueObservation, to task: URLSessionTask) -> ObservationList {
         let key = UnsafeRawPointer(Unmanaged.passUnretained(Self.key).toOpaque())
-        lock.withLock { _ in
-            if let list = objc_getAssociatedObject(task, key) as? ObservationList {
-                list.observations.append(observation)
+        return lock.withLock { _ in
+            let list: ObservationList
+            if let existing = objc_getAssociatedObject(task, key) as? ObservationList {
+                list = existing
             } else {
-                let list = ObservationList()
-                list.observations.append(observation)
+                list = ObservationList()
                 objc_setAssociatedObject(task, key, list, .OBJC_ASSOCIATION_RETAIN)
             }
+            list.observations.append(observation)
+            return list
+        }
+    }
+
+    /// Lets go of an invalidated observation.
+    static func detach(_ observation: NSKeyValueObservation, from list: ObservationList) {
+        lock.withLock { _ in
+            list.observations.removeAll { $0 === observation }
         }
     }
 }

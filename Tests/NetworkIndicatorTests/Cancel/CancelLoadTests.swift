@@ -18,109 +18,108 @@ extension RealLoadSuites {
             return (root, NetworkIndicatorManager(parent: root, label: "screen"))
         }
 
-        @Test func aTrackedURLSessionTaskIsCancelledAndEndsAtOnce() async throws {
+        /// Runs `test` with a loopback server that holds its responses, a screen under a root
+        /// manager, and a session that is cancelled afterwards (before the responses are let go).
+        private func withHeldLoads(
+            _ test: (
+                _ server: LocalHTTPServer,
+                _ root: NetworkIndicatorManager,
+                _ screen: NetworkIndicatorManager,
+                _ session: URLSession
+            ) async throws -> Void
+        ) async throws {
             let server = try LocalHTTPServer()
             server.holdResponses()
             defer { server.releaseResponses() }
             let (root, screen) = makeScreen()
             let session = URLSession(configuration: .ephemeral)
-            let task = session.dataTask(with: server.url("/held"))
-            screen.track(task)
-            task.resume()
-            screen.cancelNetworkTasks()
-            #expect(screen.activeTaskCount == 0, "ended by the cancel, not by a poll or a sweep")
-            #expect(root.activeTaskCount == 0)
-            await eventually { task.state == .completed }
-            #expect((task.error as? URLError)?.code == .cancelled)
-            session.invalidateAndCancel()
+            defer { session.invalidateAndCancel() }
+            try await test(server, root, screen, session)
+        }
+
+        @Test func aTrackedURLSessionTaskIsCancelledAndEndsAtOnce() async throws {
+            try await withHeldLoads { server, root, screen, session in
+                let task = session.dataTask(with: server.url("/held"))
+                screen.track(task)
+                task.resume()
+                screen.cancelNetworkTasks()
+                #expect(screen.activeTaskCount == 0, "ended by the cancel, not by a poll or a sweep")
+                #expect(root.activeTaskCount == 0)
+                await eventually { task.state == .completed }
+                #expect((task.error as? URLError)?.code == .cancelled)
+            }
         }
 
         @Test func anAsyncHelpersLoadThrowsCancelledAtOnce() async throws {
-            let server = try LocalHTTPServer()
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let (root, screen) = makeScreen()
-            let session = URLSession(configuration: .ephemeral)
-            let url = server.url("/held")
-            let load = Task.detached { try await session.data(from: url, tracking: screen) }
-            await eventually { root.activeTaskCount == 1 }
-            screen.cancelNetworkTasks()
-            #expect(root.activeTaskCount == 0, "ended by the cancel")
-            let outcome = try await outcome(of: load)
-            #expect(throws: URLError.self) { try outcome.get() }
-            if case .failure(let error as URLError) = outcome { #expect(error.code == .cancelled) }
-            #expect(!load.isCancelled, "the caller's task itself is not cancelled, only its load")
-            session.invalidateAndCancel()
+            try await withHeldLoads { server, root, screen, session in
+                let url = server.url("/held")
+                let load = Task.detached { try await session.data(from: url, tracking: screen) }
+                await eventually { root.activeTaskCount == 1 }
+                screen.cancelNetworkTasks()
+                #expect(root.activeTaskCount == 0, "ended by the cancel")
+                let outcome = try await outcome(of: load)
+                #expect(throws: URLError.self) { try outcome.get() }
+                if case .failure(let error as URLError) = outcome { #expect(error.code == .cancelled) }
+                #expect(!load.isCancelled, "the caller's task itself is not cancelled, only its load")
+            }
         }
 
         @Test func aCancelledHelperLoadStopsItsURLSessionTask() async throws {
-            let server = try LocalHTTPServer()
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let (root, screen) = makeScreen()
-            let session = URLSession(configuration: .ephemeral)
-            let url = server.url("/held")
-            let load = Task.detached { try await session.data(from: url, tracking: screen) }
-            await eventually { root.activeTaskCount == 1 }
-            await eventually { runningTaskCount(of: session) == 1 }
-            screen.cancelNetworkTasks()
-            _ = try await outcome(of: load)
-            // The server still holds its response: only a cancel of the task itself ends it (well
-            // before the request's own 60 s timeout would).
-            await eventually(timeout: 20) { runningTaskCount(of: session) == 0 }
-            session.invalidateAndCancel()
+            try await withHeldLoads { server, root, screen, session in
+                let url = server.url("/held")
+                let load = Task.detached { try await session.data(from: url, tracking: screen) }
+                await eventually { root.activeTaskCount == 1 }
+                await eventually { runningTaskCount(of: session) == 1 }
+                screen.cancelNetworkTasks()
+                _ = try await outcome(of: load)
+                // The server still holds its response: only a cancel of the task itself ends it (well
+                // before the request's own 60 s timeout would).
+                await eventually(timeout: 20) { runningTaskCount(of: session) == 0 }
+            }
         }
 
         @Test func eachAsyncHelperIsCancellable() async throws {
-            let server = try LocalHTTPServer()
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let (root, screen) = makeScreen()
-            let session = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: server.url("/held"))
-            request.httpMethod = "POST"
-            let sent = request
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID()).txt")
-            try Data("body".utf8).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            var loads: [Task<Void, any Error>] = [
-                Task.detached { _ = try await session.data(for: sent, tracking: screen) },
-                Task.detached { _ = try await session.upload(for: sent, from: Data("x".utf8), tracking: screen) },
-                Task.detached { _ = try await session.upload(for: sent, fromFile: file, tracking: screen) },
-            ]
-            if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
-                loads.append(Task.detached { _ = try await session.download(for: sent, tracking: screen) })
-                loads.append(Task.detached { _ = try await session.download(from: sent.url!, tracking: screen) })
+            try await withHeldLoads { server, root, screen, session in
+                var request = URLRequest(url: server.url("/held"))
+                request.httpMethod = "POST"
+                let sent = request
+                let file = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID()).txt")
+                try Data("body".utf8).write(to: file)
+                defer { try? FileManager.default.removeItem(at: file) }
+                var loads: [Task<Void, any Error>] = [
+                    Task.detached { _ = try await session.data(for: sent, tracking: screen) },
+                    Task.detached { _ = try await session.upload(for: sent, from: Data("x".utf8), tracking: screen) },
+                    Task.detached { _ = try await session.upload(for: sent, fromFile: file, tracking: screen) },
+                ]
+                if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
+                    loads.append(Task.detached { _ = try await session.download(for: sent, tracking: screen) })
+                    loads.append(Task.detached { _ = try await session.download(from: sent.url!, tracking: screen) })
+                }
+                let count = loads.count
+                await eventually { root.activeTaskCount == count }
+                screen.cancelNetworkTasks()
+                #expect(root.activeTaskCount == 0)
+                for (index, load) in loads.enumerated() {
+                    let outcome = try await outcome(of: load)
+                    #expect((outcome.failure as? URLError)?.code == .cancelled, "load \(index): \(outcome)")
+                }
             }
-            let count = loads.count
-            await eventually { root.activeTaskCount == count }
-            screen.cancelNetworkTasks()
-            #expect(root.activeTaskCount == 0)
-            for (index, load) in loads.enumerated() {
-                let outcome = try await outcome(of: load)
-                #expect((outcome.failure as? URLError)?.code == .cancelled, "load \(index): \(outcome)")
-            }
-            session.invalidateAndCancel()
         }
 
         @Test func loadsCancelledAsSoonAsTheyAreCountedThrowCancelled() async throws {
-            let server = try LocalHTTPServer()
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let (root, screen) = makeScreen()
-            let session = URLSession(configuration: .ephemeral)
-            let url = server.url("/held")
-            // Many loads, each cancelled as soon as it is counted, so that some cancels may land
-            // while their load is still being set up.
-            for _ in 0..<20 {
-                let load = Task.detached { try await session.data(from: url, tracking: screen) }
-                await eventually { root.activeTaskCount != 0 }
-                screen.cancelNetworkTasks()
-                let outcome = try await outcome(of: load)
-                #expect((outcome.failure as? URLError)?.code == .cancelled)
+            try await withHeldLoads { server, root, screen, session in
+                let url = server.url("/held")
+                // Many loads, each cancelled as soon as it is counted, so that some cancels may land
+                // while their load is still being set up.
+                for _ in 0..<20 {
+                    let load = Task.detached { try await session.data(from: url, tracking: screen) }
+                    await eventually { root.activeTaskCount != 0 }
+                    screen.cancelNetworkTasks()
+                    let outcome = try await outcome(of: load)
+                    #expect((outcome.failure as? URLError)?.code == .cancelled)
+                }
+                #expect(root.activeTaskCount == 0)
             }
-            #expect(root.activeTaskCount == 0)
-            session.invalidateAndCancel()
         }
 
         @Test func aLoadThatCompletesIsNotAffectedByALaterCancel() async throws {

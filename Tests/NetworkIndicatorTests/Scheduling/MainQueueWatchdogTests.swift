@@ -9,7 +9,8 @@ import Testing
 /// are given by hand here: the test process's own main queue runs.
 @Suite("Main queue watchdog")
 struct MainQueueWatchdogTests {
-    /// The watch's inputs, moved by hand.
+    /// The watch's inputs, moved by hand. The closures given to the watchdog hold the watch
+    /// weakly: its state keeps the watchdog's look, which keeps them.
     private final class Watch: Sendable {
         private let state = LockedState((now: 0.0, markerRan: false, looks: [@Sendable () -> Bool]()))
 
@@ -22,11 +23,11 @@ struct MainQueueWatchdogTests {
         func start(for manager: NetworkIndicatorManager) {
             MainQueueWatchdog.watch(
                 manager.driver.liveDriver,
-                marker: { [state] in state.withLock { (0, $0.markerRan) } },
-                now: { [state] in state.withLock { $0.now } },
-                every: { [state] interval, look in
+                marker: { [weak self] in self?.state.withLock { (0, $0.markerRan) } ?? (0, true) },
+                now: { [weak self] in self?.state.withLock { $0.now } ?? 0 },
+                every: { [weak self] interval, look in
                     #expect(interval == MainQueueWatchdog.checkInterval)
-                    state.withLock { $0.looks.append(look) }
+                    self?.state.withLock { $0.looks.append(look) }
                     return NoTimer()
                 }
             )

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicatorTesting
 import Testing
 
@@ -22,7 +23,7 @@ struct HandedOffActivityTests {
             for element in elements { continuation.yield(element) }
             continuation.finish(throwing: failing ? Failure() : nil)
         }
-        let handoff = ActivityHandoff(manager.beganNetworkTask(label: "request"))
+        let handoff = ActivityHandoff(HandedOffLoad(manager: manager, label: "request"))
         return HandedOffActivityIterator(
             base: stream.makeAsyncIterator(),
             handoff: handoff,
@@ -62,7 +63,7 @@ struct HandedOffActivityTests {
 
     @Test func handoffDroppedUnreadEndsItsTask() {
         let manager = makeManager()
-        var handoff: ActivityHandoff? = ActivityHandoff(manager.beganNetworkTask())
+        var handoff: ActivityHandoff? = ActivityHandoff(HandedOffLoad(manager: manager, label: "request"))
         #expect(manager.activeTaskCount == 1)
         handoff = nil
         #expect(manager.activeTaskCount == 0)
@@ -71,7 +72,7 @@ struct HandedOffActivityTests {
 
     @Test func onlyTheFirstIteratorTakesTheHandedOffTask() async throws {
         let manager = makeManager()
-        let handoff = ActivityHandoff(manager.beganNetworkTask(label: "request"))
+        let handoff = ActivityHandoff(HandedOffLoad(manager: manager, label: "request"))
         let first = HandedOffActivityIterator(
             base: AsyncStream<Int> { $0.finish() }.makeAsyncIterator(),
             handoff: handoff,
@@ -88,5 +89,109 @@ struct HandedOffActivityTests {
         _ = try await second.next()
         #expect(manager.activitySnapshot().activities.map(\.label).sorted() == ["body", "request"])
         withExtendedLifetime(first) {}
+    }
+
+    @Test func cancelWhileTheResponseIsAwaitedThrowsCancelledAtOnce() async throws {
+        let manager = makeManager()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let openWasCancelled = LockedStateBox(false)
+        let call = Task {
+            try await HandedOffLoad.open(in: manager, label: "request") {
+                startedContinuation.yield()
+                // A response that comes after 20 s, unless the load is cancelled first.
+                do {
+                    try await Task.sleep(nanoseconds: 20_000_000_000)
+                } catch {
+                    openWasCancelled.update { $0 = true }
+                    throw error
+                }
+                return (AsyncStream<Int> { $0.finish() }, 200)
+            } cancelBody: { _ in
+                {}
+            }
+        }
+        for await _ in started { break }
+        manager.cancelNetworkTasks()
+        #expect(manager.activeTaskCount == 0, "ended by the cancel")
+        await #expect(throws: URLError.self) { _ = try await call.value }
+        if case .failure(let error as URLError) = await call.result { #expect(error.code == .cancelled) }
+        await eventually { openWasCancelled.read() }
+        #expect(openWasCancelled.read(), "the request's own task was cancelled too")
+    }
+
+    @Test func cancelAfterTheResponseEndsTheTaskAndStopsTheBody() async throws {
+        let manager = makeManager()
+        let (body, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+        let (opened, _, handoff) = try await HandedOffLoad.open(in: manager, label: "request") {
+            (body, 200)
+        } cancelBody: { _ in
+            { continuation.finish(throwing: Failure()) }
+        }
+        var bytes = HandedOffActivityIterator(
+            base: opened.makeAsyncIterator(),
+            handoff: handoff,
+            manager: manager,
+            label: "body"
+        )
+        continuation.yield(1)
+        #expect(try await bytes.next() == 1)
+        manager.cancelNetworkTasks()
+        #expect(manager.activeTaskCount == 0, "ended by the cancel")
+        continuation.yield(2)
+        await #expect(throws: Failure.self) { try await bytes.next() }
+        #expect(manager.activeTaskCount == 0)
+    }
+
+    @Test func cancelBeforeTheBodyIsIteratedStopsItsFirstRead() async throws {
+        let reported = LockedStateBox(0)
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler()) { _ in
+            reported.update { $0 += 1 }
+        }
+        let (body, continuation) = AsyncThrowingStream<Int, any Error>.makeStream()
+        let (opened, _, handoff) = try await HandedOffLoad.open(in: manager, label: "request") {
+            (body, 200)
+        } cancelBody: { _ in
+            { continuation.finish(throwing: Failure()) }
+        }
+        manager.cancelNetworkTasks()
+        continuation.yield(1)
+        var bytes = HandedOffActivityIterator(
+            base: opened.makeAsyncIterator(),
+            handoff: handoff,
+            manager: manager,
+            label: "body"
+        )
+        await #expect(throws: Failure.self) { try await bytes.next() }
+        #expect(manager.activeTaskCount == 0)
+        #expect(reported.read() == 0, "the iterator's own end after the cancel is no misuse")
+    }
+
+    /// Counts its calls; returns `remaining` elements, then `nil` (and would go on answering).
+    private struct CountingIterator: AsyncIteratorProtocol {
+        let calls: LockedStateBox<Int>
+        var remaining: Int
+
+        mutating func next() async -> Int? {
+            calls.update { $0 += 1 }
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            return remaining
+        }
+    }
+
+    @Test func nextAfterTheEndAsksTheBaseNothingAndBeginsNoTask() async throws {
+        let manager = makeManager()
+        let calls = LockedStateBox(0)
+        var bytes = HandedOffActivityIterator(
+            base: CountingIterator(calls: calls, remaining: 1),
+            handoff: ActivityHandoff(HandedOffLoad(manager: manager, label: "request")),
+            manager: manager,
+            label: "body"
+        )
+        #expect(try await bytes.next() == 0)
+        #expect(try await bytes.next() == nil)
+        #expect(try await bytes.next() == nil)
+        #expect(calls.read() == 2, "the base is not asked again after its end")
+        #expect(manager.activeTaskCount == 0)
     }
 }

@@ -55,4 +55,14 @@ struct URLSessionTaskByteCountsTests {
         let counts = Counts(isUpload: false, isCompleted: false, received: 1_500, expectedToReceive: 1_000)
         #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
     }
+
+    /// The progress of an async helper's load before Foundation hands it its task (Apple
+    /// platforms, through `urlSession(_:didCreateTask:)`): unknown, neither failed nor paused,
+    /// so that a manager reading it in between keeps the load in its batch.
+    @Test func progressWithNoTaskYetReadsUnknownNeitherFailedNorPaused() {
+        let reading = URLSessionTaskProgress(task: nil).reading
+        #expect(reading.total <= 0)
+        #expect(!reading.isCancelled)
+        #expect(!reading.isPaused)
+    }
 }

@@ -2,7 +2,8 @@ import NetworkIndicator
 import OpenAPIRuntime
 
 /// The bytes of a response body, unchanged, reporting to the body's ``ResponseBodyActivity``:
-/// the task ends when an iterator reaches the end or its read throws, and, for a body that can
+/// the task ends when an iterator reaches the end or its read throws (a read that starts after
+/// the manager cancelled the request throws `CancellationError`), and, for a body that can
 /// be iterated only once, when its iterator is released before the end (nothing can read the
 /// body after that).
 ///
@@ -32,6 +33,10 @@ struct ActivityTrackingBody: AsyncSequence, Sendable {
         var bytesRead: Int64 = 0
 
         mutating func next() async throws -> Element? {
+            guard !activity.isCancelled else {
+                activity.end()
+                throw CancellationError()
+            }
             let counted = activity.readWillBegin()
             let chunk: Element?
             do {

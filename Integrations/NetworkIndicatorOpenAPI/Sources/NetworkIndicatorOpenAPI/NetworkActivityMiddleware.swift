@@ -22,6 +22,13 @@ public import OpenAPIRuntime
 /// The task begins when ``intercept(_:body:baseURL:operationID:next:)`` is called and ends:
 ///
 /// - at once when `next` throws; the error, `CancellationError` included, is rethrown unchanged;
+/// - at once when ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()`` of the
+///   manager the request counts in (or of an ancestor) cancels it: while `next` runs, the call
+///   throws `CancellationError` as soon as `next`, whose task is cancelled, has returned (at
+///   once for a transport that honours cancellation, as `URLSessionTransport` does); afterwards
+///   each read of the response body that starts after the cancel throws `CancellationError` (a
+///   read already waiting returns its bytes first). A generated client wraps the error in its
+///   `ClientError`, whose `underlyingError` is the `CancellationError`;
 /// - at once when the response has no body, or a body whose length is known to be zero;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
@@ -165,22 +172,35 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // it while the manager reads it on the main queue; corelibs' Progress has no lock), and
         // discrete: never a child of the caller's current one.
         let progress = NetworkActivityProgress(totalUnitCount: -1)
-        let token = manager.beganNetworkTask(label: label(operationID), progress: progress)
+        // One group per request, with one operation: a group is what the manager's
+        // cancelNetworkTasks() can cancel without a sweep timer (a weak token would need one),
+        // and its handler stops the request.
+        let cancellation = RequestCancellation()
+        let task: NetworkActivityGroup
+        if let label = label(operationID) {
+            task = NetworkActivityGroup(manager: manager, label: label)
+        } else {
+            task = NetworkActivityGroup(manager: manager)
+        }
+        task.cancellationHandler = { cancellation.cancel() }
+        task.operationStarted(progress: progress)
         let upload = Self.upload(of: body, into: progress)
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
-            (response, responseBody) = try await next(request, upload?.body ?? body, baseURL)
+            (response, responseBody) = try await cancellation.race {
+                try await next(request, upload?.body ?? body, baseURL)
+            }
             upload?.progress.end()
         } catch {
             upload?.progress.end()
             // A failed request leaves its batch: its bytes never all came.
             progress.cancel()
-            manager.finishedNetworkTask(forToken: token)
+            task.operationFinished()
             throw error
         }
         guard let responseBody, responseBody.length != .known(0) else {
-            manager.finishedNetworkTask(forToken: token)
+            task.operationFinished()
             return (response, responseBody)
         }
         // The upload, if any, counts as sent once the response is here; the response's bytes
@@ -193,8 +213,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             progress.totalUnitCount = -1
         }
         let activity = ResponseBodyActivity(
-            token: token,
-            manager: manager,
+            task: task,
+            cancellation: cancellation,
             progress: progress,
             progressOffset: uploaded,
             scheduler: fixedScheduler ?? manager.scheduler,

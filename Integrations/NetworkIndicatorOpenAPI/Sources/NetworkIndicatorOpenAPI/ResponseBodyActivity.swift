@@ -15,10 +15,12 @@ final class ResponseBodyActivity: Sendable {
     /// its length is known), against the expected total.
     private let progress: Progress
     private let progressOffset: Int64
+    /// The request's token, which says whether the manager cancelled the request.
+    private let cancellation: RequestCancellation
 
     init(
-        token: NetworkActivityToken,
-        manager: NetworkIndicatorManager,
+        task: NetworkActivityGroup,
+        cancellation: RequestCancellation,
         progress: Progress,
         progressOffset: Int64,
         scheduler: any NetworkIndicatorScheduler,
@@ -27,8 +29,9 @@ final class ResponseBodyActivity: Sendable {
         self.scheduler = scheduler
         self.progress = progress
         self.progressOffset = progressOffset
+        self.cancellation = cancellation
         let state = ResponseBodyActivityState(
-            task: .init(token: token, manager: manager),
+            task: task,
             now: scheduler.now,
             unreadTimeout: unreadTimeout
         )
@@ -47,6 +50,12 @@ final class ResponseBodyActivity: Sendable {
         guard let ending = state.withLock({ $0.end() }) else { return }
         ending.timer?.cancel()
         finish(ending)
+    }
+
+    /// Whether the manager's ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()``
+    /// cancelled the request: reads that start afterwards throw `CancellationError`.
+    var isCancelled: Bool {
+        cancellation.isCancelled
     }
 
     /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
@@ -81,7 +90,7 @@ final class ResponseBodyActivity: Sendable {
     private func finish(_ ending: ResponseBodyActivityState.Ending) {
         let total = progress.totalUnitCount
         if total > 0, progress.completedUnitCount < total { progress.cancel() }
-        ending.task.manager.finishedNetworkTask(forToken: ending.task.token)
+        ending.task.operationFinished()
     }
 
     private func arm(after delay: TimeInterval) {

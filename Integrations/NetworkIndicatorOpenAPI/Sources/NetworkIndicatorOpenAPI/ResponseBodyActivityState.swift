@@ -13,11 +13,9 @@ import NetworkIndicator
 /// for the server stops, and the read re-arms it when it returns. So a timeout of zero or less
 /// ends the task at the first timer run at which no read is waiting, with no timer in between.
 struct ResponseBodyActivityState: Sendable {
-    /// The open task: its token and the manager it counts in.
-    struct OpenTask: Sendable {
-        let token: NetworkActivityToken
-        let manager: NetworkIndicatorManager
-    }
+    /// The open task: a group of the manager it counts in, with the request's one operation
+    /// open. The group holds the manager, so dropping it lets go of a screen's scope.
+    typealias OpenTask = NetworkActivityGroup
 
     /// What ending hands back, to be performed after unlocking: the task to finish and the
     /// unread-body timer to cancel.

@@ -8,9 +8,16 @@ import Testing
 @Suite struct ResponseBodyActivityStateTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
+    /// A request's group with its one operation open, as the middleware makes it.
+    private static func openTask(in manager: NetworkIndicatorManager) -> NetworkActivityGroup {
+        let task = NetworkActivityGroup(manager: manager, label: "getThing")
+        task.operationStarted()
+        return task
+    }
+
     private func makeState(now: Double = 100, timeout: Double? = 30) -> ResponseBodyActivityState {
         ResponseBodyActivityState(
-            task: .init(token: manager.beganNetworkTask(), manager: manager),
+            task: Self.openTask(in: manager),
             now: now,
             unreadTimeout: timeout
         )

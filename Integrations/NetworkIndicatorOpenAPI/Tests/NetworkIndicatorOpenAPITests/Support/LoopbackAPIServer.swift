@@ -11,7 +11,8 @@ import Darwin
 /// network. (Adapted from the root package's test server, `LocalHTTPServer`.)
 ///
 /// - `GET /greeting?name=N` answers `{"message":"Hello, N"}`, or 404 with a text body when N is
-///   `missing` (an undocumented response).
+///   `missing` (an undocumented response). When N is `held`, the answer waits until the client
+///   closes the connection (then none is sent) or for ``holdSeconds``.
 /// - `GET /stream?chunks=N` answers N chunks (`Self.chunk(i)`) with chunked transfer encoding,
 ///   a few milliseconds apart.
 ///
@@ -58,6 +59,9 @@ final class LoopbackAPIServer: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
     }
 
+    /// How long a `held` greeting waits for the client to go away before it answers.
+    static let holdSeconds = 20
+
     var baseURL: URL {
         URL(string: "http://127.0.0.1:\(port)")!
     }
@@ -95,6 +99,9 @@ final class LoopbackAPIServer: Sendable {
         switch components?.path {
         case "/greeting":
             let name = query.first { $0.name == "name" }?.value ?? "you"
+            if name == "held", !clientStayed(on: connection, seconds: holdSeconds) {
+                return
+            }
             if name == "missing" {
                 send(status: "404 Not Found", type: "text/plain", body: "no greeting for \(name)", on: connection)
             } else {
@@ -111,6 +118,15 @@ final class LoopbackAPIServer: Sendable {
         default:
             send(status: "404 Not Found", type: "text/plain", body: "unknown", on: connection)
         }
+    }
+
+    /// Waits up to `seconds` for the client to close the connection; returns whether it stayed.
+    private static func clientStayed(on connection: Int32, seconds: Int) -> Bool {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var byte: UInt8 = 0
+        // 0: closed by the client; -1: the timeout (or an error), nothing more to read.
+        return read(connection, &byte, 1) != 0
     }
 
     private static func send(status: String, type: String, body: String, on connection: Int32) {

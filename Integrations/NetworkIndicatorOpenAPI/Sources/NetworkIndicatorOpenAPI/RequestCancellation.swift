@@ -1,0 +1,95 @@
+/// How one counted request stops when the manager's
+/// ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()`` ends it: the request's
+/// group calls ``cancel()`` from its cancellation handler.
+///
+/// - While `next` runs (the transport and the middlewares after this one), ``race(_:)`` runs it
+///   in a child task beside a waiter for the cancel: the cancel makes the call throw
+///   `CancellationError` and cancels the child, whose transport then stops its load (as
+///   `URLSessionTransport` does). The call returns once the child has returned: structured
+///   concurrency waits for it, so a transport that ignores cancellation delays the throw.
+/// - Once the response is back, the body's reads ask ``isCancelled``: each read that starts after
+///   the cancel throws `CancellationError`. A read already waiting for the server returns its
+///   bytes first.
+///
+/// The request's group holds it (through its handler), and so does the response body's
+/// activity. Safe from any thread; the lock guards only the cancel's state and is never held
+/// while code of anyone else's runs.
+final class RequestCancellation: Sendable {
+    private enum State {
+        case running
+        /// A waiter is suspended until the cancel.
+        case waiting(CheckedContinuation<Void, any Error>)
+        case cancelled
+    }
+
+    private let state = LockedValue(State.running)
+
+    /// Whether ``cancel()`` has been called.
+    var isCancelled: Bool {
+        state.withLock { state in
+            if case .cancelled = state { return true }
+            return false
+        }
+    }
+
+    /// Cancels the request: a running ``race(_:)`` throws `CancellationError`, and so does every
+    /// later one and every body read that starts afterwards. A second call does nothing.
+    func cancel() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            defer { state = .cancelled }
+            if case .waiting(let continuation) = state { return continuation }
+            return nil
+        }
+        waiter?.resume(throwing: CancellationError())
+    }
+
+    /// Runs `operation` until it returns or throws, or until ``cancel()``, whichever comes first:
+    /// the cancel throws `CancellationError` once the operation, cancelled, has returned. The
+    /// calling task's own cancellation reaches `operation` as usual, which decides what to throw.
+    func race<Success: Sendable>(_ operation: @Sendable () async throws -> Success) async throws -> Success {
+        try await withoutActuallyEscaping(operation) { operation in
+            try await withThrowingTaskGroup(of: Success?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try? await self.waitForCancel()
+                    return nil
+                }
+                // The group waits for both children before returning, so `operation` never
+                // outlives this call; whichever ends first cancels the other.
+                defer { group.cancelAll() }
+                while let first = try await group.next() {
+                    if let result = first { return result }
+                    // The waiter ended: at the manager's cancel, the call throws now; at the
+                    // calling task's, the operation ends as it does when cancelled, unchanged.
+                    if isCancelled { throw CancellationError() }
+                }
+                throw CancellationError()  // unreachable: the operation's child returns or throws
+            }
+        }
+    }
+
+    /// Throws `CancellationError` at ``cancel()`` or when the calling task is cancelled (the
+    /// operation ended, or the caller's task was cancelled), whichever comes first.
+    private func waitForCancel() async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // One decision under the lock: a cancellation handler that ran before this point
+                // found nothing to resume, but the task's flag is set by then.
+                let isOver = state.withLock { state in
+                    guard case .running = state else { return true }
+                    if Task.isCancelled { return true }
+                    state = .waiting(continuation)
+                    return false
+                }
+                if isOver { continuation.resume(throwing: CancellationError()) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard case .waiting(let continuation) = state else { return nil }
+                state = .running
+                return continuation
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+}

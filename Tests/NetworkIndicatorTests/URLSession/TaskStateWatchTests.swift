@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the key-value observation of a task's `state` (Apple platforms) does at each report,
+/// decided here on Linux: when a task counts, ends, and when its observation is let go.
+@Suite("A tracked task's state reports")
+struct TaskStateWatchTests {
+    private typealias Actions = TaskStateWatch.Actions
+
+    private func answers(_ counting: TaskStateWatch.Counting, _ states: [URLSessionTask.State]) -> [Actions] {
+        var watch = TaskStateWatch(counting)
+        return states.map { watch.stateChanged(to: $0) }
+    }
+
+    @Test func trackedTaskEndsAndStopsObservingAtCompletion() {
+        #expect(
+            answers(.untilCompletion, [.suspended, .running, .canceling, .completed])
+                == [Actions(), Actions(), Actions(), Actions(finish: true, stopObserving: true)]
+        )
+    }
+
+    @Test func trackedTaskAlreadyCompletedStopsAtTheFirstReport() {
+        var watch = TaskStateWatch(.untilCompletion)
+        #expect(!watch.hasStopped)
+        #expect(watch.stateChanged(to: .completed) == Actions(finish: true, stopObserving: true))
+        #expect(watch.hasStopped)
+    }
+
+    @Test func reportsAfterCompletionAskForNothing() {
+        #expect(
+            answers(.whileRunning, [.running, .completed, .running, .suspended, .completed])
+                == [Actions(begin: true), Actions(finish: true, stopObserving: true), Actions(), Actions(), Actions()]
+        )
+    }
+
+    @Test func sessionTaskCountsFromEachResumeToItsSuspension() {
+        #expect(
+            answers(.whileRunning, [.suspended, .running, .running, .suspended, .suspended, .running])
+                == [Actions(), Actions(begin: true), Actions(), Actions(finish: true), Actions(), Actions(begin: true)]
+        )
+    }
+
+    @Test func sessionTaskCancelledBeforeItRanNeverCountsButIsLetGo() {
+        #expect(
+            answers(.whileRunning, [.suspended, .canceling, .completed])
+                == [Actions(), Actions(), Actions(stopObserving: true)]
+        )
+    }
+}
