@@ -97,6 +97,10 @@ extension RealLoadSuites {
                 }
                 let count = loads.count
                 await eventually { root.activeTaskCount == count }
+                // Every request sent whole before the cancel: swift-corelibs-foundation crashes
+                // (EasyHandle.swift, a try! on libcurl's code 43) when a file upload's body source
+                // unpauses the transfer of a task cancelled meanwhile.
+                await eventually { server.requestsReceived == count }
                 screen.cancelNetworkTasks()
                 #expect(root.activeTaskCount == 0)
                 for (index, load) in loads.enumerated() {

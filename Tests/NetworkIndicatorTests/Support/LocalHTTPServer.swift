@@ -16,6 +16,11 @@ final class LocalHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let held = DispatchGroup()
+    private let received = ReceivedCount()
+
+    /// How many requests the server has read whole, headers and body: a load counted here has
+    /// sent everything it will send, and waits only for its response.
+    var requestsReceived: Int { received.value }
 
     init() throws {
         #if canImport(Glibc)
@@ -45,7 +50,8 @@ final class LocalHTTPServer: Sendable {
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
         let held = held
-        Thread.detachNewThread { Self.acceptLoop(listener, held: held) }
+        let received = received
+        Thread.detachNewThread { Self.acceptLoop(listener, held: held, received: received) }
     }
 
     /// Wakes the accept loop, which closes the listener itself: closed here, its descriptor
@@ -70,7 +76,7 @@ final class LocalHTTPServer: Sendable {
         held.leave()
     }
 
-    private static func acceptLoop(_ listener: Int32, held: DispatchGroup) {
+    private static func acceptLoop(_ listener: Int32, held: DispatchGroup, received: ReceivedCount) {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
@@ -78,11 +84,11 @@ final class LocalHTTPServer: Sendable {
                 close(listener)
                 return
             }
-            Thread.detachNewThread { respond(on: connection, held: held) }
+            Thread.detachNewThread { respond(on: connection, held: held, received: received) }
         }
     }
 
-    private static func respond(on connection: Int32, held: DispatchGroup) {
+    private static func respond(on connection: Int32, held: DispatchGroup, received: ReceivedCount) {
         defer { close(connection) }
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -99,6 +105,7 @@ final class LocalHTTPServer: Sendable {
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
         let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let bodySize = readBody(on: connection, headers: String(decoding: request, as: UTF8.self), early: early)
+        received.increment()
         if path.hasPrefix("/delay/"), let milliseconds = UInt32(path.dropFirst("/delay/".count)) {
             usleep(milliseconds * 1_000)
         }
@@ -179,4 +186,14 @@ extension Array where Element: Equatable {
     fileprivate func ends(with suffix: [Element]) -> Bool {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
+}
+
+/// The count behind ``LocalHTTPServer/requestsReceived``, bumped by the connection threads.
+private final class ReceivedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() { lock.withLock { count += 1 } }
 }
