@@ -8,14 +8,10 @@ enum ActivityLabel {
         String(describing: type(of: object))
     }
 
-    /// The label of `entry`: the one given at its first begin, or a default for its kind
-    /// (`object` is its live token, if any).
-    static func of(
-        _ entry: borrowing TaskRegistry.Entry,
-        object: AnyObject?,
-        labels: [ObjectIdentifier: String]
-    ) -> String {
-        if entry.hasLabel, let label = labels[entry.key] { return label }
+    /// The label of `entry`: `label`, the one given at its first begin, or a default for its
+    /// kind (`object` is its live token, if any).
+    static func of(_ entry: borrowing TaskRegistry.Entry, label: String?, object: AnyObject?) -> String {
+        if let label { return label }
         switch entry.kind {
         case .token, .completionReportingToken:
             return object.map(typeName(of:)) ?? "deallocated token"

@@ -103,7 +103,7 @@ extension TaskRegistry {
             if let object { keptAlive.append(object) }
             records.append(
                 ActivityRecord(
-                    label: ActivityLabel.of(entries[index], object: object, labels: labels),
+                    label: ActivityLabel.of(entries[index], label: label(at: index), object: object),
                     kind: NetworkActivitySnapshot.Kind(entries[index].kind),
                     taskCount: entries[index].count,
                     startedAt: entries[index].startedAt,

@@ -10,19 +10,31 @@
 /// The token keeps its manager alive. It is `Sendable`: it may be created, moved and released
 /// on any thread.
 public final class NetworkActivityToken: Sendable {
+    /// Kept alive by the token (see above); its driver holds the token's entry.
     let manager: NetworkIndicatorManager
-    /// The index of the manager's registry slot pinned to this token until its `deinit`: its
-    /// tasks are found there, without a hash lookup.
+    /// The registry slot pinned to this token until its `deinit`: its tasks are found there,
+    /// without a hash lookup.
     let slot: Int32
+    /// The slot's generation when it was pinned to this token: the driver compares it, so that
+    /// the pair names this token's entry only.
+    let generation: UInt32
 
-    /// Made by the manager, under its lock, with the slot it pins to the token.
-    init(manager: NetworkIndicatorManager, slot: Int32) {
+    /// Made by the manager after the driver pinned `pinned` to it.
+    init(manager: NetworkIndicatorManager, pinned: PinnedSlot) {
         self.manager = manager
-        self.slot = slot
+        self.slot = pinned.slot
+        self.generation = pinned.generation
     }
 
+    /// The slot and generation the token was made with.
+    var pinned: PinnedSlot { PinnedSlot(slot: slot, generation: generation) }
+
     deinit {
-        end(unpinning: true)
+        // The manager, held by this token, holds its driver in a `let`: borrowed, not retained
+        // (a retain and a release per pair otherwise; Benchmarks/README.md, "Issue 37").
+        Unmanaged.passUnretained(manager.driver)._withUnsafeGuaranteedRef {
+            $0.release(slot: slot, generation: generation)
+        }
     }
 
     /// Ends the token's tasks without reporting anything if they already ended; the token keeps
@@ -30,11 +42,6 @@ public final class NetworkActivityToken: Sendable {
     /// async sequence's iterator).
     @usableFromInline
     func end() {
-        end(unpinning: false)
-    }
-
-    /// Ends the token's tasks; `unpinning` (its `deinit`) also frees its slot.
-    private func end(unpinning: Bool) {
-        manager.endTasks(ofOpaqueToken: ObjectIdentifier(self), pinnedAt: slot, unpinning: unpinning)
+        manager.driver.endTasks(pinnedAt: slot, generation: generation)
     }
 }

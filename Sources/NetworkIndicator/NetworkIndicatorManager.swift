@@ -127,7 +127,7 @@ public final class NetworkIndicatorManager: Sendable {
     ///     type. Only the label given with the token's first open task is kept.
     public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
         if let opaque = ownOpaqueToken(token) {
-            let begun = driver.beginOpaqueToken(at: opaque.slot, key: ObjectIdentifier(opaque), label: label)
+            let begun = driver.beginOpaqueToken(opaque.pinned, label: label)
             assert(begun, "a live opaque token always has its pinned slot")
         } else {
             driver.beginToken(token, label: label)
@@ -143,18 +143,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// - Parameter label: A name for ``activitySnapshot()`` and diagnostics.
     /// - Returns: The token. Discarding it ends the task immediately.
     public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
-        driver.beginOpaqueToken(of: self, label: label)
-    }
-
-    /// Ends every task of the opaque token keyed `key`, pinned at `slot`, on any thread;
-    /// `unpinning` (the token's `deinit`) also frees its slot.
-    ///
-    /// Not inlined: reached through the token, the optimizer retains and releases the driver
-    /// around the call; here the manager (borrowed) keeps its driver alive, so nothing is
-    /// retained (measured in Benchmarks/README.md, "Issue 26").
-    @inline(never)
-    func endTasks(ofOpaqueToken key: ObjectIdentifier, pinnedAt slot: Int32, unpinning: Bool) {
-        driver.release(pinnedAt: slot, key: key, unpinning: unpinning)
+        // The driver pins the slot under its lock; the token is made here, after the lock.
+        NetworkActivityToken(manager: self, pinned: driver.beginOpaqueToken(label: label))
     }
 
     /// `token` as this manager's own opaque token (which has a pinned slot here), or `nil`. A type
@@ -181,7 +171,7 @@ public final class NetworkIndicatorManager: Sendable {
     public func finishedNetworkTask(forToken token: AnyObject) {
         let outcome =
             if let opaque = ownOpaqueToken(token) {
-                driver.finishOne(pinnedAt: opaque.slot, key: ObjectIdentifier(opaque))
+                driver.finishOne(pinnedAt: opaque.slot, generation: opaque.generation)
             } else {
                 driver.finishOne(ObjectIdentifier(token))
             }

@@ -134,6 +134,26 @@ struct OpaqueTokenSlotTests {
         #expect(token.slot < 2, "two slots served a thousand pairs")
     }
 
+    /// The driver's release, given a released token's (slot, generation) after a new token took
+    /// the slot, leaves the new token's task alone: the generation compare, not the slot.
+    @Test func aStaleReleaseOfAReusedSlotLeavesItsNewTokenAlone() {
+        let harness = Harness()
+        let manager = harness.manager
+        var released: NetworkActivityToken? = manager.beganNetworkTask(label: "old")
+        let stale = released!.pinned
+        released = nil
+        let current = manager.beganNetworkTask(label: "new")
+        #expect(current.slot == stale.slot, "the released slot is reused")
+        manager.driver.release(slot: stale.slot, generation: stale.generation)
+        #expect(manager.activeTaskCount == 1)
+        #expect(manager.activitySnapshot().activities.map(\.label) == ["new"])
+        manager.driver.endTasks(pinnedAt: stale.slot, generation: stale.generation)
+        #expect(manager.activeTaskCount == 1)
+        manager.finishedNetworkTask(forToken: current)
+        #expect(manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
     @Test func anotherManagersOpaqueTokenIsAWeakTokenHereAndLeavesItsOwnSlotAlone() {
         let harness = Harness()
         let other = NetworkIndicatorManager(scheduler: harness.scheduler)

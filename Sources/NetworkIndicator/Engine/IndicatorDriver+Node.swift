@@ -15,9 +15,10 @@ extension IndicatorDriver {
         read(ifGone: false) { $0.registry.table.value(for: key) != nil }
     }
 
-    /// Whether the opaque token `key` pinned at `slot` has an open task (see ``hasOpenTask(_:)``).
-    func hasOpenTask(pinnedAt slot: Int32, key: ObjectIdentifier) -> Bool {
-        read(ifGone: false) { $0.registry.hasOpenTask(pinnedAt: slot, key: key) }
+    /// Whether the opaque token pinned at `slot` in `generation` has an open task (see
+    /// ``hasOpenTask(_:)``).
+    func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
+        read(ifGone: false) { $0.registry.hasOpenTask(pinnedAt: slot, generation: generation) }
     }
 
     /// The open tasks of the manager and its descendants, and how many times that count has

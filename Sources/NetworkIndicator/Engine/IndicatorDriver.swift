@@ -96,7 +96,7 @@ final class IndicatorDriver: Sendable {
     // MARK: - Tasks, from any thread
 
     /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
-    /// see ``beginOpaqueToken(of:label:)``).
+    /// see ``beginOpaqueToken(label:)``).
     @inline(__always)
     func beginToken(_ token: AnyObject, label: String?) {
         var time = eventTime()
@@ -116,45 +116,36 @@ final class IndicatorDriver: Sendable {
         change { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
     }
 
-    /// Makes an opaque token of `manager` (this driver's), with the index of the slot pinned to
-    /// it, and begins its first task. The token is made under the lock (an allocation, no code
-    /// of the caller's), so that it knows its slot from the start.
+    /// Pins a slot for a new opaque token and begins its first task; returns the slot and its
+    /// generation, which the caller makes the token with after the lock. A pair that is never
+    /// pinned if the manager is gone.
     @inline(__always)
-    func beginOpaqueToken(of manager: NetworkIndicatorManager, label: String?) -> NetworkActivityToken {
-        // Handed out through a local, not as the locked closure's result: a generic result is
-        // copied on its way out, a retain and a release of the token per begin.
-        var made: NetworkActivityToken?
-        change { tree, time in
-            tree.beginOpaqueToken(
-                key: { slot in
-                    let token = NetworkActivityToken(manager: manager, slot: slot)
-                    made = token
-                    return ObjectIdentifier(token)
-                },
-                label: label,
-                in: node,
-                time: &time
-            ).1
-        }
-        return made!
+    func beginOpaqueToken(label: String?) -> PinnedSlot {
+        changeTasks { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
     }
 
-    /// Begins one more task of the opaque token `key` pinned at `slot`; `false` if the slot is
-    /// not pinned to it.
-    func beginOpaqueToken(at slot: Int32, key: ObjectIdentifier, label: String?) -> Bool {
-        changeTasks { $0.beginOpaqueToken(at: slot, key: key, label: label, in: node, time: &$1) }
+    /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
+    func beginOpaqueToken(_ pinned: PinnedSlot, label: String?) -> Bool {
+        changeTasks { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
     }
 
-    /// Ends one task of the opaque token `key` pinned at `slot`.
-    func finishOne(pinnedAt slot: Int32, key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
-        changeTasks { $0.finishOne(pinnedAt: slot, key: key, in: node, time: &$1) }
+    /// Ends one task of the opaque token pinned at `slot` in `generation`.
+    func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
+        changeTasks { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
-    /// Ends every task of the opaque token `key` pinned at `slot`; `unpinning` (its `deinit`)
-    /// also frees the slot.
+    /// Ends every task of the opaque token pinned at `slot` in `generation` without freeing
+    /// the slot (the token lives on).
+    func endTasks(pinnedAt slot: Int32, generation: UInt32) {
+        change { $0.release(pinnedAt: slot, generation: generation, unpinning: false, in: node, time: &$1) }
+    }
+
+    /// The opaque token pinned at `slot` in `generation` is released: its tasks end and the
+    /// slot is freed, its generation bumped. A stale pair (the generation compare fails)
+    /// changes nothing.
     @inline(__always)
-    func release(pinnedAt slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
-        change { $0.release(pinnedAt: slot, key: key, unpinning: unpinning, in: node, time: &$1) }
+    func release(slot: Int32, generation: UInt32) {
+        change { $0.release(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
     }
 
     /// Ends one task under `key`.

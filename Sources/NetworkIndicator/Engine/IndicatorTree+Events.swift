@@ -29,33 +29,24 @@ extension IndicatorTree {
         }.1
     }
 
-    /// Pins a new slot to an opaque token and begins its first task; returns the slot. The
-    /// caller makes the token with it and `key`, the token's identity. `nil` if `id` is stale.
+    /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
+    /// generation, for the caller to make the token with. `nil` if `id` is stale.
     @inline(__always)
-    mutating func beginOpaqueToken(
-        key: (Int32) -> ObjectIdentifier,
-        label: String?,
-        in id: NodeID,
-        time: inout EventTime
-    ) -> (Int32?, Hops) {
+    mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Hops) {
         changeTasks(in: id, time: &time, ifGone: nil) { node, time in
-            let slot = node.registry.nextPinnedSlot
-            node.registry.beginPinned(newAt: slot, key: key(slot), label: label, now: time.now())
-            return slot
+            node.registry.pin(label: label, now: time.now())
         }
     }
 
-    /// Begins one more task of the opaque token `key` pinned at `slot`; `false` if the slot is
-    /// not pinned to it.
+    /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
     mutating func beginOpaqueToken(
-        at slot: Int32,
-        key: ObjectIdentifier,
+        _ pinned: PinnedSlot,
         label: String?,
         in id: NodeID,
         time: inout EventTime
     ) -> (Bool, Hops) {
         changeTasks(in: id, time: &time, ifGone: false) { node, time in
-            node.registry.beginPinned(at: slot, key: key, label: label, now: time.now())
+            node.registry.beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: time.now())
         }
     }
 
@@ -71,32 +62,32 @@ extension IndicatorTree {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
-    /// Ends one task of the opaque token `key` pinned at `slot`.
+    /// Ends one task of the opaque token pinned at `slot` in `generation`.
     mutating func finishOne(
         pinnedAt slot: Int32,
-        key: ObjectIdentifier,
+        generation: UInt32,
         in id: NodeID,
         time: inout EventTime
     ) -> (
         TaskRegistry.FinishOutcome, Hops
     ) {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
-            node.registry.finishOnePinned(at: slot, key: key)
+            node.registry.finishOnePinned(at: slot, generation: generation)
         }
     }
 
-    /// Ends every task of the opaque token `key` pinned at `slot`; `unpinning` (the token is
-    /// released) also frees the slot.
+    /// Ends every task of the opaque token pinned at `slot` in `generation`; `unpinning` (the
+    /// token is released) also frees the slot. A stale pair changes nothing.
     @inline(__always)
     mutating func release(
         pinnedAt slot: Int32,
-        key: ObjectIdentifier,
+        generation: UInt32,
         unpinning: Bool,
         in id: NodeID,
         time: inout EventTime
     ) -> Hops {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
-            node.registry.finishAllPinned(at: slot, key: key, unpinning: unpinning)
+            node.registry.finishAllPinned(at: slot, generation: generation, unpinning: unpinning)
         }.1
     }
 

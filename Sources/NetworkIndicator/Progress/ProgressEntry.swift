@@ -26,9 +26,9 @@ final class ProgressEntry: @unchecked Sendable {
     private let driver: IndicatorDriver
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// The slot pinned to the token when it is an opaque token of the manager that began the
-    /// task (such a token is not in the registry's table).
-    private let pinnedSlot: Int32?
+    /// The slot and generation pinned to the token when it is an opaque token of the manager
+    /// that began the task (such a token is not in the registry's table).
+    private let pinned: PinnedSlot?
 
     init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver) {
         self.progress = progress
@@ -36,8 +36,8 @@ final class ProgressEntry: @unchecked Sendable {
         self.key = ObjectIdentifier(token)
         self.driver = driver
         self.token = token
-        let opaque = token as? NetworkActivityToken
-        self.pinnedSlot = opaque?.manager.driver === driver ? opaque?.slot : nil
+        let opaque = (token as? NetworkActivityToken).flatMap { $0.manager.driver === driver ? $0 : nil }
+        self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
     }
 
     /// Whether the task has ended. Takes the lock of the manager that began the task: call it
@@ -45,7 +45,7 @@ final class ProgressEntry: @unchecked Sendable {
     var hasEnded: Bool {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard token != nil else { return true }
-        if let pinnedSlot { return !driver.hasOpenTask(pinnedAt: pinnedSlot, key: key) }
+        if let pinned { return !driver.hasOpenTask(pinnedAt: pinned.slot, generation: pinned.generation) }
         return !driver.hasOpenTask(key)
     }
 

@@ -3,6 +3,7 @@ import Foundation
 extension TaskRegistry {
     /// One slot: an entry while ``count`` is positive, free when it is 0.
     struct Entry {
+        /// The owner's identity; meaningless in a pinned slot (see ``TaskRegistry``).
         var key: ObjectIdentifier
         var token: WeakWrapper
         var count: Int
@@ -16,9 +17,11 @@ extension TaskRegistry {
         var isPinned = false
         /// In a free slot, the next free slot (`-1`: none): the free slots form a list threaded
         /// through the array, headed by ``TaskRegistry/firstFreeSlot``, so that taking and
-        /// returning a slot touch no second array. With ``isPinned``, it fits in the entry's
-        /// padding (40 bytes either way).
+        /// returning a slot touch no second array.
         var nextFreeSlot: Int32 = -1
+        /// The slot's generation, kept whatever the slot holds: a pinned slot's token carries
+        /// it, and the release of the token bumps it, so that the token's pair goes stale.
+        var generation: UInt32
 
         /// No open task (a free slot, or a pinned one whose tasks ended).
         var isFree: Bool { count == 0 }
@@ -28,15 +31,16 @@ extension TaskRegistry {
 }
 
 extension TaskRegistry.Entry {
-    /// A slot before its first fill.
-    static var blank: Self {
+    /// A slot before its first fill, in `generation`.
+    static func blank(generation: UInt32) -> Self {
         Self(
             key: ObjectIdentifier(TaskRegistry.Entry.self),
             token: WeakWrapper(),
             count: 0,
             startedAt: 0,
             kind: .group,
-            hasLabel: false
+            hasLabel: false,
+            generation: generation
         )
     }
 
@@ -54,11 +58,24 @@ extension TaskRegistry.Entry {
         isStaleReported = false
     }
 
-    /// Frees a slot pinned to an opaque token, ending its tasks: ``free(next:)``, in the same
-    /// write to the entry.
+    /// Makes a free slot (or a pinned one without a task) the pinned entry of an opaque
+    /// token's first task begun at `now`; the key and the weak reference stay untouched.
+    @inline(__always)
+    mutating func fillPinned(hasLabel: Bool, now: TimeInterval) {
+        count = 1
+        startedAt = now
+        kind = .opaqueToken
+        self.hasLabel = hasLabel
+        isStaleReported = false
+        isPinned = true
+    }
+
+    /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation:
+    /// ``free(next:)``, in the same write to the entry.
     @inline(__always)
     mutating func unpin(next: Int32) {
         isPinned = false
+        generation &+= 1
         free(next: next)
     }
 
@@ -92,4 +109,12 @@ struct WeakWrapper {
     mutating func load() -> AnyObject? {
         object
     }
+}
+
+/// What the registry issues to a new opaque token: its slot and the slot's generation. The
+/// pair names the token's entry until the token is released; after that it is stale, and every
+/// pinned-slot call given it changes nothing.
+struct PinnedSlot: Equatable, Sendable {
+    let slot: Int32
+    let generation: UInt32
 }

@@ -26,8 +26,9 @@ extension TaskRegistry {
                 now - entries[index].startedAt >= staleThreshold
             {
                 entries[index].isStaleReported = true
-                let label = ActivityLabel.of(entries[index], object: liveObject, labels: labels)
-                result.staleTasks.append((entries[index].key, label, now - entries[index].startedAt))
+                let label = ActivityLabel.of(entries[index], label: label(at: index), object: liveObject)
+                let key = entries[index].isPinned ? nil : entries[index].key
+                result.staleTasks.append((key, label, now - entries[index].startedAt))
             }
         }
         for index in deadIndices {
@@ -43,7 +44,7 @@ extension TaskRegistry {
 
     /// After a sweep: when most slots are free, moves the entries forward into the free slots, in
     /// their order, and cuts the free tail, so that sweeps and snapshots stay proportional to the
-    /// live entries. A slot pinned to an opaque token never moves (its token holds its index):
+    /// live entries. A slot pinned to an opaque token never moves (its token holds the slot):
     /// entries move around it.
     private mutating func compactIfSparse() {
         let freeSlotCount = entries.count - entryCount
@@ -53,9 +54,15 @@ extension TaskRegistry {
             while target < index, entries[target].isInUse { target += 1 }
             guard target < index else { continue }  // no free slot before it: it stays
             entries.swapAt(target, index)  // the free slot's blank content goes to `index`
+            // Generations belong to slots, not to entries: they stay where they were.
+            (entries[target].generation, entries[index].generation) = (
+                entries[index].generation, entries[target].generation
+            )
             table.set(Int32(target), for: entries[target].key)
         }
-        entries.removeSubrange(((entries.lastIndex { $0.isInUse } ?? -1) + 1)...)
+        let cut = (entries.lastIndex { $0.isInUse } ?? -1) + 1
+        forgetGenerations(ofSlotsFrom: cut)
+        entries.removeSubrange(cut...)
         firstFreeSlot = -1
         for index in entries.indices.reversed() where !entries[index].isInUse {
             entries[index].nextFreeSlot = firstFreeSlot

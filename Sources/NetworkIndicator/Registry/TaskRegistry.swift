@@ -14,13 +14,15 @@ import Foundation
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
 ///
-/// An opaque ``NetworkActivityToken`` of this manager is not in the table: it is made with the
-/// index of its slot (``nextPinnedSlot``, ``beginPinned(newAt:key:label:now:)``), and the slot stays **pinned**
-/// to it until the token is released (``finishAllPinned(at:key:unpinning:)``), whatever happens
+/// An opaque ``NetworkActivityToken`` of this manager is not in the table: ``pin(label:now:)``
+/// issues it a slot and the slot's generation (a ``PinnedSlot``), and the slot stays **pinned**
+/// until the token is released (``finishAllPinned(at:generation:unpinning:)``), whatever happens
 /// to its tasks in between (finished early, ended by a reset): nothing else takes a pinned slot
 /// and no compaction moves it, so the token always finds its entry at its index, with no hash
-/// lookup. Every pinned-slot call still checks the key, a cheap guard that turns a stale index
-/// into "no open task" instead of a change to another entry.
+/// lookup. Each slot keeps its generation; a release bumps it. Every pinned-slot call compares
+/// the generation, so a stale pair (a released token's) is "no open task", never a change to
+/// the slot's next owner. A pinned entry's ``Entry/key`` means nothing; its label is kept by
+/// slot (``pinnedLabels``).
 ///
 /// The methods on a begin's or a finish's path (and the ``IdentityTable`` methods they call) are
 /// `@inline(__always)`: left to itself, the optimizer kept a dozen of them out of line, and
@@ -42,7 +44,7 @@ struct TaskRegistry {
         var keptAlive: [AnyObject] = []
         /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock.
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
-        /// `key` is `nil` for the push counter.
+        /// `key` is `nil` for the push counter and for an opaque token (a pinned slot).
         var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
     }
 
@@ -53,6 +55,11 @@ struct TaskRegistry {
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
+    /// The labels of labelled pinned entries, by slot.
+    private(set) var pinnedLabels: [Int32: String] = [:]
+    /// The generation of a slot appended to the array: above the generation of every slot cut
+    /// from it, so that a stale pair never matches a later token at a re-appended slot.
+    private var appendedGeneration: UInt32 = 0
     /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
     var endedLabels = EndedLabels()
     private(set) var activeTaskCount = 0
@@ -100,7 +107,7 @@ struct TaskRegistry {
         if Int(slot) < entries.count {
             firstFreeSlot = entries[Int(slot)].nextFreeSlot
         } else {
-            entries.append(Entry.blank)
+            entries.append(Entry.blank(generation: appendedGeneration))
         }
         entries[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
         if kind.isSwept { sweptEntryCount += 1 }
@@ -148,44 +155,33 @@ struct TaskRegistry {
 
     // MARK: - Opaque tokens: pinned slots
 
-    /// The slot that ``beginPinned(at:key:label:now:)`` pins next: the caller makes its token
-    /// with it, under the same lock.
-    var nextPinnedSlot: Int32 {
-        firstFreeSlot >= 0 ? firstFreeSlot : Int32(entries.count)
-    }
-
-    /// Begins the first task of a new opaque token `key`, in the slot ``nextPinnedSlot`` named,
-    /// pinned to it from now on.
+    /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
+    /// labelled `label`); returns the slot and its generation, which the token carries.
     @inline(__always)
-    mutating func beginPinned(
-        newAt slot: Int32,
-        key: ObjectIdentifier,
-        label: String?,
-        now: @autoclosure () -> TimeInterval
-    ) {
-        let taken = takeFreeSlot()
-        precondition(taken == slot, "an opaque token is made with the slot it is pinned to")
-        entries[Int(slot)].fill(key: key, object: nil, kind: .opaqueToken, hasLabel: label != nil, now: now())
-        entries[Int(slot)].isPinned = true
+    mutating func pin(label: String?, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
+        let slot = takeFreeSlot()
+        let index = Int(slot)
+        entries[index].fillPinned(hasLabel: label != nil, now: now())
         pinnedCount += 1
         activeTaskCount += 1
-        if let label { labels[key] = label }
+        if let label { pinnedLabels[slot] = label }
+        return PinnedSlot(slot: slot, generation: entries[index].generation)
     }
 
-    /// Begins one more task of the opaque token `key` pinned at `slot`; the first since its
-    /// tasks ended opens a new entry (begun at `now`, labelled `label`). `false` (and no change)
-    /// if the slot is not pinned to `key`.
+    /// Begins one more task of the opaque token pinned at `slot` in `generation`; the first
+    /// since its tasks ended opens a new entry (begun at `now`, labelled `label`). `false` (and
+    /// no change) if the slot is not pinned in that generation.
     mutating func beginPinned(
         at slot: Int32,
-        key: ObjectIdentifier,
+        generation: UInt32,
         label: String?,
         now: @autoclosure () -> TimeInterval
     ) -> Bool {
-        guard isPinned(slot, to: key) else { return false }
+        guard isPinned(slot, in: generation) else { return false }
         let index = Int(slot)
         if entries[index].count == 0 {
-            entries[index].fill(key: key, object: nil, kind: .opaqueToken, hasLabel: label != nil, now: now())
-            if let label { labels[key] = label }
+            entries[index].fillPinned(hasLabel: label != nil, now: now())
+            if let label { pinnedLabels[slot] = label }
         } else {
             entries[index].count += 1
         }
@@ -193,10 +189,11 @@ struct TaskRegistry {
         return true
     }
 
-    /// Ends one task of the opaque token `key` pinned at `slot`; the slot stays pinned.
+    /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays
+    /// pinned.
     @inline(__always)
-    mutating func finishOnePinned(at slot: Int32, key: ObjectIdentifier) -> FinishOutcome {
-        guard isPinned(slot, to: key), entries[Int(slot)].count > 0 else { return .unknown }
+    mutating func finishOnePinned(at slot: Int32, generation: UInt32) -> FinishOutcome {
+        guard isPinned(slot, in: generation), entries[Int(slot)].count > 0 else { return .unknown }
         if entries[Int(slot)].count == 1 {
             endTasks(ofPinned: Int(slot))
         } else {
@@ -206,11 +203,12 @@ struct TaskRegistry {
         return .finished
     }
 
-    /// Ends every task of the opaque token `key` pinned at `slot` and, if `unpinning` (the token
-    /// is being released), frees the slot.
+    /// Ends every task of the opaque token pinned at `slot` in `generation` and, if `unpinning`
+    /// (the token is being released), frees the slot and bumps its generation. A stale pair
+    /// (another generation, or a slot out of range) changes nothing.
     @inline(__always)
-    mutating func finishAllPinned(at slot: Int32, key: ObjectIdentifier, unpinning: Bool) {
-        guard isPinned(slot, to: key) else { return }
+    mutating func finishAllPinned(at slot: Int32, generation: UInt32, unpinning: Bool) {
+        guard isPinned(slot, in: generation) else { return }
         let index = Int(slot)
         guard unpinning else { return endTasks(ofPinned: index) }
         forgetTasks(ofPinned: index)
@@ -220,15 +218,23 @@ struct TaskRegistry {
         firstFreeSlot = slot
     }
 
-    /// Whether the opaque token `key` pinned at `slot` has an open task.
-    func hasOpenTask(pinnedAt slot: Int32, key: ObjectIdentifier) -> Bool {
-        isPinned(slot, to: key) && entries[Int(slot)].count > 0
+    /// Whether the opaque token pinned at `slot` in `generation` has an open task.
+    func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
+        isPinned(slot, in: generation) && entries[Int(slot)].count > 0
     }
 
+    /// The label of the entry at `index`, if it was given one.
+    func label(at index: Int) -> String? {
+        guard entries[index].hasLabel else { return nil }
+        return entries[index].isPinned ? pinnedLabels[Int32(index)] : labels[entries[index].key]
+    }
+
+    /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
     @inline(__always)
-    private func isPinned(_ slot: Int32, to key: ObjectIdentifier) -> Bool {
+    private func isPinned(_ slot: Int32, in generation: UInt32) -> Bool {
         let index = Int(slot)
-        return index >= 0 && index < entries.count && entries[index].isPinned && entries[index].key == key
+        return index >= 0 && index < entries.count && entries[index].isPinned
+            && entries[index].generation == generation
     }
 
     /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task. (Its
@@ -245,7 +251,7 @@ struct TaskRegistry {
     @inline(__always)
     private mutating func forgetTasks(ofPinned index: Int) {
         activeTaskCount -= entries[index].count
-        if entries[index].hasLabel { labels[entries[index].key] = nil }
+        if entries[index].hasLabel { pinnedLabels[Int32(index)] = nil }
     }
 
     // MARK: - Push/pop
@@ -273,6 +279,7 @@ struct TaskRegistry {
     mutating func removeAll() {
         firstFreeSlot = -1
         if pinnedCount == 0 {
+            forgetGenerations(ofSlotsFrom: 0)
             entries.removeAll()
         } else {
             for index in entries.indices.reversed() {
@@ -286,10 +293,19 @@ struct TaskRegistry {
         }
         table.removeAll()
         labels.removeAll()
+        pinnedLabels.removeAll()
         cancelledTasks.removeAll()
         activeTaskCount = 0
         sweptEntryCount = 0
         pushCount = 0
+    }
+
+    /// Before the slots from `start` on are cut from the array: later appended slots start
+    /// above their generations.
+    mutating func forgetGenerations(ofSlotsFrom start: Int) {
+        for index in start..<entries.count {
+            appendedGeneration = max(appendedGeneration, entries[index].generation)
+        }
     }
 
     // MARK: - Private
@@ -302,7 +318,7 @@ struct TaskRegistry {
             firstFreeSlot = entries[Int(slot)].nextFreeSlot
             return slot
         }
-        entries.append(Entry.blank)
+        entries.append(Entry.blank(generation: appendedGeneration))
         return Int32(entries.count - 1)
     }
 

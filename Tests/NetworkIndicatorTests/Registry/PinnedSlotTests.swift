@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import NetworkIndicator
@@ -8,33 +9,24 @@ import Testing
 struct PinnedSlotTests {
     private final class Object {}
 
-    /// Pins a new entry to `object` (as the manager does for a new opaque token); returns its slot.
-    private func pin(_ object: Object, in registry: inout TaskRegistry, label: String? = nil) -> Int32 {
-        let slot = registry.nextPinnedSlot
-        registry.beginPinned(newAt: slot, key: ObjectIdentifier(object), label: label, now: 0)
-        return slot
-    }
-
     @Test func aPinnedEntryIsFoundByItsSlotAndNotInTheTable() {
         var registry = TaskRegistry()
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry, label: "upload")
-        let key = ObjectIdentifier(opaque)
+        let slot = registry.pin(label: "upload", now: 0)
         #expect(registry.activeTaskCount == 1)
-        #expect(registry.hasOpenTask(pinnedAt: slot, key: key))
-        #expect(registry.table.value(for: key) == nil, "no hash lookup for opaque tokens")
+        #expect(registry.hasOpenTask(slot))
+        #expect(registry.table.count == 0, "no hash lookup for opaque tokens")
         var kept: [AnyObject] = []
         #expect(registry.records(keepingAlive: &kept).map(\.label) == ["upload"])
-        let result1 = registry.beginPinned(at: slot, key: key, label: nil, now: 1)
+        let result1 = registry.beginPinned(slot, label: nil, now: 1)
         #expect(result1)
-        let result2 = registry.finishOnePinned(at: slot, key: key)
+        let result2 = registry.finishOnePinned(slot)
         #expect(result2 == .finished)
-        let result3 = registry.finishOnePinned(at: slot, key: key)
+        let result3 = registry.finishOnePinned(slot)
         #expect(result3 == .finished)
-        let result4 = registry.finishOnePinned(at: slot, key: key)
+        let result4 = registry.finishOnePinned(slot)
         #expect(result4 == .unknown, "no task left")
         #expect(registry.activeTaskCount == 0)
-        #expect(!registry.hasOpenTask(pinnedAt: slot, key: key))
+        #expect(!registry.hasOpenTask(slot))
         #expect(registry.entryCount == 1, "the slot stays pinned without a task")
         #expect(registry.records(keepingAlive: &kept).isEmpty)
     }
@@ -49,13 +41,11 @@ struct PinnedSlotTests {
             #expect(registry.entryCount == registry.entries.filter(\.isInUse).count, "after \(step)")
         }
         // Pinned first, so that they lie at the front and the sweep below can trim the tail.
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
-        let idle = Object()
-        let idleSlot = pin(idle, in: &registry)
-        registry.finishAllPinned(at: idleSlot, key: ObjectIdentifier(idle), unpinning: false)
-        let reopened = registry.beginPinned(at: idleSlot, key: ObjectIdentifier(idle), label: nil, now: 0)
-        let finishedAgain = registry.finishOnePinned(at: idleSlot, key: ObjectIdentifier(idle))
+        let slot = registry.pin(label: nil, now: 0)
+        let idleSlot = registry.pin(label: nil, now: 0)
+        registry.finishAllPinned(idleSlot, unpinning: false)
+        let reopened = registry.beginPinned(idleSlot, label: nil, now: 0)
+        let finishedAgain = registry.finishOnePinned(idleSlot)
         #expect(reopened && finishedAgain == .finished)
         expectCounted("pinned slots, one without a task")
         var tokens: [Object] = (0..<120).map { _ in Object() }
@@ -94,7 +84,7 @@ struct PinnedSlotTests {
         registry.removeAll()
         expectCounted("a reset")
         #expect(registry.entryCount == 2, "the two pinned slots stay")
-        registry.finishAllPinned(at: slot, key: ObjectIdentifier(opaque), unpinning: true)
+        registry.finishAllPinned(slot, unpinning: true)
         expectCounted("a release")
         #expect(registry.entryCount == 1)
         _ = (tokens, dead, finished, newcomer)
@@ -104,16 +94,14 @@ struct PinnedSlotTests {
     /// task open, and when its tasks end before its release.
     @Test func aLabelGoesWithTheTasksOfItsOpaqueToken() {
         var registry = TaskRegistry()
-        let released = Object()
-        let releasedSlot = pin(released, in: &registry, label: "upload")
-        let ended = Object()
-        let endedSlot = pin(ended, in: &registry, label: "download")
-        #expect(registry.labels.count == 2)
-        registry.finishAllPinned(at: releasedSlot, key: ObjectIdentifier(released), unpinning: true)
-        #expect(registry.labels[ObjectIdentifier(released)] == nil, "released with its task open")
-        registry.finishAllPinned(at: endedSlot, key: ObjectIdentifier(ended), unpinning: false)
-        #expect(registry.labels.isEmpty, "its tasks ended, the token still alive")
-        registry.finishAllPinned(at: endedSlot, key: ObjectIdentifier(ended), unpinning: true)
+        let releasedSlot = registry.pin(label: "upload", now: 0)
+        let endedSlot = registry.pin(label: "download", now: 0)
+        #expect(registry.pinnedLabels.count == 2)
+        registry.finishAllPinned(releasedSlot, unpinning: true)
+        #expect(registry.pinnedLabels[releasedSlot.slot] == nil, "released with its task open")
+        registry.finishAllPinned(endedSlot, unpinning: false)
+        #expect(registry.pinnedLabels.isEmpty, "its tasks ended, the token still alive")
+        registry.finishAllPinned(endedSlot, unpinning: true)
         #expect(registry.entryCount == 0)
         #expect(registry.activeTaskCount == 0)
     }
@@ -126,30 +114,29 @@ struct PinnedSlotTests {
         let object = Object()
         let key = ObjectIdentifier(object)
         registry.begin(key, object: object, kind: .token, label: nil, now: 0)
-        let slot = try #require(registry.table.value(for: key))
-        #expect(!registry.hasOpenTask(pinnedAt: slot, key: key))
-        let begun = registry.beginPinned(at: slot, key: key, label: nil, now: 1)
+        let index = try #require(registry.table.value(for: key))
+        let slot = PinnedSlot(slot: index, generation: registry.entries[Int(index)].generation)
+        #expect(!registry.hasOpenTask(slot))
+        let begun = registry.beginPinned(slot, label: nil, now: 1)
         #expect(!begun)
-        let finished = registry.finishOnePinned(at: slot, key: key)
+        let finished = registry.finishOnePinned(slot)
         #expect(finished == .unknown)
-        registry.finishAllPinned(at: slot, key: key, unpinning: true)
+        registry.finishAllPinned(slot, unpinning: true)
         #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
-        #expect(registry.table.value(for: key) == slot, "and its entry")
+        #expect(registry.table.value(for: key) == index, "and its entry")
         let finishedByKey = registry.finishOne(key)
         #expect(finishedByKey == .finished)
     }
 
     @Test func aFinishedPinnedEntryIsBegunAgainInItsSlotWithItsNewLabel() {
         var registry = TaskRegistry()
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry, label: "first")
-        let key = ObjectIdentifier(opaque)
-        let result5 = registry.finishOnePinned(at: slot, key: key)
+        let slot = registry.pin(label: "first", now: 0)
+        let result5 = registry.finishOnePinned(slot)
         #expect(result5 == .finished)
         let other = Object()
         registry.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
-        #expect(registry.table.value(for: ObjectIdentifier(other)) != slot, "a pinned slot is never handed out")
-        let result6 = registry.beginPinned(at: slot, key: key, label: "second", now: 5)
+        #expect(registry.table.value(for: ObjectIdentifier(other)) != slot.slot, "a pinned slot is never handed out")
+        let result6 = registry.beginPinned(slot, label: "second", now: 5)
         #expect(result6)
         var kept: [AnyObject] = []
         let record = registry.records(keepingAlive: &kept).first { $0.kind == .opaqueToken }
@@ -160,40 +147,120 @@ struct PinnedSlotTests {
 
     @Test func aReleasedSlotIsReusedAndTheOldKeyFindsNothingThere() {
         var registry = TaskRegistry()
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
-        let key = ObjectIdentifier(opaque)
-        registry.finishAllPinned(at: slot, key: key, unpinning: true)
+        let slot = registry.pin(label: nil, now: 0)
+        registry.finishAllPinned(slot, unpinning: true)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.entryCount == 0)
         #expect(registry.pinnedCount == 0)
         let other = Object()
         registry.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
-        #expect(registry.table.value(for: ObjectIdentifier(other)) == slot, "the freed slot is taken first")
+        #expect(registry.table.value(for: ObjectIdentifier(other)) == slot.slot, "the freed slot is taken first")
         // A stale index: nothing changes, nothing is open.
-        let result7 = registry.finishOnePinned(at: slot, key: key)
+        let result7 = registry.finishOnePinned(slot)
         #expect(result7 == .unknown)
-        let begun8 = registry.beginPinned(at: slot, key: key, label: nil, now: 0)
+        let begun8 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(!begun8)
-        registry.finishAllPinned(at: slot, key: key, unpinning: true)
-        #expect(!registry.hasOpenTask(pinnedAt: slot, key: key))
-        #expect(!registry.hasOpenTask(pinnedAt: 99, key: key), "an index out of range is no open task")
+        registry.finishAllPinned(slot, unpinning: true)
+        #expect(!registry.hasOpenTask(slot))
+        #expect(!registry.hasOpenTask(PinnedSlot(slot: 99, generation: 0)), "an index out of range is no open task")
         #expect(registry.count(for: ObjectIdentifier(other)) == 1)
         #expect(registry.activeTaskCount == 1)
     }
 
+    /// A released token's pair is stale once its slot is pinned again: the generation compare
+    /// turns each pinned-slot call given it into "no open task", and the slot's new token keeps
+    /// its tasks, its label and its slot.
+    @Test func aStalePairIsIgnoredAfterItsSlotIsPinnedAgain() {
+        var registry = TaskRegistry()
+        let old = registry.pin(label: "old", now: 0)
+        registry.finishAllPinned(old, unpinning: true)
+        let new = registry.pin(label: "new", now: 1)
+        #expect(new.slot == old.slot, "the released slot is reused")
+        #expect(new.generation != old.generation)
+        #expect(!registry.hasOpenTask(old))
+        let begun = registry.beginPinned(old, label: "stale", now: 2)
+        #expect(!begun)
+        let finished = registry.finishOnePinned(old)
+        #expect(finished == .unknown)
+        registry.finishAllPinned(old, unpinning: false)
+        registry.finishAllPinned(old, unpinning: true)
+        #expect(registry.hasOpenTask(new))
+        #expect(registry.activeTaskCount == 1)
+        #expect(registry.pinnedCount == 1)
+        var kept: [AnyObject] = []
+        #expect(registry.records(keepingAlive: &kept).map(\.label) == ["new"])
+        let finishedNew = registry.finishOnePinned(new)
+        #expect(finishedNew == .finished)
+    }
+
+    /// Slots cut from the array by a sweep forget nothing: a slot appended again starts above the
+    /// generations it had, so a pair released before the cut stays stale.
+    @Test func aStalePairStaysStaleAfterItsSlotIsCutAndAppendedAgain() {
+        var registry = TaskRegistry()
+        final class Held {}
+        var objects: [Held] = (0..<100).map { _ in Held() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        let old = registry.pin(label: nil, now: 0)
+        #expect(old.slot == 100)
+        registry.finishAllPinned(old, unpinning: true)
+        objects.removeAll()
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.entries.isEmpty, "every slot cut")
+        var pairs: [PinnedSlot] = []
+        for _ in 0...100 { pairs.append(registry.pin(label: nil, now: 2)) }
+        #expect(pairs[100].slot == old.slot)
+        #expect(!registry.hasOpenTask(old))
+        registry.finishAllPinned(old, unpinning: true)
+        #expect(registry.hasOpenTask(pairs[100]))
+        #expect(registry.activeTaskCount == 101)
+    }
+
+    /// A sweep's compaction moves entries, not generations: a released slot that a moved entry
+    /// filled, once pinned again, is in a later generation than the released pair.
+    @Test func aStalePairStaysStaleAfterTheSweepMovesAnEntryIntoItsSlot() {
+        var registry = TaskRegistry()
+        let old = registry.pin(label: nil, now: 0)
+        var objects: [Object] = (0..<200).map { _ in Object() }
+        for object in objects {
+            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
+        }
+        registry.finishAllPinned(old, unpinning: true)
+        objects.removeFirst(180)  // the 20 entries at slots 181 to 200 live
+        _ = registry.sweep(now: 1, staleThreshold: nil)
+        #expect(registry.table.value(for: ObjectIdentifier(objects[0])) == old.slot, "moved into the slot")
+        for object in objects.reversed() { registry.finishAll(ObjectIdentifier(object)) }
+        let new = registry.pin(label: nil, now: 2)
+        #expect(new.slot == old.slot)
+        #expect(!registry.hasOpenTask(old))
+        registry.finishAllPinned(old, unpinning: true)
+        #expect(registry.hasOpenTask(new))
+    }
+
+    /// A reset with no pinned slot empties the array; the generations it held are not reused.
+    @Test func aStalePairStaysStaleAfterAResetEmptiesTheSlots() {
+        var registry = TaskRegistry()
+        let old = registry.pin(label: nil, now: 0)
+        registry.finishAllPinned(old, unpinning: true)
+        registry.removeAll()
+        #expect(registry.entries.isEmpty)
+        let new = registry.pin(label: nil, now: 1)
+        #expect(new.slot == old.slot)
+        #expect(!registry.hasOpenTask(old))
+        #expect(registry.hasOpenTask(new))
+    }
+
     @Test func endingWithoutUnpinningKeepsTheSlot() {
         var registry = TaskRegistry()
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
-        let key = ObjectIdentifier(opaque)
-        let result9 = registry.beginPinned(at: slot, key: key, label: nil, now: 0)
+        let slot = registry.pin(label: nil, now: 0)
+        let result9 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result9)
-        registry.finishAllPinned(at: slot, key: key, unpinning: false)
+        registry.finishAllPinned(slot, unpinning: false)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.pinnedCount == 1)
-        #expect(registry.nextPinnedSlot != slot)
-        let result10 = registry.beginPinned(at: slot, key: key, label: nil, now: 0)
+        #expect(registry.nextPinnedSlot != slot.slot)
+        let result10 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result10)
         #expect(registry.activeTaskCount == 1)
     }
@@ -202,9 +269,7 @@ struct PinnedSlotTests {
         var registry = TaskRegistry()
         let before = Object()
         registry.begin(ObjectIdentifier(before), object: before, kind: .token, label: "weak", now: 0)
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry, label: "opaque")
-        let key = ObjectIdentifier(opaque)
+        let slot = registry.pin(label: "opaque", now: 0)
         let after = Object()
         registry.begin(ObjectIdentifier(after), object: after, kind: .token, label: nil, now: 0)
         registry.push(now: 0)
@@ -212,15 +277,15 @@ struct PinnedSlotTests {
         #expect(registry.activeTaskCount == 0)
         #expect(registry.sweptEntryCount == 0)
         #expect(registry.entryCount == 1)
-        #expect(!registry.hasOpenTask(pinnedAt: slot, key: key))
+        #expect(!registry.hasOpenTask(slot))
         #expect(registry.count(for: ObjectIdentifier(before)) == 0)
         // New entries take the freed slots, never the pinned one.
         for object in [before, after] {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
-            #expect(registry.table.value(for: ObjectIdentifier(object)) != slot)
+            #expect(registry.table.value(for: ObjectIdentifier(object)) != slot.slot)
         }
         #expect(registry.entries.count == 3, "the freed slots were reused")
-        let result11 = registry.beginPinned(at: slot, key: key, label: nil, now: 0)
+        let result11 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result11)
         var kept: [AnyObject] = []
         let labels = registry.records(keepingAlive: &kept).map(\.label).sorted()
@@ -231,11 +296,10 @@ struct PinnedSlotTests {
     @Test func theSweepPacksAroundPinnedSlots() {
         var registry = TaskRegistry()
         var objects: [Object] = []
-        var pinned: [(object: Object, slot: Int32)] = []
+        var pinned: [PinnedSlot] = []
         for index in 0..<200 {
             if index == 10 || index == 150 || index == 199 {
-                let opaque = Object()
-                pinned.append((opaque, pin(opaque, in: &registry)))
+                pinned.append(registry.pin(label: nil, now: 0))
             } else {
                 let object = Object()
                 objects.append(object)
@@ -243,17 +307,17 @@ struct PinnedSlotTests {
             }
         }
         // The last pinned entry has no task: still pinned, it must not move either.
-        let result12 = registry.finishOnePinned(at: pinned[2].slot, key: ObjectIdentifier(pinned[2].object))
+        let result12 = registry.finishOnePinned(pinned[2])
         #expect(result12 == .finished)
         objects.removeLast(180)  // 17 weak entries live: most slots are free
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 20)
         #expect(registry.entries.count == 200, "the tail ends at the last pinned slot")
-        for (object, slot) in pinned {
-            #expect(registry.entries[Int(slot)].key == ObjectIdentifier(object), "pinned slots did not move")
+        for slot in pinned {
+            #expect(registry.entries[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
         }
-        #expect(registry.hasOpenTask(pinnedAt: pinned[0].slot, key: ObjectIdentifier(pinned[0].object)))
-        #expect(registry.hasOpenTask(pinnedAt: pinned[1].slot, key: ObjectIdentifier(pinned[1].object)))
+        #expect(registry.hasOpenTask(pinned[0]))
+        #expect(registry.hasOpenTask(pinned[1]))
         #expect(objects.allSatisfy { registry.count(for: ObjectIdentifier($0)) == 1 }, "moved entries still found")
         #expect(
             objects.allSatisfy { registry.table.value(for: ObjectIdentifier($0))! < 18 },
@@ -265,12 +329,12 @@ struct PinnedSlotTests {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 2)
         }
         #expect(registry.entries.count == 200, "every free slot was taken before the array grew")
-        for (object, slot) in pinned {
-            #expect(registry.entries[Int(slot)].key == ObjectIdentifier(object))
+        for slot in pinned {
+            #expect(registry.entries[Int(slot.slot)].generation == slot.generation)
         }
         #expect(registry.activeTaskCount == 17 + 2 + 180)
-        for (object, slot) in pinned {
-            registry.finishAllPinned(at: slot, key: ObjectIdentifier(object), unpinning: true)
+        for slot in pinned {
+            registry.finishAllPinned(slot, unpinning: true)
         }
         #expect(registry.activeTaskCount == 17 + 180)
         #expect(registry.pinnedCount == 0)
@@ -279,11 +343,10 @@ struct PinnedSlotTests {
     @Test func theSweepMovesLiveEntriesFromTheBackIntoFreeSlotsAroundPinnedOnes() {
         var registry = TaskRegistry()
         var objects: [Object] = []
-        var pinned: [(object: Object, slot: Int32)] = []
+        var pinned: [PinnedSlot] = []
         for index in 0..<200 {
             if index == 10 || index == 150 {
-                let opaque = Object()
-                pinned.append((opaque, pin(opaque, in: &registry)))
+                pinned.append(registry.pin(label: nil, now: 0))
             } else {
                 let object = Object()
                 objects.append(object)
@@ -296,9 +359,9 @@ struct PinnedSlotTests {
         #expect(registry.entries.count == 151, "cut after the last pinned slot")
         let slots = objects.map { registry.table.value(for: ObjectIdentifier($0)).map(Int.init) ?? -1 }
         #expect(slots == Array(0...9) + Array(11...20), "moved into the first free slots, around slot 10")
-        for (object, slot) in pinned {
-            #expect(registry.entries[Int(slot)].key == ObjectIdentifier(object), "pinned slots did not move")
-            #expect(registry.hasOpenTask(pinnedAt: slot, key: ObjectIdentifier(object)))
+        for slot in pinned {
+            #expect(registry.entries[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
+            #expect(registry.hasOpenTask(slot))
         }
         var kept: [AnyObject] = []
         let labels = Set(registry.records(keepingAlive: &kept).map(\.label))
@@ -317,8 +380,7 @@ struct PinnedSlotTests {
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
         }
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
+        let slot = registry.pin(label: nil, now: 0)
         objects.removeSubrange(5..<195)  // five live entries at the front, five at the back
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 11)
@@ -326,13 +388,12 @@ struct PinnedSlotTests {
         let slots = objects.map { registry.table.value(for: ObjectIdentifier($0)).map(Int.init) ?? -1 }
         #expect(slots == Array(0..<10), "the front entries stay, the back ones fill the next slots")
         #expect(registry.nextPinnedSlot == 10, "the first free slot is right after them")
-        #expect(registry.hasOpenTask(pinnedAt: slot, key: ObjectIdentifier(opaque)))
+        #expect(registry.hasOpenTask(slot))
     }
 
     @Test func withoutLiveEntriesAfterThePinnedOnesTheFreeTailIsCut() {
         var registry = TaskRegistry()
-        let opaque = Object()
-        let slot = pin(opaque, in: &registry)
+        let slot = registry.pin(label: nil, now: 0)
         var objects: [Object] = (0..<100).map { _ in Object() }
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
@@ -340,7 +401,29 @@ struct PinnedSlotTests {
         objects.removeAll()
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entries.count == 1)
-        #expect(registry.hasOpenTask(pinnedAt: slot, key: ObjectIdentifier(opaque)))
+        #expect(registry.hasOpenTask(slot))
         #expect(registry.nextPinnedSlot == 1)
+    }
+}
+
+/// The pinned-slot calls of the registry, given a ``PinnedSlot``.
+extension TaskRegistry {
+    /// The slot that ``pin(label:now:)`` takes next.
+    var nextPinnedSlot: Int32 { firstFreeSlot >= 0 ? firstFreeSlot : Int32(entries.count) }
+
+    func hasOpenTask(_ pinned: PinnedSlot) -> Bool {
+        hasOpenTask(pinnedAt: pinned.slot, generation: pinned.generation)
+    }
+
+    mutating func beginPinned(_ pinned: PinnedSlot, label: String?, now: TimeInterval) -> Bool {
+        beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: now)
+    }
+
+    mutating func finishOnePinned(_ pinned: PinnedSlot) -> FinishOutcome {
+        finishOnePinned(at: pinned.slot, generation: pinned.generation)
+    }
+
+    mutating func finishAllPinned(_ pinned: PinnedSlot, unpinning: Bool) {
+        finishAllPinned(at: pinned.slot, generation: pinned.generation, unpinning: unpinning)
     }
 }
