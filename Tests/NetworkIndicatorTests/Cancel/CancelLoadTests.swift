@@ -35,6 +35,9 @@ extension RealLoadSuites {
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
             try await test(server, root, screen, session)
+            // Released (deferred) only once Foundation has stopped every cancelled load: see
+            // `LocalHTTPServer.heldResponses`.
+            await eventually { server.heldResponses == 0 }
         }
 
         @Test func aTrackedURLSessionTaskIsCancelledAndEndsAtOnce() async throws {

@@ -17,10 +17,22 @@ final class LocalHTTPServer: Sendable {
     private let listener: Int32
     private let held = DispatchGroup()
     private let received = ReceivedCount()
+    private let waiting = ReceivedCount()
 
     /// How many requests the server has read whole, headers and body: a load counted here has
     /// sent everything it will send, and waits only for its response.
     var requestsReceived: Int { received.value }
+
+    /// How many held responses still wait for ``releaseResponses()`` on a connection that its
+    /// client keeps open. A held request whose client closes its connection (a cancelled load,
+    /// once swift-corelibs-foundation has stopped it) is dropped unanswered.
+    ///
+    /// A test that cancels held loads waits for this to reach 0 before it releases the
+    /// responses: a response sent to a load whose cancel Foundation has not finished yet
+    /// completes that load first, and the cancel then crashes the process inside
+    /// swift-corelibs-foundation ("Trying to access a behaviour for a task that in not in the
+    /// registry", TaskRegistry.swift:118).
+    var heldResponses: Int { waiting.value }
 
     init() throws {
         #if canImport(Glibc)
@@ -51,7 +63,8 @@ final class LocalHTTPServer: Sendable {
         self.port = UInt16(bigEndian: address.sin_port)
         let held = held
         let received = received
-        Thread.detachNewThread { Self.acceptLoop(listener, held: held, received: received) }
+        let waiting = waiting
+        Thread.detachNewThread { Self.acceptLoop(listener, held: held, received: received, waiting: waiting) }
     }
 
     /// Wakes the accept loop, which closes the listener itself: closed here, its descriptor
@@ -76,7 +89,12 @@ final class LocalHTTPServer: Sendable {
         held.leave()
     }
 
-    private static func acceptLoop(_ listener: Int32, held: DispatchGroup, received: ReceivedCount) {
+    private static func acceptLoop(
+        _ listener: Int32,
+        held: DispatchGroup,
+        received: ReceivedCount,
+        waiting: ReceivedCount
+    ) {
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
@@ -84,11 +102,16 @@ final class LocalHTTPServer: Sendable {
                 close(listener)
                 return
             }
-            Thread.detachNewThread { respond(on: connection, held: held, received: received) }
+            Thread.detachNewThread { respond(on: connection, held: held, received: received, waiting: waiting) }
         }
     }
 
-    private static func respond(on connection: Int32, held: DispatchGroup, received: ReceivedCount) {
+    private static func respond(
+        on connection: Int32,
+        held: DispatchGroup,
+        received: ReceivedCount,
+        waiting: ReceivedCount
+    ) {
         defer { close(connection) }
         var request = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -113,11 +136,30 @@ final class LocalHTTPServer: Sendable {
             sendInHalves(half, on: connection, held: held)
             return
         }
-        held.wait()
+        guard waitWhileHeld(held, on: connection, waiting: waiting) else { return }
         let body = bodySize.map { "ok \(path) \($0) bytes" } ?? "ok \(path)"
         let response =
             "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+    }
+
+    /// Waits until responses are released, and answers `true`; or `false` as soon as the client
+    /// closes `connection` first (nothing is left to answer). Counted in `waiting` meanwhile.
+    private static func waitWhileHeld(_ held: DispatchGroup, on connection: Int32, waiting: ReceivedCount) -> Bool {
+        waiting.increment()
+        defer { waiting.decrement() }
+        while held.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+            if clientClosed(connection) { return false }
+        }
+        return true
+    }
+
+    /// Whether the client has closed `connection` (a read would see its end), without blocking.
+    private static func clientClosed(_ connection: Int32) -> Bool {
+        var probe = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&probe, 1, 0) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(connection, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) <= 0
     }
 
     /// Sends the headers of a 2 × `half`-byte body and its first half, then the second half once
@@ -188,7 +230,8 @@ extension Array where Element: Equatable {
     }
 }
 
-/// The count behind ``LocalHTTPServer/requestsReceived``, bumped by the connection threads.
+/// A count kept by the connection threads (``LocalHTTPServer/requestsReceived``,
+/// ``LocalHTTPServer/heldResponses``).
 private final class ReceivedCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
@@ -196,4 +239,6 @@ private final class ReceivedCount: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     func increment() { lock.withLock { count += 1 } }
+
+    func decrement() { lock.withLock { count -= 1 } }
 }

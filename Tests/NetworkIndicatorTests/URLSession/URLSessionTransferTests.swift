@@ -121,6 +121,7 @@ extension RealLoadSuites {
             download.cancel()
             await eventually { manager.activeTaskCount == 0 }
             #expect(manager.activeTaskCount == 0)
+            await eventually { server.heldResponses == 0 }  // stopped before the release
             session.invalidateAndCancel()
         }
 
@@ -140,6 +141,7 @@ extension RealLoadSuites {
             upload.cancel()
             await eventually { manager.activeTaskCount == 0 }
             #expect(manager.activeTaskCount == 0)
+            await eventually { server.heldResponses == 0 }  // stopped before the release
             session.invalidateAndCancel()
         }
     }
