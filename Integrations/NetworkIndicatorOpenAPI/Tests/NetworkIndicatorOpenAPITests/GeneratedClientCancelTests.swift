@@ -46,16 +46,15 @@ import Testing
             }
         }
         try await waitUntilCounted(in: screen)
-        let cancelledAt = Date()
         screen.cancelNetworkTasks()
         do {
+            // Without the cancel, the server answers after `LoopbackAPIServer.holdSeconds` and the
+            // call returns its greeting.
             let message = try await call.value
             Issue.record("the call returned \(message)")
         } catch let error as ClientError {
             #expect(error.underlyingError is CancellationError, "\(error)")
         }
-        // Not at the server's answer, after LoopbackAPIServer.holdSeconds (a generous bound).
-        #expect(Date().timeIntervalSince(cancelledAt) < Double(LoopbackAPIServer.holdSeconds) / 2)
         #expect(screen.activeTaskCount == 0)
         #expect(app.activeTaskCount == 0)
     }
