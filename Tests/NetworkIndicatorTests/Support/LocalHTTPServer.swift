@@ -140,7 +140,7 @@ final class LocalHTTPServer: Sendable {
         let body = bodySize.map { "ok \(path) \($0) bytes" } ?? "ok \(path)"
         let response =
             "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n\(body)"
-        _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        _ = Array(response.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
     }
 
     /// Waits until responses are released, and answers `true`; or `false` as soon as the client
@@ -168,10 +168,10 @@ final class LocalHTTPServer: Sendable {
         let head = "HTTP/1.1 200 OK\r\nContent-Length: \(half * 2)\r\nConnection: close\r\n\r\n"
         let chunk = [UInt8](repeating: 0x61, count: half)
         for bytes in [Array(head.utf8), chunk] {
-            _ = bytes.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
         }
         held.wait()
-        _ = chunk.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        _ = chunk.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
     }
 
     /// Reads the request's body, if it has one, and returns its size (for chunked bodies, the
@@ -180,7 +180,7 @@ final class LocalHTTPServer: Sendable {
         let lowercased = headers.lowercased()
         if lowercased.contains("expect: 100-continue") {
             _ = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8).withUnsafeBytes {
-                write(connection, $0.baseAddress, $0.count)
+                send(connection, $0.baseAddress, $0.count, sendFlags)
             }
         }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -242,3 +242,12 @@ private final class ReceivedCount: @unchecked Sendable {
 
     func decrement() { lock.withLock { count -= 1 } }
 }
+
+/// `send` flags for the server's answers. A client may close its connection before an answer is
+/// written (a cancelled load); on Linux, writing to it would raise SIGPIPE and end the whole test
+/// process, so the signal is turned off for each send. (Darwin has no `MSG_NOSIGNAL`.)
+#if canImport(Glibc)
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#else
+private let sendFlags: Int32 = 0
+#endif

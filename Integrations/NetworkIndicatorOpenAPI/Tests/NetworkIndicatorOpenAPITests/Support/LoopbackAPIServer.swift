@@ -152,7 +152,7 @@ final class LoopbackAPIServer: Sendable {
     }
 
     private static func transmit(_ text: String, on connection: Int32) {
-        _ = Array(text.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+        _ = Array(text.utf8).withUnsafeBytes { sendAnswer(connection, $0.baseAddress, $0.count) }
     }
 
     enum ServerError: Error {
@@ -164,4 +164,18 @@ extension Array where Element: Equatable {
     fileprivate func ends(with suffix: [Element]) -> Bool {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
+}
+
+/// `send` flags for the server's answers. A client may close its connection before an answer is
+/// written (a cancelled load); on Linux, writing to it would raise SIGPIPE and end the whole test
+/// process, so the signal is turned off for each send. (Darwin has no `MSG_NOSIGNAL`.)
+#if canImport(Glibc)
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#else
+private let sendFlags: Int32 = 0
+#endif
+
+/// `send` with ``sendFlags``, out of the server's scope (whose own `send` method would shadow it).
+private func sendAnswer(_ connection: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    send(connection, bytes, count, sendFlags)
 }
