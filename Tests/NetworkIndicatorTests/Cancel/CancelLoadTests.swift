@@ -35,9 +35,7 @@ extension RealLoadSuites {
             let session = URLSession(configuration: .ephemeral)
             defer { session.invalidateAndCancel() }
             try await test(server, root, screen, session)
-            // Released (deferred) only once Foundation has stopped every cancelled load: see
-            // `LocalHTTPServer.heldResponses`.
-            await eventually { server.heldResponses == 0 }
+            await server.waitUntilCancelledLoadsHaveStopped()  // before the deferred release
         }
 
         @Test func aTrackedURLSessionTaskIsCancelledAndEndsAtOnce() async throws {

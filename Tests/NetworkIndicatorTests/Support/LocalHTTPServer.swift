@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -16,8 +17,8 @@ final class LocalHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let held = DispatchGroup()
-    private let received = ReceivedCount()
-    private let waiting = ReceivedCount()
+    private let received = ThreadCount()
+    private let waiting = ThreadCount()
 
     /// How many requests the server has read whole, headers and body: a load counted here has
     /// sent everything it will send, and waits only for its response.
@@ -33,6 +34,12 @@ final class LocalHTTPServer: Sendable {
     /// swift-corelibs-foundation ("Trying to access a behaviour for a task that in not in the
     /// registry", TaskRegistry.swift:118).
     var heldResponses: Int { waiting.value }
+
+    /// Waits until ``heldResponses`` is 0: every held load has been stopped by its client. A test
+    /// that cancels held loads calls this before ``releaseResponses()``.
+    func waitUntilCancelledLoadsHaveStopped(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await eventually(sourceLocation: sourceLocation) { heldResponses == 0 }
+    }
 
     init() throws {
         #if canImport(Glibc)
@@ -92,8 +99,8 @@ final class LocalHTTPServer: Sendable {
     private static func acceptLoop(
         _ listener: Int32,
         held: DispatchGroup,
-        received: ReceivedCount,
-        waiting: ReceivedCount
+        received: ThreadCount,
+        waiting: ThreadCount
     ) {
         while true {
             let connection = accept(listener, nil, nil)
@@ -109,8 +116,8 @@ final class LocalHTTPServer: Sendable {
     private static func respond(
         on connection: Int32,
         held: DispatchGroup,
-        received: ReceivedCount,
-        waiting: ReceivedCount
+        received: ThreadCount,
+        waiting: ThreadCount
     ) {
         defer { close(connection) }
         var request = [UInt8]()
@@ -145,7 +152,7 @@ final class LocalHTTPServer: Sendable {
 
     /// Waits until responses are released, and answers `true`; or `false` as soon as the client
     /// closes `connection` first (nothing is left to answer). Counted in `waiting` meanwhile.
-    private static func waitWhileHeld(_ held: DispatchGroup, on connection: Int32, waiting: ReceivedCount) -> Bool {
+    private static func waitWhileHeld(_ held: DispatchGroup, on connection: Int32, waiting: ThreadCount) -> Bool {
         waiting.increment()
         defer { waiting.decrement() }
         while held.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
@@ -232,7 +239,7 @@ extension Array where Element: Equatable {
 
 /// A count kept by the connection threads (``LocalHTTPServer/requestsReceived``,
 /// ``LocalHTTPServer/heldResponses``).
-private final class ReceivedCount: @unchecked Sendable {
+private final class ThreadCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 

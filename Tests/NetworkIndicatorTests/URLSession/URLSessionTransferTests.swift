@@ -109,39 +109,40 @@ extension RealLoadSuites {
 
         @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
         @Test func cancelledDownloadEndsAtOnce() async throws {
-            let server = try LocalHTTPServer()
-            let manager = makeManager()
-            let session = URLSession(configuration: .ephemeral)
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let download = Task.detached {
+            try await expectCancelledLoadEndsAtOnce { session, server, manager in
                 try await session.download(from: server.url("/held"), tracking: manager)
             }
-            await eventually { manager.activeTaskCount == 1 }
-            download.cancel()
-            await eventually { manager.activeTaskCount == 0 }
-            #expect(manager.activeTaskCount == 0)
-            await eventually { server.heldResponses == 0 }  // stopped before the release
-            session.invalidateAndCancel()
         }
 
         @Test func cancelledUploadEndsAtOnce() async throws {
+            try await expectCancelledLoadEndsAtOnce { session, server, manager in
+                var request = URLRequest(url: server.url("/held-upload"))
+                request.httpMethod = "POST"
+                return try await session.upload(for: request, from: Data("x".utf8), tracking: manager)
+            }
+        }
+
+        /// Runs `load` against a server that holds its responses, cancels the Swift task running
+        /// it once it is counted, and expects the count to drop without the response.
+        private func expectCancelledLoadEndsAtOnce<Result: Sendable>(
+            sourceLocation: SourceLocation = #_sourceLocation,
+            _ load: @escaping @Sendable (URLSession, LocalHTTPServer, NetworkIndicatorManager) async throws -> Result
+        ) async throws {
             let server = try LocalHTTPServer()
             let manager = makeManager()
-            let session = URLSession(configuration: .ephemeral)
+            // Only the cancel may end the load: not the default 60 s request timeout, which would
+            // end it as the wait below gives up.
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 3600
+            let session = URLSession(configuration: configuration)
             server.holdResponses()
             defer { server.releaseResponses() }
-            var request = URLRequest(url: server.url("/held-upload"))
-            request.httpMethod = "POST"
-            let sent = request
-            let upload = Task.detached {
-                try await session.upload(for: sent, from: Data("x".utf8), tracking: manager)
-            }
-            await eventually { manager.activeTaskCount == 1 }
-            upload.cancel()
-            await eventually { manager.activeTaskCount == 0 }
-            #expect(manager.activeTaskCount == 0)
-            await eventually { server.heldResponses == 0 }  // stopped before the release
+            let task = Task.detached { try await load(session, server, manager) }
+            await eventually(sourceLocation: sourceLocation) { manager.activeTaskCount == 1 }
+            task.cancel()
+            await eventually(sourceLocation: sourceLocation) { manager.activeTaskCount == 0 }
+            #expect(manager.activeTaskCount == 0, sourceLocation: sourceLocation)
+            await server.waitUntilCancelledLoadsHaveStopped(sourceLocation: sourceLocation)
             session.invalidateAndCancel()
         }
     }
