@@ -110,7 +110,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
-                    activity.end()
+                    activity.finishAll()
                 }
                 if element == nil { finish() } else { progress?.completedUnitCount += 1 }
                 return element
@@ -135,7 +135,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline
         mutating func finish() {
             isDone = true
-            activity?.end()
+            activity?.finishAll()
             activity = nil
         }
     }

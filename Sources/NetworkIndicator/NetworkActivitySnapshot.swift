@@ -98,16 +98,16 @@ extension TaskRegistry {
     func records(keepingAlive keptAlive: inout [AnyObject]) -> [ActivityRecord] {
         var records: [ActivityRecord] = []
         records.reserveCapacity(entryCount + 1)
-        for index in entries.indices where !entries[index].isFree {
-            let object = entries[index].kind.isSwept ? entries[index].token.object : nil
+        for index in slots.indices where !slots[index].isIdle {
+            let object = slots[index].kind.isSwept ? slots[index].token.object : nil
             if let object { keptAlive.append(object) }
             records.append(
                 ActivityRecord(
-                    label: ActivityLabel.of(entries[index], label: label(at: index), object: object),
-                    kind: NetworkActivitySnapshot.Kind(entries[index].kind),
-                    taskCount: entries[index].count,
-                    startedAt: entries[index].startedAt,
-                    isTokenAlive: !entries[index].kind.isSwept || object != nil
+                    label: ActivityLabel.of(slots[index], label: label(at: index), object: object),
+                    kind: NetworkActivitySnapshot.Kind(slots[index].kind),
+                    taskCount: slots[index].count,
+                    startedAt: slots[index].startedAt,
+                    isTokenAlive: !slots[index].kind.isSwept || object != nil
                 )
             )
         }

@@ -30,18 +30,17 @@ public final class NetworkActivityToken: Sendable {
     var pinned: PinnedSlot { PinnedSlot(slot: slot, generation: generation) }
 
     deinit {
-        // The manager, held by this token, holds its driver in a `let`: borrowed, not retained
-        // (a retain and a release per pair otherwise; Benchmarks/README.md, "Issue 37").
+        // The manager, held by this token, holds its driver in a `let`: borrowed, not retained.
         Unmanaged.passUnretained(manager.driver)._withUnsafeGuaranteedRef {
             $0.release(slot: slot, generation: generation)
         }
     }
 
-    /// Ends the token's tasks without reporting anything if they already ended; the token keeps
-    /// its slot, so it can still be begun again. Usable from this module's inlinable code (the
-    /// async sequence's iterator).
+    /// Finishes the token's tasks, reporting nothing if they already ended; the token keeps its
+    /// slot, so it can still be begun again. Usable from this module's inlinable code (the async
+    /// sequence's iterator).
     @usableFromInline
-    func end() {
-        manager.driver.endTasks(pinnedAt: slot, generation: generation)
+    func finishAll() {
+        manager.driver.finishAll(pinnedAt: slot, generation: generation)
     }
 }

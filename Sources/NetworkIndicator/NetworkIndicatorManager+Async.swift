@@ -23,11 +23,11 @@ extension NetworkIndicatorManager {
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         let token = beganNetworkTask(label: label ?? "withNetworkActivity")
-        defer { token.end() }
+        defer { token.finishAll() }
         return try await withTaskCancellationHandler {
             try await body()
         } onCancel: {
-            token.end()
+            token.finishAll()
         }
     }
 }

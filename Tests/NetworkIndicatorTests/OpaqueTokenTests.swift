@@ -147,7 +147,7 @@ struct OpaqueTokenSlotTests {
         manager.driver.release(slot: stale.slot, generation: stale.generation)
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.map(\.label) == ["new"])
-        manager.driver.endTasks(pinnedAt: stale.slot, generation: stale.generation)
+        manager.driver.finishAll(pinnedAt: stale.slot, generation: stale.generation)
         #expect(manager.activeTaskCount == 1)
         manager.finishedNetworkTask(forToken: current)
         #expect(manager.activeTaskCount == 0)

@@ -1,25 +1,13 @@
 import Foundation
 
-/// What the driver does after its lock is released: queuing reconciles, performing the
-/// machine's answers on the main actor (timers first, then outputs and streams), the sweep's
+/// What the driver does after its lock is released: performing the machine's answers on the
+/// main actor (timers first, then outputs and streams), the sweep's
 /// unlocked middle, attaching outputs, and passing diagnostics. Nothing here can take the lock:
 /// its state is `private` to `IndicatorDriver.swift`, whose methods these call.
 extension IndicatorDriver {
     /// Passes a diagnostic to the handler, outside the lock.
     func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
         diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
-    }
-
-    /// Queues one reconcile of this manager on the main queue; the machine allows one pending
-    /// at a time.
-    func enqueueReconcile() {
-        enqueueReconcile(of: liveDriver)
-    }
-
-    /// Queues one reconcile, on the main queue, of the driver that `box` holds (this one's, or
-    /// another node's of the same tree), if it still lives then.
-    func enqueueReconcile(of box: LockedState<IndicatorDriver?>) {
-        scheduler.enqueue { box.withLock { $0 }?.reconcile() }
     }
 
     /// Performs a machine's answer, lock released: cancels the timers it stops, starts the

@@ -136,8 +136,8 @@ final class IndicatorDriver: Sendable {
 
     /// Ends every task of the opaque token pinned at `slot` in `generation` without freeing
     /// the slot (the token lives on).
-    func endTasks(pinnedAt slot: Int32, generation: UInt32) {
-        change { $0.release(pinnedAt: slot, generation: generation, unpinning: false, in: node, time: &$1) }
+    func finishAll(pinnedAt slot: Int32, generation: UInt32) {
+        change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: false, in: node, time: &$1) }
     }
 
     /// The opaque token pinned at `slot` in `generation` is released: its tasks end and the
@@ -145,7 +145,7 @@ final class IndicatorDriver: Sendable {
     /// changes nothing.
     @inline(__always)
     func release(slot: Int32, generation: UInt32) {
-        change { $0.release(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
+        change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
     }
 
     /// Ends one task under `key`.
@@ -291,6 +291,18 @@ final class IndicatorDriver: Sendable {
     @inline(__always)
     private func change(_ event: (inout IndicatorTree, inout EventTime) -> IndicatorTree.Hops) {
         changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
+    }
+
+    /// Queues one reconcile of this manager on the main queue; the machine allows one pending
+    /// at a time.
+    func enqueueReconcile() {
+        enqueueReconcile(of: liveDriver)
+    }
+
+    /// Queues one reconcile, on the main queue, of the driver that `box` holds (this one's, or
+    /// another node's of the same tree), if it still lives then.
+    func enqueueReconcile(of box: LockedState<IndicatorDriver?>) {
+        scheduler.enqueue { box.withLock { $0 }?.reconcile() }
     }
 
     /// After the lock: the reconciles an event asked for, this manager's and the others'.

@@ -18,9 +18,9 @@ import Foundation
 /// - a node is reached only through a ``NodeID`` of its current generation: an id of a removed
 ///   node finds nothing (``contains(_:)``).
 ///
-/// The `@inline(__always)` on the event path (here, in `IndicatorTree+Events.swift` and in the
-/// driver) pay: without them an explicit begin+finish takes 1 971 instructions instead of 1 308
-/// (Benchmarks/README.md, "Issue 37").
+/// This file holds the storage and the task events (begin, finish, release, push, pop): all of
+/// a begin/finish pair's part of the tree. `IndicatorTree+Subtrees.swift` adds and removes
+/// nodes and holds the subtree events; `IndicatorTree+MainQueue.swift` the main queue's.
 struct IndicatorTree {
     /// A node's place in the tree: its index, and the generation that index had when the node
     /// was added. Indices of removed nodes are reused with the next generation.
@@ -123,6 +123,12 @@ struct IndicatorTree {
         return body(&scopes[index - 1])
     }
 
+    /// Runs `body` on the scope at `scopes[position]`, in one write access.
+    @inline(__always)
+    private mutating func modifyScope<Result>(at position: Int, _ body: (inout Node) -> Result) -> Result {
+        body(&scopes[position])
+    }
+
     /// The node at `index`, copied (off the hot paths).
     func node(at index: Int) -> Node {
         index == 0 ? rootNode : scopes[index - 1]
@@ -133,7 +139,46 @@ struct IndicatorTree {
     func parent(of index: Int) -> Int32 {
         index == 0 ? rootNode.parent : scopes[index - 1].parent
     }
+
+    /// The indices of removed scopes, for reuse.
     private var freeIndices: [Int32] = []
+
+    /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
+    /// left) or appended; returns its id.
+    mutating func storeScope(_ node: Node) -> NodeID {
+        var node = node
+        guard let reused = freeIndices.popLast() else {
+            scopes.append(node)
+            return NodeID(index: Int32(scopes.count), generation: node.generation)
+        }
+        node.generation = scopes[Int(reused) - 1].generation
+        scopes[Int(reused) - 1] = node
+        return NodeID(index: reused, generation: node.generation)
+    }
+
+    /// Empties the node `id` and moves it to the next generation, which no id names yet:
+    /// ``contains(_:)`` refuses every id of the removed node. A scope's index waits for reuse.
+    mutating func clearNode(_ id: NodeID) {
+        withNode(Int(id.index)) { node in
+            node = Node(diagnosticsHandler: Self.silent, parent: -1)
+            node.generation = id.generation &+ 1
+        }
+        if id.index > 0 { freeIndices.append(id.index) }
+    }
+
+    /// Runs `body` on the node `id`; `ifGone` if `id` is stale.
+    @inline(__always)
+    mutating func update<Result>(_ id: NodeID, ifGone: Result, _ body: (inout Node) -> Result) -> Result {
+        guard contains(id) else { return ifGone }
+        return withNode(Int(id.index), body)
+    }
+
+    /// Reads the node `id`; `ifGone` if `id` is stale.
+    @inline(__always)
+    func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
+        guard contains(id) else { return ifGone }
+        return Int(id.index) == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
+    }
 
     /// The handler of a removed node, and the answer for a stale id.
     static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
@@ -160,63 +205,6 @@ struct IndicatorTree {
         return node(at: Int(id.index))
     }
 
-    // MARK: - Nodes
-
-    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot.
-    mutating func addNode(
-        childOf parent: NodeID,
-        label: String?,
-        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
-    ) -> NodeID {
-        precondition(contains(parent))
-        var node = Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label)
-        let index: Int32
-        if let reused = freeIndices.popLast() {
-            index = reused
-            // A removed node's generation was bumped at its removal.
-            node.generation = scopes[Int(reused) - 1].generation
-            scopes[Int(reused) - 1] = node
-        } else {
-            scopes.append(node)
-            index = Int32(scopes.count)
-        }
-        withNode(Int(parent.index)) { $0.children.append(index) }
-        return NodeID(index: index, generation: node.generation)
-    }
-
-    /// What a removed node leaves to stop after the lock.
-    struct Removal {
-        var timers: [any NetworkIndicatorCancellable] = []
-        var streams: [StreamRegistry.Continuation] = []
-        var hops = Hops()
-    }
-
-    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its timers and streams are handed back to stop. Its descendants
-    /// are gone already (each keeps its parent's manager alive). Nothing if `id` is stale.
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Removal {
-        guard contains(id) else { return Removal() }
-        let index = Int(id.index)
-        var removal = Removal()
-        let removed = node(at: index)
-        removal.timers = Array(removed.timers.values)
-        removal.streams = removed.streams.all
-        let ended = removed.registry.activeTaskCount
-        let parent = removed.parent
-        if parent >= 0 {
-            withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
-            if ended > 0 { rollUp(-ended, from: parent, time: &time, hops: &removal.hops) }
-            freeIndices.append(id.index)
-        }
-        // Drops everything but a new generation, which no id names yet: `contains` refuses
-        // every id of the removed node, and the next node at this index takes it.
-        withNode(index) { node in
-            node = Node(diagnosticsHandler: Self.silent, parent: -1)
-            node.generation = id.generation &+ 1
-        }
-        return removal
-    }
-
     // MARK: - Count changes
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
@@ -238,11 +226,15 @@ struct IndicatorTree {
             _ = rootNode.settle(from: old, time: &time, tellingMachine: true, hop: &hops.ownNode)
             return (result, hops)
         }
-        let old = scopes[index - 1].activeTaskCount
-        let result = change(&scopes[index - 1], &time)
-        let delta = scopes[index - 1].settle(from: old, time: &time, tellingMachine: true, hop: &hops.ownNode)
+        // One write access to the scope's node (one bounds and uniqueness check) for the change.
+        var hop = false
+        let (result, delta, parent) = modifyScope(at: index - 1) { node in
+            let old = node.activeTaskCount
+            let result = change(&node, &time)
+            return (result, node.settle(from: old, time: &time, tellingMachine: true, hop: &hop), node.parent)
+        }
+        hops.ownNode = hop
         guard delta != 0 else { return (result, hops) }
-        let parent = scopes[index - 1].parent
         if parent == 0 {
             // A child of the root, the common scope: its one ancestor without the loop's call.
             if rootNode.descendantsChanged(by: delta, time: &time) { hops.append(0) }
@@ -255,7 +247,7 @@ struct IndicatorTree {
     /// ``changeTasks(in:time:ifGone:_:)`` on one node reached in place: `change`, then the
     /// node's own settling. Returns `change`'s result and how far the count moved.
     @inline(__always)
-    private static func change<Result>(
+    static func change<Result>(
         _ node: inout Node,
         time: inout EventTime,
         hop: inout Bool,
@@ -281,97 +273,108 @@ struct IndicatorTree {
         if next == 0, rootNode.descendantsChanged(by: delta, time: &time) { hops.append(0) }
     }
 
-    // MARK: - Subtrees
+    // MARK: - Task events, from any thread
 
-    /// The indices of `id`'s subtree, children before their parent (`id` last).
-    func subtree(of id: NodeID) -> [Int32] {
-        var order: [Int32] = []
-        func visit(_ index: Int32) {
-            for child in node(at: Int(index)).children { visit(child) }
-            order.append(index)
-        }
-        visit(id.index)
-        return order
+    // Each returns the event's result and the hops it asks for; a stale id changes nothing.
+
+    /// Begins one task for a caller's `token`, held weakly; its kind is decided once per type.
+    @inline(__always)
+    mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Hops {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, time in
+            let kind = node.classifier.kind(of: token)
+            node.registry.begin(ObjectIdentifier(token), object: token, kind: kind, label: label, now: time.now())
+        }.1
     }
 
-    /// Ends every task of the node `id` and of all its descendants, at once.
-    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Hops {
-        changeSubtree(of: id, time: &time) { node in node.registry.removeAll() }
-    }
-
-    /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work
-    /// and the objects that leave with it (see `TaskRegistry+Cancel.swift`).
-    mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Hops) {
-        var cancellation = TaskRegistry.Cancellation()
-        let hops = changeSubtree(of: id, time: &time) { node in
-            let found = node.registry.endCancellableTasks()
-            cancellation.work += found.work
-            cancellation.keptAlive += found.keptAlive
-        }
-        return (cancellation, hops)
-    }
-
-    /// Runs `change` on each registry of `id`'s subtree (children first), then settles each
-    /// node's own change, so that a node's machine hears of its descendants' before its own.
-    private mutating func changeSubtree(
-        of id: NodeID,
-        time: inout EventTime,
-        _ change: (inout Node) -> Void
+    /// Begins one task under `key` that the sweep never checks (a group's, a helper's load).
+    mutating func begin(
+        _ key: ObjectIdentifier,
+        object: AnyObject?,
+        kind: TaskKind,
+        label: String?,
+        in id: NodeID,
+        time: inout EventTime
     ) -> Hops {
-        guard contains(id) else { return Hops() }
-        var hops = Hops()
-        for index in subtree(of: id) {
-            var hop = false
-            let delta = withNode(Int(index)) { node in
-                Self.change(&node, time: &time, hop: &hop) { node, _ in change(&node) }.1
-            }
-            if hop {
-                if index == id.index { hops.ownNode = true } else { hops.append(index) }
-            }
-            let parent = parent(of: Int(index))
-            if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
-        }
-        return hops
+        changeTasks(in: id, time: &time, ifGone: ()) { node, time in
+            node.registry.begin(key, object: object, kind: kind, label: label, now: time.now())
+        }.1
     }
 
-    /// One record per open entry of `id` and one per child with tasks, and `id`'s count: one
-    /// consistent moment of the subtree. The live objects whose type names a default label are
-    /// appended to `keptAlive`, to be released after the lock.
-    func snapshot(
-        of id: NodeID,
-        keepingAlive keptAlive: inout [AnyObject]
-    ) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
-        guard contains(id) else { return ([], 0) }
-        let snapshotted = node(at: Int(id.index))
-        var records = snapshotted.registry.records(keepingAlive: &keptAlive)
-        for child in snapshotted.children.map({ node(at: Int($0)) }) where child.activeTaskCount > 0 {
-            records.append(
-                TaskRegistry.ActivityRecord(
-                    label: child.label ?? "child NetworkIndicatorManager",
-                    kind: .childManager,
-                    taskCount: child.activeTaskCount,
-                    startedAt: child.activeSince,
-                    isTokenAlive: true
-                )
-            )
-        }
-        return (records, snapshotted.activeTaskCount)
-    }
-
-    // MARK: - One node, without a count change
-
-    /// Runs `body` on the node `id`; `ifGone` if `id` is stale.
+    /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
+    /// generation, for the caller to make the token with. `nil` if `id` is stale.
     @inline(__always)
-    mutating func update<Result>(_ id: NodeID, ifGone: Result, _ body: (inout Node) -> Result) -> Result {
-        guard contains(id) else { return ifGone }
-        return withNode(Int(id.index), body)
+    mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Hops) {
+        changeTasks(in: id, time: &time, ifGone: nil) { node, time in
+            node.registry.pin(label: label, now: time.now())
+        }
     }
 
-    /// Reads the node `id`; `ifGone` if `id` is stale.
+    /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
+    mutating func beginOpaqueToken(
+        _ pinned: PinnedSlot,
+        label: String?,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> (Bool, Hops) {
+        changeTasks(in: id, time: &time, ifGone: false) { node, time in
+            node.registry.beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: time.now())
+        }
+    }
+
+    /// Ends one task under `key`.
     @inline(__always)
-    func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
-        guard contains(id) else { return ifGone }
-        return Int(id.index) == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
+    mutating func finishOne(
+        _ key: ObjectIdentifier,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> (
+        TaskRegistry.FinishOutcome, Hops
+    ) {
+        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
+    }
+
+    /// Ends one task of the opaque token pinned at `slot` in `generation`.
+    mutating func finishOne(
+        pinnedAt slot: Int32,
+        generation: UInt32,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> (
+        TaskRegistry.FinishOutcome, Hops
+    ) {
+        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
+            node.registry.finishOne(pinnedAt: slot, generation: generation)
+        }
+    }
+
+    /// Ends every task of the opaque token pinned at `slot` in `generation`; `unpinning` (the
+    /// token is released) also frees the slot. A stale pair changes nothing.
+    @inline(__always)
+    mutating func finishAll(
+        pinnedAt slot: Int32,
+        generation: UInt32,
+        unpinning: Bool,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> Hops {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
+            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: unpinning)
+        }.1
+    }
+
+    /// Ends every task under `key`, reporting nothing.
+    mutating func finishAll(_ key: ObjectIdentifier, in id: NodeID, time: inout EventTime) -> Hops {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, _ in node.registry.finishAll(key) }.1
+    }
+
+    /// Begins one counted task.
+    mutating func push(in id: NodeID, time: inout EventTime) -> Hops {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, time in node.registry.push(now: time.now()) }.1
+    }
+
+    /// Ends one counted task; `false` (and no change) if none is open.
+    mutating func pop(in id: NodeID, time: inout EventTime) -> (Bool, Hops) {
+        changeTasks(in: id, time: &time, ifGone: false) { node, _ in node.registry.pop() }
     }
 }
 

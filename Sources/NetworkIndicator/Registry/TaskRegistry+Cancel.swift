@@ -20,18 +20,18 @@ extension TaskRegistry {
     /// for ``absorbCancelledFinish(_:)``, and returns the objects to cancel. Opaque tokens,
     /// pushes, tokens that cannot be cancelled and dead tokens (the sweep's) are left alone.
     /// O(entries). Only a conformance check runs on callers' objects here, no code of theirs.
-    mutating func endCancellableTasks() -> Cancellation {
+    mutating func finishCancellableTasks() -> Cancellation {
         var result = Cancellation()
         forgetCancelledTasksOfDeadObjects(keepingAlive: &result.keptAlive)
-        for index in entries.indices where !entries[index].isFree && entries[index].kind.holdsObject {
-            guard let object = entries[index].token.load() else { continue }
+        for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
+            guard let object = slots[index].token.load() else { continue }
             guard let work = object as? any NetworkActivityCancellable else {
                 result.keptAlive.append(object)
                 continue
             }
             result.work.append(work)
-            let key = entries[index].key
-            let ended = remove(at: index)
+            let key = slots[index].key
+            let ended = finishEntry(at: index)
             cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
         return result

@@ -1,6 +1,17 @@
 import Foundation
 
 extension TaskRegistry {
+    /// What a sweep found. Its strong references (in ``keptAlive`` and
+    /// ``completionCandidates``) keep the objects alive until the caller has released the lock,
+    /// so that no `deinit` (the caller's code) runs while it is held.
+    struct SweepResult {
+        var keptAlive: [AnyObject] = []
+        /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock.
+        var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
+        /// `key` is `nil` for the push counter and for an opaque token (a pinned slot).
+        var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
+    }
+
     /// Removes the entries whose objects died, and collects the live objects (to release after
     /// the lock), the candidates for a completion check, and the tasks older than
     /// `staleThreshold` that were not reported yet. O(entries).
@@ -8,31 +19,31 @@ extension TaskRegistry {
         var result = SweepResult()
         result.keptAlive.reserveCapacity(sweptEntryCount)
         var deadIndices: [Int] = []
-        for index in entries.indices where !entries[index].isFree {
+        for index in slots.indices where !slots[index].isIdle {
             var liveObject: AnyObject?
-            if entries[index].kind.isSwept {
-                guard let object = entries[index].token.load() else {
+            if slots[index].kind.isSwept {
+                guard let object = slots[index].token.load() else {
                     deadIndices.append(index)
                     continue
                 }
-                if entries[index].kind == .completionReportingToken {
-                    result.completionCandidates.append((entries[index].key, object))
+                if slots[index].kind == .completionReportingToken {
+                    result.completionCandidates.append((slots[index].key, object))
                 } else {
                     result.keptAlive.append(object)
                 }
                 liveObject = object
             }
-            if let staleThreshold, !entries[index].isStaleReported,
-                now - entries[index].startedAt >= staleThreshold
+            if let staleThreshold, !slots[index].isStaleReported,
+                now - slots[index].startedAt >= staleThreshold
             {
-                entries[index].isStaleReported = true
-                let label = ActivityLabel.of(entries[index], label: label(at: index), object: liveObject)
-                let key = entries[index].isPinned ? nil : entries[index].key
-                result.staleTasks.append((key, label, now - entries[index].startedAt))
+                slots[index].isStaleReported = true
+                let label = ActivityLabel.of(slots[index], label: label(at: index), object: liveObject)
+                let key = slots[index].isPinned ? nil : slots[index].key
+                result.staleTasks.append((key, label, now - slots[index].startedAt))
             }
         }
         for index in deadIndices {
-            remove(at: index)
+            finishEntry(at: index)
         }
         compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
@@ -47,26 +58,32 @@ extension TaskRegistry {
     /// live entries. A slot pinned to an opaque token never moves (its token holds the slot):
     /// entries move around it.
     private mutating func compactIfSparse() {
-        let freeSlotCount = entries.count - entryCount
+        let freeSlotCount = slots.count - entryCount
         guard freeSlotCount > 64, freeSlotCount > entryCount else { return }
         var target = 0  // every slot below `target` holds an entry
-        for index in entries.indices where entries[index].isInUse && !entries[index].isPinned {
-            while target < index, entries[target].isInUse { target += 1 }
+        for index in slots.indices where slots[index].isInUse && !slots[index].isPinned {
+            while target < index, slots[target].isInUse { target += 1 }
             guard target < index else { continue }  // no free slot before it: it stays
-            entries.swapAt(target, index)  // the free slot's blank content goes to `index`
+            slots.swapAt(target, index)  // the free slot's blank content goes to `index`
             // Generations belong to slots, not to entries: they stay where they were.
-            (entries[target].generation, entries[index].generation) = (
-                entries[index].generation, entries[target].generation
+            (slots[target].generation, slots[index].generation) = (
+                slots[index].generation, slots[target].generation
             )
-            table.set(Int32(target), for: entries[target].key)
+            table.set(Int32(target), for: slots[target].key)
         }
-        let cut = (entries.lastIndex { $0.isInUse } ?? -1) + 1
+        let cut = (slots.lastIndex { $0.isInUse } ?? -1) + 1
         forgetGenerations(ofSlotsFrom: cut)
-        entries.removeSubrange(cut...)
+        slots.removeSubrange(cut...)
         firstFreeSlot = -1
-        for index in entries.indices.reversed() where !entries[index].isInUse {
-            entries[index].nextFreeSlot = firstFreeSlot
+        for index in slots.indices.reversed() where !slots[index].isInUse {
+            slots[index].nextFreeSlot = firstFreeSlot
             firstFreeSlot = Int32(index)
         }
+    }
+
+    /// Ends every task of `key` if its entry still belongs to `object`.
+    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
+        guard let found = table.value(for: key), slots[Int(found)].token.load() === object else { return }
+        finishEntry(at: Int(found))
     }
 }

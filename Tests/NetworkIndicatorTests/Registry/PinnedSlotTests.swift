@@ -19,11 +19,11 @@ struct PinnedSlotTests {
         #expect(registry.records(keepingAlive: &kept).map(\.label) == ["upload"])
         let result1 = registry.beginPinned(slot, label: nil, now: 1)
         #expect(result1)
-        let result2 = registry.finishOnePinned(slot)
+        let result2 = registry.finishOne(pinned: slot)
         #expect(result2 == .finished)
-        let result3 = registry.finishOnePinned(slot)
+        let result3 = registry.finishOne(pinned: slot)
         #expect(result3 == .finished)
-        let result4 = registry.finishOnePinned(slot)
+        let result4 = registry.finishOne(pinned: slot)
         #expect(result4 == .unknown, "no task left")
         #expect(registry.activeTaskCount == 0)
         #expect(!registry.hasOpenTask(slot))
@@ -38,14 +38,14 @@ struct PinnedSlotTests {
     @Test func theSlotsInUseAreTheTablesKeysAndThePinnedSlots() {
         var registry = TaskRegistry()
         func expectCounted(_ step: String) {
-            #expect(registry.entryCount == registry.entries.filter(\.isInUse).count, "after \(step)")
+            #expect(registry.entryCount == registry.slots.filter(\.isInUse).count, "after \(step)")
         }
         // Pinned first, so that they lie at the front and the sweep below can trim the tail.
         let slot = registry.pin(label: nil, now: 0)
         let idleSlot = registry.pin(label: nil, now: 0)
-        registry.finishAllPinned(idleSlot, unpinning: false)
+        registry.finishAll(pinned: idleSlot, unpinning: false)
         let reopened = registry.beginPinned(idleSlot, label: nil, now: 0)
-        let finishedAgain = registry.finishOnePinned(idleSlot)
+        let finishedAgain = registry.finishOne(pinned: idleSlot)
         #expect(reopened && finishedAgain == .finished)
         expectCounted("pinned slots, one without a task")
         var tokens: [Object] = (0..<120).map { _ in Object() }
@@ -80,11 +80,11 @@ struct PinnedSlotTests {
         _ = registry.sweep(now: 1, staleThreshold: nil)
         expectCounted("a sweep that packs")
         #expect(registry.entryCount == 22)
-        #expect(registry.entries.count == 22, "packed and trimmed")
-        registry.removeAll()
+        #expect(registry.slots.count == 22, "packed and trimmed")
+        registry.finishEverything()
         expectCounted("a reset")
         #expect(registry.entryCount == 2, "the two pinned slots stay")
-        registry.finishAllPinned(slot, unpinning: true)
+        registry.finishAll(pinned: slot, unpinning: true)
         expectCounted("a release")
         #expect(registry.entryCount == 1)
         _ = (tokens, dead, finished, newcomer)
@@ -97,11 +97,11 @@ struct PinnedSlotTests {
         let releasedSlot = registry.pin(label: "upload", now: 0)
         let endedSlot = registry.pin(label: "download", now: 0)
         #expect(registry.pinnedLabels.count == 2)
-        registry.finishAllPinned(releasedSlot, unpinning: true)
+        registry.finishAll(pinned: releasedSlot, unpinning: true)
         #expect(registry.pinnedLabels[releasedSlot.slot] == nil, "released with its task open")
-        registry.finishAllPinned(endedSlot, unpinning: false)
+        registry.finishAll(pinned: endedSlot, unpinning: false)
         #expect(registry.pinnedLabels.isEmpty, "its tasks ended, the token still alive")
-        registry.finishAllPinned(endedSlot, unpinning: true)
+        registry.finishAll(pinned: endedSlot, unpinning: true)
         #expect(registry.entryCount == 0)
         #expect(registry.activeTaskCount == 0)
     }
@@ -115,13 +115,13 @@ struct PinnedSlotTests {
         let key = ObjectIdentifier(object)
         registry.begin(key, object: object, kind: .token, label: nil, now: 0)
         let index = try #require(registry.table.value(for: key))
-        let slot = PinnedSlot(slot: index, generation: registry.entries[Int(index)].generation)
+        let slot = PinnedSlot(slot: index, generation: registry.slots[Int(index)].generation)
         #expect(!registry.hasOpenTask(slot))
         let begun = registry.beginPinned(slot, label: nil, now: 1)
         #expect(!begun)
-        let finished = registry.finishOnePinned(slot)
+        let finished = registry.finishOne(pinned: slot)
         #expect(finished == .unknown)
-        registry.finishAllPinned(slot, unpinning: true)
+        registry.finishAll(pinned: slot, unpinning: true)
         #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
         #expect(registry.table.value(for: key) == index, "and its entry")
         let finishedByKey = registry.finishOne(key)
@@ -131,7 +131,7 @@ struct PinnedSlotTests {
     @Test func aFinishedPinnedEntryIsBegunAgainInItsSlotWithItsNewLabel() {
         var registry = TaskRegistry()
         let slot = registry.pin(label: "first", now: 0)
-        let result5 = registry.finishOnePinned(slot)
+        let result5 = registry.finishOne(pinned: slot)
         #expect(result5 == .finished)
         let other = Object()
         registry.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
@@ -148,7 +148,7 @@ struct PinnedSlotTests {
     @Test func aReleasedSlotIsReusedAndTheOldKeyFindsNothingThere() {
         var registry = TaskRegistry()
         let slot = registry.pin(label: nil, now: 0)
-        registry.finishAllPinned(slot, unpinning: true)
+        registry.finishAll(pinned: slot, unpinning: true)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.entryCount == 0)
         #expect(registry.pinnedCount == 0)
@@ -156,11 +156,11 @@ struct PinnedSlotTests {
         registry.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
         #expect(registry.table.value(for: ObjectIdentifier(other)) == slot.slot, "the freed slot is taken first")
         // A stale index: nothing changes, nothing is open.
-        let result7 = registry.finishOnePinned(slot)
+        let result7 = registry.finishOne(pinned: slot)
         #expect(result7 == .unknown)
         let begun8 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(!begun8)
-        registry.finishAllPinned(slot, unpinning: true)
+        registry.finishAll(pinned: slot, unpinning: true)
         #expect(!registry.hasOpenTask(slot))
         #expect(!registry.hasOpenTask(PinnedSlot(slot: 99, generation: 0)), "an index out of range is no open task")
         #expect(registry.count(for: ObjectIdentifier(other)) == 1)
@@ -173,23 +173,23 @@ struct PinnedSlotTests {
     @Test func aStalePairIsIgnoredAfterItsSlotIsPinnedAgain() {
         var registry = TaskRegistry()
         let old = registry.pin(label: "old", now: 0)
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: true)
         let new = registry.pin(label: "new", now: 1)
         #expect(new.slot == old.slot, "the released slot is reused")
         #expect(new.generation != old.generation)
         #expect(!registry.hasOpenTask(old))
         let begun = registry.beginPinned(old, label: "stale", now: 2)
         #expect(!begun)
-        let finished = registry.finishOnePinned(old)
+        let finished = registry.finishOne(pinned: old)
         #expect(finished == .unknown)
-        registry.finishAllPinned(old, unpinning: false)
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: false)
+        registry.finishAll(pinned: old, unpinning: true)
         #expect(registry.hasOpenTask(new))
         #expect(registry.activeTaskCount == 1)
         #expect(registry.pinnedCount == 1)
         var kept: [AnyObject] = []
         #expect(registry.records(keepingAlive: &kept).map(\.label) == ["new"])
-        let finishedNew = registry.finishOnePinned(new)
+        let finishedNew = registry.finishOne(pinned: new)
         #expect(finishedNew == .finished)
     }
 
@@ -204,15 +204,15 @@ struct PinnedSlotTests {
         }
         let old = registry.pin(label: nil, now: 0)
         #expect(old.slot == 100)
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: true)
         objects.removeAll()
         _ = registry.sweep(now: 1, staleThreshold: nil)
-        #expect(registry.entries.isEmpty, "every slot cut")
+        #expect(registry.slots.isEmpty, "every slot cut")
         var pairs: [PinnedSlot] = []
         for _ in 0...100 { pairs.append(registry.pin(label: nil, now: 2)) }
         #expect(pairs[100].slot == old.slot)
         #expect(!registry.hasOpenTask(old))
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: true)
         #expect(registry.hasOpenTask(pairs[100]))
         #expect(registry.activeTaskCount == 101)
     }
@@ -226,7 +226,7 @@ struct PinnedSlotTests {
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
         }
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: true)
         objects.removeFirst(180)  // the 20 entries at slots 181 to 200 live
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.table.value(for: ObjectIdentifier(objects[0])) == old.slot, "moved into the slot")
@@ -234,7 +234,7 @@ struct PinnedSlotTests {
         let new = registry.pin(label: nil, now: 2)
         #expect(new.slot == old.slot)
         #expect(!registry.hasOpenTask(old))
-        registry.finishAllPinned(old, unpinning: true)
+        registry.finishAll(pinned: old, unpinning: true)
         #expect(registry.hasOpenTask(new))
     }
 
@@ -242,9 +242,9 @@ struct PinnedSlotTests {
     @Test func aStalePairStaysStaleAfterAResetEmptiesTheSlots() {
         var registry = TaskRegistry()
         let old = registry.pin(label: nil, now: 0)
-        registry.finishAllPinned(old, unpinning: true)
-        registry.removeAll()
-        #expect(registry.entries.isEmpty)
+        registry.finishAll(pinned: old, unpinning: true)
+        registry.finishEverything()
+        #expect(registry.slots.isEmpty)
         let new = registry.pin(label: nil, now: 1)
         #expect(new.slot == old.slot)
         #expect(!registry.hasOpenTask(old))
@@ -256,7 +256,7 @@ struct PinnedSlotTests {
         let slot = registry.pin(label: nil, now: 0)
         let result9 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result9)
-        registry.finishAllPinned(slot, unpinning: false)
+        registry.finishAll(pinned: slot, unpinning: false)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.pinnedCount == 1)
         #expect(registry.nextPinnedSlot != slot.slot)
@@ -273,7 +273,7 @@ struct PinnedSlotTests {
         let after = Object()
         registry.begin(ObjectIdentifier(after), object: after, kind: .token, label: nil, now: 0)
         registry.push(now: 0)
-        registry.removeAll()
+        registry.finishEverything()
         #expect(registry.activeTaskCount == 0)
         #expect(registry.sweptEntryCount == 0)
         #expect(registry.entryCount == 1)
@@ -284,7 +284,7 @@ struct PinnedSlotTests {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
             #expect(registry.table.value(for: ObjectIdentifier(object)) != slot.slot)
         }
-        #expect(registry.entries.count == 3, "the freed slots were reused")
+        #expect(registry.slots.count == 3, "the freed slots were reused")
         let result11 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result11)
         var kept: [AnyObject] = []
@@ -307,14 +307,14 @@ struct PinnedSlotTests {
             }
         }
         // The last pinned entry has no task: still pinned, it must not move either.
-        let result12 = registry.finishOnePinned(pinned[2])
+        let result12 = registry.finishOne(pinned: pinned[2])
         #expect(result12 == .finished)
         objects.removeLast(180)  // 17 weak entries live: most slots are free
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 20)
-        #expect(registry.entries.count == 200, "the tail ends at the last pinned slot")
+        #expect(registry.slots.count == 200, "the tail ends at the last pinned slot")
         for slot in pinned {
-            #expect(registry.entries[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
+            #expect(registry.slots[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
         }
         #expect(registry.hasOpenTask(pinned[0]))
         #expect(registry.hasOpenTask(pinned[1]))
@@ -328,13 +328,13 @@ struct PinnedSlotTests {
         for object in newcomers {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 2)
         }
-        #expect(registry.entries.count == 200, "every free slot was taken before the array grew")
+        #expect(registry.slots.count == 200, "every free slot was taken before the array grew")
         for slot in pinned {
-            #expect(registry.entries[Int(slot.slot)].generation == slot.generation)
+            #expect(registry.slots[Int(slot.slot)].generation == slot.generation)
         }
         #expect(registry.activeTaskCount == 17 + 2 + 180)
         for slot in pinned {
-            registry.finishAllPinned(slot, unpinning: true)
+            registry.finishAll(pinned: slot, unpinning: true)
         }
         #expect(registry.activeTaskCount == 17 + 180)
         #expect(registry.pinnedCount == 0)
@@ -356,11 +356,11 @@ struct PinnedSlotTests {
         objects.removeFirst(178)  // the 20 weak entries at slots 180 to 199 live
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 22)
-        #expect(registry.entries.count == 151, "cut after the last pinned slot")
+        #expect(registry.slots.count == 151, "cut after the last pinned slot")
         let slots = objects.map { registry.table.value(for: ObjectIdentifier($0)).map(Int.init) ?? -1 }
         #expect(slots == Array(0...9) + Array(11...20), "moved into the first free slots, around slot 10")
         for slot in pinned {
-            #expect(registry.entries[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
+            #expect(registry.slots[Int(slot.slot)].generation == slot.generation, "pinned slots did not move")
             #expect(registry.hasOpenTask(slot))
         }
         var kept: [AnyObject] = []
@@ -384,7 +384,7 @@ struct PinnedSlotTests {
         objects.removeSubrange(5..<195)  // five live entries at the front, five at the back
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 11)
-        #expect(registry.entries.count == 201, "the pinned slot, the last, still ends the array")
+        #expect(registry.slots.count == 201, "the pinned slot, the last, still ends the array")
         let slots = objects.map { registry.table.value(for: ObjectIdentifier($0)).map(Int.init) ?? -1 }
         #expect(slots == Array(0..<10), "the front entries stay, the back ones fill the next slots")
         #expect(registry.nextPinnedSlot == 10, "the first free slot is right after them")
@@ -400,7 +400,7 @@ struct PinnedSlotTests {
         }
         objects.removeAll()
         _ = registry.sweep(now: 1, staleThreshold: nil)
-        #expect(registry.entries.count == 1)
+        #expect(registry.slots.count == 1)
         #expect(registry.hasOpenTask(slot))
         #expect(registry.nextPinnedSlot == 1)
     }
@@ -409,7 +409,7 @@ struct PinnedSlotTests {
 /// The pinned-slot calls of the registry, given a ``PinnedSlot``.
 extension TaskRegistry {
     /// The slot that ``pin(label:now:)`` takes next.
-    var nextPinnedSlot: Int32 { firstFreeSlot >= 0 ? firstFreeSlot : Int32(entries.count) }
+    var nextPinnedSlot: Int32 { firstFreeSlot >= 0 ? firstFreeSlot : Int32(slots.count) }
 
     func hasOpenTask(_ pinned: PinnedSlot) -> Bool {
         hasOpenTask(pinnedAt: pinned.slot, generation: pinned.generation)
@@ -419,11 +419,11 @@ extension TaskRegistry {
         beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: now)
     }
 
-    mutating func finishOnePinned(_ pinned: PinnedSlot) -> FinishOutcome {
-        finishOnePinned(at: pinned.slot, generation: pinned.generation)
+    mutating func finishOne(pinned: PinnedSlot) -> FinishOutcome {
+        finishOne(pinnedAt: pinned.slot, generation: pinned.generation)
     }
 
-    mutating func finishAllPinned(_ pinned: PinnedSlot, unpinning: Bool) {
-        finishAllPinned(at: pinned.slot, generation: pinned.generation, unpinning: unpinning)
+    mutating func finishAll(pinned: PinnedSlot, unpinning: Bool) {
+        finishAll(pinnedAt: pinned.slot, generation: pinned.generation, unpinning: unpinning)
     }
 }

@@ -122,11 +122,11 @@ struct TaskRegistryTests {
         objects.removeLast(80)  // 80 of 200 die: fewer free slots than live entries
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 120)
-        #expect(registry.entries.count == 200, "freed slots wait for the next begins")
+        #expect(registry.slots.count == 200, "freed slots wait for the next begins")
         objects.removeLast(100)  // most slots are free now
         _ = registry.sweep(now: 2, staleThreshold: nil)
         #expect(registry.entryCount == 20)
-        #expect(registry.entries.count == 20, "packed, so that sweeps follow the live entries")
+        #expect(registry.slots.count == 20, "packed, so that sweeps follow the live entries")
         for object in objects {
             #expect(registry.count(for: ObjectIdentifier(object)) == 1, "every live entry still found")
         }
@@ -149,7 +149,7 @@ struct TaskRegistryTests {
         // Packing pays only when there is much to pack: up to 64 free slots wait for new begins.
         let registry = sweptRegistryOfDeadTokens(64)
         #expect(registry.entryCount == 0)
-        #expect(registry.entries.count == 64, "64 free slots are not yet worth packing")
+        #expect(registry.slots.count == 64, "64 free slots are not yet worth packing")
     }
 
     @Test func sweepPacksOnlyOnceFreeSlotsOutnumberLiveEntries() {
@@ -161,11 +161,11 @@ struct TaskRegistryTests {
         objects.removeLast(100)
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 100)
-        #expect(registry.entries.count == 200, "100 free slots beside 100 live entries stay")
+        #expect(registry.slots.count == 200, "100 free slots beside 100 live entries stay")
         objects.removeLast()
         _ = registry.sweep(now: 2, staleThreshold: nil)
         #expect(registry.entryCount == 99)
-        #expect(registry.entries.count == 99, "101 free slots outnumber 99 live entries: packed")
+        #expect(registry.slots.count == 99, "101 free slots outnumber 99 live entries: packed")
         #expect(objects.allSatisfy { registry.count(for: ObjectIdentifier($0)) == 1 })
     }
 
@@ -174,7 +174,7 @@ struct TaskRegistryTests {
     @Test func sweepOfOnlyDeadEntriesEmptiesTheRegistry() {
         var registry = sweptRegistryOfDeadTokens(100)
         #expect(registry.entryCount == 0)
-        #expect(registry.entries.isEmpty, "100 free slots and no live entry: all cut")
+        #expect(registry.slots.isEmpty, "100 free slots and no live entry: all cut")
         #expect(registry.firstFreeSlot == -1)
         let next = Object()
         registry.begin(ObjectIdentifier(next), object: next, kind: .token, label: nil, now: 2)

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The events on a node as a whole or on a subtree: adding and removing a node; reset, cancel
+/// and snapshot of a subtree, each one event, hence one hold of the driver's lock.
+extension IndicatorTree {
+    // MARK: - Nodes
+
+    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot.
+    mutating func addNode(
+        childOf parent: NodeID,
+        label: String?,
+        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
+    ) -> NodeID {
+        precondition(contains(parent))
+        let id = storeScope(Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label))
+        withNode(Int(parent.index)) { $0.children.append(id.index) }
+        return id
+    }
+
+    /// What a removed node leaves to stop after the lock.
+    struct Removal {
+        var timers: [any NetworkIndicatorCancellable] = []
+        var streams: [StreamRegistry.Continuation] = []
+        var hops = Hops()
+    }
+
+    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
+    /// parent's children, and its timers and streams are handed back to stop. Its descendants
+    /// are gone already (each keeps its parent's manager alive). Nothing if `id` is stale.
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Removal {
+        guard contains(id) else { return Removal() }
+        let index = Int(id.index)
+        var removal = Removal()
+        let removed = node(at: index)
+        removal.timers = Array(removed.timers.values)
+        removal.streams = removed.streams.all
+        let ended = removed.registry.activeTaskCount
+        let parent = removed.parent
+        if parent >= 0 {
+            withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
+            if ended > 0 { rollUp(-ended, from: parent, time: &time, hops: &removal.hops) }
+        }
+        clearNode(id)
+        return removal
+    }
+
+    // MARK: - Subtrees
+
+    /// The indices of `id`'s subtree, children before their parent (`id` last).
+    func subtree(of id: NodeID) -> [Int32] {
+        var order: [Int32] = []
+        func visit(_ index: Int32) {
+            for child in node(at: Int(index)).children { visit(child) }
+            order.append(index)
+        }
+        visit(id.index)
+        return order
+    }
+
+    /// Ends every task of the node `id` and of all its descendants, at once.
+    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Hops {
+        changeSubtree(of: id, time: &time) { node in node.registry.finishEverything() }
+    }
+
+    /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work
+    /// and the objects that leave with it (see `TaskRegistry+Cancel.swift`).
+    mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Hops) {
+        var cancellation = TaskRegistry.Cancellation()
+        let hops = changeSubtree(of: id, time: &time) { node in
+            let found = node.registry.finishCancellableTasks()
+            cancellation.work += found.work
+            cancellation.keptAlive += found.keptAlive
+        }
+        return (cancellation, hops)
+    }
+
+    /// Runs `change` on each registry of `id`'s subtree (children first), then settles each
+    /// node's own change, so that a node's machine hears of its descendants' before its own.
+    private mutating func changeSubtree(
+        of id: NodeID,
+        time: inout EventTime,
+        _ change: (inout Node) -> Void
+    ) -> Hops {
+        guard contains(id) else { return Hops() }
+        var hops = Hops()
+        for index in subtree(of: id) {
+            var hop = false
+            let delta = withNode(Int(index)) { node in
+                Self.change(&node, time: &time, hop: &hop) { node, _ in change(&node) }.1
+            }
+            if hop {
+                if index == id.index { hops.ownNode = true } else { hops.append(index) }
+            }
+            let parent = parent(of: Int(index))
+            if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
+        }
+        return hops
+    }
+
+    /// One record per open entry of `id` and one per child with tasks, and `id`'s count: one
+    /// consistent moment of the subtree. The live objects whose type names a default label are
+    /// appended to `keptAlive`, to be released after the lock.
+    func snapshot(
+        of id: NodeID,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
+        guard contains(id) else { return ([], 0) }
+        let snapshotted = node(at: Int(id.index))
+        var records = snapshotted.registry.records(keepingAlive: &keptAlive)
+        for child in snapshotted.children.map({ node(at: Int($0)) }) where child.activeTaskCount > 0 {
+            records.append(
+                TaskRegistry.ActivityRecord(
+                    label: child.label ?? "child NetworkIndicatorManager",
+                    kind: .childManager,
+                    taskCount: child.activeTaskCount,
+                    startedAt: child.activeSince,
+                    isTokenAlive: true
+                )
+            )
+        }
+        return (records, snapshotted.activeTaskCount)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// Opaque tokens: a ``NetworkActivityToken`` of this manager is not in the identity table.
+/// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``), and the
+/// slot stays **pinned** until the token is released
+/// (``finishAll(pinnedAt:generation:unpinning:)``), whatever happens to its tasks in between
+/// (finished early, ended by a reset): nothing else takes a pinned slot and no compaction moves
+/// it, so the token finds its entry at its index, with no hash lookup. Each slot keeps its
+/// generation and a release bumps it; every call here compares it, so a stale pair (a released
+/// token's) is "no open task", never a change to the slot's next owner. A pinned entry's
+/// ``TaskRegistry/Entry/key`` means nothing; its label is kept by slot
+/// (``TaskRegistry/pinnedLabels``).
+extension TaskRegistry {
+    /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
+    /// labelled `label`); returns the slot and its generation, which the token carries.
+    @inline(__always)
+    mutating func pin(label: String?, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
+        let slot = takeFreeSlot()
+        let index = Int(slot)
+        slots[index].fillPinned(hasLabel: label != nil, now: now())
+        pinnedCount += 1
+        activeTaskCount += 1
+        if let label { pinnedLabels[slot] = label }
+        return PinnedSlot(slot: slot, generation: slots[index].generation)
+    }
+
+    /// Begins one more task of the opaque token pinned at `slot` in `generation`; the first
+    /// since its tasks ended opens a new entry (begun at `now`, labelled `label`). `false` (and
+    /// no change) if the slot is not pinned in that generation.
+    mutating func beginPinned(
+        at slot: Int32,
+        generation: UInt32,
+        label: String?,
+        now: @autoclosure () -> TimeInterval
+    ) -> Bool {
+        guard isPinned(slot, in: generation) else { return false }
+        let index = Int(slot)
+        if slots[index].count == 0 {
+            slots[index].fillPinned(hasLabel: label != nil, now: now())
+            if let label { pinnedLabels[slot] = label }
+        } else {
+            slots[index].count += 1
+        }
+        activeTaskCount += 1
+        return true
+    }
+
+    /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays
+    /// pinned.
+    @inline(__always)
+    mutating func finishOne(pinnedAt slot: Int32, generation: UInt32) -> FinishOutcome {
+        guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
+        if slots[Int(slot)].count == 1 {
+            finishTasks(ofPinned: Int(slot))
+        } else {
+            slots[Int(slot)].count -= 1
+            activeTaskCount -= 1
+        }
+        return .finished
+    }
+
+    /// Ends every task of the opaque token pinned at `slot` in `generation` and, if `unpinning`
+    /// (the token is being released), frees the slot and bumps its generation. A stale pair
+    /// (another generation, or a slot out of range) changes nothing.
+    @inline(__always)
+    mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, unpinning: Bool) {
+        guard isPinned(slot, in: generation) else { return }
+        let index = Int(slot)
+        guard unpinning else { return finishTasks(ofPinned: index) }
+        subtractTasks(ofPinned: index)
+        pinnedCount -= 1
+        // One write access to the entry (one uniqueness check of the array), not three.
+        slots[index].unpin(next: firstFreeSlot)
+        firstFreeSlot = slot
+    }
+
+    /// Whether the opaque token pinned at `slot` in `generation` has an open task.
+    func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
+        isPinned(slot, in: generation) && slots[Int(slot)].count > 0
+    }
+
+    /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
+    @inline(__always)
+    private func isPinned(_ slot: Int32, in generation: UInt32) -> Bool {
+        let index = Int(slot)
+        return index >= 0 && index < slots.count && slots[index].isPinned
+            && slots[index].generation == generation
+    }
+
+    /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task. (Its
+    /// `hasLabel` is read only while it has tasks, and the begin that reopens it sets it.)
+    @inline(__always)
+    private mutating func finishTasks(ofPinned index: Int) {
+        subtractTasks(ofPinned: index)
+        slots[index].count = 0
+    }
+
+    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label,
+    /// reading the entry only: the caller writes it (``finishTasks(ofPinned:)``, or
+    /// ``Entry/unpin(next:)`` when the token is released), so that the entry is written once.
+    @inline(__always)
+    private mutating func subtractTasks(ofPinned index: Int) {
+        activeTaskCount -= slots[index].count
+        if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }
+    }
+
+    /// Takes the slot at the head of the free list, or appends one; the caller fills it.
+    @inline(__always)
+    private mutating func takeFreeSlot() -> Int32 {
+        if firstFreeSlot >= 0 {
+            let slot = firstFreeSlot
+            firstFreeSlot = slots[Int(slot)].nextFreeSlot
+            return slot
+        }
+        slots.append(Entry.blank(generation: appendedGeneration))
+        return Int32(slots.count - 1)
+    }
+}
+
+extension TaskRegistry.Entry {
+    /// Makes a free slot (or a pinned one without a task) the pinned entry of an opaque
+    /// token's first task begun at `now`; the key and the weak reference stay untouched.
+    @inline(__always)
+    mutating func fillPinned(hasLabel: Bool, now: TimeInterval) {
+        count = 1
+        startedAt = now
+        kind = .opaqueToken
+        self.hasLabel = hasLabel
+        isStaleReported = false
+        isPinned = true
+    }
+
+    /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation:
+    /// ``free(next:)``, in the same write to the entry.
+    @inline(__always)
+    mutating func unpin(next: Int32) {
+        isPinned = false
+        generation &+= 1
+        free(next: next)
+    }
+}
+
+/// What the registry issues to a new opaque token: its slot and the slot's generation. The
+/// pair names the token's entry until the token is released; after that it is stale, and every
+/// pinned-slot call given it changes nothing.
+struct PinnedSlot: Equatable, Sendable {
+    let slot: Int32
+    let generation: UInt32
+}
