@@ -80,33 +80,36 @@ extension RealLoadSuites {
         }
 
         @Test func eachAsyncHelperIsCancellable() async throws {
-            try await withHeldLoads { server, root, screen, session in
-                var request = URLRequest(url: server.url("/held"))
-                request.httpMethod = "POST"
-                let sent = request
-                let file = FileManager.default.temporaryDirectory.appendingPathComponent("cancel-\(UUID()).txt")
-                try Data("body".utf8).write(to: file)
-                defer { try? FileManager.default.removeItem(at: file) }
-                var loads: [Task<Void, any Error>] = [
-                    Task.detached { _ = try await session.data(for: sent, tracking: screen) },
-                    Task.detached { _ = try await session.upload(for: sent, from: Data("x".utf8), tracking: screen) },
-                    Task.detached { _ = try await session.upload(for: sent, fromFile: file, tracking: screen) },
-                ]
-                if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
-                    loads.append(Task.detached { _ = try await session.download(for: sent, tracking: screen) })
-                    loads.append(Task.detached { _ = try await session.download(from: sent.url!, tracking: screen) })
-                }
-                let count = loads.count
-                await eventually { root.activeTaskCount == count }
-                // Every request sent whole before the cancel: swift-corelibs-foundation crashes
-                // (EasyHandle.swift, a try! on libcurl's code 43) when a file upload's body source
-                // unpauses the transfer of a task cancelled meanwhile.
-                await eventually { server.requestsReceived == count }
-                screen.cancelNetworkTasks()
-                #expect(root.activeTaskCount == 0)
-                for (index, load) in loads.enumerated() {
-                    let outcome = try await outcome(of: load)
-                    #expect((outcome.failure as? URLError)?.code == .cancelled, "load \(index): \(outcome)")
+            try await withTemporaryFile(containing: "body") { file in
+                try await withHeldLoads { server, root, screen, session in
+                    var request = URLRequest(url: server.url("/held"))
+                    request.httpMethod = "POST"
+                    let sent = request
+                    var loads: [Task<Void, any Error>] = [
+                        Task.detached { _ = try await session.data(for: sent, tracking: screen) },
+                        Task.detached {
+                            _ = try await session.upload(for: sent, from: Data("x".utf8), tracking: screen)
+                        },
+                        Task.detached { _ = try await session.upload(for: sent, fromFile: file, tracking: screen) },
+                    ]
+                    if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
+                        loads.append(Task.detached { _ = try await session.download(for: sent, tracking: screen) })
+                        loads.append(
+                            Task.detached { _ = try await session.download(from: sent.url!, tracking: screen) }
+                        )
+                    }
+                    let count = loads.count
+                    await eventually { root.activeTaskCount == count }
+                    // Every request sent whole before the cancel: swift-corelibs-foundation crashes
+                    // (EasyHandle.swift, a try! on libcurl's code 43) when a file upload's body source
+                    // unpauses the transfer of a task cancelled meanwhile.
+                    await eventually { server.requestsReceived == count }
+                    screen.cancelNetworkTasks()
+                    #expect(root.activeTaskCount == 0)
+                    for (index, load) in loads.enumerated() {
+                        let outcome = try await outcome(of: load)
+                        #expect((outcome.failure as? URLError)?.code == .cancelled, "load \(index): \(outcome)")
+                    }
                 }
             }
         }

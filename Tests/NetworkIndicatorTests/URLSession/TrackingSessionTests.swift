@@ -67,79 +67,80 @@ extension RealLoadSuites {
         }
 
         @Test func everyTaskMethodCountsItsTaskUntilItCompletes() async throws {
-            let server = try LocalHTTPServer()
-            let (tracking, scheduler) = makeSession()
-            let file = try temporaryFile(containing: "twelve bytes")
-            defer { try? FileManager.default.removeItem(at: file) }
-            let bodies = LockedState<[String]>([])
-            let recordBody: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, _, error in
-                let body = data.map { String(decoding: $0, as: UTF8.self) } ?? "failed: \(String(describing: error))"
-                bodies.withLock { $0.append(body) }
+            try await withTemporaryFile(containing: "twelve bytes") { file in
+                let server = try LocalHTTPServer()
+                let (tracking, scheduler) = makeSession()
+                let bodies = LockedState<[String]>([])
+                let recordBody: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, _, error in
+                    let body =
+                        data.map { String(decoding: $0, as: UTF8.self) } ?? "failed: \(String(describing: error))"
+                    bodies.withLock { $0.append(body) }
+                }
+                // The downloaded file is the handler's: read it there, and remove it.
+                let recordFile: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = { location, response, error in
+                    recordBody(location.flatMap { try? contentsOfDownloadedFile(at: $0) }, response, error)
+                }
+                server.holdResponses()
+                let tasks: [URLSessionTask] = [
+                    tracking.dataTask(with: URLRequest(url: server.url("/data-request"))),
+                    tracking.dataTask(with: server.url("/data-url"), completionHandler: recordBody),
+                    tracking.uploadTask(with: post(server.url("/upload-file")), fromFile: file),
+                    tracking.uploadTask(
+                        with: post(server.url("/upload-data-handler")),
+                        from: Data("abc".utf8),
+                        completionHandler: recordBody
+                    ),
+                    tracking.uploadTask(
+                        with: post(server.url("/upload-file-handler")),
+                        fromFile: file,
+                        completionHandler: recordBody
+                    ),
+                    tracking.downloadTask(
+                        with: URLRequest(url: server.url("/download-request-handler")),
+                        completionHandler: recordFile
+                    ),
+                    tracking.downloadTask(with: server.url("/download-url-handler"), completionHandler: recordFile),
+                ]
+                for task in tasks { task.resume() }
+                #expect(tracking.manager.activeTaskCount == tasks.count, "each task counts while its response is held")
+                #expect(
+                    tracking.manager.activitySnapshot().activities.map(\.label).sorted()
+                        == tasks.map { "\($0.originalRequest!.httpMethod!) 127.0.0.1\($0.originalRequest!.url!.path)" }
+                        .sorted()
+                )
+                server.releaseResponses()
+                await eventually { tasks.allSatisfy { $0.state == .completed } }
+                await poll(scheduler)
+                #expect(tracking.manager.activeTaskCount == 0)
+                await eventually { bodies.withLock { $0.count } == 5 }
+                #expect(
+                    bodies.withLock { $0 }.sorted() == [
+                        "ok /data-url",
+                        "ok /download-request-handler",
+                        "ok /download-url-handler",
+                        "ok /upload-data-handler 3 bytes",
+                        "ok /upload-file-handler 12 bytes",
+                    ],
+                    "the completion handlers still receive their results"
+                )
+                tracking.session.finishTasksAndInvalidate()
             }
-            // The downloaded file is deleted once the handler returns: read it there.
-            let recordFile: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = { location, response, error in
-                recordBody(location.flatMap { try? Data(contentsOf: $0) }, response, error)
-            }
-            server.holdResponses()
-            let tasks: [URLSessionTask] = [
-                tracking.dataTask(with: URLRequest(url: server.url("/data-request"))),
-                tracking.dataTask(with: server.url("/data-url"), completionHandler: recordBody),
-                tracking.uploadTask(with: post(server.url("/upload-file")), fromFile: file),
-                tracking.uploadTask(
-                    with: post(server.url("/upload-data-handler")),
-                    from: Data("abc".utf8),
-                    completionHandler: recordBody
-                ),
-                tracking.uploadTask(
-                    with: post(server.url("/upload-file-handler")),
-                    fromFile: file,
-                    completionHandler: recordBody
-                ),
-                tracking.downloadTask(
-                    with: URLRequest(url: server.url("/download-request-handler")),
-                    completionHandler: recordFile
-                ),
-                tracking.downloadTask(with: server.url("/download-url-handler"), completionHandler: recordFile),
-            ]
-            for task in tasks { task.resume() }
-            #expect(tracking.manager.activeTaskCount == tasks.count, "each task counts while its response is held")
-            #expect(
-                tracking.manager.activitySnapshot().activities.map(\.label).sorted()
-                    == tasks.map { "\($0.originalRequest!.httpMethod!) 127.0.0.1\($0.originalRequest!.url!.path)" }
-                    .sorted()
-            )
-            server.releaseResponses()
-            await eventually { tasks.allSatisfy { $0.state == .completed } }
-            await poll(scheduler)
-            #expect(tracking.manager.activeTaskCount == 0)
-            await eventually { bodies.withLock { $0.count } == 5 }
-            #expect(
-                bodies.withLock { $0 }.sorted() == [
-                    "ok /data-url",
-                    "ok /download-request-handler",
-                    "ok /download-url-handler",
-                    "ok /upload-data-handler 3 bytes",
-                    "ok /upload-file-handler 12 bytes",
-                ],
-                "the completion handlers still receive their results"
-            )
-            tracking.session.finishTasksAndInvalidate()
         }
 
         @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
         @Test(arguments: AsyncLoad.allCases)
         func everyAsyncLoadCountsUntilItReturns(_ load: AsyncLoad) async throws {
-            let server = try LocalHTTPServer()
-            let (tracking, _) = makeSession()
-            let file = try temporaryFile(containing: "twelve bytes")
-            defer { try? FileManager.default.removeItem(at: file) }
-            let url = server.url("/\(load)")
-            let body = try await whileHeld(server, tracking.manager, label: "\(load.method) 127.0.0.1\(url.path)") {
-                try await load.run(on: tracking, url: url, file: file)
+            try await withTemporaryFile(containing: "twelve bytes") { file in
+                let server = try LocalHTTPServer()
+                let (tracking, _) = makeSession()
+                let url = server.url("/\(load)")
+                let body = try await whileHeld(server, tracking.manager, label: "\(load.method) 127.0.0.1\(url.path)") {
+                    try await load.run(on: tracking, url: url, file: file)
+                }
+                #expect(String(decoding: body, as: UTF8.self) == load.expectedBody(for: url))
+                #expect(tracking.manager.activeTaskCount == 0)
+                tracking.session.finishTasksAndInvalidate()
             }
-            #expect(String(decoding: body, as: UTF8.self) == load.expectedBody(for: url))
-            #expect(tracking.manager.activeTaskCount == 0)
-            tracking.session.finishTasksAndInvalidate()
         }
 
         @Test func cancelledTaskEndsAtTheNextPoll() async throws {
@@ -207,9 +208,9 @@ enum AsyncLoad: String, CaseIterable, Sendable {
         case .uploadOfAFile:
             return try await tracking.upload(for: post(url), fromFile: file).0
         case .downloadForRequest:
-            return try Data(contentsOf: try await tracking.download(for: URLRequest(url: url)).0)
+            return try contentsOfDownloadedFile(at: try await tracking.download(for: URLRequest(url: url)).0)
         case .downloadFromURL:
-            return try Data(contentsOf: try await tracking.download(from: url).0)
+            return try contentsOfDownloadedFile(at: try await tracking.download(from: url).0)
         }
     }
 
@@ -236,13 +237,6 @@ private func post(_ url: URL) -> URLRequest {
     var request = URLRequest(url: url)
     request.httpMethod = "POST"
     return request
-}
-
-/// A new file in the temporary directory holding `text`; the caller removes it.
-private func temporaryFile(containing text: String) throws -> URL {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID()).txt")
-    try Data(text.utf8).write(to: file)
-    return file
 }
 
 /// A session delegate of the app's, which must keep receiving its messages.

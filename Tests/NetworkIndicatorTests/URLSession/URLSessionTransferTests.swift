@@ -27,7 +27,7 @@ extension RealLoadSuites {
             let url = server.url("/file")
             let (file, _) = try await whileHeld(server, manager, label: "GET 127.0.0.1/file") {
                 let (file, response) = try await session.download(for: URLRequest(url: url), tracking: manager)
-                return (try Data(contentsOf: file), response)
+                return (try contentsOfDownloadedFile(at: file), response)
             }
             #expect(String(decoding: file, as: UTF8.self) == "ok /file")
             #expect(manager.activeTaskCount == 0)
@@ -41,7 +41,7 @@ extension RealLoadSuites {
             let session = URLSession(configuration: .ephemeral)
             let url = server.url("/other")
             let file = try await whileHeld(server, manager, label: "GET 127.0.0.1/other") {
-                try Data(contentsOf: try await session.download(from: url, tracking: manager).0)
+                try contentsOfDownloadedFile(at: try await session.download(from: url, tracking: manager).0)
             }
             #expect(String(decoding: file, as: UTF8.self) == "ok /other")
             #expect(manager.activeTaskCount == 0)
@@ -64,21 +64,20 @@ extension RealLoadSuites {
         }
 
         @Test func uploadOfAFileIsTrackedUntilItReturns() async throws {
-            let server = try LocalHTTPServer()
-            let manager = makeManager()
-            let session = URLSession(configuration: .ephemeral)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID()).txt")
-            try Data("twelve bytes".utf8).write(to: file)
-            defer { try? FileManager.default.removeItem(at: file) }
-            var request = URLRequest(url: server.url("/file-upload"))
-            request.httpMethod = "PUT"
-            let sent = request
-            let (data, _) = try await whileHeld(server, manager, label: "PUT 127.0.0.1/file-upload") {
-                try await session.upload(for: sent, fromFile: file, tracking: manager)
+            try await withTemporaryFile(containing: "twelve bytes") { file in
+                let server = try LocalHTTPServer()
+                let manager = makeManager()
+                let session = URLSession(configuration: .ephemeral)
+                var request = URLRequest(url: server.url("/file-upload"))
+                request.httpMethod = "PUT"
+                let sent = request
+                let (data, _) = try await whileHeld(server, manager, label: "PUT 127.0.0.1/file-upload") {
+                    try await session.upload(for: sent, fromFile: file, tracking: manager)
+                }
+                #expect(String(decoding: data, as: UTF8.self) == "ok /file-upload 12 bytes")
+                #expect(manager.activeTaskCount == 0)
+                session.finishTasksAndInvalidate()
             }
-            #expect(String(decoding: data, as: UTF8.self) == "ok /file-upload 12 bytes")
-            #expect(manager.activeTaskCount == 0)
-            session.finishTasksAndInvalidate()
         }
 
         @Test func uploadThatFailsEndsWhenItThrows() async throws {

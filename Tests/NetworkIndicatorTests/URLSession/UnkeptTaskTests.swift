@@ -48,18 +48,20 @@ extension RealLoadSuites {
         /// runs, with no poll and no sweep (the manual scheduler never runs either).
         @Test(arguments: HandlerTaskMethod.allCases)
         func trackingSessionTaskHasEndedWhenItsHandlerRuns(_ method: HandlerTaskMethod) async throws {
-            let server = try LocalHTTPServer()
-            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            manager.completionCheckInterval = Self.hour
-            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
-            let countInHandler = LockedState<Int?>(nil)
-            method.start(on: tracking, url: server.url("/\(method)")) {
-                countInHandler.withLock { $0 = manager.activeTaskCount }
+            try await withTemporaryFile(containing: "abc") { file in
+                let server = try LocalHTTPServer()
+                let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+                manager.completionCheckInterval = Self.hour
+                let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
+                let countInHandler = LockedState<Int?>(nil)
+                method.start(on: tracking, url: server.url("/\(method)"), file: file) {
+                    countInHandler.withLock { $0 = manager.activeTaskCount }
+                }
+                await eventually { countInHandler.withLock { $0 } != nil }
+                #expect(countInHandler.withLock { $0 } == 0)
+                #expect(manager.activeTaskCount == 0)
+                tracking.session.finishTasksAndInvalidate()
             }
-            await eventually { countInHandler.withLock { $0 } != nil }
-            #expect(countInHandler.withLock { $0 } == 0)
-            #expect(manager.activeTaskCount == 0)
-            tracking.session.finishTasksAndInvalidate()
         }
 
         @Test func trackedTaskThatIsNeverResumedEndsWhenItsSessionIsCancelled() async throws {
@@ -135,13 +137,21 @@ private func startTrackedLoad(
 enum HandlerTaskMethod: String, CaseIterable, Sendable {
     case dataForRequest, dataForURL, uploadOfData, uploadOfAFile, downloadForRequest, downloadForURL
 
-    /// Makes and resumes the task for `url`, keeping nothing; `handled` runs from its handler.
-    func start(on tracking: NetworkActivityTrackingSession, url: URL, handled: @escaping @Sendable () -> Void) {
+    /// Makes and resumes the task for `url` (uploading `file` or three bytes), keeping nothing;
+    /// `handled` runs from its handler, which then removes a downloaded file.
+    func start(
+        on tracking: NetworkActivityTrackingSession,
+        url: URL,
+        file: URL,
+        handled: @escaping @Sendable () -> Void
+    ) {
         let dataHandler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { _, _, _ in handled() }
-        let fileHandler: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = { _, _, _ in handled() }
+        let fileHandler: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = { location, _, _ in
+            handled()
+            if let location { removeDownloadedFile(at: location) }
+        }
         var post = URLRequest(url: url)
         post.httpMethod = "POST"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID()).txt")
         switch self {
         case .dataForRequest:
             tracking.dataTask(with: URLRequest(url: url), completionHandler: dataHandler).resume()
@@ -150,7 +160,6 @@ enum HandlerTaskMethod: String, CaseIterable, Sendable {
         case .uploadOfData:
             tracking.uploadTask(with: post, from: Data("abc".utf8), completionHandler: dataHandler).resume()
         case .uploadOfAFile:
-            try? Data("abc".utf8).write(to: file)
             tracking.uploadTask(with: post, fromFile: file, completionHandler: dataHandler).resume()
         case .downloadForRequest:
             tracking.downloadTask(with: URLRequest(url: url), completionHandler: fileHandler).resume()
