@@ -12,11 +12,9 @@
 public final class NetworkActivityToken: Sendable {
     /// Kept alive by the token (see above); its driver holds the token's entry.
     let manager: NetworkIndicatorManager
-    /// The registry slot pinned to this token until its `deinit`: its tasks are found there,
-    /// without a hash lookup.
+    /// The registry slot pinned to this token until its `deinit`, found with no hash lookup.
     let slot: Int32
-    /// The slot's generation when it was pinned to this token: the driver compares it, so that
-    /// the pair names this token's entry only.
+    /// The slot's generation when pinned: the driver compares it, so the pair names this token's entry only.
     let generation: UInt32
 
     /// Made by the manager after the driver pinned `pinned` to it.
@@ -26,7 +24,6 @@ public final class NetworkActivityToken: Sendable {
         self.generation = pinned.generation
     }
 
-    /// The slot and generation the token was made with.
     var pinned: PinnedSlot { PinnedSlot(slot: slot, generation: generation) }
 
     deinit {
@@ -36,9 +33,8 @@ public final class NetworkActivityToken: Sendable {
         }
     }
 
-    /// Finishes the token's tasks, reporting nothing if they already ended; the token keeps its
-    /// slot, so it can still be begun again. Usable from this module's inlinable code (the async
-    /// sequence's iterator).
+    /// Finishes the token's tasks, reporting nothing if they already ended; the slot stays pinned, so
+    /// the token can begin again. For this module's inlinable code (the async sequence's iterator).
     @usableFromInline
     func finishAll() {
         manager.driver.finishAll(pinnedAt: slot, generation: generation)

@@ -41,11 +41,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// `NetworkIndicatorUI` product has the status-bar spinner and in-app overlays).
     public static let shared = NetworkIndicatorManager()
 
-    /// The engine: registry, state machine and timers behind one lock, outputs on the main
-    /// actor.
+    /// The engine: the tree of this manager behind one lock, outputs on the main actor.
     let driver: IndicatorDriver
-    /// ``NetworkActivityToken``'s type, kept here: comparing with it is a load, where naming the
-    /// type calls its metadata accessor (``ownOpaqueToken(_:)``, at every begin and finish).
+    /// Stored so that comparing with it (``ownOpaqueToken(_:)``) is a load, not a metadata accessor call.
     private let opaqueTokenType = ObjectIdentifier(NetworkActivityToken.self)
 
     /// The scheduler this manager takes its time and main-thread work from: the one it was made
@@ -95,8 +93,7 @@ public final class NetworkIndicatorManager: Sendable {
         if scheduler is MainQueueScheduler { MainQueueWatchdog.watch(driver.liveDriver) }
     }
 
-    /// Creates a manager whose tasks also count in `parent`'s tree; see
-    /// ``init(parent:label:)``.
+    /// Creates a manager whose tasks also count in `parent`'s tree; see ``init(parent:label:)``.
     init(childOf parent: NetworkIndicatorManager, label: String?) {
         self.driver = IndicatorDriver(childOf: parent.driver, label: label)
         self.progressRollUp = ProgressRollUp(driver: driver)

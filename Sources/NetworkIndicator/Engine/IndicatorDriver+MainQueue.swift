@@ -1,17 +1,15 @@
 import Foundation
 
-/// What the driver does after its lock is released: performing the machine's answers on the
-/// main actor (timers first, then outputs and streams), the sweep's
-/// unlocked middle, attaching outputs, and passing diagnostics. Nothing here can take the lock:
-/// its state is `private` to `IndicatorDriver.swift`, whose methods these call.
+/// What the driver does with its lock released: the machine's answers on the main actor (timers
+/// first, then outputs and streams), the sweep's middle, attaching outputs, diagnostics. The lock
+/// is reached only through the methods of `IndicatorDriver.swift`.
 extension IndicatorDriver {
     /// Passes a diagnostic to the handler, outside the lock.
     func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
         diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
     }
 
-    /// Performs a machine's answer, lock released: cancels the timers it stops, starts the
-    /// ones it asks for, then tells the outputs and streams.
+    /// Performs a machine's answer, lock released: stops timers, starts timers, then tells outputs and streams.
     @MainActor
     func perform(_ answer: IndicatorTree.Delivery) {
         for timer in answer.stoppedTimers { timer.cancel() }
@@ -24,9 +22,8 @@ extension IndicatorDriver {
         countObserversLeft(released)
     }
 
-    /// Starts the timers `changes` ask for, then installs them under the lock in one go; a
-    /// timer whose generation is no longer current (replaced meanwhile, or shut down) is
-    /// cancelled instead.
+    /// Starts the timers `changes` ask for, then installs them in one lock hold; a timer whose
+    /// generation is no longer current (replaced meanwhile, or shut down) is cancelled instead.
     @MainActor
     private func startTimers(_ changes: [IndicatorStateMachine.TimerKind: IndicatorStateMachine.TimerChange]) {
         var started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)] = []
@@ -72,10 +69,8 @@ extension IndicatorDriver {
 
     // MARK: - Outputs
 
-    /// Attaches `output` and tells it the current visibility (and, if it wants counts, the
-    /// last reconciled count) at once. Does nothing if it is attached already. The one place
-    /// where ``OutputDelivery`` (which outputs, and whether each wants counts) and the machine
-    /// (how many want counts) both hear of it.
+    /// Attaches `output` and tells it the visibility (and, if it wants counts, the last reconciled
+    /// count) at once; nothing if attached already. Both ``OutputDelivery`` and the machine hear of it.
     @MainActor
     func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount

@@ -1,29 +1,25 @@
 import Foundation
 
-/// The driver's reads of its manager's node, and its changes that move no count: settings,
-/// diagnostics handler, streams and outputs. Each takes the lock once, through the driver's
-/// `read(ifGone:_:)` or `update(ifGone:_:)` (`IndicatorDriver.swift`).
+/// The driver's reads of its manager's node, and its changes that move no count; each takes the
+/// lock once, through `read(ifGone:_:)` or `update(ifGone:_:)`.
 extension IndicatorDriver {
     /// The open tasks of the manager and its descendants.
     var activeTaskCount: Int {
         read(ifGone: 0) { $0.activeTaskCount }
     }
 
-    /// Whether `key` has an open task in this manager (and the manager is not gone): the
-    /// progress roll-up (`Progress/`) asks it when a fraction is read, never on begin or finish.
+    /// Whether `key` has an open task here (`false` once gone); for the progress roll-up, never on begin or finish.
     func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
         read(ifGone: false) { $0.registry.table.value(for: key) != nil }
     }
 
-    /// Whether the opaque token pinned at `slot` in `generation` has an open task (see
-    /// ``hasOpenTask(_:)``).
+    /// ``hasOpenTask(_:)`` for the opaque token pinned at `slot` in `generation`.
     func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
         read(ifGone: false) { $0.registry.hasOpenTask(pinnedAt: slot, generation: generation) }
     }
 
-    /// The open tasks of the manager and its descendants, and how many times that count has
-    /// left zero: a new busy period tells the progress roll-up that the scope was idle in
-    /// between, even if nobody read it while it was.
+    /// The open tasks of the manager and its descendants, and how often that count left zero: a new
+    /// busy period tells the progress roll-up the scope was idle in between, even if nobody read it.
     var progressActivity: ProgressActivity {
         read(ifGone: ProgressActivity(count: 0, busyPeriod: 0)) {
             ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod)
@@ -41,7 +37,6 @@ extension IndicatorDriver {
         read(ifGone: 0) { $0.registry.groupCount(for: key) }
     }
 
-    /// The settings now.
     var settings: IndicatorStateMachine.Settings {
         read(ifGone: IndicatorStateMachine.Settings()) { $0.machine.settings }
     }
@@ -52,7 +47,6 @@ extension IndicatorDriver {
         if hop { enqueueReconcile() }
     }
 
-    /// The handler that receives diagnostics.
     var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
         read(ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
     }
@@ -80,8 +74,7 @@ extension IndicatorDriver {
         update(ifGone: ()) { $0.streams.remove(id) }
     }
 
-    /// Tells the machine that an output was attached; returns the count to tell it at once, if
-    /// it wants counts.
+    /// Tells the machine an output was attached; returns the count to tell it at once, if it wants counts.
     func outputAttached(receivesCount: Bool) -> Int? {
         let (count, hop) = update(ifGone: (nil, false)) { node in
             let activity = node.activity(count: node.activeTaskCount)

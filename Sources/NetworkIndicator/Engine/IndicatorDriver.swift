@@ -1,51 +1,28 @@
 import Foundation
 
-/// Storage and effects for one manager's node of an ``IndicatorTree``: every manager of a tree
-/// (a root and its scopes) shares the root's lock and the tree value behind it. Each event is
-/// one method here: read the time if needed, take the lock, call the tree's one event, release
-/// the lock, perform the effects (main-queue hops, timers, deliveries to outputs and streams).
+/// Storage and effects for one manager's node of an ``IndicatorTree``; the whole tree sits behind
+/// the root's lock, shared by every driver of the tree. Each event locks, calls the tree's one
+/// event, unlocks, then performs the effects. Only this file takes the lock, and nothing under it
+/// runs code we do not own (schedulers, outputs, diagnostics handlers, the last release of a
+/// caller's object).
 ///
-/// The lock and its ``Storage`` are `private` to this file, so the compiler enforces that only
-/// the methods written here take the lock. Under the lock, code only reads and changes the
-/// tree; whatever can run code we do not own (schedulers, outputs, diagnostics handlers, the
-/// last release of a caller's object) happens after it is released.
+/// Callers' objects: a caller's object is not `Sendable`, so the methods that move one into or out
+/// of the tree (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``finishSweep(completed:now:)``,
+/// ``cancelTree()``) use `withLockUnchecked`. Safe because the registry holds it weakly and under the
+/// lock only compares its identity or hands it back; once out, it is only released, or called as
+/// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
 ///
-/// ## Callers' objects
-///
-/// The lock box follows the standard library's `Mutex`: its state goes in as `sending` and is
-/// reached as `inout sending`, so the compiler checks what enters and leaves the lock. A
-/// caller's object is not `Sendable` (`AnyObject`), and the manager's whole point is to hold
-/// callers' objects weakly, from any thread: the methods that move one into or out of the tree
-/// where the compiler cannot follow it (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``,
-/// ``finishSweep(completed:now:)``, ``cancelTree()``) take the lock with `withLockUnchecked`.
-/// It is safe because the driver never calls a caller's object under the lock or on another
-/// thread: the registry holds it weakly and reads it only to compare identities or to hand it
-/// back, and what leaves the lock is only released afterwards or, for a
-/// ``NetworkActivityCompletionReporting`` token, asked `isNetworkActivityFinished` on the main
-/// actor, or, for a ``NetworkActivityCancellable`` one that a cancel ended, told `cancel()` on
-/// the canceller's thread, as those protocols document.
-///
-/// ## Scheduled work
-///
-/// Scheduled work reaches the driver through ``liveDriver``, a box that the driver fills at
-/// creation and ``shutDown()`` (called by the manager's `deinit`) empties: a cycle broken by
-/// the manager's `deinit`, instead of a weak reference, because a weakly referenced object gets
-/// a side table that makes every retain of it slow (Benchmarks/README.md, "Unsafe and
-/// hand-written constructs"). The tree's storage keeps each node's box, so that an event in a
-/// scope can queue its ancestors' reconciles.
+/// ``liveDriver`` (emptied by ``shutDown()``, from the manager's `deinit`) is a deliberate cycle:
+/// a weak reference would slow every retain (Benchmarks/README.md, "Unsafe and hand-written
+/// constructs").
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
-    /// The scheduler is ``MainQueueScheduler``, whose clock has a cheap coarse reading
-    /// (``CoarseClock``), read under the lock only when a start time or a delay edge needs it.
-    /// Any other scheduler's `now` is the caller's code: it is read before taking the lock.
+    /// Whether event times come from ``CoarseClock`` under the lock (see ``eventTime()``).
     private let readsCoarseClock: Bool
-    /// The tree of this manager, shared by every driver of the tree.
     private let storage: LockedState<Storage>
-    /// This manager's node in the tree.
     let node: IndicatorTree.NodeID
     let delivery = OutputDelivery()
-    /// The way back to this driver for scheduled work: the driver until ``shutDown()``, then
-    /// `nil`.
+    /// This driver until ``shutDown()``, then `nil`: the way scheduled work reaches it.
     let liveDriver = LockedState<IndicatorDriver?>(nil)
 
     /// The driver of a root manager, with a tree of its own.
@@ -59,8 +36,7 @@ final class IndicatorDriver: Sendable {
         storage.withLock { $0.liveDrivers = [box] }
     }
 
-    /// The driver of a scope of `parent`'s manager, in `parent`'s tree, named `label` in its
-    /// parent's snapshot.
+    /// The driver of a scope of `parent`'s manager, in `parent`'s tree.
     init(childOf parent: IndicatorDriver, label: String?) {
         self.scheduler = parent.scheduler
         self.readsCoarseClock = parent.readsCoarseClock
@@ -75,9 +51,8 @@ final class IndicatorDriver: Sendable {
         liveDriver.withLock { $0 = self }
     }
 
-    /// The manager is gone: its remaining tasks end in every ancestor, the timers are
-    /// cancelled, the streams finished, and the outputs told (on the main actor) that the
-    /// indicator is gone. Work still queued does nothing.
+    /// The manager is gone: its tasks end in every ancestor, its timers are cancelled, its streams
+    /// finished, its outputs told on the main actor. Work still queued does nothing.
     func shutDown() {
         var time = eventTime()
         let (removal, hops) = storage.withLock { storage in
@@ -89,7 +64,6 @@ final class IndicatorDriver: Sendable {
         enqueueReconciles(hops)
         for timer in removal.timers { timer.cancel() }
         for stream in removal.streams { stream.finish() }
-        // Outputs belong to the main actor: they hear that the indicator is gone there.
         scheduler.enqueue { [delivery] in delivery.shutDown() }
     }
 
@@ -102,23 +76,20 @@ final class IndicatorDriver: Sendable {
         var time = eventTime()
         // A caller's object enters the tree: see "Callers' objects" in the header.
         let hops = storage.withLockUnchecked { storage in
-            // The tree changes before the storage is read: `storage.boxes(for: storage.tree…)`
-            // would read (and retain) the storage first, and the change would copy the tree.
+            // Change the tree before reading `storage`: reading it first retains it, and the change copies the tree.
             let hops = storage.tree.beginToken(token, label: label, in: node, time: &time)
             return storage.boxes(for: hops)
         }
         enqueueReconciles(hops)
     }
 
-    /// Begins one task under `key` that the sweep never checks: a group's (`object` is its key)
-    /// or a helper's load (`object` is the load), held weakly so that a cancel reaches it.
+    /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
     func begin(_ key: ObjectIdentifier, object: (any AnyObject & Sendable)?, kind: TaskKind, label: String?) {
         change { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
     }
 
-    /// Pins a slot for a new opaque token and begins its first task; returns the slot and its
-    /// generation, which the caller makes the token with after the lock. A pair that is never
-    /// pinned if the manager is gone.
+    /// Pins a slot for a new opaque token and begins its first task; returns the pair the caller
+    /// makes the token with after the lock (a never-pinned pair once the manager is gone).
     @inline(__always)
     func beginOpaqueToken(label: String?) -> PinnedSlot {
         changeTasks { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
@@ -129,20 +100,17 @@ final class IndicatorDriver: Sendable {
         changeTasks { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`.
     func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
         changeTasks { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
-    /// Ends every task of the opaque token pinned at `slot` in `generation` without freeing
-    /// the slot (the token lives on).
+    /// Ends every task of the opaque token at (`slot`, `generation`); the slot stays pinned.
     func finishAll(pinnedAt slot: Int32, generation: UInt32) {
         change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: false, in: node, time: &$1) }
     }
 
-    /// The opaque token pinned at `slot` in `generation` is released: its tasks end and the
-    /// slot is freed, its generation bumped. A stale pair (the generation compare fails)
-    /// changes nothing.
+    /// The opaque token at (`slot`, `generation`) is released: its tasks end, the slot is freed and
+    /// its generation bumped. A stale pair (the generation compare fails) changes nothing.
     @inline(__always)
     func release(slot: Int32, generation: UInt32) {
         change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
@@ -174,10 +142,8 @@ final class IndicatorDriver: Sendable {
         change { $0.resetSubtree(of: node, time: &$1) }
     }
 
-    /// Ends the tasks whose work can be cancelled, in this manager and all its descendants, in
-    /// one hold of the lock, and returns the work, to cancel after the lock. The callers'
-    /// objects read under the lock leave it in the result (see "Callers' objects" in the
-    /// header); the ones not returned are released here, after the lock.
+    /// Ends the cancellable tasks of this manager's subtree in one lock hold; returns their work, to
+    /// cancel after the lock. Objects not returned are released here, after the lock.
     func cancelTree() -> [any NetworkActivityCancellable] {
         var time = eventTime()
         // Callers' objects leave the tree: see "Callers' objects" in the header.
@@ -191,23 +157,20 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Reading, from any thread
 
-    /// The manager's entries and one record per child with tasks, as snapshot records, and its
-    /// count, all read in one hold of the lock. The live objects that name them are appended
-    /// to `keptAlive`, to release after the lock.
+    /// This manager's entries, one record per child with tasks, and its count, in one lock hold;
+    /// the live objects they name go to `keptAlive`, to release after the lock.
     func snapshot(keepingAlive keptAlive: inout [AnyObject]) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
         // Callers' objects leave the tree: see "Callers' objects" in the header.
         storage.withLockUnchecked { $0.tree.snapshot(of: node, keepingAlive: &keptAlive) }
     }
 
-    /// Reads this manager's node under the lock; `ifGone` once shut down. The one way the
-    /// readers in `IndicatorDriver+Node.swift` reach the tree.
+    /// Reads this manager's node under the lock (`ifGone` once shut down): the way `+Node` reads the tree.
     @inline(__always)
     func read<Result: Sendable>(ifGone: Result, _ body: @Sendable (IndicatorTree.Node) -> Result) -> Result {
         storage.withLock { $0.tree.read(node, ifGone: ifGone, body) }
     }
 
-    /// Changes this manager's node under the lock, without a count change; `ifGone` once shut
-    /// down. The one way the methods in `IndicatorDriver+Node.swift` change the tree.
+    /// Changes this manager's node under the lock, moving no count (`ifGone` once shut down): the way `+Node` does.
     @inline(__always)
     func update<Result: Sendable>(ifGone: Result, _ body: @Sendable (inout IndicatorTree.Node) -> Result) -> Result {
         storage.withLock { $0.tree.update(node, ifGone: ifGone, body) }
@@ -222,7 +185,6 @@ final class IndicatorDriver: Sendable {
         if let delivery = storage.withLock({ $0.tree.reconcile(node, now: now) }) { perform(delivery) }
     }
 
-    /// The delay timer of `generation` fired.
     @MainActor
     func delayTimerFired(generation: UInt64) {
         let now = scheduler.now
@@ -230,8 +192,7 @@ final class IndicatorDriver: Sendable {
         if let delivery { perform(delivery) }
     }
 
-    /// Installs the timers just started, in one go; returns those whose generation is no
-    /// longer current (replaced meanwhile, or shut down), to cancel after the lock.
+    /// Installs the started timers; returns the stale ones (replaced, or shut down) to cancel after the lock.
     func install(
         _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)]
     ) -> [any NetworkIndicatorCancellable] {
@@ -250,16 +211,14 @@ final class IndicatorDriver: Sendable {
         return found
     }
 
-    /// The sweep's last step: ends the tasks of tokens that reported completion (if their
-    /// entries are still theirs), carries the change to the ancestors, and brings the machine
-    /// up to date; returns the diagnostics handler, for the stale-task reports.
+    /// The sweep's last step: ends the tasks of tokens that reported completion (if their entries
+    /// are still theirs) and updates the machine; returns the handler for the stale-task reports.
     @MainActor
     func finishSweep(
         completed: [(key: ObjectIdentifier, object: AnyObject)],
         now: TimeInterval
     ) -> NetworkIndicatorDiagnosticsHandler {
-        // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the
-        // header.
+        // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the header.
         let (delivery, hops, handler) = storage.withLockUnchecked { storage in
             let (delivery, hops) = storage.tree.finishSweep(node, completed: completed, now: now)
             let handler = storage.tree.read(node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
@@ -293,14 +252,12 @@ final class IndicatorDriver: Sendable {
         changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
     }
 
-    /// Queues one reconcile of this manager on the main queue; the machine allows one pending
-    /// at a time.
+    /// Queues one reconcile of this manager; the machine allows one pending at a time.
     func enqueueReconcile() {
         enqueueReconcile(of: liveDriver)
     }
 
-    /// Queues one reconcile, on the main queue, of the driver that `box` holds (this one's, or
-    /// another node's of the same tree), if it still lives then.
+    /// Queues a reconcile of the driver that `box` holds (any node of this tree), if it still lives then.
     func enqueueReconcile(of box: LockedState<IndicatorDriver?>) {
         scheduler.enqueue { box.withLock { $0 }?.reconcile() }
     }
@@ -313,9 +270,8 @@ final class IndicatorDriver: Sendable {
         for box in others { enqueueReconcile(of: box) }
     }
 
-    /// The time of an event: the scheduler's own reading for a scheduler other than
-    /// ``MainQueueScheduler``, taken before the lock; otherwise the coarse clock, read only if
-    /// needed (a new entry's start time, an edge a running delay absorbs).
+    /// The time of an event: a reading taken before the lock for a scheduler other than
+    /// ``MainQueueScheduler``; otherwise the coarse clock, read under it only if needed.
     @inline(__always)
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
@@ -326,8 +282,7 @@ extension IndicatorDriver {
     /// The tree behind the lock, and the box of each node's driver for scheduled work.
     private struct Storage {
         var tree: IndicatorTree
-        /// By node index: the ``IndicatorDriver/liveDriver`` box of the node's driver, `nil`
-        /// for a removed node.
+        /// By node index: the node driver's ``IndicatorDriver/liveDriver`` box, `nil` once removed.
         var liveDrivers: [LockedState<IndicatorDriver?>?] = []
 
         mutating func setLiveDriver(_ box: LockedState<IndicatorDriver?>, at index: Int32) {

@@ -1,13 +1,9 @@
 import Foundation
 
-/// What the manager does about its count, its settings and its timers, as a pure state machine.
-///
-/// It knows no lock, clock, timer or output. Each event is a `mutating func` that returns what
-/// to do; the ``IndicatorDriver`` keeps the machine behind its lock, calls it, and performs the
-/// returned actions after releasing the lock. Inside, the ``VisibilityPolicy`` (below, in this
-/// file) decides when the indicator shows; around it the machine coalesces main-queue hops (at
-/// most one pending) and decides which timers run: the policy's single delay timer, and the
-/// sweep timer.
+/// What the manager does about its count, settings and timers, as a pure state machine: each
+/// event is a `mutating func` returning what to do, which ``IndicatorDriver`` performs after the
+/// lock. Around the ``VisibilityPolicy`` it coalesces main-queue hops (at most one pending) and
+/// decides which timers run: the policy's delay timer and the sweep timer.
 struct IndicatorStateMachine {
     /// The manager's settings, read at each reconcile (the stale-task threshold by the sweep).
     struct Settings {
@@ -27,7 +23,6 @@ struct IndicatorStateMachine {
         var tracksWeakTokens: Bool
     }
 
-    /// The two timers the driver keeps running for the machine.
     enum TimerKind {
         /// The policy's one-shot delay timer (start, completion, minimum visible duration).
         case delay
@@ -55,8 +50,7 @@ struct IndicatorStateMachine {
     private(set) var settings = Settings()
     private(set) var policy = VisibilityPolicy()
     private var isHopPending = false
-    /// How many attached outputs want task counts (every count change then needs a hop); kept
-    /// here only, ``OutputDelivery`` knows per output whether it wants them.
+    /// How many attached outputs want task counts (then every count change needs a hop).
     private(set) var countObserverCount = 0
     private var generations: [TimerKind: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
@@ -67,11 +61,9 @@ struct IndicatorStateMachine {
 
     // MARK: - Events from any thread
 
-    /// The task count went from `old` to `activity.count` (at `now`). Returns `true` when the
-    /// caller must enqueue a reconcile. An edge (none active ↔ some active) needs one unless a
-    /// start or completion delay is running: the policy records it and the delay's timer
-    /// settles it. Every change needs one while an output wants counts; the first swept token
-    /// needs the sweep started.
+    /// The task count went from `old` to `activity.count`; `true` when the caller must enqueue a
+    /// reconcile: on an edge no running delay absorbs, on every change while an output wants counts,
+    /// and for the first swept token (to start the sweep).
     mutating func tasksChanged(from old: Int, to activity: Activity, now: @autoclosure () -> TimeInterval) -> Bool {
         let new = activity.count
         var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
@@ -81,15 +73,13 @@ struct IndicatorStateMachine {
         return isWanted && hopRequested()
     }
 
-    /// The settings changed (`update`); they apply at the next reconcile. Returns `true` when
-    /// the caller must enqueue one.
+    /// The settings changed; they apply at the next reconcile. `true`: the caller must enqueue one.
     mutating func settingsChanged(_ update: (inout Settings) -> Void) -> Bool {
         update(&settings)
         return hopRequested()
     }
 
-    /// A stream of visibility updates opened: the next reconcile primes it. Returns `true`
-    /// when the caller must enqueue one.
+    /// A visibility stream opened; the next reconcile primes it. `true`: the caller must enqueue one.
     mutating func streamOpened() -> Bool {
         hopRequested()
     }
@@ -118,8 +108,7 @@ struct IndicatorStateMachine {
         return update(activity, now: now)
     }
 
-    /// The delay timer of `generation` fired. `nil` when it is stale (cancelled or replaced
-    /// since it was started): nothing to do.
+    /// The delay timer of `generation` fired; `nil` if it is stale (cancelled or replaced since).
     mutating func delayTimerFired(generation: UInt64, _ activity: Activity, now: TimeInterval) -> Reconciliation? {
         guard generation == generations[.delay] else { return nil }
         var reconciliation = update(activity, now: now) { $0.timerFired(now: now) }
@@ -142,7 +131,6 @@ struct IndicatorStateMachine {
 
     // MARK: - Private
 
-    /// The sweep must run: weak tokens are tracked, or a stale-task threshold is set and active.
     private func needsSweep(_ activity: Activity) -> Bool {
         activity.tracksWeakTokens || (settings.staleTaskThreshold != nil && activity.count > 0)
     }
@@ -194,8 +182,7 @@ struct IndicatorStateMachine {
         }
     }
 
-    /// A new generation for `timer`: started after `interval` (repeating, for the sweep), or
-    /// cancelled when `interval` is `nil`.
+    /// A new generation for `timer`: a start after `interval` (repeating for the sweep), or a cancel for `nil`.
     private mutating func change(_ timer: TimerKind, to interval: TimeInterval?) -> TimerChange {
         generations[timer, default: 0] &+= 1
         guard let interval else { return .cancel }
@@ -214,13 +201,9 @@ struct IndicatorStateMachine {
     }
 }
 
-/// The indicator's visibility as a pure state machine.
-///
-/// It knows nothing of locks, clocks or outputs: each event is a `mutating` function that
-/// returns the ``Actions`` to perform (show or hide, start or cancel the single delay timer).
-/// The ``IndicatorStateMachine`` feeds it under the manager's lock: ``absorbEdge(isActive:now:)``
-/// on the thread of the call that changed the count, every other event on the main actor. The
-/// driver performs the actions after releasing the lock.
+/// The indicator's visibility as a pure state machine: each event returns the ``Actions`` to
+/// perform. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, every
+/// other event on the main actor.
 ///
 /// ```
 ///            active, startDelay > 0          start delay elapsed
@@ -231,9 +214,8 @@ struct IndicatorStateMachine {
 ///     └──────────────────────────────────────────────────────── delayingHide
 /// ```
 ///
-/// With a zero start delay `hidden` goes straight to `visible`; with a zero completion delay
-/// `visible` goes straight to `hidden`. While disabled the policy only records activity and
-/// stays hidden; enabling it again shows the truth at once, without a start delay.
+/// A zero start (completion) delay skips `delayingStart` (`delayingHide`). While disabled the
+/// policy only records activity and stays hidden; enabling shows the truth at once, undelayed.
 struct VisibilityPolicy: Equatable, Sendable {
     enum Phase: Equatable, Sendable {
         case hidden
@@ -242,20 +224,16 @@ struct VisibilityPolicy: Equatable, Sendable {
         case delayingHide
     }
 
-    /// What to do with the policy's single timer.
     enum TimerAction: Equatable, Sendable {
-        /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired(now:)``
-        /// when it fires.
+        /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired(now:)`` on firing.
         case start(after: TimeInterval)
         /// Cancel the running timer; a late firing must be ignored.
         case cancel
     }
 
-    /// At most one visibility change and one timer change per event.
+    /// At most one visibility change and one timer change per event; `nil` leaves either alone.
     struct Actions: Equatable, Sendable {
-        /// The visibility to tell the outputs, or `nil` to leave them alone.
         var visibility: Bool?
-        /// The timer change to perform, or `nil` to leave the timer alone.
         var timer: TimerAction?
 
         static let none = Actions()
@@ -270,22 +248,18 @@ struct VisibilityPolicy: Equatable, Sendable {
     private(set) var since: TimeInterval = 0
     /// In a delaying phase: the delay it started with (a new setting applies to the next one).
     private(set) var delay: TimeInterval = 0
-    /// When the indicator last appeared.
     private(set) var shownAt: TimeInterval = 0
     /// In `delayingHide`: the indicator stays at least until then (minimum visible duration).
     private(set) var holdUntil: TimeInterval = 0
 
-    /// Whether the outputs should currently show the indicator.
     var isVisible: Bool { phase == .visible || phase == .delayingHide }
 
     /// A firing this close to its deadline counts as on time (floating-point arithmetic).
     private static let tolerance: TimeInterval = 1e-6
 
-    /// Activity became `isActive` at `now`. Repeating the current value does nothing, so that
-    /// sweeps and unrelated events never restart a pending delay.
-    ///
-    /// Going idle while visible hides the indicator at the later of (now + `completionDelay`)
-    /// and (``shownAt`` + `minimumVisibleDuration`).
+    /// Activity became `isActive` at `now`; repeating the current value does nothing, so sweeps never
+    /// restart a pending delay. Going idle while visible hides at the later of now + `completionDelay`
+    /// and ``shownAt`` + `minimumVisibleDuration`.
     mutating func activityChanged(
         isActive: Bool,
         now: TimeInterval,
@@ -328,11 +302,9 @@ struct VisibilityPolicy: Equatable, Sendable {
         }
     }
 
-    /// An edge of activity (any task active or none) at `now`, on the thread that caused it.
-    /// While a delay runs, its timer will look at the activity anyway: the edge is recorded and
-    /// needs no main-queue hop (`true`), so a burst of short requests during a delay never wakes
-    /// the main thread. Otherwise `false`, nothing changes, and the caller brings the edge to
-    /// ``activityChanged``. `now` is read only for the edges that move the delay's reference.
+    /// An activity edge at `now`, on the caller's thread. While a delay runs, its timer will look at
+    /// the activity anyway: the edge is recorded and needs no hop (`true`). Otherwise `false`, nothing
+    /// changes, and the caller brings the edge to ``activityChanged``. Reads `now` only if needed.
     mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
         guard isEnabled, isActive != self.isActive else { return false }
         switch phase {
@@ -347,12 +319,10 @@ struct VisibilityPolicy: Equatable, Sendable {
         return true
     }
 
-    /// The timer started by the last ``TimerAction/start(after:)`` fired at `now`.
-    ///
-    /// A start delay shows the indicator only if activity has lasted the whole delay since the
-    /// last begin that found nothing active; a completion delay hides it only if nothing has been
-    /// active for the whole delay since everything last ended. Otherwise the timer is started
-    /// again for the rest of the delay, or the phase ends without a visibility change.
+    /// The timer of the last ``TimerAction/start(after:)`` fired at `now`. A start delay shows only
+    /// if activity lasted the whole delay since the last begin from idle; a completion delay hides
+    /// only if idle for the whole delay since everything ended. Otherwise the timer restarts for the
+    /// rest of the delay, or the phase ends without a visibility change.
     mutating func timerFired(now: TimeInterval) -> Actions {
         switch phase {
         case .delayingStart:
@@ -379,8 +349,7 @@ struct VisibilityPolicy: Equatable, Sendable {
         }
     }
 
-    /// The manager was enabled or disabled at `now`. Disabling hides at once, whatever the
-    /// minimum visible duration.
+    /// Enabled or disabled at `now`; disabling hides at once, whatever the minimum visible duration.
     mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> Actions {
         guard isEnabled != self.isEnabled else { return .none }
         self.isEnabled = isEnabled

@@ -1,26 +1,17 @@
 import Foundation
 
-/// Every manager of one tree (a root and its scopes, at any depth) as one pure value: each node
-/// has its registry, its state machine, the open tasks of its descendants and its busy period.
-///
-/// It knows no lock, thread or scheduler. ``IndicatorDriver`` keeps one tree behind one lock
-/// (the root's), calls one `mutating func` per event and performs the returned effects after
-/// releasing the lock. The roll-up of a count change to every ancestor is a loop over parent
-/// indices inside the event, so each ancestor sees a descendant's changes in the order they
-/// happened, and an event on a subtree (reset, cancel, snapshot) is one call, hence one hold of
-/// the driver's lock.
+/// Every manager of one tree (a root and its scopes, at any depth) as one pure value. It knows no
+/// lock, thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock, calls one
+/// `mutating func` per event and performs the returned effects after the lock. A count change
+/// rolls up to every ancestor in a loop inside the event, so ancestors see changes in order, and
+/// a subtree event (reset, cancel, snapshot) is one call, hence one lock hold.
 ///
 /// Invariants, kept by every event:
-/// - a node's ``Node/activeTaskCount`` is its registry's tasks plus the tasks of every live
-///   descendant (``Node/descendantTaskCount``);
+/// - a node's ``Node/activeTaskCount`` is its registry's tasks plus ``Node/descendantTaskCount``,
+///   the tasks of every live descendant;
 /// - a node's ``Node/busyPeriod`` counts the times its count left zero;
 /// - a node's machine hears of every change of the node's count, its own or a descendant's;
-/// - a node is reached only through a ``NodeID`` of its current generation: an id of a removed
-///   node finds nothing (``contains(_:)``).
-///
-/// This file holds the storage and the task events (begin, finish, release, push, pop): all of
-/// a begin/finish pair's part of the tree. `IndicatorTree+Subtrees.swift` adds and removes
-/// nodes and holds the subtree events; `IndicatorTree+MainQueue.swift` the main queue's.
+/// - a node is reached only through a ``NodeID`` of its current generation (``contains(_:)``).
 struct IndicatorTree {
     /// A node's place in the tree: its index, and the generation that index had when the node
     /// was added. Indices of removed nodes are reused with the next generation.
@@ -29,15 +20,12 @@ struct IndicatorTree {
         let generation: UInt32
     }
 
-    /// One manager of the tree.
     struct Node {
         var registry = TaskRegistry()
         var classifier = TokenClassifier()
-        /// The settings, the policy, the timers' generations and the count observers.
         var machine = IndicatorStateMachine()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         var streams = StreamRegistry()
-        /// The running timers, by the machine's name for them.
         var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorCancellable] = [:]
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
@@ -47,14 +35,12 @@ struct IndicatorTree {
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
-        /// The indices of the live children.
         var children: [Int32] = []
         /// The name of the node in its parent's snapshot.
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
         var generation: UInt32 = 0
 
-        /// The node's own tasks and those of all its descendants.
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 
         /// What the machine decides on, for a `count` that equals ``activeTaskCount``.
@@ -76,8 +62,7 @@ struct IndicatorTree {
             return new - old
         }
 
-        /// A descendant's count moved by `delta` (not 0); returns whether the machine asks for
-        /// a hop.
+        /// A descendant's count moved by `delta` (not 0); returns whether the machine asks for a hop.
         @inline(__always)
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
@@ -98,10 +83,8 @@ struct IndicatorTree {
     /// The nodes whose machine asked for a main-queue hop during one event: the event's own
     /// node, and any others (ancestors, or the descendants of a subtree event).
     struct Hops: Equatable {
-        /// The event's node asked for one.
         var ownNode = false
-        /// The other nodes that asked. Optional: an empty array would still be a reference to
-        /// the shared empty storage, released by every event.
+        /// Optional: an empty array would still be a shared-storage reference, released by every event.
         var others: [Int32]?
 
         mutating func append(_ index: Int32) {
@@ -109,11 +92,9 @@ struct IndicatorTree {
         }
     }
 
-    /// The root's node (index 0), kept apart from the scopes: a root's event, the common case,
-    /// reaches it without an array access (its bounds check and uniqueness check).
+    /// The root (index 0), kept out of `scopes`: a root's event, the common case, skips an array access.
     private var rootNode: Node
-    /// The scopes' nodes, node `i` at `scopes[i - 1]`; a removed node's slot waits in
-    /// ``freeIndices`` for reuse.
+    /// Node `i` at `scopes[i - 1]`; a removed node's slot waits in ``freeIndices`` for reuse.
     private var scopes: [Node] = []
 
     /// Runs `body` on the node at `index`, in place.
@@ -140,7 +121,6 @@ struct IndicatorTree {
         index == 0 ? rootNode.parent : scopes[index - 1].parent
     }
 
-    /// The indices of removed scopes, for reuse.
     private var freeIndices: [Int32] = []
 
     /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
@@ -183,10 +163,8 @@ struct IndicatorTree {
     /// The handler of a removed node, and the answer for a stale id.
     static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
 
-    /// The root's id.
     static let rootID = NodeID(index: 0, generation: 0)
 
-    /// A tree of one root.
     init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
         rootNode = Node(diagnosticsHandler: diagnosticsHandler, parent: -1)
     }
@@ -333,7 +311,6 @@ struct IndicatorTree {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`.
     mutating func finishOne(
         pinnedAt slot: Int32,
         generation: UInt32,
@@ -378,10 +355,9 @@ struct IndicatorTree {
     }
 }
 
-/// The time of one event, read at most once, and only when asked: a reading taken before the
-/// lock (a scheduler other than ``MainQueueScheduler``, whose `now` is the caller's code), or
-/// the coarse clock, read on demand. Passed `inout` from the first reader to the last (the
-/// entry's start, a child's `activeSince`, the machines' edges up the tree).
+/// The time of one event, read at most once and only when asked: a reading taken before the lock
+/// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand. Passed `inout`
+/// from the first reader to the last.
 struct EventTime {
     private var reading: TimeInterval?
 

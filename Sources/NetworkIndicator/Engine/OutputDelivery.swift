@@ -1,8 +1,5 @@
-/// The manager's outputs and what they were last told, on the main actor: delivering to them
-/// takes no lock.
-///
-/// Outputs are held weakly: an output lives as long as its owner (a view, a model, a
-/// controller) keeps it, and a deallocated output is simply told nothing more.
+/// The manager's outputs and what they were last told, on the main actor: delivering takes no
+/// lock. Outputs are held weakly: a deallocated output is simply told nothing more.
 @MainActor
 final class OutputDelivery {
     private struct Attached {
@@ -27,8 +24,7 @@ final class OutputDelivery {
         return true
     }
 
-    /// Detaches `output`; returns whether it was attached and received counts (`nil` if it was
-    /// not attached).
+    /// Detaches `output`: `nil` if it was not attached, else whether it received counts.
     func detach(_ output: any NetworkIndicatorOutput) -> Bool? {
         let id = ObjectIdentifier(output)
         guard let index = attached.firstIndex(where: { $0.id == id && $0.output != nil }) else { return nil }
@@ -58,9 +54,8 @@ final class OutputDelivery {
         return pruneReleasedOutputs()
     }
 
-    /// The manager is gone: outputs that showed the indicator hear `false`, those that receive
-    /// the count hear `0` (a count output that outlived its manager must not keep a stale
-    /// count, visible or not), and all are let go.
+    /// The manager is gone: outputs that showed the indicator hear `false`, count outputs hear `0`
+    /// (a count output that outlives its manager keeps no stale count), and all are let go.
     func shutDown() {
         let remaining = attached
         attached.removeAll()

@@ -1,9 +1,6 @@
-/// The continuations of ``NetworkIndicatorManager/visibilityUpdates()``, kept behind the
-/// manager's lock because a stream can be opened and cancelled on any thread.
-///
-/// A new stream is *unprimed*: the first delivery after it opened gives it the current
-/// visibility, and it takes no part in the change delivered in the same hop, so that it never
-/// hears one value twice.
+/// The continuations of ``NetworkIndicatorManager/visibilityUpdates()``, behind the manager's
+/// lock (streams open and cancel on any thread). A new stream is unprimed: the next delivery gives
+/// it the current visibility and skips it for that hop's change, so it never hears a value twice.
 struct StreamRegistry {
     typealias Continuation = AsyncStream<Bool>.Continuation
 
@@ -19,7 +16,6 @@ struct StreamRegistry {
     private var unprimedIDs: [UInt64] = []
     private var nextID: UInt64 = 0
 
-    /// Every open stream.
     var all: [Continuation] { Array(streams.values) }
 
     /// Adds `continuation`, unprimed; returns its ID for ``remove(_:)``.

@@ -8,16 +8,13 @@ import Musl
 import Android
 #endif
 
-/// The monotonic clock at tick resolution (a few milliseconds), read where precision buys
-/// nothing: task start times for snapshots and stale reports, and the edges a running delay
-/// absorbs. It counts from the same origin as ``MainQueueScheduler/now`` (system uptime) and
-/// never runs ahead of it. A manager on ``MainQueueScheduler`` reads it instead of `now` at
-/// begins and finishes (`IndicatorDriver.clock()`); what that saves is measured in
+/// The monotonic clock at tick resolution (a few milliseconds), for readings where precision buys
+/// nothing: task start times (snapshots, stale reports) and the edges a running delay absorbs.
+/// Same origin as ``MainQueueScheduler/now`` (system uptime), never ahead of it. Read through
+/// ``EventTime`` instead of `now` by a manager on ``MainQueueScheduler``; the gain is in
 /// Benchmarks/README.md ("Unsafe and hand-written constructs").
 enum CoarseClock {
-    /// One nanosecond in seconds. Multiplied, not divided: a division's latency (tens of
-    /// cycles) showed as a fifth of a registry begin's samples under `perf` on an AMD EPYC VM; a
-    /// coarse reading has no use for the last bit that the two forms may differ by.
+    /// One nanosecond in seconds: multiplied, not divided (a division showed under `perf`; Benchmarks/README.md).
     private static let nanosecond = 1e-9
 
     /// Seconds of system uptime, up to one scheduler tick behind the precise clock.

@@ -1,16 +1,11 @@
-// A hand-written replacement of a standard type (`[ObjectIdentifier: Int32]`), kept because it
-// pays (the same-run A/B against `Dictionary` is in Benchmarks/README.md, "Unsafe and
-// hand-written constructs"): it holds no unsafe code (optional keys, checked array subscripts),
-// and correctness rests on the probe loop always finding an empty slot (the load factor stays at
-// most 3/4) and on the backward-shift deletion keeping every key reachable from its home slot
-// (tested in TaskRegistryTests, "Identity table").
+// A hand-written replacement of `[ObjectIdentifier: Int32]`, kept because it pays (Benchmarks/README.md,
+// "Unsafe and hand-written constructs"). No unsafe code (optional keys, checked subscripts). Correct
+// because the probe loop always finds an empty slot (load factor at most 3/4) and backward-shift
+// deletion keeps every key reachable from its home slot (TaskRegistryTests, "Identity table").
 
 /// A hash table from object identities to small integers: open addressing, linear probing,
-/// Fibonacci hashing, deletion by backward shift (no tombstones).
-///
-/// The registry's keys are object addresses, which no outsider chooses, so a multiplicative
-/// hash is enough; it costs a multiply where `Dictionary`'s seeded SipHash costs tens of
-/// nanoseconds, and begin and finish each do one lookup. A key and its value share one slot of
+/// Fibonacci hashing, deletion by backward shift (no tombstones). Keys are object addresses, which
+/// no outsider chooses, so a multiplicative hash is enough. A key and its value share one slot of
 /// one array: one cache line and one uniqueness check per access.
 struct IdentityTable {
     private struct Slot {
@@ -22,9 +17,8 @@ struct IdentityTable {
     private var slots: [Slot]
     private var shift: UInt
     private(set) var count = 0
-    /// The most keys ``slots`` hold (``keyLimit(ofSlots:)``): a call that may add a key doubles
-    /// them first when the table holds this many. Kept beside the slots, so that such a call
-    /// compares once.
+    /// ``keyLimit(ofSlots:)`` of the current slot count, kept beside the slots: a call that may add a
+    /// key doubles the table first when it holds this many.
     private var keyLimit: Int
 
     init() {
@@ -42,9 +36,8 @@ struct IdentityTable {
 
     private var mask: Int { slots.count - 1 }
 
-    /// The key's home slot: the top bits of its Fibonacci hash, as many as index the slots.
-    /// `&>>` (no check for a shift past the word width): `shift` is the word width less log2 of
-    /// the slot count, which is at least 4, so the shift is always below the width.
+    /// The key's home slot: the top bits of its Fibonacci hash. `&>>` cannot overshift: `shift` is the
+    /// word width less log2 of the slot count, which is at least 4.
     @inline(__always)
     private func home(of key: ObjectIdentifier) -> Int {
         Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) &>> shift)
@@ -54,7 +47,6 @@ struct IdentityTable {
     private static let multiplier: UInt =
         UInt.bitWidth == 64 ? UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64) : 0x9E37_79B9
 
-    /// The value stored for `key`, if any.
     func value(for key: ObjectIdentifier) -> Int32? {
         position(of: key).map { slots[$0].value }
     }
@@ -91,7 +83,6 @@ struct IdentityTable {
         return nil
     }
 
-    /// Stores `value` for `key`, replacing any value it had.
     mutating func set(_ value: Int32, for key: ObjectIdentifier) {
         if count >= keyLimit { grow() }
         var index = home(of: key)
@@ -115,8 +106,7 @@ struct IdentityTable {
     @inline(__always)
     mutating func remove(at position: Int) {
         let mask = mask
-        // Shift later members of the probe run back into the hole, so lookups never need
-        // tombstones.
+        // Shift later members of the probe run back into the hole: no tombstones.
         var hole = position
         var next = position
         while true {

@@ -55,9 +55,8 @@ package struct LockedState<State>: @unchecked Sendable {
         return try body(&storage.state.pointee)
     }
 
-    /// ``withLock(_:)`` without the compiler's check of what enters and leaves the lock: for
-    /// the few places where a value that is not `Sendable` must be stored in the state or taken
-    /// out of it, each of which says why that is safe (`IndicatorDriver`'s "Callers' objects").
+    /// ``withLock(_:)`` without the compiler's check of what enters and leaves the lock; each
+    /// caller says why that is safe (`IndicatorDriver`'s "Callers' objects").
     @inline(__always)
     func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         let lock = storage.lock
@@ -67,8 +66,7 @@ package struct LockedState<State>: @unchecked Sendable {
     }
 }
 
-/// The one allocation of a ``LockedState``: the state as the buffer's header, the lock as its
-/// one element.
+/// The one allocation of a ``LockedState``: the state as the header, the lock as the one element.
 private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitive> {
     static func make(_ initialState: sending State) -> LockedStateStorage {
         // The dynamic type of `create`'s result is this subclass: a checked cast, made once.

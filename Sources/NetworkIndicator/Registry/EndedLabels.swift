@@ -1,13 +1,8 @@
-/// The labels of the last few labelled tokens whose tasks all ended, so that a finish that comes
-/// too late (a double finish) names the task as it was begun ("upload"), not by its token's type
-/// ("NSObject").
-///
-/// Bounded: it keeps the last ``capacity`` labels and forgets the oldest first. Each is kept with
-/// a weak reference to its token, so that an object later allocated at the same address is never
-/// given a dead token's label. Only labelled entries of callers' tokens come here, when their
-/// last task ends, so an unlabelled begin and finish pays nothing.
+/// The labels of the last ``capacity`` labelled tokens whose tasks all ended, so that a late
+/// (double) finish names the task as begun ("upload"), not by its token's type. Each is kept with
+/// a weak reference to its token, so an object later at the same address never gets a dead
+/// token's label. Only labelled callers' tokens come here, so unlabelled pairs pay nothing.
 struct EndedLabels {
-    /// How many labels are kept.
     static let capacity = 16
 
     private struct Ended {
@@ -17,11 +12,9 @@ struct EndedLabels {
     }
 
     private var ended: [Ended] = []
-    /// Where the next label goes once ``capacity`` are kept: the oldest.
     private var oldest = 0
 
-    /// Keeps `label` for the token `key` (held weakly by `token`), forgetting the oldest label
-    /// if ``capacity`` are kept already.
+    /// Keeps `label` for the token `key` (held weakly by `token`), forgetting the oldest if full.
     mutating func remember(_ label: String, key: ObjectIdentifier, token: WeakWrapper) {
         let new = Ended(key: key, token: token, label: label)
         if ended.count < Self.capacity {

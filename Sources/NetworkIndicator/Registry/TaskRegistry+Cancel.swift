@@ -16,10 +16,8 @@ extension TaskRegistry {
     }
 
     /// Ends the tasks of every live entry whose object can be cancelled (a caller's
-    /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them
-    /// for ``absorbCancelledFinish(_:)``, and returns the objects to cancel. Opaque tokens,
-    /// pushes, tokens that cannot be cancelled and dead tokens (the sweep's) are left alone.
-    /// O(entries). Only a conformance check runs on callers' objects here, no code of theirs.
+    /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them for
+    /// ``absorbCancelledFinish(_:)``, and returns the objects to cancel. O(entries); no caller code runs.
     mutating func finishCancellableTasks() -> Cancellation {
         var result = Cancellation()
         forgetCancelledTasksOfDeadObjects(keepingAlive: &result.keptAlive)
@@ -54,8 +52,7 @@ extension TaskRegistry {
         return true
     }
 
-    /// Lets go of the records whose object died; the live objects read are kept in
-    /// `keptAlive`, to release after the lock.
+    /// Lets go of the records whose object died; live objects read go to `keptAlive`, released after the lock.
     private mutating func forgetCancelledTasksOfDeadObjects(keepingAlive keptAlive: inout [AnyObject]) {
         for key in Array(cancelledTasks.keys) {
             if let object = cancelledTasks[key]!.token.load() {

@@ -1,15 +1,12 @@
 import Foundation
 
 /// Opaque tokens: a ``NetworkActivityToken`` of this manager is not in the identity table.
-/// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``), and the
-/// slot stays **pinned** until the token is released
-/// (``finishAll(pinnedAt:generation:unpinning:)``), whatever happens to its tasks in between
-/// (finished early, ended by a reset): nothing else takes a pinned slot and no compaction moves
-/// it, so the token finds its entry at its index, with no hash lookup. Each slot keeps its
-/// generation and a release bumps it; every call here compares it, so a stale pair (a released
-/// token's) is "no open task", never a change to the slot's next owner. A pinned entry's
-/// ``TaskRegistry/Entry/key`` means nothing; its label is kept by slot
-/// (``TaskRegistry/pinnedLabels``).
+/// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``); the slot
+/// stays **pinned** until the token is released, whatever happens to its tasks: nothing else
+/// takes it and no compaction moves it, so the token finds its entry with no hash lookup. A
+/// release bumps the generation and every call here compares it, so a stale pair is "no open
+/// task", never a change to the slot's next owner. A pinned entry's ``TaskRegistry/Entry/key``
+/// means nothing; its label is kept by slot (``TaskRegistry/pinnedLabels``).
 extension TaskRegistry {
     /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
     /// labelled `label`); returns the slot and its generation, which the token carries.
@@ -45,8 +42,7 @@ extension TaskRegistry {
         return true
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays
-    /// pinned.
+    /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
     @inline(__always)
     mutating func finishOne(pinnedAt slot: Int32, generation: UInt32) -> FinishOutcome {
         guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
@@ -74,7 +70,6 @@ extension TaskRegistry {
         firstFreeSlot = slot
     }
 
-    /// Whether the opaque token pinned at `slot` in `generation` has an open task.
     func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
         isPinned(slot, in: generation) && slots[Int(slot)].count > 0
     }
@@ -87,17 +82,15 @@ extension TaskRegistry {
             && slots[index].generation == generation
     }
 
-    /// Ends the tasks of the pinned entry at `index`; it stays pinned, with no task. (Its
-    /// `hasLabel` is read only while it has tasks, and the begin that reopens it sets it.)
+    /// Ends the tasks of the pinned entry at `index`; it stays pinned (`hasLabel` is read only while it has tasks).
     @inline(__always)
     private mutating func finishTasks(ofPinned index: Int) {
         subtractTasks(ofPinned: index)
         slots[index].count = 0
     }
 
-    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label,
-    /// reading the entry only: the caller writes it (``finishTasks(ofPinned:)``, or
-    /// ``Entry/unpin(next:)`` when the token is released), so that the entry is written once.
+    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label, reading the
+    /// entry only: the caller writes it once (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
     @inline(__always)
     private mutating func subtractTasks(ofPinned index: Int) {
         activeTaskCount -= slots[index].count
@@ -130,8 +123,7 @@ extension TaskRegistry.Entry {
         isPinned = true
     }
 
-    /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation:
-    /// ``free(next:)``, in the same write to the entry.
+    /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation, in one write.
     @inline(__always)
     mutating func unpin(next: Int32) {
         isPinned = false

@@ -1,23 +1,14 @@
 import Foundation
 
-/// Every open task of one manager, as a plain value kept behind the manager's lock: entries,
-/// counts and the sweep, nothing else.
-///
-/// Entries live in the slots of a contiguous array, found through an ``IdentityTable`` keyed by
-/// the identity of the object that owns them (a caller's token, a ``NetworkActivityGroup``'s
-/// key, a helper's load). A begin that opens an entry looks its key up and inserts it; a begin
-/// on an open entry counts up in place; a finish counts down in place or, at its last task,
-/// removes the key. A finished entry frees its slot (count 0) for the next new entry; entries
-/// move only when a sweep packs a sparse array (`TaskRegistry+Sweep.swift`), never a slot
-/// pinned to an opaque token (`TaskRegistry+OpaqueTokens.swift`). Push/pop counting is a plain
-/// counter beside the entries.
+/// Every open task of one manager, as a plain value behind the manager's lock. Entries live in
+/// the slots of a contiguous array, found through an ``IdentityTable`` keyed by their owner's
+/// identity (a caller's token, a ``NetworkActivityGroup``'s key, a helper's load). A finished
+/// entry frees its slot for the next new entry; entries move only when a sweep packs a sparse
+/// array, never a slot pinned to an opaque token. Push/pop is a plain counter.
 ///
 /// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
 /// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
-///
-/// This file holds what a begin/finish pair of a caller's token reads: the registry's state, the
-/// begin and finish, the slot (``Entry``), the weak hold and the task kinds. "Finish" is the one
-/// verb for tasks that end; "free" is a slot going back to the free list.
+/// "Finish" is the one verb for tasks that end; "free" is a slot going back to the free list.
 struct TaskRegistry {
     enum FinishOutcome: Equatable {
         case finished
@@ -31,8 +22,7 @@ struct TaskRegistry {
 
     /// The slots, free ones included: read only those that are not ``Entry/isIdle``.
     var slots: [Entry] = []
-    /// The free slot that the next new entry takes (`-1`: none; the entry is appended), the head
-    /// of the list of free slots (``Entry/nextFreeSlot``).
+    /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
@@ -48,23 +38,20 @@ struct TaskRegistry {
     /// Slots in use (``Entry/isInUse``): not on the free list. Each is in the table (a caller's
     /// token or a group) or pinned to an opaque token, never both.
     var entryCount: Int { table.count + pinnedCount }
-    /// Slots pinned to opaque tokens.
     var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
     private(set) var pushStartedAt: TimeInterval = 0
     var isPushStaleReported = false
-    /// The tasks that a cancel ended, by key, while their object lives: a later finish of one
-    /// is absorbed instead of reported (`TaskRegistry+Cancel.swift`). Read only when a finish
-    /// finds no entry, never on a begin's or a finish's common path.
+    /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
+    /// not reported (`TaskRegistry+Cancel.swift`). Read only when a finish finds no entry.
     var cancelledTasks: [ObjectIdentifier: CancelledTasks] = [:]
 
     // MARK: - Tokens and groups
 
-    /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at
-    /// the same key belongs to an earlier object whose memory was reused: its tasks end and a
-    /// new entry replaces it.
+    /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at the
+    /// same key (an earlier object's reused address) ends, and a new entry replaces it.
     @inline(__always)
     mutating func begin(
         _ key: ObjectIdentifier,
@@ -121,15 +108,13 @@ struct TaskRegistry {
         return finishEntry(at: Int(table.value(at: position)), tablePosition: position)
     }
 
-    /// The number of open tasks of the group keyed `key` (an entry of another kind found at
-    /// that address, such as a dead token's, counts as none).
+    /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.
     func groupCount(for key: ObjectIdentifier) -> Int {
         guard let found = table.value(for: key) else { return 0 }
         let index = Int(found)
         return slots[index].kind == .group ? slots[index].count : 0
     }
 
-    /// The label of the entry at `index`, if it was given one.
     func label(at index: Int) -> String? {
         guard slots[index].hasLabel else { return nil }
         return slots[index].isPinned ? pinnedLabels[Int32(index)] : labels[slots[index].key]
@@ -220,7 +205,7 @@ struct TaskRegistry {
 }
 
 extension TaskRegistry {
-    /// One slot: an entry while ``count`` is positive, free when it is 0.
+    /// One slot: an entry while it has tasks or is pinned (``isInUse``), otherwise free.
     struct Entry {
         /// The owner's identity; meaningless in a pinned slot (see ``TaskRegistry``).
         var key: ObjectIdentifier
@@ -231,12 +216,10 @@ extension TaskRegistry {
         /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
         var hasLabel: Bool
         var isStaleReported = false
-        /// The slot belongs to an opaque token until the token is released, even while it has
-        /// no task (see the type's header).
+        /// Pinned to an opaque token until the token is released, even with no task.
         var isPinned = false
-        /// In a free slot, the next free slot (`-1`: none): the free slots form a list threaded
-        /// through the array, headed by ``TaskRegistry/firstFreeSlot``, so that taking and
-        /// returning a slot touch no second array.
+        /// In a free slot, the next free slot (`-1`: none): the free list is threaded through the
+        /// array, headed by ``TaskRegistry/firstFreeSlot``.
         var nextFreeSlot: Int32 = -1
         /// The slot's generation, kept whatever the slot holds: a pinned slot's token carries
         /// it, and the release of the token bumps it, so that the token's pair goes stale.
@@ -250,7 +233,6 @@ extension TaskRegistry {
 }
 
 extension TaskRegistry.Entry {
-    /// A slot before its first fill, in `generation`.
     static func blank(generation: UInt32) -> Self {
         Self(
             key: ObjectIdentifier(TaskRegistry.Entry.self),
@@ -267,8 +249,7 @@ extension TaskRegistry.Entry {
     @inline(__always)
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
-        // A free slot's weak reference is already `nil` (`free()` clears it for the kinds that
-        // store one), so a task without an object skips the runtime's weak store.
+        // A free slot's weak reference is already `nil` (see `free`): no weak store without an object.
         if let object { token.object = object }
         count = 1
         startedAt = now
@@ -277,8 +258,7 @@ extension TaskRegistry.Entry {
         isStaleReported = false
     }
 
-    /// Frees the slot, putting it at the head of the free list before `next`; the token is let
-    /// go at once.
+    /// Frees the slot, pushing it on the free list before `next`; lets the token go at once.
     @inline(__always)
     mutating func free(next: Int32) {
         count = 0
@@ -287,18 +267,10 @@ extension TaskRegistry.Entry {
     }
 }
 
-/// Holds a caller's token without keeping it alive: the weak wrapper of the design card.
-///
-/// Once ``object`` reads `nil` the token is gone, whatever object the runtime later puts at the
-/// same address; this is why an entry is identified by its key *and* its wrapper.
-///
-/// ``load()`` is a `mutating` read, kept because it pays: it reads the weak reference where it
-/// lies in the registry's array (reached through `inout`, the array's modify accessor), where a
-/// plain read of `slots[index].token.object` goes through the array's getter, which copies the
-/// entry's weak reference (`swift_weakCopyInit`) and destroys the copy: two atomic operations on
-/// the token's side table. Nothing unsafe: it is an ordinary `mutating` method that changes
-/// nothing, called only under the manager's lock. The measured gain is in Benchmarks/README.md
-/// ("Unsafe and hand-written constructs").
+/// Holds a caller's token without keeping it alive: once ``object`` reads `nil` the token is gone,
+/// whatever object later lives at the same address. ``load()`` is `mutating` so that it reads the
+/// weak reference in place in the registry's array, where a read through the array's getter copies
+/// and destroys it (Benchmarks/README.md, "Unsafe and hand-written constructs"). Under the lock only.
 struct WeakWrapper {
     weak var object: AnyObject?
 
@@ -318,12 +290,10 @@ enum TaskKind: UInt8, Sendable {
     case completionReportingToken
     /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
     case opaqueToken
-    /// A ``NetworkActivityGroup``: its `deinit` ends it. The entry holds the group's key weakly,
-    /// so that a cancel reaches the group's handler.
+    /// A ``NetworkActivityGroup``, ended by its `deinit`; its key is held weakly so a cancel reaches its handler.
     case group
-    /// A load of the package's async `URLSession` helpers: the helper ends it when the call
-    /// returns or throws, so it is never swept. The entry holds the load weakly, so that a
-    /// cancel reaches it.
+    /// A load of the package's async `URLSession` helpers, ended by the helper when the call
+    /// returns or throws, never swept; held weakly so that a cancel reaches it.
     case load
 
     /// Whether the entry holds a weak reference that the sweep must check.
@@ -335,10 +305,8 @@ enum TaskKind: UInt8, Sendable {
     var holdsObject: Bool { self != .opaqueToken }
 }
 
-/// Decides the kind of a caller's token, remembering the answer for the last token type: apps
-/// use one or two token types, and a protocol-conformance check costs more than the rest of a
-/// begin. Kept behind the manager's lock. (The manager's own opaque tokens never come here: they
-/// have pinned slots.)
+/// Decides the kind of a caller's token, caching the answer for the last token type: apps use
+/// one or two, and a conformance check costs more than the rest of a begin. Under the lock.
 struct TokenClassifier {
     private var lastType: ObjectIdentifier?
     private var lastTypeReportsCompletion = false
