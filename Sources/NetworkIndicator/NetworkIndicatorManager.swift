@@ -146,7 +146,6 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// `token` as this manager's own opaque token (which has a pinned slot here), or `nil`. A type
     /// comparison first, so that the cast runs only for opaque tokens, off the common path.
-    @inline(__always)
     func ownOpaqueToken(_ token: AnyObject) -> NetworkActivityToken? {
         guard ObjectIdentifier(type(of: token)) == opaqueTokenType, let opaque = token as? NetworkActivityToken,
             opaque.manager === self

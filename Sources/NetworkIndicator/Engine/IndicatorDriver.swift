@@ -71,7 +71,7 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
     /// see ``beginOpaqueToken(label:)``).
-    @inline(__always)
+    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
     func beginToken(_ token: AnyObject, label: String?) {
         var time = eventTime()
         // A caller's object enters the tree: see "Callers' objects" in the header.
@@ -90,7 +90,7 @@ final class IndicatorDriver: Sendable {
 
     /// Pins a slot for a new opaque token and begins its first task; returns the pair the caller
     /// makes the token with after the lock (a never-pinned pair once the manager is gone).
-    @inline(__always)
+    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
     func beginOpaqueToken(label: String?) -> PinnedSlot {
         changeTasks { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
     }
@@ -111,13 +111,13 @@ final class IndicatorDriver: Sendable {
 
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, the slot is freed and
     /// its generation bumped. A stale pair (the generation compare fails) changes nothing.
-    @inline(__always)
+    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     func release(slot: Int32, generation: UInt32) {
         change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
     }
 
     /// Ends one task under `key`.
-    @inline(__always)
+    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
     func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
         changeTasks { $0.finishOne(key, in: node, time: &$1) }
     }
@@ -165,13 +165,11 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Reads this manager's node under the lock (`ifGone` once shut down): the way `+Node` reads the tree.
-    @inline(__always)
     func read<Result: Sendable>(ifGone: Result, _ body: @Sendable (IndicatorTree.Node) -> Result) -> Result {
         storage.withLock { $0.tree.read(node, ifGone: ifGone, body) }
     }
 
     /// Changes this manager's node under the lock, moving no count (`ifGone` once shut down): the way `+Node` does.
-    @inline(__always)
     func update<Result: Sendable>(ifGone: Result, _ body: @Sendable (inout IndicatorTree.Node) -> Result) -> Result {
         storage.withLock { $0.tree.update(node, ifGone: ifGone, body) }
     }
@@ -233,7 +231,7 @@ final class IndicatorDriver: Sendable {
 
     /// Runs `event` on the tree under the lock, then enqueues the reconciles it asked for.
     @discardableResult
-    @inline(__always)
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     private func changeTasks<Result: Sendable>(
         _ event: (inout IndicatorTree, inout EventTime) -> (Result, IndicatorTree.Hops)
     ) -> Result {
@@ -247,7 +245,7 @@ final class IndicatorDriver: Sendable {
     }
 
     /// ``changeTasks(_:)`` for an event whose only result is its hops.
-    @inline(__always)
+    @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "Inlining")
     private func change(_ event: (inout IndicatorTree, inout EventTime) -> IndicatorTree.Hops) {
         changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
     }
@@ -263,7 +261,7 @@ final class IndicatorDriver: Sendable {
     }
 
     /// After the lock: the reconciles an event asked for, this manager's and the others'.
-    @inline(__always)
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     private func enqueueReconciles(_ hops: Hops) {
         if hops.ownNode { enqueueReconcile() }
         guard let others = hops.others else { return }
@@ -272,7 +270,6 @@ final class IndicatorDriver: Sendable {
 
     /// The time of an event: a reading taken before the lock for a scheduler other than
     /// ``MainQueueScheduler``; otherwise the coarse clock, read under it only if needed.
-    @inline(__always)
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
     }
@@ -291,7 +288,7 @@ extension IndicatorDriver {
         }
 
         /// The tree's hops as the boxes of the drivers to reach after the lock.
-        @inline(__always)
+        @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
         func boxes(for hops: IndicatorTree.Hops) -> Hops {
             Hops(ownNode: hops.ownNode, others: hops.others.map { $0.compactMap { liveDrivers[Int($0)] } })
         }

@@ -51,7 +51,7 @@ struct IndicatorTree {
         /// After the node's own tasks changed from a count of `old`: starts a busy period where
         /// the count left zero and, if `tellingMachine`, tells the machine, whose wish for a hop
         /// goes to `hop`. Returns how far the count moved.
-        @inline(__always)
+        @inline(__always)  // pays: every count change (Benchmarks/README.md, "Inlining")
         mutating func settle(from old: Int, time: inout EventTime, tellingMachine: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
             guard new != old else { return 0 }
@@ -63,7 +63,7 @@ struct IndicatorTree {
         }
 
         /// A descendant's count moved by `delta` (not 0); returns whether the machine asks for a hop.
-        @inline(__always)
+        @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "Inlining")
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
             descendantTaskCount += delta
@@ -72,7 +72,7 @@ struct IndicatorTree {
         }
 
         /// The count left zero.
-        @inline(__always)
+        @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "Inlining")
         private mutating func startBusyPeriod(time: inout EventTime) {
             busyPeriod &+= 1
             // Only a parent's snapshot reads when a child became active.
@@ -98,14 +98,12 @@ struct IndicatorTree {
     private var scopes: [Node] = []
 
     /// Runs `body` on the node at `index`, in place.
-    @inline(__always)
     mutating func withNode<Result>(_ index: Int, _ body: (inout Node) -> Result) -> Result {
         if index == 0 { return body(&rootNode) }
         return body(&scopes[index - 1])
     }
 
     /// Runs `body` on the scope at `scopes[position]`, in one write access.
-    @inline(__always)
     private mutating func modifyScope<Result>(at position: Int, _ body: (inout Node) -> Result) -> Result {
         body(&scopes[position])
     }
@@ -116,7 +114,6 @@ struct IndicatorTree {
     }
 
     /// The parent's index of the node at `index` (`-1` for the root).
-    @inline(__always)
     func parent(of index: Int) -> Int32 {
         index == 0 ? rootNode.parent : scopes[index - 1].parent
     }
@@ -147,14 +144,12 @@ struct IndicatorTree {
     }
 
     /// Runs `body` on the node `id`; `ifGone` if `id` is stale.
-    @inline(__always)
     mutating func update<Result>(_ id: NodeID, ifGone: Result, _ body: (inout Node) -> Result) -> Result {
         guard contains(id) else { return ifGone }
         return withNode(Int(id.index), body)
     }
 
     /// Reads the node `id`; `ifGone` if `id` is stale.
-    @inline(__always)
     func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
         guard contains(id) else { return ifGone }
         return Int(id.index) == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
@@ -170,7 +165,6 @@ struct IndicatorTree {
     }
 
     /// Whether `id` names a node of the tree (not removed since).
-    @inline(__always)
     func contains(_ id: NodeID) -> Bool {
         let index = Int(id.index)
         if index == 0 { return rootNode.generation == id.generation }
@@ -187,7 +181,7 @@ struct IndicatorTree {
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
     /// move up the tree and tells each machine it reached.
-    @inline(__always)
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     mutating func changeTasks<Result>(
         in id: NodeID,
         time: inout EventTime,
@@ -224,7 +218,6 @@ struct IndicatorTree {
 
     /// ``changeTasks(in:time:ifGone:_:)`` on one node reached in place: `change`, then the
     /// node's own settling. Returns `change`'s result and how far the count moved.
-    @inline(__always)
     static func change<Result>(
         _ node: inout Node,
         time: inout EventTime,
@@ -256,7 +249,6 @@ struct IndicatorTree {
     // Each returns the event's result and the hops it asks for; a stale id changes nothing.
 
     /// Begins one task for a caller's `token`, held weakly; its kind is decided once per type.
-    @inline(__always)
     mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Hops {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in
             let kind = node.classifier.kind(of: token)
@@ -280,7 +272,7 @@ struct IndicatorTree {
 
     /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
     /// generation, for the caller to make the token with. `nil` if `id` is stale.
-    @inline(__always)
+    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
     mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Hops) {
         changeTasks(in: id, time: &time, ifGone: nil) { node, time in
             node.registry.pin(label: label, now: time.now())
@@ -300,7 +292,7 @@ struct IndicatorTree {
     }
 
     /// Ends one task under `key`.
-    @inline(__always)
+    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
     mutating func finishOne(
         _ key: ObjectIdentifier,
         in id: NodeID,
@@ -326,7 +318,7 @@ struct IndicatorTree {
 
     /// Ends every task of the opaque token pinned at `slot` in `generation`; `unpinning` (the
     /// token is released) also frees the slot. A stale pair changes nothing.
-    @inline(__always)
+    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     mutating func finishAll(
         pinnedAt slot: Int32,
         generation: UInt32,
@@ -365,7 +357,6 @@ struct EventTime {
         reading = preread
     }
 
-    @inline(__always)
     mutating func now() -> TimeInterval {
         if let reading { return reading }
         let now = CoarseClock.now

@@ -38,7 +38,6 @@ struct IdentityTable {
 
     /// The key's home slot: the top bits of its Fibonacci hash. `&>>` cannot overshift: `shift` is the
     /// word width less log2 of the slot count, which is at least 4.
-    @inline(__always)
     private func home(of key: ObjectIdentifier) -> Int {
         Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) &>> shift)
     }
@@ -53,7 +52,7 @@ struct IdentityTable {
 
     /// Where `key` lies in the table, if it is there: valid until the table next changes, for
     /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
-    @inline(__always)
+    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while let found = slots[index].key {
@@ -70,7 +69,7 @@ struct IdentityTable {
 
     /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
     /// both) and returns `nil`.
-    @inline(__always)
+    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
         if count >= keyLimit { grow() }
         var index = home(of: key)
@@ -103,7 +102,7 @@ struct IdentityTable {
     }
 
     /// Removes the key at `position` (from ``position(of:)``).
-    @inline(__always)
+    @inline(__always)  // pays: the last finish of every key (Benchmarks/README.md, "Inlining")
     mutating func remove(at position: Int) {
         let mask = mask
         // Shift later members of the probe run back into the hole: no tombstones.

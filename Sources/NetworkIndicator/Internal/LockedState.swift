@@ -47,7 +47,6 @@ package struct LockedState<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inline(__always)
     package func withLock<Result>(_ body: (inout sending State) throws -> sending Result) rethrows -> sending Result {
         let lock = storage.lock
         LockedStateStorage<State>.acquire(lock)
@@ -57,7 +56,6 @@ package struct LockedState<State>: @unchecked Sendable {
 
     /// ``withLock(_:)`` without the compiler's check of what enters and leaves the lock; each
     /// caller says why that is safe (`IndicatorDriver`'s "Callers' objects").
-    @inline(__always)
     func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         let lock = storage.lock
         LockedStateStorage<State>.acquire(lock)
@@ -103,7 +101,7 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
         withUnsafeMutablePointerToElements { $0 }
     }
 
-    @inline(__always)
+    @inline(__always)  // pays: every event (Benchmarks/README.md, "Inlining")
     static func acquire(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
@@ -112,7 +110,7 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
         #endif
     }
 
-    @inline(__always)
+    @inline(__always)  // pays: every event (Benchmarks/README.md, "Inlining")
     static func release(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         os_unfair_lock_unlock(lock)

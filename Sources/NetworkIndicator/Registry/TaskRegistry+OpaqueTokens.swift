@@ -10,7 +10,6 @@ import Foundation
 extension TaskRegistry {
     /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
     /// labelled `label`); returns the slot and its generation, which the token carries.
-    @inline(__always)
     mutating func pin(label: String?, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
         let slot = takeFreeSlot()
         let index = Int(slot)
@@ -43,7 +42,6 @@ extension TaskRegistry {
     }
 
     /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
-    @inline(__always)
     mutating func finishOne(pinnedAt slot: Int32, generation: UInt32) -> FinishOutcome {
         guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
@@ -58,7 +56,6 @@ extension TaskRegistry {
     /// Ends every task of the opaque token pinned at `slot` in `generation` and, if `unpinning`
     /// (the token is being released), frees the slot and bumps its generation. A stale pair
     /// (another generation, or a slot out of range) changes nothing.
-    @inline(__always)
     mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, unpinning: Bool) {
         guard isPinned(slot, in: generation) else { return }
         let index = Int(slot)
@@ -75,7 +72,7 @@ extension TaskRegistry {
     }
 
     /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
-    @inline(__always)
+    @inline(__always)  // pays: the stale-pair check of every opaque call (Benchmarks/README.md, "Inlining")
     private func isPinned(_ slot: Int32, in generation: UInt32) -> Bool {
         let index = Int(slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
@@ -83,7 +80,6 @@ extension TaskRegistry {
     }
 
     /// Ends the tasks of the pinned entry at `index`; it stays pinned (`hasLabel` is read only while it has tasks).
-    @inline(__always)
     private mutating func finishTasks(ofPinned index: Int) {
         subtractTasks(ofPinned: index)
         slots[index].count = 0
@@ -91,14 +87,14 @@ extension TaskRegistry {
 
     /// Takes the tasks of the pinned entry at `index` out of the count and drops its label, reading the
     /// entry only: the caller writes it once (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
-    @inline(__always)
+    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     private mutating func subtractTasks(ofPinned index: Int) {
         activeTaskCount -= slots[index].count
         if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
-    @inline(__always)
+    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
     private mutating func takeFreeSlot() -> Int32 {
         if firstFreeSlot >= 0 {
             let slot = firstFreeSlot
@@ -113,7 +109,6 @@ extension TaskRegistry {
 extension TaskRegistry.Entry {
     /// Makes a free slot (or a pinned one without a task) the pinned entry of an opaque
     /// token's first task begun at `now`; the key and the weak reference stay untouched.
-    @inline(__always)
     mutating func fillPinned(hasLabel: Bool, now: TimeInterval) {
         count = 1
         startedAt = now
@@ -124,7 +119,6 @@ extension TaskRegistry.Entry {
     }
 
     /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation, in one write.
-    @inline(__always)
     mutating func unpin(next: Int32) {
         isPinned = false
         generation &+= 1

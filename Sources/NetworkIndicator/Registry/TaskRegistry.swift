@@ -52,7 +52,7 @@ struct TaskRegistry {
 
     /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at the
     /// same key (an earlier object's reused address) ends, and a new entry replaces it.
-    @inline(__always)
+    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
     mutating func begin(
         _ key: ObjectIdentifier,
         object: AnyObject?,
@@ -84,7 +84,6 @@ struct TaskRegistry {
     }
 
     /// Ends one task of `key`.
-    @inline(__always)
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
         guard let position = table.position(of: key) else { return absorbCancelledFinish(key) ? .finished : .unknown }
         let index = Int(table.value(at: position))
@@ -178,7 +177,7 @@ struct TaskRegistry {
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
-    @inline(__always)
+    @inline(__always)  // pays: every begin on an open entry and every finish (Benchmarks/README.md, "Inlining")
     private mutating func isDead(at index: Int) -> Bool {
         slots[index].kind.isSwept && slots[index].token.load() == nil
     }
@@ -186,7 +185,7 @@ struct TaskRegistry {
     /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
     /// where its key lies in the table, if the caller just looked it up.
     @discardableResult
-    @inline(__always)
+    @inline(__always)  // pays: the last finish of every entry (Benchmarks/README.md, "Inlining")
     mutating func finishEntry(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = slots[index].key
         let count = slots[index].count
@@ -246,7 +245,6 @@ extension TaskRegistry.Entry {
     }
 
     /// Makes a free slot the entry of a first task begun at `now`.
-    @inline(__always)
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
         // A free slot's weak reference is already `nil` (see `free`): no weak store without an object.
@@ -259,7 +257,6 @@ extension TaskRegistry.Entry {
     }
 
     /// Frees the slot, pushing it on the free list before `next`; lets the token go at once.
-    @inline(__always)
     mutating func free(next: Int32) {
         count = 0
         nextFreeSlot = next
@@ -275,7 +272,6 @@ struct WeakWrapper {
     weak var object: AnyObject?
 
     /// The token, strongly, or `nil` if it is gone, read in place (see above).
-    @inline(__always)
     mutating func load() -> AnyObject? {
         object
     }
@@ -297,11 +293,10 @@ enum TaskKind: UInt8, Sendable {
     case load
 
     /// Whether the entry holds a weak reference that the sweep must check.
-    @inline(__always)
+    @inline(__always)  // pays: read at every begin and finish (Benchmarks/README.md, "Inlining")
     var isSwept: Bool { self == .token || self == .completionReportingToken }
 
     /// Whether the entry holds a weak reference (cleared when its slot is freed).
-    @inline(__always)
     var holdsObject: Bool { self != .opaqueToken }
 }
 
@@ -312,7 +307,7 @@ struct TokenClassifier {
     private var lastTypeReportsCompletion = false
 
     /// The kind of a task begun with the caller's object `token`, held weakly.
-    @inline(__always)
+    @inline(__always)  // pays: every begin of a caller's token (Benchmarks/README.md, "Inlining")
     mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
         if type != lastType {
