@@ -100,6 +100,8 @@ final class IndicatorDriver: Sendable {
         changeTasks { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
     }
 
+    /// Ends one task of the opaque token pinned at `slot` in `generation`; a stale pair is
+    /// `.unknown`.
     func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
         changeTasks { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }

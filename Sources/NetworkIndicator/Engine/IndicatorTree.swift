@@ -94,7 +94,7 @@ struct IndicatorTree {
 
     /// The root (index 0), kept out of `scopes`: a root's event, the common case, skips an array access.
     private var rootNode: Node
-    /// Node `i` at `scopes[i - 1]`; a removed node's slot waits in ``freeIndices`` for reuse.
+    /// Node `i` at `scopes[i - 1]`; a removed node's index waits in ``freeIndices`` for reuse.
     private var scopes: [Node] = []
 
     /// Runs `body` on the node at `index`, in place.
@@ -136,6 +136,7 @@ struct IndicatorTree {
     /// Empties the node `id` and moves it to the next generation, which no id names yet:
     /// ``contains(_:)`` refuses every id of the removed node. A scope's index waits for reuse.
     mutating func clearNode(_ id: NodeID) {
+        precondition(contains(id), "a node is cleared once, by its removal")
         withNode(Int(id.index)) { node in
             node = Node(diagnosticsHandler: Self.silent, parent: -1)
             node.generation = id.generation &+ 1
@@ -303,6 +304,8 @@ struct IndicatorTree {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
+    /// Ends one task of the opaque token pinned at `slot` in `generation`; a stale pair is
+    /// `.unknown`.
     mutating func finishOne(
         pinnedAt slot: Int32,
         generation: UInt32,

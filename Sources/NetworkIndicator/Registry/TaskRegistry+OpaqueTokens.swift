@@ -14,9 +14,8 @@ extension TaskRegistry {
         let slot = takeFreeSlot()
         let index = Int(slot)
         slots[index].fillPinned(hasLabel: label != nil, now: now())
-        pinnedCount += 1
-        activeTaskCount += 1
-        if let label { pinnedLabels[slot] = label }
+        countPinned(tasks: 1, pins: 1)
+        if let label { setPinnedLabel(label, at: slot) }
         return PinnedSlot(slot: slot, generation: slots[index].generation)
     }
 
@@ -33,11 +32,11 @@ extension TaskRegistry {
         let index = Int(slot)
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, now: now())
-            if let label { pinnedLabels[slot] = label }
+            if let label { setPinnedLabel(label, at: slot) }
         } else {
             slots[index].count += 1
         }
-        activeTaskCount += 1
+        countPinned(tasks: 1)
         return true
     }
 
@@ -48,7 +47,7 @@ extension TaskRegistry {
             finishTasks(ofPinned: Int(slot))
         } else {
             slots[Int(slot)].count -= 1
-            activeTaskCount -= 1
+            countPinned(tasks: -1)
         }
         return .finished
     }
@@ -61,12 +60,13 @@ extension TaskRegistry {
         let index = Int(slot)
         guard unpinning else { return finishTasks(ofPinned: index) }
         subtractTasks(ofPinned: index)
-        pinnedCount -= 1
+        countPinned(tasks: 0, pins: -1)
         // One write access to the entry (one uniqueness check of the array), not three.
         slots[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
     }
 
+    /// Whether the opaque token pinned at `slot` in `generation` has an open task.
     func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
         isPinned(slot, in: generation) && slots[Int(slot)].count > 0
     }
@@ -89,8 +89,8 @@ extension TaskRegistry {
     /// entry only: the caller writes it once (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
     @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     private mutating func subtractTasks(ofPinned index: Int) {
-        activeTaskCount -= slots[index].count
-        if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }
+        countPinned(tasks: -slots[index].count)
+        if slots[index].hasLabel { setPinnedLabel(nil, at: Int32(index)) }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.

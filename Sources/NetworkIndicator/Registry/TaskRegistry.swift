@@ -27,18 +27,18 @@ struct TaskRegistry {
     var table = IdentityTable()
     private(set) var labels: [ObjectIdentifier: String] = [:]
     /// The labels of labelled pinned entries, by slot.
-    var pinnedLabels: [Int32: String] = [:]
+    private(set) var pinnedLabels: [Int32: String] = [:]
     /// The generation of a slot appended to the array: above the generation of every slot cut
     /// from it, so that a stale pair never matches a later token at a re-appended slot.
-    var appendedGeneration: UInt32 = 0
+    private(set) var appendedGeneration: UInt32 = 0
     /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
     var endedLabels = EndedLabels()
     /// Every open task: the entries' counts plus ``pushCount``.
-    var activeTaskCount = 0
+    private(set) var activeTaskCount = 0
     /// Slots in use (``Entry/isInUse``): not on the free list. Each is in the table (a caller's
     /// token or a group) or pinned to an opaque token, never both.
     var entryCount: Int { table.count + pinnedCount }
-    var pinnedCount = 0
+    private(set) var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
@@ -119,6 +119,21 @@ struct TaskRegistry {
         return slots[index].isPinned ? pinnedLabels[Int32(index)] : labels[slots[index].key]
     }
 
+    // MARK: - The counts of pinned slots
+
+    // The one way `TaskRegistry+OpaqueTokens.swift` changes the registry's counts and labels.
+
+    /// `tasks` more open tasks of opaque tokens (fewer, if negative), in `pins` more pinned slots.
+    mutating func countPinned(tasks: Int, pins: Int = 0) {
+        activeTaskCount += tasks
+        pinnedCount += pins
+    }
+
+    /// Sets (or, `nil`, drops) the label of the pinned slot `slot`.
+    mutating func setPinnedLabel(_ label: String?, at slot: Int32) {
+        pinnedLabels[slot] = label
+    }
+
     // MARK: - Push/pop
 
     mutating func push(now: @autoclosure () -> TimeInterval) {
@@ -177,7 +192,7 @@ struct TaskRegistry {
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
-    @inline(__always)  // pays: every begin on an open entry and every finish (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every finish, from an out-of-line `finishOne` (Benchmarks/README.md, "Inlining")
     private mutating func isDead(at index: Int) -> Bool {
         slots[index].kind.isSwept && slots[index].token.load() == nil
     }
@@ -206,7 +221,7 @@ struct TaskRegistry {
 extension TaskRegistry {
     /// One slot: an entry while it has tasks or is pinned (``isInUse``), otherwise free.
     struct Entry {
-        /// The owner's identity; meaningless in a pinned slot (see ``TaskRegistry``).
+        /// The owner's identity; meaningless in a pinned slot (see `TaskRegistry+OpaqueTokens.swift`).
         var key: ObjectIdentifier
         var token: WeakWrapper
         var count: Int
