@@ -82,9 +82,7 @@ extension RealLoadSuites {
         @Test func eachAsyncHelperIsCancellable() async throws {
             try await withTemporaryFile(containing: "body") { file in
                 try await withHeldLoads { server, root, screen, session in
-                    var request = URLRequest(url: server.url("/held"))
-                    request.httpMethod = "POST"
-                    let sent = request
+                    let sent = httpRequest("POST", server.url("/held"))
                     var loads: [Task<Void, any Error>] = [
                         Task.detached { _ = try await session.data(for: sent, tracking: screen) },
                         Task.detached {

@@ -123,3 +123,13 @@ func noteNoAddressReuse() {
         Issue.record("no address reuse")
     }
 }
+
+/// Whether Foundation has key-value observing (Apple platforms): `track(_:)` then observes a
+/// task's state instead of polling it.
+let hasKeyValueObserving: Bool = {
+    #if canImport(ObjectiveC)
+    true
+    #else
+    false
+    #endif
+}()

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -258,3 +262,10 @@ private let sendFlags = Int32(MSG_NOSIGNAL)
 #else
 private let sendFlags: Int32 = 0
 #endif
+
+/// A request of `url` with the HTTP method `method` ("POST", "PUT", …).
+func httpRequest(_ method: String, _ url: URL) -> URLRequest {
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    return request
+}

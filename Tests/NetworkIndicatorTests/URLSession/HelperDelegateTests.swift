@@ -61,9 +61,7 @@ extension RealLoadSuites {
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
             let recorder = CompletionRecorder()
-            var request = URLRequest(url: server.url("/upload"))
-            request.httpMethod = "POST"
-            let sent = request
+            let sent = httpRequest("POST", server.url("/upload"))
             let (data, _) = try await whileHeld(server, manager, label: "POST 127.0.0.1/upload") {
                 try await session.upload(for: sent, from: Data("hi".utf8), tracking: manager, delegate: recorder)
             }

@@ -68,8 +68,7 @@ extension RealLoadSuites {
         private var neverResumedDelete: (NetworkIndicatorManager, URLSession, URLSessionDataTask) {
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: Self.secretURL)
-            request.httpMethod = "DELETE"
+            let request = httpRequest("DELETE", Self.secretURL)
             return (manager, session, session.dataTask(with: request))
         }
 
@@ -107,9 +106,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: server.url("/signed?signature=s3cr3t"))
-            request.httpMethod = "PUT"
-            let sent = request
+            let sent = httpRequest("PUT", server.url("/signed?signature=s3cr3t"))
             _ = try await whileHeld(server, manager, label: "PUT 127.0.0.1/signed") {
                 try await session.data(for: sent, tracking: manager)
             }

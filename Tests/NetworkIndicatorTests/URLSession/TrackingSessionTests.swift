@@ -50,7 +50,7 @@ extension RealLoadSuites {
             let tasks: [URLSessionTask] = [
                 tracking.dataTask(with: server.url("/data")),
                 tracking.downloadTask(with: server.url("/download")),
-                tracking.uploadTask(with: post(server.url("/upload")), from: Data("abc".utf8)),
+                tracking.uploadTask(with: httpRequest("POST", server.url("/upload")), from: Data("abc".utf8)),
             ]
             for task in tasks { task.resume() }
             #expect(tracking.manager.activeTaskCount == 3)
@@ -84,14 +84,14 @@ extension RealLoadSuites {
                 let tasks: [URLSessionTask] = [
                     tracking.dataTask(with: URLRequest(url: server.url("/data-request"))),
                     tracking.dataTask(with: server.url("/data-url"), completionHandler: recordBody),
-                    tracking.uploadTask(with: post(server.url("/upload-file")), fromFile: file),
+                    tracking.uploadTask(with: httpRequest("POST", server.url("/upload-file")), fromFile: file),
                     tracking.uploadTask(
-                        with: post(server.url("/upload-data-handler")),
+                        with: httpRequest("POST", server.url("/upload-data-handler")),
                         from: Data("abc".utf8),
                         completionHandler: recordBody
                     ),
                     tracking.uploadTask(
-                        with: post(server.url("/upload-file-handler")),
+                        with: httpRequest("POST", server.url("/upload-file-handler")),
                         fromFile: file,
                         completionHandler: recordBody
                     ),
@@ -204,9 +204,9 @@ enum AsyncLoad: String, CaseIterable, Sendable {
         case .dataForRequest:
             return try await tracking.data(for: URLRequest(url: url)).0
         case .uploadOfData:
-            return try await tracking.upload(for: post(url), from: Data("abc".utf8)).0
+            return try await tracking.upload(for: httpRequest("POST", url), from: Data("abc".utf8)).0
         case .uploadOfAFile:
-            return try await tracking.upload(for: post(url), fromFile: file).0
+            return try await tracking.upload(for: httpRequest("POST", url), fromFile: file).0
         case .downloadForRequest:
             return try contentsOfDownloadedFile(at: try await tracking.download(for: URLRequest(url: url)).0)
         case .downloadFromURL:
@@ -230,13 +230,6 @@ enum AsyncLoad: String, CaseIterable, Sendable {
         case .uploadOfAFile: "ok \(url.path) 12 bytes"
         }
     }
-}
-
-/// A POST of `url`.
-private func post(_ url: URL) -> URLRequest {
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    return request
 }
 
 /// A session delegate of the app's, which must keep receiving its messages.

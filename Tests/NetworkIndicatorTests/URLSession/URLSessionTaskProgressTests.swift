@@ -77,8 +77,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let uploads = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: server.url("/upload"))
-            request.httpMethod = "POST"
+            let request = httpRequest("POST", server.url("/upload"))
             let upload = uploads.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
             manager.track(upload)
             upload.resume()

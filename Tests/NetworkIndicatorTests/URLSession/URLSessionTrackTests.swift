@@ -133,7 +133,7 @@ extension RealLoadSuites {
                 let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
                 manager.track(task)
                 await MainActor.run { scheduler.runPendingWork() }  // the hops; no timer is due yet
-                #expect(isPollDue(scheduler) == !Self.hasKeyValueObserving, "round \(round)")
+                #expect(isPollDue(scheduler) == !hasKeyValueObserving, "round \(round)")
                 task.cancel()
                 await eventually { task.state == .completed }
                 await poll(scheduler)
@@ -194,14 +194,6 @@ extension RealLoadSuites {
             #expect(scheduler.executedWorkCount == executed, "no poll ran for a manager that is gone")
             session.invalidateAndCancel()
             withExtendedLifetime(task) {}
-        }
-
-        private static var hasKeyValueObserving: Bool {
-            #if canImport(ObjectiveC)
-            true
-            #else
-            false
-            #endif
         }
     }
 }

@@ -52,9 +52,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: server.url("/upload"))
-            request.httpMethod = "POST"
-            let sent = request
+            let sent = httpRequest("POST", server.url("/upload"))
             let (data, _) = try await whileHeld(server, manager, label: "POST 127.0.0.1/upload") {
                 try await session.upload(for: sent, from: Data("hello".utf8), tracking: manager)
             }
@@ -68,9 +66,7 @@ extension RealLoadSuites {
                 let server = try LocalHTTPServer()
                 let manager = makeManager()
                 let session = URLSession(configuration: .ephemeral)
-                var request = URLRequest(url: server.url("/file-upload"))
-                request.httpMethod = "PUT"
-                let sent = request
+                let sent = httpRequest("PUT", server.url("/file-upload"))
                 let (data, _) = try await whileHeld(server, manager, label: "PUT 127.0.0.1/file-upload") {
                     try await session.upload(for: sent, fromFile: file, tracking: manager)
                 }
@@ -84,8 +80,7 @@ extension RealLoadSuites {
             let refusingPort = try LocalHTTPServer().port  // released at once: nothing listens there
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(refusingPort)/upload")!)
-            request.httpMethod = "POST"
+            let request = httpRequest("POST", URL(string: "http://127.0.0.1:\(refusingPort)/upload")!)
             await #expect(throws: (any Error).self) {
                 try await session.upload(for: request, from: Data("x".utf8), tracking: manager)
             }
@@ -115,8 +110,7 @@ extension RealLoadSuites {
 
         @Test func cancelledUploadEndsAtOnce() async throws {
             try await expectCancelledLoadEndsAtOnce { session, server, manager in
-                var request = URLRequest(url: server.url("/held-upload"))
-                request.httpMethod = "POST"
+                let request = httpRequest("POST", server.url("/held-upload"))
                 return try await session.upload(for: request, from: Data("x".utf8), tracking: manager)
             }
         }

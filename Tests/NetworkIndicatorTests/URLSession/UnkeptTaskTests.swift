@@ -109,14 +109,6 @@ extension RealLoadSuites {
             manager.track(task)
             return WeakReference(task)
         }
-
-        private static var hasKeyValueObserving: Bool {
-            #if canImport(ObjectiveC)
-            true
-            #else
-            false
-            #endif
-        }
     }
 }
 
@@ -150,8 +142,7 @@ enum HandlerTaskMethod: String, CaseIterable, Sendable {
             handled()
             if let location { removeDownloadedFile(at: location) }
         }
-        var post = URLRequest(url: url)
-        post.httpMethod = "POST"
+        let post = httpRequest("POST", url)
         switch self {
         case .dataForRequest:
             tracking.dataTask(with: URLRequest(url: url), completionHandler: dataHandler).resume()
