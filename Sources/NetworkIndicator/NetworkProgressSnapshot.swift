@@ -57,10 +57,26 @@ extension NetworkProgressSnapshot {
         guard summary.isRunning, summary.total > 0 else { return }
         let fraction = min(max(summary.completed / summary.total, 0), 1)
         fractionCompleted = fraction
-        completedUnitCount = Int64(summary.completed.rounded())
-        totalUnitCount = Int64(summary.total.rounded())
+        completedUnitCount = Int64(saturating: summary.completed)
+        totalUnitCount = Int64(saturating: summary.total)
         if let startedAt = summary.startedAt, summary.completed > 0, now > startedAt {
             estimatedTimeRemaining = (now - startedAt) * (summary.total - summary.completed) / summary.completed
+        }
+    }
+}
+
+extension Int64 {
+    /// `value` rounded to the nearest unit and brought into `0...Int64.max`: the sums of the
+    /// units that tasks report (a `Content-Length`, a caller's total) may pass `Int64.max`, and a
+    /// plain conversion would trap. Not a number reads as 0.
+    init(saturating value: Double) {
+        // 2⁶³, the first `Double` past `Int64.max` (which a `Double` cannot hold exactly).
+        if value >= 0x1p63 {
+            self = .max
+        } else if value > 0 {
+            self = Int64(value.rounded())
+        } else {
+            self = 0
         }
     }
 }

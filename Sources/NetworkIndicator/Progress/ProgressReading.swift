@@ -28,10 +28,9 @@ struct ProgressReading: Equatable, Sendable {
             self = own.reading
         } else {
             let total = progress.totalUnitCount
-            let fraction = total > 0 ? min(max(progress.fractionCompleted, 0), 1) : 0
             self.init(
                 total: Double(total),
-                completed: fraction * Double(max(total, 0)),
+                completed: progress.fractionCompleted * Double(total),
                 isCancelled: progress.isCancelled,
                 isPaused: progress.isPaused
             )
@@ -43,9 +42,14 @@ struct ProgressReading: Equatable, Sendable {
         }
     }
 
+    /// A reading of `completed` of `total` units, whatever their source says: a total that is
+    /// not a positive finite number is unknown, and `completed` is brought into `0...total`
+    /// (not a number reads as nothing done), so that no value from outside reaches the bar as
+    /// NaN, a negative or more than all.
     init(total: Double, completed: Double, isCancelled: Bool = false, isPaused: Bool = false) {
-        self.total = total
-        self.completed = total > 0 ? min(max(completed, 0), total) : 0
+        let isKnown = total > 0 && total.isFinite
+        self.total = isKnown ? total : -1
+        self.completed = isKnown && completed > 0 ? min(completed, total) : 0
         self.isCancelled = isCancelled
         self.isPaused = isPaused
     }
