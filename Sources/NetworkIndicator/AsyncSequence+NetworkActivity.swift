@@ -106,15 +106,19 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             guard !isDone else { return nil }
             let activity = self.activity ?? begin()
             self.activity = activity
+            let progress = self.progress
             do {
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
+                    // Cancelled first: its part leaves the batch rather than count as done.
+                    progress?.cancel()
                     activity.finishAll()
                 }
                 if element == nil { finish() } else { progress?.completedUnitCount += 1 }
                 return element
             } catch {
+                progress?.cancel()
                 finish()
                 throw error
             }

@@ -17,7 +17,9 @@ extension NetworkIndicatorManager {
     ///
     /// The same as ``withNetworkActivity(isolation:label:_:)``, begun with
     /// ``beganNetworkTask(label:progress:weight:)``; update `progress` from anywhere, `body` included.
-    /// Passing `nil` is exactly ``withNetworkActivity(isolation:label:_:)``.
+    /// If `body` throws, or the surrounding task is cancelled, the work failed: its progress
+    /// leaves its batch (see ``fractionCompleted``) rather than count as done. Passing `nil` is
+    /// exactly ``withNetworkActivity(isolation:label:_:)``.
     ///
     /// - Parameters:
     ///   - isolation: The actor `body` runs on; leave the default, the caller's actor.
@@ -31,12 +33,19 @@ extension NetworkIndicatorManager {
         progress: Progress?,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        let token = beganNetworkTask(label: label ?? "withNetworkActivity", progress: progress)
+        let failure = progress == nil ? nil : FailureRecord()
+        let token = beganNetworkTask(label: label ?? "withNetworkActivity", progress: progress, failure: failure)
         defer { token.finishAll() }
-        return try await withTaskCancellationHandler {
-            try await body()
-        } onCancel: {
-            token.finishAll()
+        do {
+            return try await withTaskCancellationHandler {
+                try await body()
+            } onCancel: {
+                failure?.recordFailure()
+                token.finishAll()
+            }
+        } catch {
+            failure?.recordFailure()
+            throw error
         }
     }
 }

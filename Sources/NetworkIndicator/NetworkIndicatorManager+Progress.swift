@@ -34,10 +34,20 @@ extension NetworkIndicatorManager {
         progress: Progress?,
         weight: Int64? = nil
     ) -> NetworkActivityToken {
+        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil)
+    }
+
+    /// ``beganNetworkTask(label:progress:weight:)``, with where its code records a failure.
+    func beganNetworkTask(
+        label: String?,
+        progress: Progress?,
+        weight: Int64? = nil,
+        failure: FailureRecord?
+    ) -> NetworkActivityToken {
         guard let progress else { return beganNetworkTask(label: label) }
         settleProgress()
         let token = beganNetworkTask(label: label)
-        trackProgress(progress, weight: weight, token: token)
+        trackProgress(progress, weight: weight, token: token, failure: failure)
         return token
     }
 
@@ -157,9 +167,15 @@ extension NetworkIndicatorManager {
     }
 
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
-    /// ancestor, as counts are carried.
-    func trackProgress(_ progress: Progress, weight: Int64? = nil, token: AnyObject) {
-        let entry = ProgressEntry(progress: progress, weight: weight, token: token, driver: driver)
+    /// ancestor, as counts are carried; `failure` is where the task's code records that it
+    /// failed, if it can tell.
+    func trackProgress(
+        _ progress: Progress,
+        weight: Int64? = nil,
+        token: AnyObject,
+        failure: FailureRecord? = nil
+    ) {
+        let entry = ProgressEntry(progress: progress, weight: weight, token: token, driver: driver, failure: failure)
         var scope: NetworkIndicatorManager? = self
         while let manager = scope {
             manager.progressRollUp.add(entry)

@@ -57,17 +57,18 @@ extension NetworkIndicatorManager {
 
     /// ``track(_:)`` with `label`, or the task's kind's default label for `nil`.
     private func track(_ task: URLSessionTask, optionalLabel label: String?) {
-        beganNetworkTask(withToken: task, label: label, progress: URLSessionTaskProgress(task: task))
-        endOnCompletion(of: task)
+        let progress = URLSessionTaskProgress(task: task)
+        beganNetworkTask(withToken: task, label: label, progress: progress)
+        endOnCompletion(of: task, recordingIn: progress)
     }
 
-    /// Ends every task of `task` as soon as it completes: by key-value observation where
-    /// Foundation has it, by polling otherwise.
-    func endOnCompletion(of task: URLSessionTask) {
+    /// Ends every task of `task` as soon as it completes, `progress`'s final reading recorded
+    /// first: by key-value observation where Foundation has it, by polling otherwise.
+    func endOnCompletion(of task: URLSessionTask, recordingIn progress: URLSessionTaskProgress) {
         #if canImport(ObjectiveC)
-        URLSessionTaskStateObservation.endOnCompletion(of: task, in: self)
+        URLSessionTaskStateObservation.endOnCompletion(of: task, in: self, recordingIn: progress)
         #else
-        URLSessionTaskPoller.watch(task, for: self)
+        URLSessionTaskPoller.watch(task, for: self, recordingIn: progress)
         #endif
     }
 }

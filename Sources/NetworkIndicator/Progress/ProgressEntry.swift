@@ -29,10 +29,13 @@ final class ProgressEntry: @unchecked Sendable {
     /// The slot and generation pinned to the token when it is an opaque token of the manager
     /// that began the task (such a token is not in the registry's table).
     private let pinned: PinnedSlot?
+    /// Where the code that runs the task records that it failed, if it can tell.
+    private let failure: FailureRecord?
 
-    init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver) {
+    init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver, failure: FailureRecord?) {
         self.progress = progress
         self.weight = weight
+        self.failure = failure
         self.key = ObjectIdentifier(token)
         self.driver = driver
         self.token = token
@@ -52,6 +55,27 @@ final class ProgressEntry: @unchecked Sendable {
     /// The progress now, in the units the task weighs. Call it without holding a lock: a
     /// `Progress` may run code of its own in its getters.
     func read() -> ProgressReading {
-        ProgressReading(of: progress, weight: weight)
+        var reading = ProgressReading(of: progress, weight: weight)
+        if failure?.hasFailed == true { reading.isCancelled = true }
+        return reading
     }
+}
+
+/// Whether a task with progress failed or was cancelled, recorded by the code that runs it
+/// before the task ends, so that its part leaves the batch instead of counting as done.
+/// Safe from any thread; once recorded, it stays so.
+final class FailureRecord: Sendable {
+    private let failed = LockedState(false)
+
+    var hasFailed: Bool { failed.withLock { $0 } }
+
+    func recordFailure() {
+        failed.withLock { $0 = true }
+    }
+}
+
+/// Work that ``NetworkIndicatorManager/cancelNetworkTasks()`` can cancel and whose progress a
+/// cancel fails: the registry records the failure before it ends the task.
+protocol FailsProgressWhenCancelled: NetworkActivityCancellable {
+    var failure: FailureRecord { get }
 }

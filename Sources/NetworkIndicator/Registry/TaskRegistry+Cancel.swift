@@ -28,6 +28,8 @@ extension TaskRegistry {
                 continue
             }
             result.work.append(work)
+            // Before the task ends: a reading in between would count its progress as done.
+            (work as? any FailsProgressWhenCancelled)?.failure.recordFailure()
             let key = slots[index].key
             let ended = finishEntry(at: index)
             cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// cancel: only its load is. The continuation is resumed exactly once, by whichever of the
 /// load's end and the cancel comes first (decided under the load's own lock, which guards
 /// nothing else and is never held while code runs).
-final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Sendable {
+final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Sendable {
     private enum Phase {
         /// Made; the caller has not started waiting yet.
         case waiting
@@ -27,6 +27,8 @@ final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Send
     }
 
     private let phase = LockedState(Phase.waiting)
+    /// Recorded when the load throws or is cancelled, before its task ends.
+    let failure = FailureRecord()
 
     /// Runs `operation` as one task of `manager` (labelled `label`, with `progress` rolled up
     /// if given), ended when the call returns or throws.
@@ -40,9 +42,14 @@ final class CancellableLoad<Success: Sendable>: NetworkActivityCancellable, Send
         let key = ObjectIdentifier(load)
         if progress != nil { manager.settleProgress() }
         manager.driver.begin(key, object: load, kind: .load, label: label ?? "withNetworkActivity")
-        if let progress { manager.trackProgress(progress, token: load) }
+        if let progress { manager.trackProgress(progress, token: load, failure: load.failure) }
         defer { manager.driver.finishAll(key) }
-        return try await load.run(operation)
+        do {
+            return try await load.run(operation)
+        } catch {
+            load.failure.recordFailure()
+            throw error
+        }
     }
 
     /// Runs `operation`, counted by the caller: ``cancel()`` (which the caller routes here) or

@@ -22,6 +22,9 @@ extension NetworkIndicatorManager {
         let progress = URLSessionTaskProgress(task: task)
         URLSessionTaskStateObservation.observe(task, TaskStateWatch(.whileRunning)) { [weak self] task, actions in
             guard let self else { return }
+            if actions.stopObserving {
+                URLSessionTaskStateObservation.recordEnd(of: task, in: progress)
+            }
             if actions.finish {
                 self.driver.finishAll(ObjectIdentifier(task))
             }

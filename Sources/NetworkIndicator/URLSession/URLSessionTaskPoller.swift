@@ -44,9 +44,12 @@ enum URLSessionTaskPoller {
     /// ``watches``, which holds every box; what leaves the lock is the task (`Sendable`).
     private final class HeldTask: @unchecked Sendable {
         var task: URLSessionTask
+        /// The progresses that record the task's final reading before it ends (one per track).
+        var progresses: [URLSessionTaskProgress]
 
-        init(_ task: URLSessionTask) {
+        init(_ task: URLSessionTask, _ progress: URLSessionTaskProgress) {
             self.task = task
+            self.progresses = [progress]
         }
     }
 
@@ -67,7 +70,11 @@ enum URLSessionTaskPoller {
 
     /// Watches `task` for `manager` until it completes (or is abandoned, or the manager goes
     /// away); starts the poll if none runs. Safe from any thread.
-    static func watch(_ task: URLSessionTask, for manager: NetworkIndicatorManager) {
+    static func watch(
+        _ task: URLSessionTask,
+        for manager: NetworkIndicatorManager,
+        recordingIn progress: URLSessionTaskProgress
+    ) {
         let key = ObjectIdentifier(manager)
         let (id, replaced, needsTimer) = watches.withLock { watches in
             var replaced: (timer: (any NetworkIndicatorCancellable)?, tasks: [URLSessionTask])?
@@ -81,8 +88,10 @@ enum URLSessionTaskPoller {
             // (linear in their number for each new one).
             let needsTimer = watches.byManager[key]!.tasks.isEmpty && watches.byManager[key]!.timer == nil
             let taskKey = ObjectIdentifier(task)
-            if watches.byManager[key]!.tasks[taskKey] == nil {
-                watches.byManager[key]!.tasks[taskKey] = HeldTask(task)
+            if let held = watches.byManager[key]!.tasks[taskKey] {
+                held.progresses.append(progress)
+            } else {
+                watches.byManager[key]!.tasks[taskKey] = HeldTask(task, progress)
             }
             return (watches.byManager[key]!.id, replaced, needsTimer)
         }
@@ -105,26 +114,29 @@ enum URLSessionTaskPoller {
     /// once it has none, or once its manager is gone.
     @MainActor
     static func poll(_ key: ObjectIdentifier, id: UInt64) {
+        typealias Watched = (task: URLSessionTask, progresses: [URLSessionTaskProgress])
         let (manager, running, abandoned) = watches.withLock { watches in
             guard let watch = watches.byManager[key], watch.id == id else {
-                return (nil as NetworkIndicatorManager?, [URLSessionTask](), [URLSessionTask]())
+                return (nil as NetworkIndicatorManager?, [Watched](), [Watched]())
             }
-            var running: [URLSessionTask] = []
-            var abandoned: [URLSessionTask] = []
+            var running: [Watched] = []
+            var abandoned: [Watched] = []
             // Each checked before anything here retains it: its box is the one place this
             // watch holds it.
             for held in watch.tasks.values {
                 if isKnownUniquelyReferenced(&held.task) {
-                    abandoned.append(held.task)
+                    abandoned.append((held.task, held.progresses))
                 } else {
-                    running.append(held.task)
+                    running.append((held.task, held.progresses))
                 }
             }
             return (watch.manager, running, abandoned)
         }
         // States are read without the lock: Foundation takes locks of its own to answer.
-        let ended = running.filter { $0.state == .completed } + abandoned
-        for task in ended {
+        let ended = running.filter { $0.task.state == .completed } + abandoned
+        for (task, progresses) in ended {
+            // Before the task ends: once let go, the task could no longer be read.
+            for progress in progresses { progress.recordEnd(of: task) }
             manager?.driver.finishAll(ObjectIdentifier(task))
         }
         let (timer, released) = watches.withLock { watches in
@@ -132,7 +144,7 @@ enum URLSessionTaskPoller {
                 return (nil as (any NetworkIndicatorCancellable)?, [URLSessionTask]())
             }
             // Changed in place: a copy of the watch would copy its table of tasks.
-            for task in ended {
+            for (task, _) in ended {
                 watches.byManager[key]!.tasks[ObjectIdentifier(task)] = nil
             }
             guard let watch = watches.byManager[key], watch.tasks.isEmpty || watch.manager == nil else {

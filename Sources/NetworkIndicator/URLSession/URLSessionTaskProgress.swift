@@ -16,10 +16,12 @@ import FoundationNetworking
 ///
 /// The task is held weakly, so that a tracked task that is never resumed still dies and ends at
 /// the sweep (the task's own `progress` may keep its task alive through its cancellation
-/// handler, and the manager keeps a tracked progress until its task ends). The last reading is
-/// kept: a task gone before its entry was folded still counts with its last total. The task can
-/// be attached after the fact (``attach(_:)``), for the async helpers that learn of their task
-/// only once URLSession has made it.
+/// handler, and the manager keeps a tracked progress until its task ends). So the task's final
+/// state is recorded as it completes, whoever keeps the task: by the first reading that finds it
+/// completed, or by ``recordEnd(of:)``, which whatever ends the task in the manager calls first.
+/// A task gone without either (deallocated before it completed) never finished: it reads failed.
+/// The task can be attached after the fact (``attach(_:)``), for the async helpers that learn of
+/// their task only once URLSession has made it.
 ///
 /// The roll-up reads it through ``SelfReadingProgress/reading``, from the counts kept under its
 /// lock: a task that failed or was cancelled reads cancelled (it leaves its batch), and a
@@ -30,7 +32,12 @@ import FoundationNetworking
 final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Sendable {
     private struct Source {
         weak var task: URLSessionTask?
+        /// Whether a task was attached: one that reads `nil` since has gone.
+        var hasTask = false
+        /// The last reading; once ``isFinal``, the only one.
         var last = Reading(total: -1, completed: 0)
+        /// Whether ``last`` is the task's final reading, never to change.
+        var isFinal = false
     }
 
     /// Units as the task reports them: a total that is not positive is unknown.
@@ -39,6 +46,8 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         var completed: Int64
         var isFailed = false
         var isSuspended = false
+        /// Whether the task had completed: the reading is its last.
+        var isCompleted = false
     }
 
     private let source = LockedState(Source())
@@ -51,7 +60,26 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
 
     /// Reads `task` from now on.
     func attach(_ task: URLSessionTask) {
-        source.withLock { $0.task = task }
+        source.withLock { source in
+            guard !source.isFinal else { return }
+            source.task = task
+            source.hasTask = true
+        }
+    }
+
+    /// Records `task`'s final reading, before the task ends in the manager: failed unless the
+    /// task completed without an error (one let go before it completed never will). Call it
+    /// while holding `task`, outside every lock of Foundation's (not from a key-value
+    /// observation's callout).
+    func recordEnd(of task: URLSessionTask) {
+        var reading = Self.reading(of: task)
+        if !reading.isCompleted { reading.isFailed = true }
+        source.withLock { source in
+            guard !source.isFinal else { return }
+            source.last = reading
+            source.isFinal = true
+            source.task = nil
+        }
     }
 
     override var totalUnitCount: Int64 {
@@ -74,13 +102,22 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         )
     }
 
-    /// The task's units now, or the last reading once the task is gone. The task is read outside
-    /// the lock: Foundation takes locks of its own to answer.
+    /// The task's units now, or its final reading once it has one. A task gone without a final
+    /// reading never completed: its last reading, failed. The task is read outside the lock:
+    /// Foundation takes locks of its own to answer.
     private func sample() -> Reading {
-        let task = source.withLock { $0.task }
-        guard let task else { return source.withLock { $0.last } }
+        let (task, known) = source.withLock { ($0.task, $0) }
+        guard !known.isFinal, let task else {
+            var last = known.last
+            if !known.isFinal && known.hasTask { last.isFailed = true }
+            return last
+        }
         let reading = Self.reading(of: task)
-        source.withLock { $0.last = reading }
+        source.withLock { source in
+            guard !source.isFinal else { return }
+            source.last = reading
+            source.isFinal = reading.isCompleted
+        }
         return reading
     }
 
@@ -92,7 +129,9 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         var reading = ByteCounts(task).reading
         #endif
         let state = task.state
-        reading.isFailed = state == .completed && task.error != nil
+        reading.isCompleted = state == .completed
+        // A cancel may not have completed the task yet: it will not be done.
+        reading.isFailed = state == .canceling || (reading.isCompleted && task.error != nil)
         reading.isSuspended = state == .suspended
         return reading
     }

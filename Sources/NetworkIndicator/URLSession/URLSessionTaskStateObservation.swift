@@ -41,10 +41,22 @@ enum URLSessionTaskStateObservation {
 
     /// Ends every task of `task` in `manager` when `task` completes (finished, failed or
     /// cancelled). Safe from any thread.
-    static func endOnCompletion(of task: URLSessionTask, in manager: NetworkIndicatorManager) {
+    static func endOnCompletion(
+        of task: URLSessionTask,
+        in manager: NetworkIndicatorManager,
+        recordingIn progress: URLSessionTaskProgress
+    ) {
         observe(task, TaskStateWatch(.untilCompletion)) { [weak manager] task, actions in
+            if actions.stopObserving { recordEnd(of: task, in: progress) }
             if actions.finish { manager?.driver.finishAll(ObjectIdentifier(task)) }
         }
+    }
+
+    /// Records the completed `task`'s final reading in `progress` from a global queue: the
+    /// callout may hold the task's lock, and the block holds the task until then (a reading
+    /// meanwhile records it too).
+    static func recordEnd(of task: URLSessionTask, in progress: URLSessionTaskProgress) {
+        DispatchQueue.global().async { progress.recordEnd(of: task) }
     }
 }
 

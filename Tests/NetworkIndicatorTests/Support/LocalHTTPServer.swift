@@ -14,13 +14,16 @@ import Darwin
 /// A tiny HTTP/1.1 server on 127.0.0.1 for tests that need a real URLSession round trip and no
 /// outside network. `GET /delay/N` answers after N milliseconds; any other path at once. Each
 /// connection gets one response and is closed. `GET /half/N` answers with a body of 2N bytes
-/// (its `Content-Length` sent), the first N at once and the rest once responses are released. Between ``holdResponses()`` and
-/// ``releaseResponses()`` no response is sent, so a test can look at a load while it is surely
-/// still in flight.
+/// (its `Content-Length` sent), the first N at once and the rest once responses are released.
+/// `GET /cut/N` sends N bytes of a body of 4N and closes the connection: a failed load.
+/// `/whole/N` answers with N bytes at once, even while responses are held. Between
+/// ``holdResponses()`` and ``releaseResponses()`` no response is sent, so a test can look at a
+/// load while it is surely still in flight.
 final class LocalHTTPServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let held = DispatchGroup()
+    private let cuts = DispatchGroup()
     private let received = ThreadCount()
     private let waiting = ThreadCount()
 
@@ -73,9 +76,12 @@ final class LocalHTTPServer: Sendable {
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
         let held = held
+        let cuts = cuts
         let received = received
         let waiting = waiting
-        Thread.detachNewThread { Self.acceptLoop(listener, held: held, received: received, waiting: waiting) }
+        Thread.detachNewThread {
+            Self.acceptLoop(listener, held: held, cuts: cuts, received: received, waiting: waiting)
+        }
     }
 
     /// Wakes the accept loop, which closes the listener itself: closed here, its descriptor
@@ -100,9 +106,20 @@ final class LocalHTTPServer: Sendable {
         held.leave()
     }
 
+    /// Keeps every `/cut/N` connection open after its first bytes, until ``cutConnections()``.
+    func holdCuts() {
+        cuts.enter()
+    }
+
+    /// Closes the `/cut/N` connections held since ``holdCuts()``.
+    func cutConnections() {
+        cuts.leave()
+    }
+
     private static func acceptLoop(
         _ listener: Int32,
         held: DispatchGroup,
+        cuts: DispatchGroup,
         received: ThreadCount,
         waiting: ThreadCount
     ) {
@@ -113,13 +130,16 @@ final class LocalHTTPServer: Sendable {
                 close(listener)
                 return
             }
-            Thread.detachNewThread { respond(on: connection, held: held, received: received, waiting: waiting) }
+            Thread.detachNewThread {
+                respond(on: connection, held: held, cuts: cuts, received: received, waiting: waiting)
+            }
         }
     }
 
     private static func respond(
         on connection: Int32,
         held: DispatchGroup,
+        cuts: DispatchGroup,
         received: ThreadCount,
         waiting: ThreadCount
     ) {
@@ -145,6 +165,17 @@ final class LocalHTTPServer: Sendable {
         }
         if path.hasPrefix("/half/"), let half = Int(path.dropFirst("/half/".count)) {
             sendInHalves(half, on: connection, held: held)
+            return
+        }
+        if path.hasPrefix("/whole/"), let size = Int(path.dropFirst("/whole/".count)) {
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(size)\r\nConnection: close\r\n\r\n"
+            for bytes in [Array(head.utf8), [UInt8](repeating: 0x77, count: size)] {
+                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
+            }
+            return
+        }
+        if path.hasPrefix("/cut/"), let sent = Int(path.dropFirst("/cut/".count)) {
+            sendAndCut(sent, on: connection, cuts: cuts)
             return
         }
         guard waitWhileHeld(held, on: connection, waiting: waiting) else { return }
@@ -183,6 +214,16 @@ final class LocalHTTPServer: Sendable {
         }
         held.wait()
         _ = chunk.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
+    }
+
+    /// Sends the headers of a 4 × `sent`-byte body and its first quarter, then closes the
+    /// connection once cuts are not held: the client sees the load fail a quarter of the way.
+    private static func sendAndCut(_ sent: Int, on connection: Int32, cuts: DispatchGroup) {
+        defer { cuts.wait() }
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: \(sent * 4)\r\nConnection: close\r\n\r\n"
+        for bytes in [Array(head.utf8), [UInt8](repeating: 0x63, count: sent)] {
+            _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
+        }
     }
 
     /// Reads the request's body, if it has one, and returns its size (for chunked bodies, the

@@ -18,8 +18,10 @@ extension RealLoadSuites {
     struct URLSessionTaskProgressTests {
         private static let half = 64 * 1024
 
-        private func makeManager() -> NetworkIndicatorManager {
-            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        private func makeManager(
+            _ scheduler: ManualNetworkIndicatorScheduler = ManualNetworkIndicatorScheduler()
+        ) -> NetworkIndicatorManager {
+            let manager = NetworkIndicatorManager(scheduler: scheduler)
             manager.completionCheckInterval = 3600
             manager.completionDelay = 0
             return manager
@@ -40,6 +42,20 @@ extension RealLoadSuites {
             #expect(progress.completedUnitCount == 0)
         }
 
+        /// A task let go before it completed never will: it reads failed, so that it leaves its
+        /// batch. Until a task is attached, the reading is only unknown.
+        @Test func aTaskGoneBeforeItCompletedReadsFailed() {
+            let progress = URLSessionTaskProgress(task: nil)
+            #expect(!progress.reading.isCancelled)
+            do {
+                // A task of no session, which nothing but this scope holds.
+                let task = URLSessionDataTask()
+                progress.attach(task)
+                #expect(!progress.reading.isCancelled)
+            }
+            #expect(progress.reading.isCancelled)
+        }
+
         @Test func trackedDownloadReadsHalfDoneWhileItsSecondHalfIsHeld() async throws {
             let server = try LocalHTTPServer()
             let manager = makeManager()
@@ -55,65 +71,113 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
         }
 
+        @MainActor
         @Test func aCompletedDownloadCountsAsDoneWhileAnotherRuns() async throws {
             let server = try LocalHTTPServer()
-            let manager = makeManager()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
             let session = makeSession()
-            let first = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            manager.track(first)
-            first.resume()
-            await eventually { first.state == .completed }
             server.holdResponses()
-            let second = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            manager.track(second)
-            second.resume()
-            await eventually { manager.fractionCompleted == 0.75 }
+            startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
+            await eventually { manager.fractionCompleted == 0.5 }
+            // Ended and let go before anything reads it: its end is recorded as it ends.
+            startDownload(server.url("/whole/\(2 * Self.half)"), on: session, in: manager)
+            await polling(scheduler) { manager.activeTaskCount == 1 }
+            #expect(manager.fractionCompleted == 0.75)
             server.releaseResponses()
-            await eventually { second.state == .completed }
+            await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
         }
 
+        @MainActor
         @Test func aCompletedUploadCountsTheBytesItSent() async throws {
             let server = try LocalHTTPServer()
-            let manager = makeManager()
-            let uploads = URLSession(configuration: .ephemeral)
-            let request = httpRequest("POST", server.url("/upload"))
-            let upload = uploads.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
-            manager.track(upload)
-            upload.resume()
-            await eventually { upload.state == .completed }
-            server.holdResponses()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
             let downloads = makeSession()
-            let download = downloads.downloadTask(with: server.url("/half/\(Self.half)"))
-            manager.track(download)
-            download.resume()
+            server.holdResponses()
+            startDownload(server.url("/half/\(Self.half)"), on: downloads, in: manager)
+            await eventually { manager.fractionCompleted == 0.5 }
+            let uploads = URLSession(configuration: .ephemeral)
+            let request = httpRequest("POST", server.url("/whole/8"))
+            do {
+                let upload = uploads.uploadTask(with: request, from: Data(repeating: 0x62, count: 1024))
+                manager.track(upload)
+                upload.resume()
+            }
+            await polling(scheduler) { manager.activeTaskCount == 1 }
             // 1 024 bytes sent of 1 024, and half of the download's 2 × half.
             let expected = Double(1_024 + Self.half) / Double(1_024 + 2 * Self.half)
-            await eventually { manager.fractionCompleted == expected }
+            #expect(manager.fractionCompleted == expected)
             server.releaseResponses()
-            await eventually { download.state == .completed }
+            await polling(scheduler) { manager.activeTaskCount == 0 }
             uploads.finishTasksAndInvalidate()
             downloads.finishTasksAndInvalidate()
         }
 
-        @Test func aCancelledDownloadLeavesItsBatch() async throws {
+        /// Runs the manual scheduler's polls (Linux reads the tracked tasks' states there) until
+        /// `condition` holds.
+        @MainActor
+        private func polling(
+            _ scheduler: ManualNetworkIndicatorScheduler,
+            sourceLocation: SourceLocation = #_sourceLocation,
+            until condition: () -> Bool
+        ) async {
+            await eventually(sourceLocation: sourceLocation) {
+                scheduler.advance(by: URLSessionTaskPoller.interval)
+                return condition()
+            }
+        }
+
+        /// Tracks a download of `path` and resumes it, keeping nothing of it.
+        private func startDownload(_ url: URL, on session: URLSession, in manager: NetworkIndicatorManager) {
+            let task = session.downloadTask(with: url)
+            manager.track(task)
+            task.resume()
+        }
+
+        @MainActor
+        @Test func aFailedDownloadLeavesItsBatch() async throws {
             let server = try LocalHTTPServer()
-            let manager = makeManager()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
             let session = makeSession()
             server.holdResponses()
-            let kept = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            let cancelled = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            manager.track(kept)
-            manager.track(cancelled)
-            kept.resume()
-            cancelled.resume()
-            await eventually { manager.fractionCompleted == 0.5 }
-            cancelled.cancel()
-            await eventually { cancelled.state == .completed }
-            // Counted as done, it would read 0.75; it drops out of both sums instead.
+            server.holdCuts()
+            startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
+            startDownload(server.url("/cut/\(Self.half)"), on: session, in: manager)
+            // Half of 2 × half, and a quarter of 4 × half.
+            await eventually { manager.fractionCompleted == 2.0 / 6 }
+            server.cutConnections()
+            await polling(scheduler) { manager.activeTaskCount == 1 }
+            // Counted as done, it would read (4 + 1) of (4 + 2) halves; it leaves both sums instead.
             #expect(manager.fractionCompleted == 0.5)
             server.releaseResponses()
-            await eventually { kept.state == .completed }
+            await polling(scheduler) { manager.activeTaskCount == 0 }
+            session.finishTasksAndInvalidate()
+        }
+
+        @MainActor
+        @Test func aCancelledDownloadLeavesItsBatch() async throws {
+            let server = try LocalHTTPServer()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
+            let session = makeSession()
+            server.holdResponses()
+            startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
+            var cancelled: URLSessionTask? = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            manager.track(cancelled!)
+            cancelled!.resume()
+            await eventually { manager.progressSnapshot().totalUnitCount == 4 * Int64(Self.half) }
+            #expect(manager.fractionCompleted == 0.5)
+            cancelled!.cancel()
+            cancelled = nil
+            await polling(scheduler) { manager.activeTaskCount == 1 }
+            // Counted as done, it would read 0.75; it drops out of both sums instead.
+            #expect(manager.fractionCompleted == 0.5)
+            await server.waitUntilCancelledLoadsHaveStopped()
+            server.releaseResponses()
+            await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
         }
 

@@ -1,0 +1,114 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// A load that fails or is cancelled leaves its batch on every async form, with the caller
+/// keeping nothing: the bar never jumps forward by the bytes that never came.
+@Suite("Failed and cancelled parts")
+struct FailedPartTests {
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private struct Failure: Error {}
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aScopedActivityThatThrowsLeavesItsBatch() async {
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        await #expect(throws: Failure.self) {
+            try await manager.withNetworkActivity(progress: progress(20, of: 100)) { throw Failure() }
+        }
+        // Counted as done, it would read (100 + 50) of 200.
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aScopedActivityThatReturnsCountsAsDone() async {
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        await manager.withNetworkActivity(progress: progress(20, of: 100)) {}
+        #expect(manager.fractionCompleted == 0.75)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aCancelledScopedActivityLeavesItsBatch() async {
+        let manager = manager
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let task = Task.detached {
+            await manager.withNetworkActivity(progress: Progress(totalUnitCount: 100)) {
+                enteredContinuation.yield()
+                try? await Task.sleep(nanoseconds: 60_000_000_000)
+            }
+        }
+        for await _ in entered { break }
+        task.cancel()
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aTrackedSequenceThatThrowsLeavesItsBatch() async {
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        let (elements, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
+        continuation.yield(1)
+        continuation.finish(throwing: Failure())
+        await #expect(throws: Failure.self) {
+            for try await _ in elements.trackingNetworkActivity(in: manager, expectedElementCount: 4, weight: 100) {}
+        }
+        // Counted as done, it would read (100 + 50) of 200.
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aCancelledTrackedSequenceLeavesItsBatch() async {
+        let manager = manager
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (elements, elementsContinuation) = AsyncStream.makeStream(of: Int.self)
+        let task = Task.detached {
+            for await _ in elements.trackingNetworkActivity(in: manager, expectedElementCount: 4, weight: 100) {
+                enteredContinuation.yield()
+            }
+        }
+        elementsContinuation.yield(1)
+        for await _ in entered { break }
+        task.cancel()
+        #expect(manager.fractionCompleted == 0.5)
+        await task.value
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aHelpersLoadThatThrowsLeavesItsBatch() async {
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        await #expect(throws: Failure.self) {
+            try await CancellableLoad<Void>.run(in: manager, label: "load", progress: progress(20, of: 100)) {
+                throw Failure()
+            }
+        }
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aCancelledHelpersLoadLeavesItsBatch() async throws {
+        let manager = manager
+        let other = manager.beganNetworkTask(progress: progress(50, of: 100))
+        let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
+        let load = Task.detached {
+            try await CancellableLoad<Void>.run(in: manager, label: "load", progress: Progress(totalUnitCount: 100)) {
+                enteredContinuation.yield()
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            }
+        }
+        for await _ in entered { break }
+        manager.cancelNetworkTasks()
+        // At once: the load's own code has not seen its cancel yet.
+        #expect(manager.fractionCompleted == 0.5)
+        await #expect(throws: URLError.self) { try await load.value }
+        #expect(manager.fractionCompleted == 0.5)
+        withExtendedLifetime(other) {}
+    }
+}
