@@ -51,9 +51,10 @@ public struct NetworkProgressSnapshot: Sendable, Equatable {
 }
 
 extension NetworkProgressSnapshot {
-    /// The snapshot of a batch `summary` in a scope running `activeTaskCount` tasks, at `now`.
-    init(summary: Batch.Summary, activeTaskCount: Int, now: TimeInterval) {
-        self.init(hasIndeterminateWork: activeTaskCount > summary.runningDeterminate)
+    /// The snapshot of a batch `summary` in a scope where some task is not measured
+    /// (`hasIndeterminateWork`), at `now`.
+    init(summary: Batch.Summary, hasIndeterminateWork: Bool, now: TimeInterval) {
+        self.init(hasIndeterminateWork: hasIndeterminateWork)
         guard summary.isRunning, summary.total > 0 else { return }
         let fraction = min(max(summary.completed / summary.total, 0), 1)
         fractionCompleted = fraction

@@ -8,14 +8,14 @@ extension IndicatorDriver {
         read(ifGone: 0) { $0.activeTaskCount }
     }
 
-    /// Whether `key` has an open task here (`false` once gone); for the progress roll-up, never on begin or finish.
-    func hasOpenTask(_ key: ObjectIdentifier) -> Bool {
-        read(ifGone: false) { $0.registry.table.value(for: key) != nil }
+    /// The open tasks under `key` here (none once gone); for the progress roll-up, never on begin or finish.
+    func openTaskCount(_ key: ObjectIdentifier) -> Int {
+        read(ifGone: 0) { $0.registry.openTaskCount(key) }
     }
 
-    /// ``hasOpenTask(_:)`` for the opaque token pinned at `slot` in `generation`.
-    func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
-        read(ifGone: false) { $0.registry.hasOpenTask(pinnedAt: slot, generation: generation) }
+    /// ``openTaskCount(_:)`` for the opaque token pinned at `slot` in `generation`.
+    func openTaskCount(pinnedAt slot: Int32, generation: UInt32) -> Int {
+        read(ifGone: 0) { $0.registry.openTaskCount(pinnedAt: slot, generation: generation) }
     }
 
     /// The open tasks of the manager and its descendants, and how often that count left zero: a new

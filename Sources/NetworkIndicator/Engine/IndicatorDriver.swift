@@ -176,6 +176,23 @@ final class IndicatorDriver: Sendable {
         storage.withLock { $0.tree.update(node, ifGone: ifGone, body) }
     }
 
+    /// The open tasks of the manager and its descendants that `measured` leaves, counted in one
+    /// hold of the tree's lock: each measures up to its `cap` open tasks of its token in its
+    /// node (of this tree). For the progress snapshot, never on begin or finish.
+    func unmeasuredTaskCount(_ measured: [MeasuredTasks]) -> Int {
+        storage.withLock { storage in
+            var count = storage.tree.read(node, ifGone: 0) { $0.activeTaskCount }
+            for tasks in measured {
+                let open = storage.tree.read(tasks.node, ifGone: 0) { node in
+                    guard let pinned = tasks.pinned else { return node.registry.openTaskCount(tasks.key) }
+                    return node.registry.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation)
+                }
+                count -= min(open, tasks.cap)
+            }
+            return max(count, 0)
+        }
+    }
+
     // MARK: - The main queue
 
     /// The pending hop runs: the machine brings the policy and the timers up to date.

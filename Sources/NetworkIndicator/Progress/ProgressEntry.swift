@@ -43,13 +43,20 @@ final class ProgressEntry: @unchecked Sendable {
         self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
     }
 
-    /// Whether the task has ended. Takes the lock of the manager that began the task: call it
-    /// without holding a roll-up's lock.
-    var hasEnded: Bool {
+    /// How many tasks are open under the task's token in the manager that began it: none once
+    /// the task has ended. Takes the lock of that manager: call it without holding a roll-up's
+    /// lock.
+    var openTaskCount: Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
-        guard token != nil else { return true }
-        if let pinned { return !driver.hasOpenTask(pinnedAt: pinned.slot, generation: pinned.generation) }
-        return !driver.hasOpenTask(key)
+        guard token != nil else { return 0 }
+        if let pinned { return driver.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation) }
+        return driver.openTaskCount(key)
+    }
+
+    /// Up to `cap` open tasks of this task's token, in the manager that began it, measured by
+    /// its progress.
+    func measuring(_ cap: Int) -> MeasuredTasks {
+        MeasuredTasks(node: driver.node, key: key, pinned: pinned, cap: cap)
     }
 
     /// The progress now, in the units the task weighs. Call it without holding a lock: a
@@ -59,6 +66,16 @@ final class ProgressEntry: @unchecked Sendable {
         if failure?.hasFailed == true { reading.isCancelled = true }
         return reading
     }
+}
+
+/// Up to `cap` open tasks of the token `key` (or of the opaque token pinned at `pinned`) in node
+/// `node`, which a running part of known size measures: what is left of a scope's tasks is work
+/// of unknown size (``NetworkProgressSnapshot/hasIndeterminateWork``).
+struct MeasuredTasks: Equatable, Sendable {
+    let node: IndicatorTree.NodeID
+    let key: ObjectIdentifier
+    let pinned: PinnedSlot?
+    let cap: Int
 }
 
 /// Whether a task with progress failed or was cancelled, recorded by the code that runs it

@@ -69,11 +69,12 @@ final class ProgressRollUp: Sendable {
         let repeatedKeys = keysAreUnique ? [] : Batch.repeatedKeys(of: parts)
         var foundRunning = false
         let samples = parts.map { part in
-            let hasEnded = part.hasEnded
+            let openTasks = part.openTaskCount
+            let hasEnded = openTasks == 0
             let needsReading = hasEnded || !foundRunning || repeatedKeys.contains(part.key)
             let reading = needsReading ? part.read() : nil
             if !hasEnded, let reading, reading.isDeterminate, !reading.isCancelled { foundRunning = true }
-            return Batch.Sample(entry: part, hasEnded: hasEnded, reading: reading)
+            return Batch.Sample(entry: part, openTasks: openTasks, reading: reading)
         }
         // Nothing to fold while the batch runs and no part leaves: the common case.
         let leaves = samples.contains { $0.hasEnded || $0.reading?.isCancelled == true }
@@ -94,17 +95,20 @@ final class ProgressRollUp: Sendable {
     func read() -> Batch.Summary {
         let parts = state.withLock { $0.batch.parts }
         // Whether it ended first: a reading after it is at least as recent.
-        let samples = parts.map { Batch.Sample(entry: $0, hasEnded: $0.hasEnded, reading: $0.read()) }
+        let samples = parts.map { Batch.Sample(entry: $0, openTasks: $0.openTaskCount, reading: $0.read()) }
         let now = driver.scheduler.now
         return state.withLock { $0.batch.fold(samples, now: now) }
     }
 
-    /// What ``NetworkIndicatorManager/progressSnapshot()`` returns.
+    /// What ``NetworkIndicatorManager/progressSnapshot()`` returns. Whether some task is not
+    /// measured is counted in one hold of the tree's lock, after the parts were read: a part that
+    /// ended meanwhile measures nothing, and one that began meanwhile reads unmeasured.
     func snapshot() -> NetworkProgressSnapshot {
         let summary = read()
-        let count = driver.progressActivity.count
-        guard count > 0 || summary.isRunning else { return NetworkProgressSnapshot() }
-        return NetworkProgressSnapshot(summary: summary, activeTaskCount: count, now: driver.scheduler.now)
+        let unmeasured = driver.unmeasuredTaskCount(summary.measured)
+        guard unmeasured > 0 || summary.isRunning else { return NetworkProgressSnapshot() }
+        let now = driver.scheduler.now
+        return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: unmeasured > 0, now: now)
     }
 }
 
@@ -131,9 +135,15 @@ struct Batch: Sendable {
     /// running determinate part was found before it (see ``ProgressRollUp/settle()``).
     struct Sample {
         let entry: ProgressEntry
-        let hasEnded: Bool
+        /// The tasks open under the part's token when sampled (``ProgressEntry/openTaskCount``).
+        let openTasks: Int
         let reading: ProgressReading?
+
+        var hasEnded: Bool { openTasks == 0 }
     }
+    /// The extra tasks begun under a listed part's token with the same progress (a token begun
+    /// again while still open), by token: that part measures them too.
+    private var repeatedBegins: [ObjectIdentifier: Int] = [:]
 
     /// An ended part, for its progress to take its units back if it is begun again.
     private struct EndedPart: Sendable {
@@ -149,6 +159,8 @@ struct Batch: Sendable {
         var total: Double = 0
         /// Running parts whose size is known.
         var runningDeterminate = 0
+        /// The open tasks that those parts measure, by token (see ``MeasuredTasks``).
+        var measured: [MeasuredTasks] = []
         var startedAt: TimeInterval?
 
         var isRunning: Bool { runningDeterminate > 0 }
@@ -156,8 +168,11 @@ struct Batch: Sendable {
 
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
         // The same progress for the same task, still listed (a task resumed before its pause
-        // was folded): it counts already, and counts once.
-        guard !parts.contains(where: { $0.key == entry.key && $0.progress === entry.progress }) else { return }
+        // was folded, a token begun again): it counts already, and counts once, for both tasks.
+        guard !parts.contains(where: { $0.key == entry.key && $0.progress === entry.progress }) else {
+            repeatedBegins[entry.key, default: 0] += 1
+            return
+        }
         let repeats = parts.contains { $0.key == entry.key }
         parts.append(entry)
         if repeats { keysAreUnique = false }
@@ -184,19 +199,31 @@ struct Batch: Sendable {
                 return true
             }
         }
+        // Parts keep their order, and new ones are appended: a sample's part, if still listed,
+        // stands after the previous sample's.
+        var next = parts.startIndex
+        var measured: [Sample] = []
         for sample in samples {
             let id = ObjectIdentifier(sample.entry)
             if leaving.contains(id) {
                 // Only what this call removed: another reader may have folded it already.
                 if listed.contains(id) { end(sample) }
-            } else if let reading = sample.reading, reading.isDeterminate {
+                continue
+            }
+            // A part no longer listed was folded by another reader since it was sampled: it
+            // counts among the ended parts, not again here.
+            guard let index = parts[next...].firstIndex(where: { $0 === sample.entry }) else { continue }
+            next = index + 1
+            if let reading = sample.reading, reading.isDeterminate {
                 summary.completed += reading.completed
                 summary.total += reading.total
                 summary.runningDeterminate += 1
+                measured.append(sample)
             }
         }
+        summary.measured = measuredTasks(of: measured)
         guard summary.isRunning else {
-            self = Batch(parts: parts)
+            self = Batch(parts: parts, repeatedBegins: repeatedBegins)
             return Summary()
         }
         if startedAt == nil { startedAt = now }
@@ -208,8 +235,9 @@ struct Batch: Sendable {
     }
 
     /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
-    private init(parts: [ProgressEntry]) {
+    private init(parts: [ProgressEntry], repeatedBegins: [ObjectIdentifier: Int]) {
         self.parts = parts
+        self.repeatedBegins = repeatedBegins
         keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
     }
 
@@ -239,6 +267,22 @@ struct Batch: Sendable {
         var repeated = Set<ObjectIdentifier>()
         for part in parts where !seen.insert(part.key).inserted { repeated.insert(part.key) }
         return repeated
+    }
+
+    /// The open tasks that the running determinate parts `measured` measure: for each token, as
+    /// many as it has parts, and its repeated begins with one of their progresses. A group's
+    /// operation without progress, under the group's token, stays unmeasured.
+    private mutating func measuredTasks(of measured: [Sample]) -> [MeasuredTasks] {
+        if !repeatedBegins.isEmpty {
+            let listed = Set(parts.map(\.key))
+            repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
+        }
+        guard !keysAreUnique || !repeatedBegins.isEmpty else { return measured.map { $0.entry.measuring(1) } }
+        var byKey: [ObjectIdentifier: (entry: ProgressEntry, parts: Int)] = [:]
+        for sample in measured {
+            byKey[sample.entry.key, default: (sample.entry, 0)].parts += 1
+        }
+        return byKey.map { key, token in token.entry.measuring(token.parts + repeatedBegins[key, default: 0]) }
     }
 
     /// Counts an ended part: a cancelled one not at all, a paused one with what it had, any

@@ -68,7 +68,12 @@ extension TaskRegistry {
 
     /// Whether the opaque token pinned at `slot` in `generation` has an open task.
     func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
-        isPinned(slot, in: generation) && slots[Int(slot)].count > 0
+        openTaskCount(pinnedAt: slot, generation: generation) > 0
+    }
+
+    /// The open tasks of the opaque token pinned at `slot` in `generation`; none for a stale pair.
+    func openTaskCount(pinnedAt slot: Int32, generation: UInt32) -> Int {
+        isPinned(slot, in: generation) ? slots[Int(slot)].count : 0
     }
 
     /// The stale-pair check: `slot` is in range, pinned, and in `generation`.

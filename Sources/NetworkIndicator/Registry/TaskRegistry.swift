@@ -107,6 +107,11 @@ struct TaskRegistry {
         return finishEntry(at: Int(table.value(at: position)), tablePosition: position)
     }
 
+    /// The open tasks under `key`, of whatever kind.
+    func openTaskCount(_ key: ObjectIdentifier) -> Int {
+        table.value(for: key).map { slots[Int($0)].count } ?? 0
+    }
+
     /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.
     func groupCount(for key: ObjectIdentifier) -> Int {
         guard let found = table.value(for: key) else { return 0 }

@@ -280,6 +280,44 @@ struct BatchTests {
         withExtendedLifetime((download, image, request)) {}
     }
 
+    @Test func aTokenBegunTwiceWithOneProgressIsMeasured() {
+        let request = Token()
+        let bytes = progress(250, of: 1_000)
+        manager.beganNetworkTask(withToken: request, progress: bytes)
+        manager.beganNetworkTask(withToken: request, progress: bytes)
+        #expect(manager.activeTaskCount == 2)
+        #expect(!manager.progressSnapshot().hasIndeterminateWork, "both tasks are measured by its progress")
+        manager.finishedNetworkTask(forToken: request)
+        let other = manager.beganNetworkTask()
+        #expect(manager.progressSnapshot().hasIndeterminateWork, "one measured task, one of unknown size")
+        manager.finishedNetworkTask(forToken: request)
+        withExtendedLifetime(other) {}
+    }
+
+    @Test func aRepeatedBeginIsForgottenOnceItsTokenEnds() {
+        let request = Token()
+        let bytes = progress(250, of: 1_000)
+        manager.beganNetworkTask(withToken: request, progress: bytes)
+        manager.beganNetworkTask(withToken: request, progress: bytes)
+        manager.finishedNetworkTask(forToken: request)
+        manager.finishedNetworkTask(forToken: request)
+        #expect(manager.fractionCompleted == nil)
+        manager.beganNetworkTask(withToken: request, progress: progress(1, of: 2))
+        manager.beganNetworkTask(withToken: request)
+        #expect(manager.progressSnapshot().hasIndeterminateWork, "the second task has no progress")
+        manager.finishedNetworkTask(forToken: request)
+        manager.finishedNetworkTask(forToken: request)
+    }
+
+    @Test func aGroupOperationWithoutProgressIsIndeterminate() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: progress(1, of: 2))
+        group.operationStarted(progress: progress(1, of: 2))
+        #expect(!manager.progressSnapshot().hasIndeterminateWork)
+        group.operationStarted()
+        #expect(manager.progressSnapshot().hasIndeterminateWork)
+    }
+
     @Test func anIdleManagersSnapshotIsEmpty() {
         let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == nil)

@@ -12,11 +12,11 @@ struct ProgressConcurrencyTests {
         let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let child = NetworkIndicatorManager(parent: root, label: "Child")
         let keepBusy = root.beganNetworkTask()
-        let readings = LockedState<[Double?]>([])
+        let readings = LockedState<[NetworkProgressSnapshot]>([])
         DispatchQueue.concurrentPerform(iterations: 9) { index in
             if index == 0 {
                 for _ in 0..<2_000 {
-                    let reading = root.fractionCompleted
+                    let reading = root.progressSnapshot()
                     readings.withLock { $0.append(reading) }
                     _ = child.fractionCompleted
                 }
@@ -32,8 +32,18 @@ struct ProgressConcurrencyTests {
                 manager.finishedNetworkTask(forToken: token)
             }
         }
-        let values = readings.withLock { $0 }
-        #expect(values.allSatisfy { $0 == nil || (0...1).contains($0!) })
+        // Every reading is whole parts of 100 units, none done past its total, and the root's
+        // own task, of no size, always shows beside them.
+        for reading in readings.withLock({ $0 }) {
+            #expect(reading.totalUnitCount % 100 == 0)
+            #expect(reading.completedUnitCount <= reading.totalUnitCount)
+            #expect(reading.hasIndeterminateWork)
+            if let fraction = reading.fractionCompleted {
+                #expect(abs(fraction - Double(reading.completedUnitCount) / Double(reading.totalUnitCount)) < 0.01)
+            } else {
+                #expect(reading.totalUnitCount == 0)
+            }
+        }
         // The root stays busy without progress: once every worker ended, the batch is over.
         #expect(root.fractionCompleted == nil)
         #expect(child.fractionCompleted == nil)
@@ -59,5 +69,61 @@ struct ProgressConcurrencyTests {
         // 100 ended tasks of 100 units, one running at 0: exactly 10_000 of 10_100, every time.
         #expect(readings.withLock { $0 }.allSatisfy { $0 == 10_000.0 / 10_100.0 })
         withExtendedLifetime(keep) {}
+    }
+
+    /// A reader samples the parts outside the lock; a part that ends and is folded by another
+    /// caller meanwhile must not count twice, once as running and once as done.
+    @Test func aReaderThatSampledBeforeAPartEndedCountsItOnce() {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let gate = GatedProgress(total: 100, completed: 20)
+        var part: NetworkActivityToken? = manager.beganNetworkTask(progress: gate)
+        let other = manager.beganNetworkTask(progress: Progress(totalUnitCount: 100))
+        gate.holdNextReading()
+        let reading = LockedState<Double??>(nil)
+        let reader = DispatchGroup()
+        DispatchQueue.global().async(group: reader) {
+            let fraction = manager.fractionCompleted
+            reading.withLock { $0 = fraction }
+        }
+        gate.waitUntilHeld()
+        part = nil
+        // A begin with progress folds the ended part as done: 100 of 100.
+        let third = manager.beganNetworkTask(progress: Progress(totalUnitCount: 100))
+        gate.releaseReading()
+        reader.wait()
+        // The reader's samples: the part (20 of 100, running) and `other` (0 of 100). Counted
+        // twice it would read (20 + 0 + 100) of 300.
+        #expect(reading.withLock { $0 } == 0.5)
+        withExtendedLifetime((part, other, third)) {}
+    }
+}
+
+/// A progress whose next reading can be held, so that a test can act while a reader has
+/// sampled some parts and not yet folded them.
+private final class GatedProgress: Progress, SelfReadingProgress, @unchecked Sendable {
+    private let counts: ProgressReading
+    private let isHeld = LockedState(false)
+    private let held = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+
+    init(total: Double, completed: Double) {
+        counts = ProgressReading(total: total, completed: completed)
+        super.init(parent: nil, userInfo: nil)
+    }
+
+    func holdNextReading() { isHeld.withLock { $0 = true } }
+    func waitUntilHeld() { held.wait() }
+    func releaseReading() { released.signal() }
+
+    var reading: ProgressReading {
+        let holds = isHeld.withLock { isHeld in
+            defer { isHeld = false }
+            return isHeld
+        }
+        if holds {
+            held.signal()
+            released.wait()
+        }
+        return counts
     }
 }
