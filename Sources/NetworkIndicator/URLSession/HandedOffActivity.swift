@@ -101,6 +101,12 @@ final class ActivityHandoff: Sendable {
     }
 
     /// The task, for the first caller only.
+    /// Ends the load's task and leaves the load for the first iterator, which then opens none:
+    /// for a load that its session's filter does not count. Safe from any thread.
+    func endTask() {
+        activity.withLock { $0 }?.end()
+    }
+
     func take() -> HandedOffLoad? {
         activity.withLock { activity in
             defer { activity = nil }

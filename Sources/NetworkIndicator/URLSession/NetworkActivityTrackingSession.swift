@@ -38,7 +38,8 @@ public final class NetworkActivityTrackingSession: Sendable {
 
     /// Whether a task made through the wrapper counts: ``countsTaskByDefault(_:)`` unless told
     /// otherwise. Called once per task, as the wrapper makes it, on the calling thread; the task
-    /// has not been resumed yet.
+    /// has not been resumed yet. The wrapper's `async` loads ask it too: `data`, `upload` and
+    /// `download` before their task runs, `bytes` once its response's headers arrive.
     public let countsTask: @Sendable (URLSessionTask) -> Bool
 
     /// Wraps `session`, counting its tasks in `manager`.

@@ -37,6 +37,7 @@ extension URLSession {
         delegate: (any URLSessionTaskDelegate)? = nil
     ) async throws -> (NetworkActivityBytes, URLResponse) {
         let label = label ?? ActivityLabel.request(request) ?? "bytes"
+        let delegate = delegateCountingOnce(delegate)
         let (bytes, response, handoff) = try await HandedOffLoad.open(in: manager, label: label) {
             try await self.bytes(for: request, delegate: delegate)
         } cancelBody: { bytes in
@@ -44,6 +45,21 @@ extension URLSession {
             return { task.cancel() }
         }
         return (NetworkActivityBytes(bytes: bytes, handoff: handoff, manager: manager, label: label), response)
+    }
+
+    /// `delegate`, or on a session whose delegate is a ``NetworkActivitySessionDelegate`` (iOS
+    /// 16+, macOS 13+, tvOS 16+, watchOS 9+) a task delegate that takes the load's
+    /// `urlSession(_:didCreateTask:)` and forwards the rest to `delegate`: the load is counted
+    /// here, and the session's delegate would count its task a second time.
+    private func delegateCountingOnce(
+        _ delegate: (any URLSessionTaskDelegate)?
+    ) -> (any URLSessionTaskDelegate)? {
+        if #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *),
+            self.delegate is NetworkActivitySessionDelegate
+        {
+            return URLSessionTaskProgressDelegate(progress: URLSessionTaskProgress(task: nil), forwardingTo: delegate)
+        }
+        return delegate
     }
 
     /// Starts loading `url` like `bytes(from:)`, with the manager's indicator on from the
@@ -69,18 +85,22 @@ extension URLSession {
 }
 
 extension NetworkActivityTrackingSession {
-    /// `session.bytes(for:)`, counted from the call until the bytes have been read, have failed
-    /// or are dropped; see ``Foundation/URLSession/bytes(for:tracking:label:delegate:)``.
+    /// `session.bytes(for:)`, counted from the call until its response's headers arrive, and on
+    /// until the bytes have been read, have failed or are dropped if ``countsTask`` lets its task
+    /// through (asked then: the task exists only once the call returns); see
+    /// ``Foundation/URLSession/bytes(for:tracking:label:delegate:)``. A stream left out by the
+    /// filter (server-sent events, a long poll) counts only until its headers.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(for request: URLRequest) async throws -> (NetworkActivityBytes, URLResponse) {
-        try await session.bytes(for: request, tracking: manager)
+        let (bytes, response) = try await session.bytes(for: request, tracking: manager)
+        if !countsTask(bytes.task) { bytes.handoff.endTask() }
+        return (bytes, response)
     }
 
-    /// `session.bytes(from:)`, counted from the call until the bytes have been read, have failed
-    /// or are dropped; see ``Foundation/URLSession/bytes(from:tracking:label:delegate:)``.
+    /// `session.bytes(from:)`; see ``bytes(for:)``.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
     public func bytes(from url: URL) async throws -> (NetworkActivityBytes, URLResponse) {
-        try await session.bytes(from: url, tracking: manager)
+        try await bytes(for: URLRequest(url: url))
     }
 }
 

@@ -77,5 +77,31 @@ extension RealLoadSuites {
             await eventually { longPoll.state == .completed && load.state == .completed }
             tracking.session.finishTasksAndInvalidate()
         }
+        /// The filter applies to the wrapper's async loads too: each is asked about the task
+        /// its load makes, before the task runs.
+        @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+        @Test(arguments: AsyncLoad.allCases)
+        func wrapperAsksItsFilterAboutEveryAsyncLoad(_ load: AsyncLoad) async throws {
+            try await withTemporaryFile(containing: "twelve bytes") { file in
+                let server = try LocalHTTPServer()
+                let manager = makeManager()
+                let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager) { task in
+                    task.originalRequest?.url?.path != "/events"
+                }
+                let url = server.url("/\(load)")
+                server.holdResponses()
+                let events = Task.detached { try await load.run(on: tracking, url: server.url("/events"), file: file) }
+                let counted = Task.detached { try await load.run(on: tracking, url: url, file: file) }
+                await eventually { server.heldResponses == 2 }
+                #expect(manager.activeTaskCount == 1)
+                #expect(manager.activitySnapshot().activities.map(\.label) == ["\(load.method) 127.0.0.1\(url.path)"])
+                server.releaseResponses()
+                let body = try await counted.value
+                #expect(String(decoding: body, as: UTF8.self) == load.expectedBody(for: url))
+                _ = try await events.value
+                #expect(manager.activeTaskCount == 0)
+                tracking.session.finishTasksAndInvalidate()
+            }
+        }
     }
 }

@@ -170,6 +170,36 @@ extension RealLoadSuites {
             tracking.session.finishTasksAndInvalidate()
         }
 
+        @Test func cancellingTheCallingTaskCancelsAnAsyncLoad() async throws {
+            let server = try LocalHTTPServer()
+            let (tracking, _) = makeSession()
+            server.holdResponses()
+            defer { server.releaseResponses() }
+            let load = Task.detached { try await tracking.data(from: server.url("/cancelled")) }
+            await eventually { server.heldResponses == 1 }
+            load.cancel()
+            let error = await #expect(throws: URLError.self) { try await load.value }
+            #expect(error?.code == .cancelled)
+            #expect(tracking.manager.activeTaskCount == 0)
+            await server.waitUntilCancelledLoadsHaveStopped()
+            tracking.session.finishTasksAndInvalidate()
+        }
+
+        @Test func theManagersCancelCancelsAnAsyncLoad() async throws {
+            let server = try LocalHTTPServer()
+            let (tracking, _) = makeSession()
+            server.holdResponses()
+            defer { server.releaseResponses() }
+            let load = Task.detached { try await tracking.data(from: server.url("/cancelled")) }
+            await eventually { server.heldResponses == 1 }
+            tracking.manager.cancelNetworkTasks()
+            #expect(tracking.manager.activeTaskCount == 0, "ended at once")
+            let error = await #expect(throws: URLError.self) { try await load.value }
+            #expect(error?.code == .cancelled)
+            await server.waitUntilCancelledLoadsHaveStopped()
+            tracking.session.finishTasksAndInvalidate()
+        }
+
         @Test func sessionDelegateStillReceivesItsMessages() async throws {
             let server = try LocalHTTPServer()
             let scheduler = ManualNetworkIndicatorScheduler()
