@@ -244,19 +244,26 @@ struct Batch: Sendable {
     init() {}
 
     /// The parts that leave the list: those whose task ended, those cancelled (they leave the
-    /// batch at once, even while their task still runs), and those complete that a later part
-    /// of the same token follows (a group's operations, a token begun again while still open),
-    /// which would otherwise stay listed for as long as the token is open.
+    /// batch at once, even while their task still runs), those complete that a later part of
+    /// the same token follows (a group's operations, a token begun again while still open),
+    /// and the oldest parts of a token that has fewer open tasks than parts; all of these would
+    /// otherwise stay listed for as long as the token is open.
     private func leavingParts(_ samples: [Sample]) -> [Sample] {
-        var laterKeys = Set<ObjectIdentifier>()
+        // By token: how many of its later parts stay.
+        var laterParts: [ObjectIdentifier: Int] = [:]
         var leaving: [Sample] = []
         for sample in samples.reversed() {
-            let superseded = !keysAreUnique && laterKeys.contains(sample.entry.key)
+            let later = keysAreUnique ? 0 : laterParts[sample.entry.key, default: 0]
             let reading = sample.reading
-            if sample.hasEnded || reading?.isCancelled == true || (superseded && reading?.isComplete == true) {
+            let superseded = later > 0 && reading?.isComplete == true
+            // A token with fewer open tasks than parts (a group's finished operations): which
+            // one ended it cannot tell, so its oldest parts leave, as ended ones do.
+            let surplus = later >= sample.openTasks
+            if sample.hasEnded || surplus || reading?.isCancelled == true || superseded {
                 leaving.append(sample)
+            } else if !keysAreUnique {
+                laterParts[sample.entry.key, default: 0] += 1
             }
-            if !keysAreUnique { laterKeys.insert(sample.entry.key) }
         }
         return leaving
     }

@@ -318,6 +318,27 @@ struct BatchTests {
         #expect(manager.progressSnapshot().hasIndeterminateWork)
     }
 
+    /// A group that stays open must not list the parts of its finished operations for ever,
+    /// whether their size was never known or they never reached their total.
+    @Test func anOpenGroupListsNoMorePartsThanItHasOperations() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted()  // keeps the group open throughout
+        for index in 0..<1_000 {
+            let size = index.isMultiple(of: 2) ? Progress(totalUnitCount: -1) : progress(10, of: 100)
+            group.operationStarted(progress: size)
+            group.operationFinished()
+        }
+        // Which operation a finish ended, the group cannot tell: its newest parts stay, one per
+        // open operation, and the older ones leave (as done, or of no size).
+        #expect(manager.activeTaskCount == 1)
+        #expect(manager.progressRollUp.partCount <= 2, "folded at each begin")
+        _ = manager.fractionCompleted
+        #expect(manager.progressRollUp.partCount == 1, "and at each reading")
+        group.operationStarted(progress: progress(30, of: 100))
+        #expect(manager.fractionCompleted != nil)
+        #expect(manager.progressRollUp.partCount == 2)
+    }
+
     @Test func anIdleManagersSnapshotIsEmpty() {
         let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == nil)
