@@ -19,8 +19,9 @@ extension NetworkIndicatorManager {
     /// until it gets one. How ended, cancelled and paused tasks count is in
     /// ``fractionCompleted``. The manager holds `progress` strongly until the task ends. Passing
     /// the same `progress` to two running tasks counts its units twice. Passing `nil` is exactly
-    /// ``beganNetworkTask(label:)``. Safe from any thread; on Linux, whose `Progress` takes no
-    /// lock, change `progress` on the main queue (see "Showing progress").
+    /// ``beganNetworkTask(label:)``. Safe from any thread. A plain `Progress` (which takes no
+    /// lock on Linux) is read on the main queue only: change it there, or pass a
+    /// ``NetworkActivityProgress`` (see "Showing progress").
     ///
     /// - Parameters:
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
@@ -112,9 +113,12 @@ extension NetworkIndicatorManager {
     ///   again with the same progress. The value may fall when new work joins a running batch:
     ///   2 of 4 MB done reads 0.5, and a new 4 MB download makes it 2 of 8 MB, 0.25.
     ///
-    /// Readable from any thread; it reads each tracked `Progress` (never under a lock of the
-    /// manager's) and takes the lock of the manager that began each one. Read it when you draw,
-    /// not in a tight loop.
+    /// Readable from any thread. On the main queue it reads each tracked `Progress`; on another
+    /// thread, a caller's plain `Progress` answers what the main queue last read of it, and only
+    /// the package's own lock-guarded progresses (``NetworkActivityProgress``, tracked URLSession
+    /// tasks and sequences) are read then. No read is made under a lock of the manager's, and
+    /// each takes the lock of the manager that began its task. Read it when you draw, not in a
+    /// tight loop.
     public var fractionCompleted: Double? {
         progressRollUp.snapshot().fractionCompleted
     }

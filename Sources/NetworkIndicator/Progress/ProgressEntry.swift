@@ -31,11 +31,17 @@ final class ProgressEntry: @unchecked Sendable {
     private let pinned: PinnedSlot?
     /// Where the code that runs the task records that it failed, if it can tell.
     private let failure: FailureRecord?
+    /// For a caller's plain `Progress`, which takes no lock on Linux: its last reading on the
+    /// main queue, the one a reading on another thread answers (unknown until the first).
+    /// `nil` for the package's own progresses, read on any thread.
+    private let mainQueueReading: LockedState<ProgressReading>?
 
     init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver, failure: FailureRecord?) {
         self.progress = progress
         self.weight = weight
         self.failure = failure
+        self.mainQueueReading =
+            progress is any SelfReadingProgress ? nil : LockedState(ProgressReading(total: -1, completed: 0))
         self.key = ObjectIdentifier(token)
         self.driver = driver
         self.token = token
@@ -61,8 +67,21 @@ final class ProgressEntry: @unchecked Sendable {
 
     /// The progress now, in the units the task weighs. Call it without holding a lock: a
     /// `Progress` may run code of its own in its getters.
+    ///
+    /// A caller's plain `Progress` is read on the main queue only: elsewhere the reading is the
+    /// main queue's last. The package's own progresses are read wherever this is called.
     func read() -> ProgressReading {
-        var reading = ProgressReading(of: progress, weight: weight)
+        var reading: ProgressReading
+        if let mainQueueReading {
+            if MainQueue.isCurrent {
+                reading = ProgressReading(of: progress, weight: weight)
+                mainQueueReading.withLock { $0 = reading }
+            } else {
+                reading = mainQueueReading.withLock { $0 }
+            }
+        } else {
+            reading = ProgressReading(of: progress, weight: weight)
+        }
         if failure?.hasFailed == true { reading.isCancelled = true }
         return reading
     }
@@ -95,4 +114,19 @@ final class FailureRecord: Sendable {
 /// cancel fails: the registry records the failure before it ends the task.
 protocol FailsProgressWhenCancelled: NetworkActivityCancellable {
     var failure: FailureRecord { get }
+}
+
+/// Whether code runs on the main queue. `Thread.isMainThread` cannot tell: on Linux a process
+/// may drain the main queue on a thread that Foundation does not take for its main one (an
+/// XCTest bundle does), so the queue is marked with a key of its own instead.
+enum MainQueue {
+    /// Set once, on first use; only ever read after.
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether the caller runs on the main queue (the main actor included).
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }

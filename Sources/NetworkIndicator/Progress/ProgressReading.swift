@@ -21,8 +21,8 @@ struct ProgressReading: Equatable, Sendable {
 
     /// Reads `progress`, weighing it `weight` units instead of its own total when given.
     ///
-    /// On Linux, swift-corelibs-foundation's `Progress` takes no lock: a caller's progress must
-    /// be changed on the thread that reads it (the main queue; see `ShowingProgress.md`).
+    /// On Linux, swift-corelibs-foundation's `Progress` takes no lock: a caller's plain
+    /// progress is read on the main queue only (``ProgressEntry/read()``).
     init(of progress: Progress, weight: Int64?) {
         if let own = progress as? any SelfReadingProgress {
             self = own.reading
@@ -74,11 +74,10 @@ protocol SelfReadingProgress: Progress {
 /// }
 /// ```
 ///
-/// On Apple platforms any `Progress` is thread-safe. On Linux, swift-corelibs-foundation's
-/// `Progress` takes no lock, and the manager reads a task's progress on the main queue (for its
-/// listeners) and on the thread that reads ``NetworkIndicatorManager/fractionCompleted``: a plain
-/// `Progress` must then be updated on that thread. This one may be updated, cancelled, paused
-/// and resumed anywhere; the manager reads its counts and those states from the lock, and
+/// swift-corelibs-foundation's `Progress` takes no lock, so the manager reads a plain `Progress`
+/// on the main queue only, and it must be updated there. This one may be updated, cancelled,
+/// paused and resumed anywhere, and ``NetworkIndicatorManager/fractionCompleted`` read on any
+/// thread sees it as it is: the manager reads its counts and those states from the lock, and
 /// nothing else of it. Each count is read and
 /// written atomically, but `+=` is a read and a write: update it from one thread at a time. It is
 /// always discrete (never an implicit child of `Progress.current()`). The package's own progress

@@ -6,6 +6,7 @@ import Testing
 
 /// What a download screen reads, through public API only: a batch is the determinate work that
 /// overlaps; it reads `nil` once none of it runs, whatever else the scope still does.
+@MainActor
 @Suite("Progress batches")
 struct BatchTests {
     private let scheduler = ManualNetworkIndicatorScheduler()

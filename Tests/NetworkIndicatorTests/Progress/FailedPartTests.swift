@@ -6,6 +6,7 @@ import Testing
 
 /// A load that fails or is cancelled leaves its batch on every async form, with the caller
 /// keeping nothing: the bar never jumps forward by the bytes that never came.
+@MainActor
 @Suite("Failed and cancelled parts")
 struct FailedPartTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

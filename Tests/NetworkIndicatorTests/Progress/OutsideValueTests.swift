@@ -6,6 +6,7 @@ import Testing
 
 /// Numbers that come from outside (a `Content-Length`, a caller's total, a subclass's fraction)
 /// never trap and never reach the bar as NaN, a negative or a fraction outside 0...1.
+@MainActor
 @Suite("Values from outside")
 struct OutsideValueTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

@@ -54,10 +54,10 @@ struct ProgressConcurrencyTests {
 
     @Test func concurrentReadersFoldEachEndedTaskOnce() {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        let running = Progress(totalUnitCount: 100)
+        let running = NetworkActivityProgress(totalUnitCount: 100)
         let keep = manager.beganNetworkTask(progress: running)
         for _ in 0..<100 {
-            let ended = Progress(totalUnitCount: 100)
+            let ended = NetworkActivityProgress(totalUnitCount: 100)
             ended.completedUnitCount = 100
             _ = manager.beganNetworkTask(progress: ended)  // released at once: ended
         }
@@ -77,7 +77,7 @@ struct ProgressConcurrencyTests {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let gate = GatedProgress(total: 100, completed: 20)
         var part: NetworkActivityToken? = manager.beganNetworkTask(progress: gate)
-        let other = manager.beganNetworkTask(progress: Progress(totalUnitCount: 100))
+        let other = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
         gate.holdNextReading()
         let reading = LockedState<Double??>(nil)
         let reader = DispatchGroup()
@@ -88,7 +88,7 @@ struct ProgressConcurrencyTests {
         gate.waitUntilHeld()
         part = nil
         // A begin with progress folds the ended part as done: 100 of 100.
-        let third = manager.beganNetworkTask(progress: Progress(totalUnitCount: 100))
+        let third = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
         gate.releaseReading()
         reader.wait()
         // The reader's samples: the part (20 of 100, running) and `other` (0 of 100). Counted

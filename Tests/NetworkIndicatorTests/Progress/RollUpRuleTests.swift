@@ -5,6 +5,7 @@ import Testing
 @testable import NetworkIndicator
 
 /// The roll-up rules of ``NetworkIndicatorManager/fractionCompleted`` in one manager.
+@MainActor
 @Suite("Progress roll-up rules")
 struct RollUpRuleTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

@@ -5,6 +5,7 @@ import Testing
 @testable import NetworkIndicator
 
 /// A scope's progress rolls into its ancestors', never into its siblings'.
+@MainActor
 @Suite("Progress across scopes")
 struct ScopeProgressTests {
     private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())

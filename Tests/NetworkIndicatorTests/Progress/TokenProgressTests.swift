@@ -5,6 +5,7 @@ import Testing
 @testable import NetworkIndicator
 
 /// Progress carried by caller tokens, groups, `withNetworkActivity` and tracked sequences.
+@MainActor
 @Suite("Progress on every begin form")
 struct TokenProgressTests {
     private let scheduler: ManualNetworkIndicatorScheduler
