@@ -6,15 +6,18 @@ import Testing
 @MainActor
 @Suite("Opaque tokens")
 struct OpaqueTokenTests {
+    /// The caller's reference is the token's only one: letting it go frees the token (nothing in
+    /// the manager keeps it), and the token's `deinit` ends its task at once, with no sweep.
     @Test func releasingOpaqueTokenHidesIndicatorWithoutSweep() {
         let harness = Harness()
         var token: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        let released = WeakReference(token)
         #expect(harness.manager.activeTaskCount == 1)
         harness.settle()
         #expect(harness.visibilityChanges == [false, true])
 
         token = nil
-        #expect(token == nil)
+        #expect(released.object == nil, "the token outlived the caller's last reference")
         #expect(harness.manager.activeTaskCount == 0)
         harness.settle()
         #expect(harness.visibilityChanges == [false, true, false])

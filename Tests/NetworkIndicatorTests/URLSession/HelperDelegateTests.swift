@@ -10,26 +10,46 @@ import FoundationNetworking
 
 extension RealLoadSuites {
     /// The async helpers take a `delegate:` and hand it to Foundation's own `delegate:`, while
-    /// Foundation's methods keep resolving to Foundation's. (swift-corelibs-foundation, as of
-    /// Swift 6.3, does not call a task delegate of an async load, its own methods' included: the
-    /// delegate's messages are checked on Apple platforms only.)
+    /// Foundation's methods keep resolving to Foundation's. Each test checks the messages the
+    /// delegate hears on the platform it runs on: Apple platforms tell a task delegate of an async
+    /// load's completion; swift-corelibs-foundation (as of Swift 6.3) does not, but tells it of the
+    /// bytes sent and, if it is a data delegate, of the response and the bytes received.
     @Suite("A task delegate passed to the async helpers")
     struct HelperDelegateTests {
-        /// Records the tasks it hears complete.
-        private final class CompletionRecorder: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-            private let lock = NSLock()
-            private var completed: [String] = []
-
-            var completedPaths: [String] {
-                lock.lock()
-                defer { lock.unlock() }
-                return completed
+        /// Records what it hears of its loads, from any thread.
+        private final class DelegateRecorder: NSObject, URLSessionDataDelegate, Sendable {
+            private struct Heard {
+                var completedPaths: [String] = []
+                var received = Data()
+                var bytesSent: Int64 = 0
             }
 
+            private let heard = LockedState(Heard())
+
+            /// The paths of the tasks it heard complete, in order.
+            var completedPaths: [String] { heard.withLock { $0.completedPaths } }
+            /// The body bytes it heard received, in order.
+            var receivedBody: String { heard.withLock { String(decoding: $0.received, as: UTF8.self) } }
+            /// The last total of body bytes it heard sent.
+            var bytesSent: Int64 { heard.withLock { $0.bytesSent } }
+
             func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-                lock.lock()
-                completed.append(task.originalRequest?.url?.path ?? "?")
-                lock.unlock()
+                let path = task.originalRequest?.url?.path ?? "?"
+                heard.withLock { $0.completedPaths.append(path) }
+            }
+
+            func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+                heard.withLock { $0.received.append(data) }
+            }
+
+            func urlSession(
+                _ session: URLSession,
+                task: URLSessionTask,
+                didSendBodyData bytesSent: Int64,
+                totalBytesSent: Int64,
+                totalBytesExpectedToSend: Int64
+            ) {
+                heard.withLock { $0.bytesSent = totalBytesSent }
             }
         }
 
@@ -39,11 +59,14 @@ extension RealLoadSuites {
             return manager
         }
 
-        @Test func dataForARequestWithADelegateIsTrackedUntilItReturns() async throws {
+        /// `data(for:tracking:delegate:)` counts the load until it returns, and the caller's
+        /// delegate is the one Foundation tells of it: of its completion on Apple platforms, of
+        /// its body's bytes on Linux.
+        @Test func dataForARequestIsTrackedAndItsDelegateHearsTheLoad() async throws {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            let recorder = CompletionRecorder()
+            let recorder = DelegateRecorder()
             let request = URLRequest(url: server.url("/delegated"))
             let (data, _) = try await whileHeld(server, manager, label: "GET 127.0.0.1/delegated") {
                 try await session.data(for: request, tracking: manager, delegate: recorder)
@@ -51,16 +74,21 @@ extension RealLoadSuites {
             #expect(String(decoding: data, as: UTF8.self) == "ok /delegated")
             #if canImport(ObjectiveC)
             await eventually { recorder.completedPaths == ["/delegated"] }
+            #else
+            await eventually { recorder.receivedBody == "ok /delegated" }
             #endif
             #expect(manager.activeTaskCount == 0)
             session.finishTasksAndInvalidate()
         }
 
-        @Test func uploadWithADelegateIsTrackedUntilItReturns() async throws {
+        /// `upload(for:from:tracking:delegate:)` counts the load until it returns, and the
+        /// caller's delegate is the one Foundation tells of it: of its completion on Apple
+        /// platforms, of the body bytes sent on Linux.
+        @Test func uploadIsTrackedAndItsDelegateHearsTheLoad() async throws {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            let recorder = CompletionRecorder()
+            let recorder = DelegateRecorder()
             let sent = httpRequest("POST", server.url("/upload"))
             let (data, _) = try await whileHeld(server, manager, label: "POST 127.0.0.1/upload") {
                 try await session.upload(for: sent, from: Data("hi".utf8), tracking: manager, delegate: recorder)
@@ -68,6 +96,8 @@ extension RealLoadSuites {
             #expect(String(decoding: data, as: UTF8.self) == "ok /upload 2 bytes")
             #if canImport(ObjectiveC)
             await eventually { recorder.completedPaths == ["/upload"] }
+            #else
+            await eventually { recorder.bytesSent == 2 }
             #endif
             session.finishTasksAndInvalidate()
         }
@@ -76,7 +106,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
-            let recorder = CompletionRecorder()
+            let recorder = DelegateRecorder()
             let request = URLRequest(url: server.url("/plain"))
             // Foundation's, with and without a delegate: nothing counts, even with a current
             // manager bound. (Were the helpers' overloads to clash, this would not compile.)
