@@ -50,8 +50,10 @@ public import OpenAPIRuntime
 /// takes the body's length from `Content-Length`, which counts the encoded bytes, while the
 /// client reads the decoded ones. Until the response arrives (unless the request body's length
 /// is known), and for a response body of unknown total, the task is indeterminate: it neither
-/// adds to nor dilutes the fraction. When the task ends it counts as complete, as every task
-/// does.
+/// adds to nor dilutes the fraction. A request whose body is read to the end counts as complete.
+/// One that fails, is cancelled by the manager, or ends short of its length (released, timed
+/// out) leaves the manager's batch at once: its progress is cancelled before its task ends, so
+/// that the bar reads the requests still running and never the missing bytes as done.
 ///
 /// ## Which manager
 ///
@@ -182,7 +184,12 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         } else {
             task = NetworkActivityGroup(manager: manager)
         }
-        task.cancellationHandler = { cancellation.cancel() }
+        // The manager's cancel: the part leaves its batch (its bytes never all come) before
+        // anyone can read it again, then the request stops.
+        task.cancellationHandler = {
+            progress.cancel()
+            cancellation.cancel()
+        }
         task.operationStarted(progress: progress)
         let upload = Self.upload(of: body, into: progress)
         let response: HTTPResponse
