@@ -41,19 +41,30 @@ public import OpenAPIRuntime
 /// ## Progress
 ///
 /// Each request's task carries a `Progress` that rolls up into the manager's
-/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. A request body of known
-/// length counts first: its bytes as the transport reads them, against that length. Then the
-/// response body's bytes, as they are read, against its expected length (after the request
-/// body's, counted as sent once the response arrives), from ``OpenAPIRuntime/HTTPBody/length``
-/// when it is known or else the `Content-Length` header. Under a `Content-Encoding` other than
-/// `identity` the response's total is unknown, whatever either says: `URLSessionTransport`
-/// takes the body's length from `Content-Length`, which counts the encoded bytes, while the
-/// client reads the decoded ones. Until the response arrives (unless the request body's length
-/// is known), and for a response body of unknown total, the task is indeterminate: it neither
-/// adds to nor dilutes the fraction. A request whose body is read to the end counts as complete.
-/// One that fails, is cancelled by the manager, or ends short of its length (released, timed
-/// out) leaves the manager's batch at once: its progress is cancelled before its task ends, so
-/// that the bar reads the requests still running and never the missing bytes as done.
+/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. One request's fraction only
+/// grows, and it reaches 1 only when its response body has ended (its task then ends and counts
+/// as done):
+///
+/// - A request body of known length counts first, as the transport reads it, for a share of the
+///   request that leaves the rest to the response, whose size nobody knows yet: the larger the
+///   body, the larger its share, up to half (a body of 64 KiB or more). A transport that reads the
+///   whole body before it sends a byte (`URLSessionTransport`'s buffered mode, the default on
+///   Linux) moves the bar to that share at once.
+/// - When the response arrives, the request body counts as sent, and the response body's bytes
+///   fill the rest as they are read, against its expected length: ``OpenAPIRuntime/HTTPBody/length``
+///   when it is known, or else the `Content-Length` header. The request then weighs the bytes of
+///   both bodies in the manager's batch. Under a `Content-Encoding` other than `identity` the
+///   response's length is unknown, whatever either says: `URLSessionTransport` takes the body's
+///   length from `Content-Length`, which counts the encoded bytes, while the client reads the
+///   decoded ones.
+/// - A response body of unknown length holds the request where its upload left it until the end;
+///   a request with neither length known is indeterminate: it neither adds to nor dilutes the
+///   fraction. Lengths beyond 2⁵³ bytes count as 2⁵³, so that no header can overflow the sums.
+///
+/// A request whose body is read to the end counts as complete. One that fails, is cancelled by
+/// the manager, or ends short of its length (released, timed out) leaves the manager's batch at
+/// once: its progress is cancelled before its task ends, so that the bar reads the requests
+/// still running and never the missing bytes as done.
 ///
 /// ## Which manager
 ///
@@ -169,11 +180,11 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         }
         // Read once: the task-local manager of the calling task, for the whole request.
         let manager = manager
-        // Unknown until the response tells the body's length: until then it takes no part in the
-        // manager's batch. Counted under a lock (the transport's and the reader's threads write
-        // it while the manager reads it on the main queue; corelibs' Progress has no lock), and
-        // discrete: never a child of the caller's current one.
-        let progress = NetworkActivityProgress(totalUnitCount: -1)
+        // Counted under a lock (the transport's and the reader's threads write it while the
+        // manager reads it on the main queue; corelibs' Progress has no lock), and discrete:
+        // never a child of the caller's current one.
+        let uploadLength = Self.knownLength(of: body)
+        let progress = RequestProgress(uploadLength: uploadLength)
         // One group per request, with one operation: a group is what the manager's
         // cancelNetworkTasks() can cancel without a sweep timer (a weak token would need one),
         // and its handler stops the request.
@@ -187,43 +198,35 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // The manager's cancel: the part leaves its batch (its bytes never all come) before
         // anyone can read it again, then the request stops.
         task.cancellationHandler = {
-            progress.cancel()
+            progress.end(reachedEnd: false)
             cancellation.cancel()
         }
-        task.operationStarted(progress: progress)
-        let upload = Self.upload(of: body, into: progress)
+        task.operationStarted(progress: progress.progress)
+        let requestBody = uploadLength == nil ? body : body.map { Self.tracking($0, into: progress) }
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
             (response, responseBody) = try await cancellation.race {
-                try await next(request, upload?.body ?? body, baseURL)
+                try await next(request, requestBody, baseURL)
             }
-            upload?.progress.end()
         } catch {
-            upload?.progress.end()
             // A failed request leaves its batch: its bytes never all came.
-            progress.cancel()
+            progress.end(reachedEnd: false)
             task.operationFinished()
             throw error
         }
         guard let responseBody, responseBody.length != .known(0) else {
+            progress.end(reachedEnd: true)
             task.operationFinished()
             return (response, responseBody)
         }
         // The upload, if any, counts as sent once the response is here; the response's bytes
-        // follow it. A response of unknown length leaves the whole task indeterminate.
-        let uploaded = upload?.progress.total ?? 0
-        if let length = Self.expectedLength(of: responseBody, in: response) {
-            progress.totalUnitCount = uploaded + length
-            progress.completedUnitCount = uploaded
-        } else {
-            progress.totalUnitCount = -1
-        }
+        // follow it.
+        progress.responseArrived(expectedLength: Self.expectedLength(of: responseBody, in: response))
         let activity = ResponseBodyActivity(
             task: task,
             cancellation: cancellation,
             progress: progress,
-            progressOffset: uploaded,
             scheduler: fixedScheduler ?? manager.scheduler,
             unreadTimeout: unreadBodyTimeout
         )
@@ -235,20 +238,20 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         return (response, trackedBody)
     }
 
-    /// A request body of known, positive length wrapped to report the transport's reads into
-    /// `progress`, or `nil` for no body or one of unknown or zero length (handed on as it is).
-    static func upload(
-        of body: HTTPBody?,
-        into progress: Progress
-    ) -> (body: HTTPBody, progress: UploadProgress)? {
+    /// The length of a request body, if known and positive: only then is its upload counted.
+    static func knownLength(of body: HTTPBody?) -> Int64? {
         guard let body, case .known(let length) = body.length, length > 0 else { return nil }
-        let upload = UploadProgress(total: length, progress: progress)
-        let tracked = HTTPBody(
-            UploadTrackingBody(upstream: body, upload: upload),
+        return length
+    }
+
+    /// `body` wrapped to report the transport's reads into `progress`, with the same length and
+    /// iteration behaviour.
+    static func tracking(_ body: HTTPBody, into progress: RequestProgress) -> HTTPBody {
+        HTTPBody(
+            UploadTrackingBody(upstream: body, progress: progress),
             length: body.length,
             iterationBehavior: body.iterationBehavior
         )
-        return (tracked, upload)
     }
 
     /// The body's expected length in bytes, if known and positive: unknown under a

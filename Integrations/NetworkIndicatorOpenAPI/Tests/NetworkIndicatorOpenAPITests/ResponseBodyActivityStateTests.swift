@@ -132,18 +132,6 @@ import Testing
         let handed = state.timerArmed(NoTimer())
         #expect(handed != nil)
     }
-
-    @Test func bodyBytesReadReportOnlyWhatAdvances() {
-        var state = makeState()
-        let reports = [4, 9, 6, 9, 12].map { state.bodyBytesRead(upTo: $0) }
-        #expect(reports == [4, 9, nil, nil, 12])
-    }
-
-    @Test func bodyBytesReadAfterTheEndAreNotReported() {
-        var state = makeState()
-        _ = state.end()
-        #expect(state.bodyBytesRead(upTo: 5) == nil)
-    }
 }
 
 private struct NoTimer: NetworkIndicatorCancellable {
