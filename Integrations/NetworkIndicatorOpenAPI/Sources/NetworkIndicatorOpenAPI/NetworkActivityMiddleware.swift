@@ -30,6 +30,10 @@ public import OpenAPIRuntime
 ///   read already waiting returns its bytes first). A generated client wraps the error in its
 ///   `ClientError`, whose `underlyingError` is the `CancellationError`;
 /// - at once when the response has no body, or a body whose length is known to be zero;
+/// - at once when the response is a stream of server-sent events (`Content-Type:
+///   text/event-stream`, whatever its parameters and case): such a stream may stay open for the
+///   life of a screen, so it counts only until its headers arrive, and its body is handed on
+///   untouched. Pass a `countsOperation` that returns `false` for it to count nothing at all;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
 ///   has sat for ``unreadBodyTimeout`` seconds with nobody asking for its bytes.
@@ -142,7 +146,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     ///     credential). Called once per counted request, on the caller's task.
     ///   - countsOperation: Whether requests of an operation count, from its ID; all of them
     ///     unless told otherwise. Return `false` for work that is not worth an indicator, such as
-    ///     a long poll or an event stream. Called once per request, on the caller's task.
+    ///     a long poll (an event stream counts only until its headers anyway). Called once per
+    ///     request, on the caller's task.
     ///   - countsRequest: Whether a request counts, from the request itself (its method, path
     ///     and header fields, as the middlewares before this one left them) and its operation's
     ///     ID; all of them unless told otherwise. A request counts only if both filters say so.
@@ -215,7 +220,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             task.operationFinished()
             throw error
         }
-        guard let responseBody, responseBody.length != .known(0) else {
+        // No body to wait for, or a stream of events that may stay open for the life of a screen:
+        // the request is done once its headers are here.
+        guard let responseBody, responseBody.length != .known(0), !Self.isEventStream(response) else {
             progress.end(reachedEnd: true)
             task.operationFinished()
             return (response, responseBody)
@@ -252,6 +259,14 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             length: body.length,
             iterationBehavior: body.iterationBehavior
         )
+    }
+
+    /// Whether the response is a stream of server-sent events (`Content-Type:
+    /// text/event-stream`, parameters and case aside), which counts only until its headers.
+    static func isEventStream(_ response: HTTPResponse) -> Bool {
+        guard let contentType = response.headerFields[.contentType] else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
     }
 
     /// The body's expected length in bytes, if known and positive: unknown under a
