@@ -116,6 +116,12 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     /// which no read is waiting; a waiting read holds the task open, with no timer, until it
     /// returns. A read that starts after the timeout returns the bytes as usual; it just no
     /// longer counts.
+    ///
+    /// The clock runs between a reader's reads too: it cannot tell a reader that pauses from one
+    /// that stopped for good. A reader that takes longer than the timeout over one chunk before
+    /// it asks for the next (it writes each chunk somewhere slow, or waits for a consumer of its
+    /// own) has its task end mid-download, and its request leaves the manager's batch. Give the
+    /// client of such downloads a longer timeout, or `nil`.
     public let unreadBodyTimeout: TimeInterval?
 
     /// Where the unread-body timer runs: the one given at creation, or else the
