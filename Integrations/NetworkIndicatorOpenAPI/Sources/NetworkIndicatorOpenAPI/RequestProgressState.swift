@@ -102,7 +102,8 @@ struct RequestProgressState: Sendable {
         // What the upload showed, at most all of its share, in the new units (rounded up, so as
         // never to fall), or its bytes' own weight if that is more.
         let shown = Self.scaled(total, by: upload, over: max(units.total, 1), roundingUp: true)
-        let base = min(max(shown, upload), total - 1)
+        // Below the total: `shown` is at most half of it, `upload` at most `total - 1`.
+        let base = max(shown, upload)
         phase = .receiving(expected: expectedLength, base: base)
         return publish(total: total, completed: base)
     }

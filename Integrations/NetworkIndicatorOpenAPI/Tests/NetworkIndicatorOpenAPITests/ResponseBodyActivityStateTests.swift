@@ -132,6 +132,17 @@ import Testing
         let handed = state.timerArmed(NoTimer())
         #expect(handed != nil)
     }
+
+    @Test func readsAfterTheRearmingOneRearmNothingMore() {
+        var state = makeState()
+        _ = state.readWillBegin(at: 110)
+        _ = state.timerFired(at: 130)  // finds the read waiting: stops
+        let rearmed = state.readDidEnd(at: 140)
+        _ = state.readWillBegin(at: 141)
+        let later = state.readDidEnd(at: 142)
+        #expect(rearmed == 30)
+        #expect(later == nil, "one timer at a time: the re-armed one is still running")
+    }
 }
 
 private struct NoTimer: NetworkIndicatorCancellable {

@@ -159,6 +159,39 @@ import Testing
         withExtendedLifetime(response) {}
     }
 
+    /// The upload was the request's whole work: answered with no body, it counts as done in its
+    /// batch, with the weight it had while it ran (its bytes and the response's reserve).
+    @Test func uploadAnsweredWithoutABodyCountsAsDone() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(
+            label: "other",
+            progress: NetworkActivityProgress(totalUnitCount: 100)
+        )
+        _ = try await send(requestBody(), in: harness, answering: nil)
+        let weight = 10 + RequestProgressState.minimumResponseReserve
+        #expect(harness.manager.fractionCompleted == Double(weight) / Double(weight + 100))
+        withExtendedLifetime(other) {}
+    }
+
+    /// A response of unknown length that nobody reads ends at the unread-body timeout short of
+    /// its end: the request leaves its batch instead of counting as done.
+    @Test func unreadResponseOfUnknownLengthAfterAnUploadLeavesTheBatchAtTheTimeout() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(
+            label: "other",
+            progress: NetworkActivityProgress(totalUnitCount: 100)
+        )
+        let manual = ManualBody(length: .unknown)
+        let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
+        let whileKept = harness.manager.fractionCompleted
+        await MainActor.run { harness.scheduler.advance(by: MiddlewareHarness.unreadTimeout) }
+        #expect(harness.count == 1, "only the other task")
+        #expect(whileKept.map { $0 > 0 } == true)
+        #expect(harness.manager.fractionCompleted == 0, "the other task's 0 of 100 alone")
+        manual.continuation.finish()
+        withExtendedLifetime((other, response)) {}
+    }
+
     @Test func readsOfTheRequestBodyAfterTheResponseNoLongerCount() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .known(30))
