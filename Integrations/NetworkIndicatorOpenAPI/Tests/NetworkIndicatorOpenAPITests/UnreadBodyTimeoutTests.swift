@@ -185,6 +185,28 @@ import Testing
         #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
     }
 
+    /// The unread-body timer lets the system coalesce it with others (a tenth of its delay, at
+    /// most a second, as the manager's own timers do): a timeout is a bound, not a deadline.
+    @Test(arguments: [(30, 1), (2, 0.2), (0, 0)] as [(TimeInterval, TimeInterval)])
+    func unreadTimerAsksForATenthOfItsDelayAsLeewayUpToASecond(timeout: TimeInterval, leeway: TimeInterval) async throws
+    {
+        let harness = MiddlewareHarness()
+        let scheduler = TimerIgnoringCancelScheduler(base: harness.scheduler)
+        let middleware = NetworkActivityMiddleware(
+            manager: harness.manager,
+            unreadBodyTimeout: timeout,
+            scheduler: scheduler
+        )
+        let body = try await middleware.intercept(
+            MiddlewareHarness.request,
+            body: nil,
+            baseURL: URL(string: "http://127.0.0.1")!,
+            operationID: "getThing"
+        ) { _, _, _ in (HTTPResponse(status: .ok), HTTPBody("kept")) }.1
+        #expect(scheduler.leeways == [leeway])
+        withExtendedLifetime(body) {}
+    }
+
     /// How a body's task ends first in ``timerThatFiresAfterAnotherEndEndsNothingMore(first:)``.
     enum FirstEnd: CaseIterable, Sendable {
         case readToTheEnd, failedRead, release, managerCancel
@@ -259,11 +281,16 @@ import Testing
     }
 }
 
-/// A manual scheduler whose timers fire even when cancelled, counting those that do: a timer
-/// that was already on its way to the main queue when its cancel came.
+/// A manual scheduler whose timers fire even when cancelled, counting those that do (a timer
+/// that was already on its way to the main queue when its cancel came), and recording the
+/// leeway each timer asked for.
 private final class TimerIgnoringCancelScheduler: NetworkIndicatorScheduler {
     let base: ManualNetworkIndicatorScheduler
     private let counts = LockedValue((fires: 0, afterCancel: 0))
+    private let recordedLeeways = LockedValue<[TimeInterval]>([])
+
+    /// The leeway each timer was scheduled with, in order.
+    var leeways: [TimeInterval] { recordedLeeways.withLock { $0 } }
 
     init(base: ManualNetworkIndicatorScheduler) {
         self.base = base
@@ -286,6 +313,7 @@ private final class TimerIgnoringCancelScheduler: NetworkIndicatorScheduler {
         _ work: @escaping @MainActor @Sendable () -> Void
     ) -> any NetworkIndicatorCancellable {
         let handle = LateHandle()
+        recordedLeeways.withLock { $0.append(leeway) }
         let counts = counts
         _ = base.schedule(after: delay, repeating: interval, leeway: leeway) {
             let isCancelled = handle.isCancelled
