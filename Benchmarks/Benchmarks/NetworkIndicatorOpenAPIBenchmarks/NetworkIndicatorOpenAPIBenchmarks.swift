@@ -47,6 +47,16 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(try await transport.request(through: middleware))
             }
         }
+
+        // The same without the unread-body timer: what one timer per body costs, and so what one
+        // shared timer could save at most.
+        Benchmark("8 OpenAPI: through the middleware, \(chunks) chunks, main queue, no unread timeout") { benchmark in
+            let manager = NetworkIndicatorManager()
+            let middleware = NetworkActivityMiddleware(manager: manager, unreadBodyTimeout: nil)
+            for _ in benchmark.scaledIterations {
+                blackHole(try await transport.request(through: middleware))
+            }
+        }
     }
 }
 
