@@ -16,6 +16,11 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "NetworkIndicator", path: ".."),
+        // The openapi middleware's benchmark (section 8) only; its runtime and HTTP types are
+        // named so that the benchmark can import them.
+        .package(path: "../Integrations/NetworkIndicatorOpenAPI"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(
             url: "https://github.com/ordo-one/package-benchmark",
             from: "1.38.1",
@@ -40,6 +45,25 @@ let package = Package(
                 .product(name: "Benchmark", package: "package-benchmark"),
             ],
             path: "Benchmarks/NetworkIndicatorBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "package-benchmark")
+            ]
+        ),
+        // Section 8: one request through the openapi middleware over an in-memory transport,
+        // beside the bare transport. Its own target, so that the rest of the suite builds and
+        // runs without swift-openapi-runtime.
+        .executableTarget(
+            name: "NetworkIndicatorOpenAPIBenchmarks",
+            dependencies: [
+                .product(name: "NetworkIndicator", package: "NetworkIndicator"),
+                .product(name: "NetworkIndicatorTesting", package: "NetworkIndicator"),
+                .product(name: "NetworkIndicatorOpenAPI", package: "NetworkIndicatorOpenAPI"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+            ],
+            path: "Benchmarks/NetworkIndicatorOpenAPIBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark")

@@ -46,13 +46,13 @@ struct ActivityTrackingBody: AsyncSequence, Sendable {
                 throw error
             }
             guard let chunk else {
-                activity.end()
+                activity.end(reachedEnd: true)
                 return nil
             }
             if counted {
                 activity.readDidEnd()
             }
-            bytesRead += Int64(chunk.count)
+            bytesRead = RequestProgressState.saturatingSum(bytesRead, Int64(chunk.count))
             activity.bodyBytesRead(upTo: bytesRead)
             return chunk
         }

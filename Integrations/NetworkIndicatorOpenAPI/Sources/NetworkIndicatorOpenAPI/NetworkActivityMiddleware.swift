@@ -30,6 +30,10 @@ public import OpenAPIRuntime
 ///   read already waiting returns its bytes first). A generated client wraps the error in its
 ///   `ClientError`, whose `underlyingError` is the `CancellationError`;
 /// - at once when the response has no body, or a body whose length is known to be zero;
+/// - at once when the response is a stream of server-sent events (`Content-Type:
+///   text/event-stream`, whatever its parameters and case): such a stream may stay open for the
+///   life of a screen, so it counts only until its headers arrive, and its body is handed on
+///   untouched. Pass a `countsOperation` that returns `false` for it to count nothing at all;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
 ///   has sat for ``unreadBodyTimeout`` seconds with nobody asking for its bytes.
@@ -41,17 +45,30 @@ public import OpenAPIRuntime
 /// ## Progress
 ///
 /// Each request's task carries a `Progress` that rolls up into the manager's
-/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. A request body of known
-/// length counts first: its bytes as the transport reads them, against that length. Then the
-/// response body's bytes, as they are read, against its expected length (after the request
-/// body's, counted as sent once the response arrives), from ``OpenAPIRuntime/HTTPBody/length``
-/// when it is known or else the `Content-Length` header. Under a `Content-Encoding` other than
-/// `identity` the response's total is unknown, whatever either says: `URLSessionTransport`
-/// takes the body's length from `Content-Length`, which counts the encoded bytes, while the
-/// client reads the decoded ones. Until the response arrives (unless the request body's length
-/// is known), and for a response body of unknown total, the task is indeterminate: it neither
-/// adds to nor dilutes the fraction. When the task ends it counts as complete, as every task
-/// does.
+/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. One request's fraction only
+/// grows, and it reaches 1 only when its response body has ended (its task then ends and counts
+/// as done):
+///
+/// - A request body of known length counts first, as the transport reads it, for a share of the
+///   request that leaves the rest to the response, whose size nobody knows yet: the larger the
+///   body, the larger its share, up to half (a body of 64 KiB or more). A transport that reads the
+///   whole body before it sends a byte (`URLSessionTransport`'s buffered mode, the default on
+///   Linux) moves the bar to that share at once.
+/// - When the response arrives, the request body counts as sent, and the response body's bytes
+///   fill the rest as they are read, against its expected length: ``OpenAPIRuntime/HTTPBody/length``
+///   when it is known, or else the `Content-Length` header. The request then weighs the bytes of
+///   both bodies in the manager's batch. Under a `Content-Encoding` other than `identity` the
+///   response's length is unknown, whatever either says: `URLSessionTransport` takes the body's
+///   length from `Content-Length`, which counts the encoded bytes, while the client reads the
+///   decoded ones.
+/// - A response body of unknown length holds the request where its upload left it until the end;
+///   a request with neither length known is indeterminate: it neither adds to nor dilutes the
+///   fraction. Lengths beyond 2⁵³ bytes count as 2⁵³, so that no header can overflow the sums.
+///
+/// A request whose body is read to the end counts as complete. One that fails, is cancelled by
+/// the manager, or ends short of its length (released, timed out) leaves the manager's batch at
+/// once: its progress is cancelled before its task ends, so that the bar reads the requests
+/// still running and never the missing bytes as done.
 ///
 /// ## Which manager
 ///
@@ -99,6 +116,12 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     /// which no read is waiting; a waiting read holds the task open, with no timer, until it
     /// returns. A read that starts after the timeout returns the bytes as usual; it just no
     /// longer counts.
+    ///
+    /// The clock runs between a reader's reads too: it cannot tell a reader that pauses from one
+    /// that stopped for good. A reader that takes longer than the timeout over one chunk before
+    /// it asks for the next (it writes each chunk somewhere slow, or waits for a consumer of its
+    /// own) has its task end mid-download, and its request leaves the manager's batch. Give the
+    /// client of such downloads a longer timeout, or `nil`.
     public let unreadBodyTimeout: TimeInterval?
 
     /// Where the unread-body timer runs: the one given at creation, or else the
@@ -129,7 +152,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     ///     credential). Called once per counted request, on the caller's task.
     ///   - countsOperation: Whether requests of an operation count, from its ID; all of them
     ///     unless told otherwise. Return `false` for work that is not worth an indicator, such as
-    ///     a long poll or an event stream. Called once per request, on the caller's task.
+    ///     a long poll (an event stream counts only until its headers anyway). Called once per
+    ///     request, on the caller's task.
     ///   - countsRequest: Whether a request counts, from the request itself (its method, path
     ///     and header fields, as the middlewares before this one left them) and its operation's
     ///     ID; all of them unless told otherwise. A request counts only if both filters say so.
@@ -167,11 +191,11 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         }
         // Read once: the task-local manager of the calling task, for the whole request.
         let manager = manager
-        // Unknown until the response tells the body's length: until then it takes no part in the
-        // manager's batch. Counted under a lock (the transport's and the reader's threads write
-        // it while the manager reads it on the main queue; corelibs' Progress has no lock), and
-        // discrete: never a child of the caller's current one.
-        let progress = NetworkActivityProgress(totalUnitCount: -1)
+        // Counted under a lock (the transport's and the reader's threads write it while the
+        // manager reads it on the main queue; corelibs' Progress has no lock), and discrete:
+        // never a child of the caller's current one.
+        let uploadLength = Self.knownLength(of: body)
+        let progress = RequestProgress(uploadLength: uploadLength)
         // One group per request, with one operation: a group is what the manager's
         // cancelNetworkTasks() can cancel without a sweep timer (a weak token would need one),
         // and its handler stops the request.
@@ -182,41 +206,40 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         } else {
             task = NetworkActivityGroup(manager: manager)
         }
-        task.cancellationHandler = { cancellation.cancel() }
-        task.operationStarted(progress: progress)
-        let upload = Self.upload(of: body, into: progress)
+        // The manager's cancel: the part leaves its batch (its bytes never all come) before
+        // anyone can read it again, then the request stops.
+        task.cancellationHandler = {
+            progress.end(reachedEnd: false)
+            cancellation.cancel()
+        }
+        task.operationStarted(progress: progress.progress)
+        let requestBody = uploadLength == nil ? body : body.map { Self.tracking($0, into: progress) }
         let response: HTTPResponse
         let responseBody: HTTPBody?
         do {
             (response, responseBody) = try await cancellation.race {
-                try await next(request, upload?.body ?? body, baseURL)
+                try await next(request, requestBody, baseURL)
             }
-            upload?.progress.end()
         } catch {
-            upload?.progress.end()
             // A failed request leaves its batch: its bytes never all came.
-            progress.cancel()
+            progress.end(reachedEnd: false)
             task.operationFinished()
             throw error
         }
-        guard let responseBody, responseBody.length != .known(0) else {
+        // No body to wait for, or a stream of events that may stay open for the life of a screen:
+        // the request is done once its headers are here.
+        guard let responseBody, responseBody.length != .known(0), !Self.isEventStream(response) else {
+            progress.end(reachedEnd: true)
             task.operationFinished()
             return (response, responseBody)
         }
         // The upload, if any, counts as sent once the response is here; the response's bytes
-        // follow it. A response of unknown length leaves the whole task indeterminate.
-        let uploaded = upload?.progress.total ?? 0
-        if let length = Self.expectedLength(of: responseBody, in: response) {
-            progress.totalUnitCount = uploaded + length
-            progress.completedUnitCount = uploaded
-        } else {
-            progress.totalUnitCount = -1
-        }
+        // follow it.
+        progress.responseArrived(expectedLength: Self.expectedLength(of: responseBody, in: response))
         let activity = ResponseBodyActivity(
             task: task,
             cancellation: cancellation,
             progress: progress,
-            progressOffset: uploaded,
             scheduler: fixedScheduler ?? manager.scheduler,
             unreadTimeout: unreadBodyTimeout
         )
@@ -228,20 +251,28 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         return (response, trackedBody)
     }
 
-    /// A request body of known, positive length wrapped to report the transport's reads into
-    /// `progress`, or `nil` for no body or one of unknown or zero length (handed on as it is).
-    static func upload(
-        of body: HTTPBody?,
-        into progress: Progress
-    ) -> (body: HTTPBody, progress: UploadProgress)? {
+    /// The length of a request body, if known and positive: only then is its upload counted.
+    static func knownLength(of body: HTTPBody?) -> Int64? {
         guard let body, case .known(let length) = body.length, length > 0 else { return nil }
-        let upload = UploadProgress(total: length, progress: progress)
-        let tracked = HTTPBody(
-            UploadTrackingBody(upstream: body, upload: upload),
+        return length
+    }
+
+    /// `body` wrapped to report the transport's reads into `progress`, with the same length and
+    /// iteration behaviour.
+    static func tracking(_ body: HTTPBody, into progress: RequestProgress) -> HTTPBody {
+        HTTPBody(
+            UploadTrackingBody(upstream: body, progress: progress),
             length: body.length,
             iterationBehavior: body.iterationBehavior
         )
-        return (tracked, upload)
+    }
+
+    /// Whether the response is a stream of server-sent events (`Content-Type:
+    /// text/event-stream`, parameters and case aside), which counts only until its headers.
+    static func isEventStream(_ response: HTTPResponse) -> Bool {
+        guard let contentType = response.headerFields[.contentType] else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
     }
 
     /// The body's expected length in bytes, if known and positive: unknown under a

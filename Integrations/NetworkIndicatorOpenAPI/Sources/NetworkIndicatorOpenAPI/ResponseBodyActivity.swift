@@ -11,24 +11,20 @@ import NetworkIndicator
 final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
     private let scheduler: any NetworkIndicatorScheduler
-    /// The task's progress: the bytes read, after `progressOffset` (the request body's, when
-    /// its length is known), against the expected total.
-    private let progress: Progress
-    private let progressOffset: Int64
+    /// The request's progress, which the body's reads advance.
+    private let progress: RequestProgress
     /// The request's token, which says whether the manager cancelled the request.
     private let cancellation: RequestCancellation
 
     init(
         task: NetworkActivityGroup,
         cancellation: RequestCancellation,
-        progress: Progress,
-        progressOffset: Int64,
+        progress: RequestProgress,
         scheduler: any NetworkIndicatorScheduler,
         unreadTimeout: TimeInterval?
     ) {
         self.scheduler = scheduler
         self.progress = progress
-        self.progressOffset = progressOffset
         self.cancellation = cancellation
         let state = ResponseBodyActivityState(
             task: task,
@@ -45,11 +41,12 @@ final class ResponseBodyActivity: Sendable {
         end()
     }
 
-    /// Ends the task if it is still open; later calls do nothing.
-    func end() {
+    /// Ends the task if it is still open; later calls do nothing. `reachedEnd` says that a
+    /// reader reached the end of the body: anything else cancels the request's progress first.
+    func end(reachedEnd: Bool = false) {
         guard let ending = state.withLock({ $0.end() }) else { return }
         ending.timer?.cancel()
-        finish(ending)
+        finish(ending, reachedEnd: reachedEnd)
     }
 
     /// Whether the manager's ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()``
@@ -74,22 +71,14 @@ final class ResponseBodyActivity: Sendable {
 
     /// An iterator has read `count` bytes of the body so far: the task's progress advances.
     func bodyBytesRead(upTo count: Int64) {
-        // Set under the lock, so that two iterators cannot publish out of order. No code of
-        // anyone else's runs: the progress is the middleware's own, with no parent and no
-        // observer (the manager reads it when it rolls up, under no lock of this activity's).
-        state.withLock { state in
-            if let completed = state.bodyBytesRead(upTo: count) {
-                progress.completedUnitCount = progressOffset + completed
-            }
-        }
+        progress.received(upTo: count)
     }
 
-    /// Ends the task. A body that ended short of its known length (a failed read, released
+    /// Ends the task. A body that did not end with all its bytes read (a failed read, released
     /// unread, timed out) cancels its progress first, so that its part leaves the manager's batch
     /// instead of counting bytes that never came as done.
-    private func finish(_ ending: ResponseBodyActivityState.Ending) {
-        let total = progress.totalUnitCount
-        if total > 0, progress.completedUnitCount < total { progress.cancel() }
+    private func finish(_ ending: ResponseBodyActivityState.Ending, reachedEnd: Bool) {
+        progress.end(reachedEnd: reachedEnd)
         ending.task.operationFinished()
     }
 
@@ -108,7 +97,7 @@ final class ResponseBodyActivity: Sendable {
         case .nothing:
             break
         case .end(let ending):
-            finish(ending)
+            finish(ending, reachedEnd: false)
         case .rearm(let delay):
             arm(after: delay)
         }

@@ -44,7 +44,6 @@ struct ResponseBodyActivityState: Sendable {
     private var pendingReads = 0
     /// Whether the timer found a read waiting and stopped: the read re-arms it when it returns.
     private var isTimerWaitingForRead = false
-    private var bytesRead: Int64 = 0
     private var lastActivity: TimeInterval
     private let unreadTimeout: TimeInterval?
 
@@ -86,16 +85,6 @@ struct ResponseBodyActivityState: Sendable {
         guard isTimerWaitingForRead, pendingReads == 0, open != nil, let unreadTimeout else { return nil }
         isTimerWaitingForRead = false
         return max(unreadTimeout, 0)
-    }
-
-    /// An iterator has read `count` bytes of the body so far. Returns the new number of bytes to
-    /// report as done (the most any iterator has read), or `nil` when nothing changes: the task
-    /// has ended (what ended counts as complete), or another iterator of a body that can be read
-    /// many times is further along.
-    mutating func bodyBytesRead(upTo count: Int64) -> Int64? {
-        guard open != nil, count > bytesRead else { return nil }
-        bytesRead = count
-        return count
     }
 
     /// A timer was scheduled. Returns it back if the task ended meanwhile, to be cancelled.

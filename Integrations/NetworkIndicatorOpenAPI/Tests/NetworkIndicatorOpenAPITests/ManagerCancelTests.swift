@@ -111,4 +111,20 @@ import Testing
         #expect(countAfterCancel == 0)
         #expect(harness.diagnostics.isEmpty)
     }
+
+    /// The caller's task is cancelled before the request starts, and the transport answers
+    /// anyway (a cache, a transport that finishes what it started): the answer comes back, and
+    /// nothing waits forever for a cancel that already happened.
+    @Test(.timeLimit(.minutes(1)))
+    func requestFromAnAlreadyCancelledTaskReturnsTheTransportsAnswer() async throws {
+        let harness = MiddlewareHarness()
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Self.intercept(harness.middleware) { _, _, _ in (HTTPResponse(status: .accepted), nil) }
+        }
+        let (response, body) = try await call.value
+        #expect(response.status == .accepted)
+        #expect(body == nil)
+        #expect(harness.count == 0)
+    }
 }

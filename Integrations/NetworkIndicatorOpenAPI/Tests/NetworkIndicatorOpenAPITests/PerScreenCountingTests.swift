@@ -109,4 +109,28 @@ import Testing
         #expect(weakScreen == nil, "the body, kept after its task ended, still holds the screen")
         withExtendedLifetime(kept) {}
     }
+
+    @Test func bodyKeptAfterItsScreensCancelDoesNotKeepTheScreenAlive() async throws {
+        let middleware = NetworkActivityMiddleware()
+        weak var weakScreen: NetworkIndicatorManager?
+        var kept: HTTPBody?
+        do {
+            let screen = NetworkIndicatorManager(parent: app, label: "screen")
+            weakScreen = screen
+            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
+                try await middleware.intercept(
+                    MiddlewareHarness.request,
+                    body: nil,
+                    baseURL: URL(string: "http://127.0.0.1")!,
+                    operationID: "getThing"
+                ) { _, _, _ in (HTTPResponse(status: .ok), HTTPBody("read after the cancel")) }
+            }.1
+            screen.cancelNetworkTasks()
+            await #expect(throws: CancellationError.self) {
+                _ = try await String(collecting: try #require(kept), upTo: 100)
+            }
+        }
+        #expect(weakScreen == nil, "the cancelled read ended the body's task, which let go of the screen")
+        withExtendedLifetime(kept) {}
+    }
 }

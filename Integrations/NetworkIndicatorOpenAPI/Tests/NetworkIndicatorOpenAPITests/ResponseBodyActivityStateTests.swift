@@ -133,16 +133,15 @@ import Testing
         #expect(handed != nil)
     }
 
-    @Test func bodyBytesReadReportOnlyWhatAdvances() {
+    @Test func readsAfterTheRearmingOneRearmNothingMore() {
         var state = makeState()
-        let reports = [4, 9, 6, 9, 12].map { state.bodyBytesRead(upTo: $0) }
-        #expect(reports == [4, 9, nil, nil, 12])
-    }
-
-    @Test func bodyBytesReadAfterTheEndAreNotReported() {
-        var state = makeState()
-        _ = state.end()
-        #expect(state.bodyBytesRead(upTo: 5) == nil)
+        _ = state.readWillBegin(at: 110)
+        _ = state.timerFired(at: 130)  // finds the read waiting: stops
+        let rearmed = state.readDidEnd(at: 140)
+        _ = state.readWillBegin(at: 141)
+        let later = state.readDidEnd(at: 142)
+        #expect(rearmed == 30)
+        #expect(later == nil, "one timer at a time: the re-armed one is still running")
     }
 }
 

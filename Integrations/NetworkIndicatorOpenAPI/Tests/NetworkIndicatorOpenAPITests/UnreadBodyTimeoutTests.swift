@@ -119,36 +119,97 @@ import Testing
         #expect(harness.diagnostics.isEmpty)
     }
 
-    /// The timer fires on the main actor while other tasks read bodies to the end and release
-    /// them: whichever comes first ends each task, and nothing ends one twice (a second finish
-    /// would be reported as a diagnostic).
-    @Test func timerRacingReadsAndReleasesEndsEachTaskOnce() async throws {
+    /// Whichever way ends a body's task first, the others, the unread-body timer included, end
+    /// nothing more. A real race is one of these orders (each end is one decision under the
+    /// activity's lock), so each order is forced by hand: the task ends one way, then the timer
+    /// fires although the end cancelled it (a timer already on its way to the main queue when
+    /// the cancel came), then the body is read again and released. A second finish of one task
+    /// would be reported as a diagnostic.
+    @Test(arguments: FirstEnd.allCases)
+    func timerThatFiresAfterAnotherEndEndsNothingMore(first: FirstEnd) async throws {
         let harness = MiddlewareHarness()
-        var read: [HTTPBody] = []
-        let released = LockedValue<[HTTPBody]>([])
-        for index in 0..<200 {
-            let body = try #require(try await harness.respond(with: HTTPBody("body \(index)")))
-            if index.isMultiple(of: 2) {
-                read.append(body)
-            } else {
-                released.withLock { $0.append(body) }
-            }
+        let scheduler = TimerIgnoringCancelScheduler(base: harness.scheduler)
+        let middleware = NetworkActivityMiddleware(
+            manager: harness.manager,
+            unreadBodyTimeout: timeout,
+            scheduler: scheduler
+        )
+        let manual = ManualBody(length: .known(4))
+        var body: HTTPBody? = try await middleware.intercept(
+            MiddlewareHarness.request,
+            body: nil,
+            baseURL: URL(string: "http://127.0.0.1")!,
+            operationID: "getThing"
+        ) { _, _, _ in (HTTPResponse(status: .ok), manual.body) }.1
+        var iterator = body?.makeAsyncIterator()
+        switch first {
+        case .readToTheEnd:
+            manual.send("body")
+            manual.continuation.finish()
+            while try await iterator?.next() != nil {}
+        case .failedRead:
+            manual.continuation.finish(throwing: ReadFailure())
+            _ = try? await iterator?.next()
+        case .release:
+            iterator = nil
+            body = nil
+        case .managerCancel:
+            harness.manager.cancelNetworkTasks()
         }
-        harness.scheduler.advance(by: timeout - 1)
-        let racing = read
-        read = []
-        let others = Task.detached {
-            await withTaskGroup(of: Void.self) { group in
-                for body in racing {
-                    group.addTask { _ = try? await String(collecting: body, upTo: 100) }
-                }
-                group.addTask { released.withLock { $0.removeAll() } }
-            }
-        }
-        harness.scheduler.advance(by: 1)
-        await others.value
+        let countAfterTheEnd = harness.count
+        harness.scheduler.advance(by: timeout)
+        _ = try? await iterator?.next()
+        iterator = nil
+        body = nil
+        manual.continuation.finish()
+        #expect(countAfterTheEnd == 0)
+        #expect(scheduler.fires == 1, "the timer ran after the end")
+        // The manager's cancel ends the request's group, not the body's activity: its timer is
+        // not cancelled, and its end finds the group's operation already ended.
+        #expect(scheduler.firedAfterCancel == (first == .managerCancel ? 0 : 1))
         #expect(harness.count == 0)
-        #expect(harness.diagnostics.isEmpty)
+        #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
+    }
+
+    /// The other order: the timer ends the task first, then the body is read to the end, then
+    /// released.
+    @Test func endsAfterTheTimerEndNothingMore() async throws {
+        let harness = MiddlewareHarness()
+        var body = try await harness.respond(with: HTTPBody("kept, then read"))
+        harness.scheduler.advance(by: timeout)
+        let countAfterTheTimer = harness.count
+        _ = try await String(collecting: try #require(body), upTo: 100)
+        body = nil
+        #expect(countAfterTheTimer == 0)
+        #expect(harness.count == 0)
+        #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
+    }
+
+    /// The unread-body timer lets the system coalesce it with others (a tenth of its delay, at
+    /// most a second, as the manager's own timers do): a timeout is a bound, not a deadline.
+    @Test(arguments: [(30, 1), (2, 0.2), (0, 0)] as [(TimeInterval, TimeInterval)])
+    func unreadTimerAsksForATenthOfItsDelayAsLeewayUpToASecond(timeout: TimeInterval, leeway: TimeInterval) async throws
+    {
+        let harness = MiddlewareHarness()
+        let scheduler = TimerIgnoringCancelScheduler(base: harness.scheduler)
+        let middleware = NetworkActivityMiddleware(
+            manager: harness.manager,
+            unreadBodyTimeout: timeout,
+            scheduler: scheduler
+        )
+        let body = try await middleware.intercept(
+            MiddlewareHarness.request,
+            body: nil,
+            baseURL: URL(string: "http://127.0.0.1")!,
+            operationID: "getThing"
+        ) { _, _, _ in (HTTPResponse(status: .ok), HTTPBody("kept")) }.1
+        #expect(scheduler.leeways == [leeway])
+        withExtendedLifetime(body) {}
+    }
+
+    /// How a body's task ends first in ``timerThatFiresAfterAnotherEndEndsNothingMore(first:)``.
+    enum FirstEnd: CaseIterable, Sendable {
+        case readToTheEnd, failedRead, release, managerCancel
     }
 
     @Test(arguments: [0, -5] as [TimeInterval])
@@ -217,5 +278,62 @@ import Testing
         harness.scheduler.runPendingWork()
         #expect(pendingWhileOpen > pendingBefore)
         #expect(harness.scheduler.pendingWorkCount == pendingBefore)
+    }
+}
+
+/// A manual scheduler whose timers fire even when cancelled, counting those that do (a timer
+/// that was already on its way to the main queue when its cancel came), and recording the
+/// leeway each timer asked for.
+private final class TimerIgnoringCancelScheduler: NetworkIndicatorScheduler {
+    let base: ManualNetworkIndicatorScheduler
+    private let counts = LockedValue((fires: 0, afterCancel: 0))
+    private let recordedLeeways = LockedValue<[TimeInterval]>([])
+
+    /// The leeway each timer was scheduled with, in order.
+    var leeways: [TimeInterval] { recordedLeeways.withLock { $0 } }
+
+    init(base: ManualNetworkIndicatorScheduler) {
+        self.base = base
+    }
+
+    /// How many timers ran, and how many of them after they were cancelled.
+    var fires: Int { counts.withLock { $0.fires } }
+    var firedAfterCancel: Int { counts.withLock { $0.afterCancel } }
+
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorCancellable {
+        let handle = LateHandle()
+        recordedLeeways.withLock { $0.append(leeway) }
+        let counts = counts
+        _ = base.schedule(after: delay, repeating: interval, leeway: leeway) {
+            let isCancelled = handle.isCancelled
+            counts.withLock { counts in
+                counts.fires += 1
+                if isCancelled { counts.afterCancel += 1 }
+            }
+            work()
+        }
+        return handle
+    }
+
+    /// Records the cancel, and lets the timer run anyway.
+    private final class LateHandle: NetworkIndicatorCancellable {
+        private let cancelled = LockedValue(false)
+
+        var isCancelled: Bool { cancelled.withLock { $0 } }
+
+        func cancel() {
+            cancelled.withLock { $0 = true }
+        }
     }
 }

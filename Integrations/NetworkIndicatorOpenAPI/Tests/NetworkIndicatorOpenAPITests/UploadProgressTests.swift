@@ -46,8 +46,25 @@ import Testing
     @Test func requestBodyOfKnownLengthAdvancesTheFractionAsTheTransportReadsIt() async throws {
         let harness = MiddlewareHarness()
         let (fractions, sent, _) = try await send(requestBody(), in: harness)
-        #expect(fractions == [0.4, 0.8, 1])
+        let values = fractions.compactMap { $0 }
+        #expect(values.count == 3)
+        #expect(values == values.sorted() && Set(values).count == 3, "it grows with each chunk")
+        #expect(values.allSatisfy { $0 > 0 && $0 < 0.01 }, "a small upload leaves the response most of the bar")
         #expect(sent == "abcdefghij", "the transport reads the same bytes")
+    }
+
+    /// A transport that reads the whole body before it sends a byte (the buffered one) moves the
+    /// bar only to the upload's share: the response's share is reserved from the start.
+    @Test func largeRequestBodyFillsOnlyHalfTheBarBeforeTheResponse() async throws {
+        let harness = MiddlewareHarness()
+        let chunk = ArraySlice(repeating: UInt8(0x61), count: 25_000)
+        let body = HTTPBody(
+            Chunks(chunks: Array(repeating: chunk, count: 4)),
+            length: .known(100_000),
+            iterationBehavior: .multiple
+        )
+        let (fractions, _, _) = try await send(body, in: harness)
+        #expect(fractions == [0.125, 0.25, 0.375, 0.5])
     }
 
     @Test func requestBodyIsHandedOnWithItsLengthAndIterationBehavior() async throws {
@@ -88,28 +105,91 @@ import Testing
         #expect(fraction.withLock { $0 } == nil)
     }
 
-    @Test func responseBytesFollowTheUploadInOneTotal() async throws {
+    /// One request's fraction only grows, from its first byte sent to its last byte read, and
+    /// reaches 1 only when its response body has ended (its task then ends: the bar is idle).
+    @Test func oneRequestsFractionOnlyGrowsAndIsNeverFullBeforeItsBodyEnds() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .known(30))
-        let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
-        let body = try #require(response)
-        let afterTheResponse = harness.manager.fractionCompleted
-        var iterator = body.makeAsyncIterator()
-        manual.send(String(repeating: "x", count: 15))
-        _ = try await iterator.next()
-        let halfway = harness.manager.fractionCompleted
+        let (whileSending, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
+        var fractions = whileSending
+        var iterator = try #require(response).makeAsyncIterator()
+        fractions.append(harness.manager.fractionCompleted)
+        for _ in 0..<2 {
+            manual.send(String(repeating: "x", count: 15))
+            _ = try await iterator.next()
+            fractions.append(harness.manager.fractionCompleted)
+        }
         manual.continuation.finish()
-        #expect(afterTheResponse == 0.25, "10 bytes sent of 10 + 30")
-        #expect(halfway == 0.625, "10 + 15 of 40")
+        let last = try await iterator.next()
+        let values = fractions.compactMap { $0 }
+        #expect(values.count == 6, "determinate from the first byte sent: \(fractions)")
+        #expect(values == values.sorted(), "never falls: \(values)")
+        #expect(values.allSatisfy { $0 < 1 }, "never full before the end: \(values)")
+        #expect(Array(values.suffix(2)) == [0.625, 39.0 / 40], "10 + 15 of 40, then all but the end")
+        #expect(last == nil)
+        #expect(harness.manager.fractionCompleted == nil, "the request ended")
     }
 
-    @Test func responseOfUnknownLengthAfterAnUploadIsIndeterminate() async throws {
+    @Test func responseOfUnknownLengthAfterAnUploadHoldsTheUploadsShare() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .unknown)
-        let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
-        #expect(harness.manager.fractionCompleted == nil)
+        let (whileSending, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
+        let afterTheResponse = harness.manager.fractionCompleted
+        var iterator = try #require(response).makeAsyncIterator()
+        manual.send("some bytes")
+        _ = try await iterator.next()
+        #expect(afterTheResponse != nil && afterTheResponse == whileSending.last, "neither falls nor vanishes")
+        #expect(harness.manager.fractionCompleted == afterTheResponse)
+        manual.continuation.finish()
+    }
+
+    @Test func hugeContentLengthAfterAnUploadNeitherTrapsNorFalls() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .unknown)
+        let (whileSending, _, response) = try await send(
+            requestBody(),
+            in: harness,
+            answering: manual.body,
+            headerFields: [.contentLength: String(Int64.max)]
+        )
+        let afterTheResponse = try #require(harness.manager.fractionCompleted)
+        #expect(afterTheResponse >= (whileSending.last ?? nil) ?? 1)
+        #expect(afterTheResponse < 1)
         manual.continuation.finish()
         withExtendedLifetime(response) {}
+    }
+
+    /// The upload was the request's whole work: answered with no body, it counts as done in its
+    /// batch, with the weight it had while it ran (its bytes and the response's reserve).
+    @Test func uploadAnsweredWithoutABodyCountsAsDone() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(
+            label: "other",
+            progress: NetworkActivityProgress(totalUnitCount: 100)
+        )
+        _ = try await send(requestBody(), in: harness, answering: nil)
+        let weight = 10 + RequestProgressState.minimumResponseReserve
+        #expect(harness.manager.fractionCompleted == Double(weight) / Double(weight + 100))
+        withExtendedLifetime(other) {}
+    }
+
+    /// A response of unknown length that nobody reads ends at the unread-body timeout short of
+    /// its end: the request leaves its batch instead of counting as done.
+    @Test func unreadResponseOfUnknownLengthAfterAnUploadLeavesTheBatchAtTheTimeout() async throws {
+        let harness = MiddlewareHarness()
+        let other = harness.manager.beganNetworkTask(
+            label: "other",
+            progress: NetworkActivityProgress(totalUnitCount: 100)
+        )
+        let manual = ManualBody(length: .unknown)
+        let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
+        let whileKept = harness.manager.fractionCompleted
+        await MainActor.run { harness.scheduler.advance(by: MiddlewareHarness.unreadTimeout) }
+        #expect(harness.count == 1, "only the other task")
+        #expect(whileKept.map { $0 > 0 } == true)
+        #expect(harness.manager.fractionCompleted == 0, "the other task's 0 of 100 alone")
+        manual.continuation.finish()
+        withExtendedLifetime((other, response)) {}
     }
 
     @Test func readsOfTheRequestBodyAfterTheResponseNoLongerCount() async throws {

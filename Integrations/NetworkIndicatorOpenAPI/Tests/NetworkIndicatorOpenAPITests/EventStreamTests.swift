@@ -1,0 +1,54 @@
+import Foundation
+import HTTPTypes
+import NetworkIndicator
+import OpenAPIRuntime
+import Testing
+
+@testable import NetworkIndicatorOpenAPI
+
+/// A stream of server-sent events counts only until its headers arrive: it may stay open for the
+/// life of a screen, and the spinner must not stay on with it.
+@Suite struct EventStreamTests {
+    @Test(arguments: ["text/event-stream", "Text/Event-Stream; charset=utf-8", " text/event-stream ;charset=utf-8"])
+    func eventStreamCountsUntilItsHeadersArrive(contentType: String) async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let countWhileWaiting = LockedValue(0)
+        let body = try #require(
+            try await harness.respond(with: manual.body, headerFields: [.contentType: contentType]) {
+                let count = harness.count
+                countWhileWaiting.withLock { $0 = count }
+            }
+        )
+        let countOnceTheHeadersArrived = harness.count
+        let reader = Task { try await String(collecting: body, upTo: 100) }
+        manual.send("data: one\n\n")
+        manual.send("data: two\n\n")
+        manual.continuation.finish()
+        #expect(try await reader.value == "data: one\n\ndata: two\n\n", "the events pass through")
+        #expect(countWhileWaiting.withLock { $0 } == 1)
+        #expect(countOnceTheHeadersArrived == 0, "an open stream does not pin the spinner")
+        #expect(harness.diagnostics.isEmpty, "its task ended once")
+    }
+
+    @Test func eventStreamIsHandedOnUntouched() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try await harness.respond(with: manual.body, headerFields: [.contentType: "text/event-stream"])
+        #expect(body === manual.body)
+        manual.continuation.finish()
+    }
+
+    @Test(arguments: ["application/json", "text/event-streams", "text/plain; profile=text/event-stream"])
+    func otherContentTypesCountUntilTheirBodyEnds(contentType: String) async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try #require(try await harness.respond(with: manual.body, headerFields: [.contentType: contentType]))
+        let countOnceTheHeadersArrived = harness.count
+        manual.send("{}")
+        manual.continuation.finish()
+        _ = try await String(collecting: body, upTo: 100)
+        #expect(countOnceTheHeadersArrived == 1)
+        #expect(harness.count == 0)
+    }
+}
