@@ -56,8 +56,9 @@ import Testing
     }
 
     @Test func jsonResponseOfKnownLengthCountsAsCompleteOnceDecoded() async throws {
-        // Another download of one unit, not started, keeps the batch running.
-        let other = manager.beganNetworkTask(label: "other", progress: Progress.discreteProgress(totalUnitCount: 1))
+        // Another download of one unit, not started, keeps the batch running (lock-guarded, so
+        // read on this thread: a plain `Progress` is read on the main queue only).
+        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 1))
         _ = try await client().getGreeting(query: .init(name: "indicator")).ok.body.json
         let progress = manager.progressSnapshot()
         #expect(progress.totalUnitCount > 1, "the response's bytes joined the batch")

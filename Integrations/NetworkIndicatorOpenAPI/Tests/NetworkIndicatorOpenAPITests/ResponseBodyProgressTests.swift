@@ -153,8 +153,10 @@ import Testing
         withExtendedLifetime(other) {}
     }
 
+    /// Another task's progress, half done: lock-guarded, so read on the test's own thread (a
+    /// plain `Progress` is read on the main queue only).
     private func halfDone(of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
+        let progress = NetworkActivityProgress(totalUnitCount: total)
         progress.completedUnitCount = total / 2
         return progress
     }
