@@ -97,7 +97,7 @@ struct OutsideValueTests {
 
     /// On Linux no caller can hand the manager such a fraction (`fractionCompleted` is not
     /// open there), so the reading that every fraction passes through is tested directly.
-    @Test(arguments: [Double.nan, -Double.nan, Double.infinity, -Double.infinity, -300, 700])
+    @Test(arguments: [Double.nan, -Double.nan, Double.infinity, -Double.infinity, -300, -0.5, 700])
     func aReadingBringsAnyCompletedCountIntoItsTotal(_ completed: Double) {
         let reading = ProgressReading(total: 100, completed: completed)
         #expect(reading.completed == (completed.isNaN ? 0 : min(max(completed, 0), 100)))

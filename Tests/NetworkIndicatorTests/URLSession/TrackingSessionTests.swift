@@ -170,32 +170,29 @@ extension RealLoadSuites {
             tracking.session.finishTasksAndInvalidate()
         }
 
-        @Test func cancellingTheCallingTaskCancelsAnAsyncLoad() async throws {
+        /// Who cancels an async load of the wrapper.
+        enum Canceller: CaseIterable, Sendable {
+            case callingTask, manager
+        }
+
+        @Test(arguments: Canceller.allCases)
+        func aCancelledAsyncLoadThrowsCancelledAndEnds(by canceller: Canceller) async throws {
             let server = try LocalHTTPServer()
             let (tracking, _) = makeSession()
             server.holdResponses()
             defer { server.releaseResponses() }
             let load = Task.detached { try await tracking.data(from: server.url("/cancelled")) }
             await eventually { server.heldResponses == 1 }
-            load.cancel()
+            switch canceller {
+            case .callingTask:
+                load.cancel()
+            case .manager:
+                tracking.manager.cancelNetworkTasks()
+                #expect(tracking.manager.activeTaskCount == 0, "ended at once")
+            }
             let error = await #expect(throws: URLError.self) { try await load.value }
             #expect(error?.code == .cancelled)
             #expect(tracking.manager.activeTaskCount == 0)
-            await server.waitUntilCancelledLoadsHaveStopped()
-            tracking.session.finishTasksAndInvalidate()
-        }
-
-        @Test func theManagersCancelCancelsAnAsyncLoad() async throws {
-            let server = try LocalHTTPServer()
-            let (tracking, _) = makeSession()
-            server.holdResponses()
-            defer { server.releaseResponses() }
-            let load = Task.detached { try await tracking.data(from: server.url("/cancelled")) }
-            await eventually { server.heldResponses == 1 }
-            tracking.manager.cancelNetworkTasks()
-            #expect(tracking.manager.activeTaskCount == 0, "ended at once")
-            let error = await #expect(throws: URLError.self) { try await load.value }
-            #expect(error?.code == .cancelled)
             await server.waitUntilCancelledLoadsHaveStopped()
             tracking.session.finishTasksAndInvalidate()
         }
