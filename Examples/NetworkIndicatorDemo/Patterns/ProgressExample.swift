@@ -34,7 +34,7 @@ enum ProgressExample {
         let steps = 20
         for _ in 0..<steps {
             await pause(seconds / Double(steps))
-            progress.completedUnitCount += bytes / Int64(steps)  // from any thread, at any rate
+            progress.completedUnitCount += bytes / Int64(steps)  // on the main queue, at any rate
         }
         timeline.log("done  \(name)")
         withExtendedLifetime(token) {}  // the task ends when the token goes
