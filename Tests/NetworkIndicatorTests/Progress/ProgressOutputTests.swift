@@ -30,6 +30,18 @@ struct ProgressOutputTests {
         withExtendedLifetime(token) {}
     }
 
+    @Test func anOutputAddedTwiceHearsEachFractionOnce() {
+        let output = FractionRecorder()
+        manager.addOutput(output)
+        manager.addOutput(output)
+        let download = Progress(totalUnitCount: 4)
+        let token = manager.beganNetworkTask(progress: download)
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        #expect(output.fractions == [nil, 0.25])
+        withExtendedLifetime(token) {}
+    }
+
     @Test func aDetachedModelIsToldNothing() {
         let model = NetworkIndicatorModel(manager: manager)
         manager.removeOutput(model)
@@ -105,5 +117,19 @@ struct ProgressOutputTests {
         #expect(TerminalSpinnerOutput.percentage(-1) == " 0%")
         #expect(TerminalSpinnerOutput.percentage(1.5) == " 100%", "an overrun reads done, no more")
         #expect(TerminalSpinnerOutput.percentage(.nan) == "")
+    }
+}
+
+/// An output that records each fraction it is told.
+@MainActor
+private final class FractionRecorder: NetworkIndicatorOutput {
+    private(set) var fractions: [Double?] = []
+
+    var receivesFractionCompleted: Bool { true }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+
+    func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?) {
+        fractions.append(fractionCompleted)
     }
 }
