@@ -49,6 +49,11 @@ final class ProgressEntry: @unchecked Sendable {
         self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
     }
 
+    /// Whether the progress tells the roll-ups that list it when its total becomes known
+    /// (``SizeSignal``), so that none of them has to poll it meanwhile. A `Progress` of
+    /// Foundation's tells nobody: on Linux it cannot be observed.
+    var sizeSignal: SizeSignal? { (progress as? NetworkActivityProgress)?.sizeSignal }
+
     /// How many tasks are open under the task's token in the manager that began it: none once
     /// the task has ended. Takes the lock of that manager: call it without holding a roll-up's
     /// lock.
@@ -114,4 +119,32 @@ final class FailureRecord: Sendable {
 /// cancel fails: the registry records the failure before it ends the task.
 protocol FailsProgressWhenCancelled: NetworkActivityCancellable {
     var failure: FailureRecord { get }
+}
+
+/// The roll-ups listing a progress of unknown size, told when its total becomes known, so
+/// that a roll-up whose listed parts are all of unknown size runs no timer to find out
+/// (``ProgressRollUp/sizeBecameKnown()``). Safe from any thread; the roll-ups are held weakly.
+final class SizeSignal: Sendable {
+    private struct Listener: Sendable {
+        weak var rollUp: ProgressRollUp?
+    }
+
+    private let listeners = LockedState<[Listener]>([])
+
+    /// Tells `rollUp` from now on, once however often it is added.
+    func add(_ rollUp: ProgressRollUp) {
+        listeners.withLock { listeners in
+            listeners.removeAll { $0.rollUp == nil }
+            if !listeners.contains(where: { $0.rollUp === rollUp }) { listeners.append(Listener(rollUp: rollUp)) }
+        }
+    }
+
+    /// How many roll-ups it holds, gone ones included until the next ``add(_:)``.
+    var listenerCount: Int { listeners.withLock { $0.count } }
+
+    /// The total became known: tells every roll-up still there, outside the lock.
+    func sizeBecameKnown() {
+        let rollUps = listeners.withLock { $0.compactMap(\.rollUp) }
+        for rollUp in rollUps { rollUp.sizeBecameKnown() }
+    }
 }

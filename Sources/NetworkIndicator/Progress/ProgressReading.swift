@@ -101,12 +101,21 @@ public final class NetworkActivityProgress: Progress, SelfReadingProgress, @unch
         super.totalUnitCount = totalUnitCount
     }
 
-    /// The units in all, not positive while unknown; read and written under the lock.
+    /// Told when the total becomes known, so that no manager polls this progress meanwhile.
+    let sizeSignal = SizeSignal()
+
+    /// The units in all, not positive while unknown; read and written under the lock. Giving
+    /// an unknown total a value tells the managers listing the progress at once (they run no
+    /// timer to find out).
     override public var totalUnitCount: Int64 {
         get { counts.withLock { $0.total } }
         set {
-            counts.withLock { $0.total = newValue }
+            let wasKnown = counts.withLock { counts in
+                defer { counts.total = newValue }
+                return counts.total > 0
+            }
             super.totalUnitCount = newValue
+            if !wasKnown && newValue > 0 { sizeSignal.sizeBecameKnown() }
         }
     }
 

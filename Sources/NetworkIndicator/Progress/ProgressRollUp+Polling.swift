@@ -3,11 +3,14 @@ import Foundation
 /// Telling listeners: a repeating timer on the manager's scheduler runs only while the roll-up
 /// has both listeners and tasks with progress. Each tick reads the batch and tells each listener
 /// the fraction only when it changed. While a batch runs, the timer ticks every
-/// ``pollInterval`` (at most ten updates a second, whatever the tasks report); while only tasks
-/// of unknown size are listed, every ``unknownSizePollInterval``, to see a total become known
-/// (a download's, once its response headers arrive). The tick that finds the batch over tells
-/// `nil` and, with nothing left listed, stops the timer: no timer runs for work without
-/// progress, and no listener keeps a stale fraction.
+/// ``pollInterval`` (at most ten updates a second, whatever the tasks report). While only tasks
+/// of unknown size are listed, no timer runs if each of them tells when its total becomes known
+/// (a ``NetworkActivityProgress``: the openapi middleware's requests, tracked sequences; see
+/// ``sizeBecameKnown()``); a part that cannot tell (a `Progress` of Foundation's, which cannot be
+/// observed on Linux, or a tracked `URLSessionTask` awaiting its response) is read every
+/// ``unknownSizePollInterval`` instead, to see its total become known. The tick that finds the
+/// batch over tells `nil` and, with nothing left listed, stops the timer: no timer runs for
+/// work without progress, and no listener keeps a stale fraction.
 extension ProgressRollUp {
     /// Seconds between two readings while a batch runs: 10 Hz, smooth for a bar, cheap for the
     /// main thread.
@@ -77,6 +80,14 @@ extension ProgressRollUp {
         pollIfWanted()
     }
 
+    /// A listed part's total became known (``SizeSignal``), from any thread: while listeners
+    /// wait and no batch runs, one tick on the main queue reads it and starts the batch's timer.
+    /// Without listeners nothing is asked for: a reader reads the part when it reads.
+    func sizeBecameKnown() {
+        guard state.withLock({ $0.hasListeners && $0.batch.startedAt == nil }) else { return }
+        driver.scheduler.enqueue { [weak self] in self?.tick() }
+    }
+
     /// The main-actor listeners changed: fits the timer to them.
     @MainActor
     func mainActorListenersChanged() {
@@ -103,10 +114,12 @@ extension ProgressRollUp.State {
     var hasListeners: Bool { hasMainActorListeners || !streams.isEmpty }
 
     /// The interval the timer should run at: none without listeners or listed parts, the fast
-    /// one while a batch runs (as last read, or begun since).
+    /// one while a batch runs (as last read, or begun since), the slow one while a listed part
+    /// of unknown size cannot tell when its total becomes known, none otherwise.
     var wantedPollInterval: TimeInterval? {
         guard hasListeners, !batch.parts.isEmpty else { return nil }
-        return batch.startedAt != nil ? ProgressRollUp.pollInterval : ProgressRollUp.unknownSizePollInterval
+        if batch.startedAt != nil { return ProgressRollUp.pollInterval }
+        return batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
     }
 
     /// How the timer must change, `nil` if it runs at the wanted interval already.

@@ -85,10 +85,14 @@ final class ProgressRollUp: Sendable {
 
     /// Adds an entry begun in this manager or a descendant, just after the begin.
     func add(_ entry: ProgressEntry) {
+        // Listening first: a total given after the reading is told.
+        entry.sizeSignal?.add(self)
         let reading = entry.read()
         let now = driver.scheduler.now
         state.withLock { $0.batch.add(entry, reading: reading, now: now) }
         pollIfWanted()
+        // A total told between the reading and the listing found the entry unlisted.
+        if !reading.isDeterminate, entry.sizeSignal != nil, entry.read().isDeterminate { sizeBecameKnown() }
     }
 
     /// The batch now: reads every listed part outside the lock, then folds under it.

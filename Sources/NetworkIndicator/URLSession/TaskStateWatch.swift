@@ -57,7 +57,6 @@ struct TaskStateWatch: Sendable, Equatable {
         case .completed:
             actions.finish = isCounted
             actions.stopObserving = true
-            isCounted = false
             isOver = true
         default:
             break

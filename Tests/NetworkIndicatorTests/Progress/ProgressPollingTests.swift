@@ -253,4 +253,86 @@ struct ProgressPollingTests {
         #expect(values == [0, 1])
         withExtendedLifetime(token) {}
     }
+
+    // MARK: - Parts of unknown size
+
+    @Test func aNetworkActivityProgressOfUnknownSizeRunsNoTimerAndIsHeardOnceSized() {
+        observe()
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        let token = manager.beganNetworkTask(progress: pages)
+        scheduler.runPendingWork()  // the engine's hop
+        #expect(scheduler.pendingWorkCount == 0, "no timer while only a part that tells its size is listed")
+        scheduler.advance(by: 5)
+        #expect(values == [nil])
+        pages.totalUnitCount = 4
+        pages.completedUnitCount = 1
+        scheduler.runPendingWork()
+        #expect(values == [nil, 0.25], "told once its total is known, without waiting for a poll")
+        #expect(scheduler.pendingWorkCount == 1, "then the batch's timer runs")
+        pages.completedUnitCount = 3
+        scheduler.advance(by: 0.1)
+        #expect(values == [nil, 0.25, 0.75])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aParentHearsAScopesNetworkActivityProgressOnceSized() {
+        let screen = NetworkIndicatorManager(parent: manager, label: "Screen")
+        observe(manager)
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        let token = screen.beganNetworkTask(progress: pages)
+        scheduler.runPendingWork()  // the engine's hops
+        #expect(scheduler.pendingWorkCount == 0)
+        pages.totalUnitCount = 10
+        scheduler.runPendingWork()
+        #expect(values == [nil, 0])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aPlainProgressOfUnknownSizeIsReadOnceASecond() {
+        // Foundation's `Progress` tells nobody when its total changes on Linux.
+        observe()
+        let download = Progress(totalUnitCount: -1)
+        let token = manager.beganNetworkTask(progress: download)
+        download.totalUnitCount = 4
+        download.completedUnitCount = 1
+        scheduler.advance(by: 0.5)
+        #expect(values == [nil], "not yet read")
+        scheduler.advance(by: 0.5)
+        #expect(values == [nil, 0.25])
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func withNoListenerASizedPartAsksForNoWork() {
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        let token = manager.beganNetworkTask(progress: pages)
+        scheduler.runPendingWork()  // the engine's hop
+        let enqueued = scheduler.enqueuedWorkCount
+        pages.totalUnitCount = 4
+        #expect(scheduler.enqueuedWorkCount == enqueued)
+        #expect(scheduler.pendingWorkCount == 0)
+        #expect(manager.fractionCompleted == 0, "a reader reads it directly")
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aProgressSharedByTwoTasksAsksForOneReadingOnceSized() {
+        observe()
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        let first = manager.beganNetworkTask(progress: pages)
+        let second = manager.beganNetworkTask(progress: pages)
+        scheduler.runPendingWork()  // the engine's hops
+        let enqueued = scheduler.enqueuedWorkCount
+        pages.totalUnitCount = 4
+        #expect(scheduler.enqueuedWorkCount == enqueued + 1, "one hop to read, not one per task")
+        withExtendedLifetime((first, second)) {}
+    }
+
+    @Test func aLongLivedProgressKeepsNoGoneManagers() {
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        for _ in 0..<20 {
+            let screen = NetworkIndicatorManager(scheduler: scheduler)
+            let token = screen.beganNetworkTask(progress: pages)
+            withExtendedLifetime(token) {}
+        }
+        #expect(pages.sizeSignal.listenerCount == 1, "the gone managers' roll-ups are let go as others come")
+    }
 }
