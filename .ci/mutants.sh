@@ -6,6 +6,9 @@
 #   bash .ci/mutants.sh 105 2                    the run whose table is .ci/mutants-report.md
 #   bash .ci/mutants.sh 10 7 --list              only print the first 10 mutants of seed 7's draw
 #   bash .ci/mutants.sh 15 3 --files 'Sources/NetworkIndicator/Scheduling/*.swift'   a narrower run
+#   bash .ci/mutants.sh 30 5 --files 'Sources/NetworkIndicator/Progress/*.swift' --tests 'Progress|Batch'
+#                                                only the tests `swift test --filter` matches: faster,
+#                                                never kinder (what only other tests kill survives)
 #   bash .ci/mutants.sh --help                   every option
 #
 # universalmutator (pip; installed here if missing) makes every mutant of each source file

@@ -441,8 +441,9 @@ class Outcome:
 
 
 class Scratch:
-    def __init__(self, root: Path, timeout: float, build_timeout: float):
+    def __init__(self, root: Path, timeout: float, build_timeout: float, tests: str | None = None):
         self.root = root
+        self.tests = tests
         self.repo = root / "repo"
         self.build = root / "build"
         self.logs = root / "logs"
@@ -457,6 +458,7 @@ class Scratch:
 
     def test(self, name: str, filter_: str | None = None) -> tuple[int | None, float, str]:
         command = ["swift", "test", "--skip-build", "--scratch-path", str(self.build)]
+        filter_ = filter_ or self.tests
         if filter_:
             command += ["--filter", filter_]
         path = self.logs / f"{name}-test.log"
@@ -571,6 +573,9 @@ def main() -> None:
     parser.add_argument("--files", action="append", default=[], metavar="GLOB",
                         help="mutate these files (globs relative to the repository) instead of every source file; "
                         "repeatable; files or branches not compiled here are still left out")
+    parser.add_argument("--tests", metavar="REGEX",
+                        help="run only the tests this `swift test --filter` matches, for every mutant and the "
+                             "baseline: faster, and never kinder (a mutant only other tests kill survives)")
     parser.add_argument("--list", action="store_true",
                         help="only print the first COUNT mutants of the draw; build and test nothing")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
@@ -587,7 +592,7 @@ def main() -> None:
     scratch_root = scratch_root.resolve()
     if scratch_root == repo or repo in scratch_root.parents and not scratch_root.name.startswith(".build"):
         fail(f"the scratch folder {scratch_root} must be outside the work tree, or a .build-* folder in it")
-    scratch = Scratch(scratch_root, args.timeout or 600, args.build_timeout)
+    scratch = Scratch(scratch_root, args.timeout or 600, args.build_timeout, args.tests)
     lock = open(scratch_root / "lock", "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -656,6 +661,8 @@ def main() -> None:
     if git(repo, "status", "--porcelain", "--", "Sources"):
         commit += " with uncommitted changes in Sources"
     command = f"bash .ci/mutants.sh {args.count} {args.seed}" + "".join(f" --files '{g}'" for g in args.files)
+    if args.tests:
+        command += f" --tests '{args.tests}'"
     header = [
         "# Mutation run",
         "",
@@ -664,8 +671,9 @@ def main() -> None:
         f"with code compiled on this platform; code in `#if` branches not compiled here is not mutated"
         f"{'' if not left_out else ', and ' + ', '.join('`' + f + '`' for f in left_out) + ' are left out'}), "
         f"drawn round-robin "
-        f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs the whole "
-        f"`swift test` (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
+        f"over the files in an order seeded by {args.seed}. Each mutant that compiles runs "
+        + (f"the tests matching `{args.tests}`" if args.tests else "the whole `swift test`")
+        + f" (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
         f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`"
         + (f"; original lines matching the {len(extra_ignored)} patterns of `.ci/mutants/ignored-lines.txt` "
            f"are never mutated." if extra_ignored else "."),
