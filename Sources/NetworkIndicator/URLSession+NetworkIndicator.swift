@@ -93,8 +93,9 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
-    ///     take none.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
+    ///     async methods take none.
     /// - Returns: The response body and metadata, as `data(for:)` returns them.
     public func data(
         for request: URLRequest,
@@ -133,8 +134,9 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
-    ///     take none.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
+    ///     async methods take none.
     /// - Returns: The response body and metadata, as `data(from:)` returns them.
     public func data(
         from url: URL,

@@ -32,7 +32,8 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion.
     /// - Returns: The downloaded file's location and the response, as `download(for:)` returns
     ///   them. Move or open the file before the next suspension you do not control: Foundation
     ///   may delete it.
@@ -73,7 +74,8 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion.
     /// - Returns: The downloaded file's location and the response, as `download(from:)`
     ///   returns them.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
@@ -111,8 +113,9 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
-    ///     take none.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
+    ///     async methods take none.
     /// - Returns: The response body and metadata, as `upload(for:from:)` returns them.
     public func upload(
         for request: URLRequest,
@@ -155,8 +158,9 @@ extension URLSession {
     ///     (authentication challenges, redirects, metrics): it hears the load's task messages,
     ///     beside the package's own progress delegate (iOS 16+, macOS 13+, tvOS 16+, watchOS 9+),
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
-    ///     `delegate:`. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose async methods
-    ///     take none.
+    ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
+    ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
+    ///     async methods take none.
     /// - Returns: The response body and metadata, as `upload(for:fromFile:)` returns them.
     public func upload(
         for request: URLRequest,
