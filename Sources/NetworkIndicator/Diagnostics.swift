@@ -73,7 +73,9 @@ public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicato
 
 extension NetworkIndicatorManager {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
-    /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing.
+    /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing. While
+    /// a ``TerminalSpinnerOutput`` spins on standard error, each line is printed above it (as
+    /// its ``TerminalSpinnerOutput/printLine(_:)`` does), never through its line.
     ///
     /// Identical diagnostics are coalesced: the first is written at once, and those that follow
     /// within a second are counted and summed up in one line when that second is over
@@ -84,7 +86,7 @@ extension NetworkIndicatorManager {
     /// tests never swap the process's file descriptor 2).
     static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {
         #if DEBUG
-        let coalescer = DiagnosticsCoalescer { text in handle.write(Data(text.utf8)) }
+        let coalescer = DiagnosticsCoalescer { text in SpinningTerminals.write(line: text, to: handle) }
         return { diagnostic in coalescer.report(diagnostic) }
         #else
         return { _ in }

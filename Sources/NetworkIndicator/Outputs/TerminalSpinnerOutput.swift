@@ -41,6 +41,9 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         public var isTerminal: Bool
         /// Writes text as it is, without adding a newline.
         public var write: @Sendable (String) -> Void
+        /// The file descriptor written to, if made by ``fileDescriptor(_:)``: the default
+        /// diagnostics handler prints above a spinner that spins on its own descriptor.
+        var fileDescriptor: Int32?
 
         /// Creates a destination, for instance a recording one in tests.
         public init(isTerminal: Bool, write: @escaping @Sendable (String) -> Void) {
@@ -59,9 +62,11 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         /// silently (such a descriptor is never a terminal, so the spinner does not draw).
         public static func fileDescriptor(_ descriptor: Int32) -> Destination {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-            return Destination(isTerminal: isatty(descriptor) == 1) { text in
+            var destination = Destination(isTerminal: isatty(descriptor) == 1) { text in
                 handle.write(Data(text.utf8))
             }
+            destination.fileDescriptor = descriptor
+            return destination
         }
     }
 
@@ -88,7 +93,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     private var frameIndex = 0
     private var timer: (any NetworkIndicatorCancellable)?
 
-    private nonisolated static let eraseLine = "\r\u{1B}[2K"
+    nonisolated static let eraseLine = "\r\u{1B}[2K"
 
     /// Creates a spinner.
     ///
@@ -126,6 +131,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         guard isDrawing, isVisible != isSpinning else { return }
         isSpinning = isVisible
+        if let descriptor = destination.fileDescriptor { SpinningTerminals.set(isVisible ? self : nil, on: descriptor) }
         if isVisible {
             frameIndex = 0
             draw()
@@ -182,5 +188,39 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     nonisolated static func percentage(_ fraction: Double?) -> String {
         guard let percent = wholePercent(of: fraction) else { return "" }
         return " \(percent)%"
+    }
+}
+
+/// The spinner drawing on each file descriptor, so that the default diagnostics handler, which
+/// writes from any thread, prints on a line of its own instead of through the spinner's.
+enum SpinningTerminals {
+    private struct Spinner: Sendable {
+        weak var output: TerminalSpinnerOutput?
+    }
+
+    private static let spinners = LockedState<[Int32: Spinner]>([:])
+
+    /// `spinner` now spins on `descriptor`, or none does (`nil`).
+    static func set(_ spinner: TerminalSpinnerOutput?, on descriptor: Int32) {
+        spinners.withLock { $0[descriptor] = spinner.map { Spinner(output: $0) } }
+    }
+
+    /// Writes the line `text` (ending in a newline) to `handle` without garbling a spinner on
+    /// it: on the main queue through the spinner's ``TerminalSpinnerOutput/printLine(_:)``
+    /// (erased, the line, redrawn below); elsewhere after erasing the spinner's line, which its
+    /// next frame redraws below. Safe from any thread.
+    static func write(line text: String, to handle: FileHandle) {
+        let descriptor = handle.fileDescriptor
+        guard let spinner = spinners.withLock({ $0[descriptor]?.output }) else {
+            handle.write(Data(text.utf8))
+            return
+        }
+        if MainQueue.isCurrent {
+            MainActor.assumeIsolated {
+                spinner.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+            }
+        } else {
+            handle.write(Data((TerminalSpinnerOutput.eraseLine + text).utf8))
+        }
     }
 }

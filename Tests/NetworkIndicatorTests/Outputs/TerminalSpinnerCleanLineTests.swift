@@ -65,6 +65,72 @@ struct TerminalSpinnerCleanLineTests {
         withExtendedLifetime(token) {}
     }
 
+    // MARK: - The package's own reports
+
+    #if DEBUG
+    /// The default diagnostics handler, writing to the spinner's terminal (standard error, in
+    /// a tool).
+    private func reportingManager(on pipe: Pipe) -> NetworkIndicatorManager {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.diagnosticsHandler = NetworkIndicatorManager.diagnosticsHandler(
+            writingTo: FileHandle(fileDescriptor: pipe.writeEnd, closeOnDealloc: false)
+        )
+        return manager
+    }
+
+    @Test func aReportOnTheMainQueuePrintsAboveTheSpinner() throws {
+        let pipe = try Pipe()
+        let manager = reportingManager(on: pipe)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        manager.popNetworkActivity()  // reported: no push outstanding
+        #expect(
+            try pipe.screen() == [
+                "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "- Fetching",
+            ]
+        )
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aReportFromAnotherThreadGetsALineOfItsOwnAndTheSpinnerComesBack() async throws {
+        let pipe = try Pipe()
+        let manager = reportingManager(on: pipe)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        await Task.detached { manager.popNetworkActivity() }.value
+        #expect(try pipe.screen() == ["NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", ""])
+        scheduler.advance(by: 0.1)  // the next frame
+        #expect(
+            try pipe.screen() == [
+                "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "\\ Fetching",
+            ]
+        )
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func withTheSpinnerRemovedAReportErasesNothing() async throws {
+        let pipe = try Pipe()
+        let manager = reportingManager(on: pipe)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        manager.removeOutput(spinner)
+        pipe.send("fetched: ")  // the tool's own text, its line not yet ended
+        await Task.detached { manager.popNetworkActivity() }.value
+        #expect(
+            try pipe.screen() == [
+                "fetched: NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "",
+            ]
+        )
+        withExtendedLifetime(token) {}
+    }
+    #endif
+
     private func spinner(writingTo pipe: Pipe) -> TerminalSpinnerOutput {
         TerminalSpinnerOutput(
             label: "Fetching",
