@@ -165,8 +165,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1).
     public func finishedNetworkTask(forToken token: AnyObject) {
+        let opaque = ownOpaqueToken(token)
         let outcome =
-            if let opaque = ownOpaqueToken(token) {
+            if let opaque {
                 driver.finishOne(pinnedAt: opaque.slot, generation: opaque.generation)
             } else {
                 driver.finishOne(ObjectIdentifier(token))
@@ -175,7 +176,11 @@ public final class NetworkIndicatorManager: Sendable {
         case .finished:
             break
         case .unknown:
-            let label = driver.labelOfEndedToken(ObjectIdentifier(token)) ?? ActivityLabel.typeName(of: token)
+            let ended =
+                if let opaque { driver.labelOfEndedToken(pinnedAt: opaque.pinned) } else {
+                    driver.labelOfEndedToken(ObjectIdentifier(token))
+                }
+            let label = ended ?? ActivityLabel.typeName(of: token)
             driver.report(.unknownFinish, label: label)
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))

@@ -18,6 +18,37 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")])
     }
 
+    @Test func anOpaqueTokenFinishedTwiceIsNamedByItsLabel() {
+        let harness = Harness()
+        let upload = harness.manager.beganNetworkTask(label: "upload")
+        harness.manager.finishedNetworkTask(forToken: upload)
+        harness.manager.finishedNetworkTask(forToken: upload)
+        #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")])
+    }
+
+    @Test func anOpaqueTokenOfAnotherManagerIsNotNamedByALabelOfThisOne() {
+        let harness = Harness()
+        let other = Harness()
+        let upload = harness.manager.beganNetworkTask(label: "upload")
+        harness.manager.finishedNetworkTask(forToken: upload)
+        let stranger = other.manager.beganNetworkTask()
+        other.manager.finishedNetworkTask(forToken: stranger)
+        harness.manager.finishedNetworkTask(forToken: stranger)  // same slot number, not this manager's
+        #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
+        withExtendedLifetime(upload) {}
+    }
+
+    @Test func aReleasedOpaqueTokensLabelIsNotGivenToTheNextInItsSlot() {
+        let harness = Harness()
+        var upload: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "upload")
+        harness.manager.finishedNetworkTask(forToken: upload!)
+        upload = nil  // its slot is freed, and taken by the next token
+        let next = harness.manager.beganNetworkTask()
+        harness.manager.finishedNetworkTask(forToken: next)
+        harness.manager.finishedNetworkTask(forToken: next)
+        #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
+    }
+
     @Test func aFinishOfATokenNeverBegunNamesItsType() {
         let harness = Harness()
         harness.manager.finishedNetworkTask(forToken: NSObject())

@@ -32,6 +32,12 @@ extension IndicatorDriver {
         update(ifGone: nil) { $0.registry.endedLabels.label(of: key) }
     }
 
+    /// The label the opaque token pinned at `pinned` was begun with, if its tasks were finished
+    /// lately: for the report of a finish that found no task.
+    func labelOfEndedToken(pinnedAt pinned: PinnedSlot) -> String? {
+        read(ifGone: nil) { $0.registry.endedLabels.label(ofPinned: pinned) }
+    }
+
     /// The open operations of the group keyed `key`.
     func groupCount(for key: ObjectIdentifier) -> Int {
         read(ifGone: 0) { $0.registry.groupCount(for: key) }

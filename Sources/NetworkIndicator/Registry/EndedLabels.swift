@@ -1,13 +1,18 @@
 /// The labels of the last ``capacity`` labelled tokens whose tasks all ended, so that a late
-/// (double) finish names the task as begun ("upload"), not by its token's type. Each is kept with
-/// a weak reference to its token, so an object later at the same address never gets a dead
-/// token's label. Only labelled callers' tokens come here, so unlabelled pairs pay nothing.
+/// (double) finish names the task as begun ("upload"), not by its token's type. A caller's
+/// token is kept with a weak reference to it, so an object later at the same address never gets
+/// a dead token's label; an opaque token by its pinned slot and generation, which no later token
+/// shares. Only labelled tokens come here, so unlabelled ones pay nothing.
 struct EndedLabels {
     static let capacity = 16
 
+    private enum Owner {
+        case token(ObjectIdentifier, WeakWrapper)
+        case pinned(PinnedSlot)
+    }
+
     private struct Ended {
-        var key: ObjectIdentifier
-        var token: WeakWrapper
+        var owner: Owner
         var label: String
     }
 
@@ -16,7 +21,15 @@ struct EndedLabels {
 
     /// Keeps `label` for the token `key` (held weakly by `token`), forgetting the oldest if full.
     mutating func remember(_ label: String, key: ObjectIdentifier, token: WeakWrapper) {
-        let new = Ended(key: key, token: token, label: label)
+        remember(Ended(owner: .token(key, token), label: label))
+    }
+
+    /// Keeps `label` for the opaque token pinned at `pinned`, whose tasks were finished.
+    mutating func remember(_ label: String, pinned: PinnedSlot) {
+        remember(Ended(owner: .pinned(pinned), label: label))
+    }
+
+    private mutating func remember(_ new: Ended) {
         if ended.count < Self.capacity {
             ended.append(new)
         } else {
@@ -29,8 +42,19 @@ struct EndedLabels {
     /// ``capacity`` ended. Called with the lock held, for a token the caller still holds: the
     /// weak reference yields that token (or `nil`), so no object is released here.
     mutating func label(of key: ObjectIdentifier) -> String? {
-        for index in ended.indices.reversed() where ended[index].key == key {
-            return ended[index].token.load() != nil ? ended[index].label : nil
+        for index in ended.indices.reversed() {
+            guard case .token(key, var token) = ended[index].owner else { continue }
+            return token.load() != nil ? ended[index].label : nil
+        }
+        return nil
+    }
+
+    /// The label the opaque token pinned at `pinned` was last begun with, if among the last
+    /// ``capacity`` ended.
+    func label(ofPinned pinned: PinnedSlot) -> String? {
+        for index in ended.indices.reversed() {
+            guard case .pinned(pinned) = ended[index].owner else { continue }
+            return ended[index].label
         }
         return nil
     }

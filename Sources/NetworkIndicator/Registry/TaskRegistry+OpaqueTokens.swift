@@ -86,6 +86,10 @@ extension TaskRegistry {
 
     /// Ends the tasks of the pinned entry at `index`; it stays pinned (`hasLabel` is read only while it has tasks).
     private mutating func finishTasks(ofPinned index: Int) {
+        if slots[index].hasLabel, let label = pinnedLabels[Int32(index)] {
+            // For a later (double) finish's report: the token is still held.
+            endedLabels.remember(label, pinned: PinnedSlot(slot: Int32(index), generation: slots[index].generation))
+        }
         subtractTasks(ofPinned: index)
         slots[index].count = 0
     }
