@@ -363,6 +363,20 @@ struct BatchTests {
         #expect(manager.progressSnapshot().estimatedTimeRemaining == 6)
         withExtendedLifetime(download) {}
     }
+
+    @Test func aPartWhoseSizeBecomesUnknownEndsItsBatchBeforeTheNextBegins() {
+        let first = NetworkActivityProgress(totalUnitCount: 100)
+        let a = manager.beganNetworkTask(progress: first)
+        first.completedUnitCount = 50
+        scheduler.advance(by: 10)
+        first.totalUnitCount = -1  // nothing of known size runs any more
+        let second = NetworkActivityProgress(totalUnitCount: 100)
+        let b = manager.beganNetworkTask(progress: second)  // a new batch, from now
+        scheduler.advance(by: 2)
+        second.completedUnitCount = 50
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 2, "paced from the new batch's start")
+        withExtendedLifetime((a, b)) {}
+    }
 }
 
 /// Listeners hear a batch end while the scope stays busy.

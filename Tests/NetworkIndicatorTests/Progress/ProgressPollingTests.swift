@@ -335,4 +335,15 @@ struct ProgressPollingTests {
         }
         #expect(pages.sizeSignal.listenerCount == 1, "the gone managers' roll-ups are let go as others come")
     }
+
+    @Test func aTotalOfZeroIsStillUnknownAndAsksForNoReading() {
+        observe()
+        let pages = NetworkActivityProgress(totalUnitCount: -1)
+        let token = manager.beganNetworkTask(progress: pages)
+        scheduler.runPendingWork()  // the engine's hop
+        let enqueued = scheduler.enqueuedWorkCount
+        pages.totalUnitCount = 0
+        #expect(scheduler.enqueuedWorkCount == enqueued)
+        withExtendedLifetime(token) {}
+    }
 }
