@@ -86,7 +86,8 @@ public import OpenAPIRuntime
 /// ## Threads
 ///
 /// The middleware is a `Sendable` value, used from whatever task the client runs on. The
-/// unread-body timer runs on ``scheduler``'s main actor.
+/// unread-body timer runs on ``scheduler``'s main actor: one timer for every open body counted on
+/// that scheduler, not one per request.
 public struct NetworkActivityMiddleware: ClientMiddleware {
     /// The ``unreadBodyTimeout`` a middleware gets unless told otherwise: 2 seconds of nobody
     /// asking for the body's bytes.
@@ -134,6 +135,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
 
     private let fixedManager: NetworkIndicatorManager?
     private let fixedScheduler: (any NetworkIndicatorScheduler)?
+    /// One unread-body timer per scheduler, shared by every request (``UnreadBodyClock``).
+    let clocks: UnreadBodyClocks
     private let label: @Sendable (_ operationID: String) -> String?
     private let countsOperation: @Sendable (_ operationID: String) -> Bool
     private let countsRequest: @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool
@@ -169,6 +172,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         self.fixedManager = manager
         self.unreadBodyTimeout = unreadBodyTimeout
         self.fixedScheduler = scheduler
+        self.clocks = UnreadBodyClocks(scheduler: scheduler)
         self.label = label
         self.countsOperation = countsOperation
         self.countsRequest = countsRequest
@@ -240,7 +244,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             task: task,
             cancellation: cancellation,
             progress: progress,
-            scheduler: fixedScheduler ?? manager.scheduler,
+            clock: clocks.clock(for: manager),
             unreadTimeout: unreadBodyTimeout
         )
         let trackedBody = HTTPBody(

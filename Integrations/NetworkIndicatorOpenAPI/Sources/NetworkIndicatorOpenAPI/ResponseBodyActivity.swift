@@ -10,7 +10,9 @@ import NetworkIndicator
 /// the task is open, so a body kept after its end (inside an error, say) keeps no screen alive.
 final class ResponseBodyActivity: Sendable {
     private let state: LockedValue<ResponseBodyActivityState>
-    private let scheduler: any NetworkIndicatorScheduler
+    /// Tells the body when its unread timeout may have passed; its scheduler is the body's clock.
+    private let clock: UnreadBodyClock
+    private var scheduler: any NetworkIndicatorScheduler { clock.scheduler }
     /// The request's progress, which the body's reads advance.
     private let progress: RequestProgress
     /// The request's token, which says whether the manager cancelled the request.
@@ -20,15 +22,15 @@ final class ResponseBodyActivity: Sendable {
         task: NetworkActivityGroup,
         cancellation: RequestCancellation,
         progress: RequestProgress,
-        scheduler: any NetworkIndicatorScheduler,
+        clock: UnreadBodyClock,
         unreadTimeout: TimeInterval?
     ) {
-        self.scheduler = scheduler
+        self.clock = clock
         self.progress = progress
         self.cancellation = cancellation
         let state = ResponseBodyActivityState(
             task: task,
-            now: scheduler.now,
+            now: clock.scheduler.now,
             unreadTimeout: unreadTimeout
         )
         self.state = LockedValue(state)
@@ -45,7 +47,7 @@ final class ResponseBodyActivity: Sendable {
     /// reader reached the end of the body: anything else cancels the request's progress first.
     func end(reachedEnd: Bool = false) {
         guard let ending = state.withLock({ $0.end() }) else { return }
-        ending.timer?.cancel()
+        clock.forget(ObjectIdentifier(self))
         finish(ending, reachedEnd: reachedEnd)
     }
 
@@ -82,16 +84,15 @@ final class ResponseBodyActivity: Sendable {
         ending.task.operationFinished()
     }
 
+    /// Asks the clock to tell this body after `delay` (it holds the body weakly: a body released
+    /// unread dies, and ends its task, before its deadline).
     private func arm(after delay: TimeInterval) {
-        // Weak: a body released unread must be able to die (and end its task) before the timer.
-        let handle = scheduler.schedule(after: delay, repeating: nil, leeway: max(0, min(delay / 10, 1))) {
-            [weak self] in
-            self?.unreadTimerFired()
-        }
-        state.withLock { $0.timerArmed(handle) }?.cancel()
+        clock.tell(self, after: delay)
     }
 
-    private func unreadTimerFired() {
+    /// The unread timeout may have passed (told by the clock): ends the task, or asks to be
+    /// told again.
+    func unreadTimerFired() {
         let now = scheduler.now
         switch state.withLock({ $0.timerFired(at: now) }) {
         case .nothing:

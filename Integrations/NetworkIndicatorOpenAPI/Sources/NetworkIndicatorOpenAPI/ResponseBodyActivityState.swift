@@ -17,11 +17,9 @@ struct ResponseBodyActivityState: Sendable {
     /// open. The group holds the manager, so dropping it lets go of a screen's scope.
     typealias OpenTask = NetworkActivityGroup
 
-    /// What ending hands back, to be performed after unlocking: the task to finish and the
-    /// unread-body timer to cancel.
+    /// What ending hands back, to be performed after unlocking: the task to finish.
     struct Ending: Sendable {
         let task: OpenTask
-        let timer: (any NetworkIndicatorCancellable)?
     }
 
     /// What to do when the unread-body timer fires.
@@ -40,7 +38,6 @@ struct ResponseBodyActivityState: Sendable {
     static let deadlineTolerance: TimeInterval = 0.001
 
     private var open: OpenTask?
-    private var timer: (any NetworkIndicatorCancellable)?
     private var pendingReads = 0
     /// Whether the timer found a read waiting and stopped: the read re-arms it when it returns.
     private var isTimerWaitingForRead = false
@@ -61,11 +58,8 @@ struct ResponseBodyActivityState: Sendable {
     /// Ends the task, if it is still open.
     mutating func end() -> Ending? {
         guard let open else { return nil }
-        defer {
-            self.open = nil
-            self.timer = nil
-        }
-        return Ending(task: open, timer: timer)
+        self.open = nil
+        return Ending(task: open)
     }
 
     /// A reader asks for the next bytes. Returns whether the read counts (the task is open), so
@@ -87,15 +81,6 @@ struct ResponseBodyActivityState: Sendable {
         return max(unreadTimeout, 0)
     }
 
-    /// A timer was scheduled. Returns it back if the task ended meanwhile, to be cancelled.
-    mutating func timerArmed(
-        _ handle: any NetworkIndicatorCancellable
-    ) -> (any NetworkIndicatorCancellable)? {
-        guard open != nil else { return handle }
-        timer = handle
-        return nil
-    }
-
     /// The unread-body timer fired at `now`.
     ///
     /// While a read is pending the transport is waiting for the server: that is network work,
@@ -103,7 +88,6 @@ struct ResponseBodyActivityState: Sendable {
     /// ``readDidEnd(at:)``). Otherwise the task ends once nobody has asked for bytes for the
     /// whole timeout.
     mutating func timerFired(at now: TimeInterval) -> TimerDecision {
-        timer = nil
         guard open != nil, let unreadTimeout else { return .nothing }
         if pendingReads > 0 {
             isTimerWaitingForRead = true

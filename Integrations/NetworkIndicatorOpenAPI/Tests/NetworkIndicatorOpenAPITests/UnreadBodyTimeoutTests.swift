@@ -33,6 +33,48 @@ import Testing
         withExtendedLifetime(body) {}
     }
 
+    // MARK: - One clock for every open body
+
+    @Test func bodiesReadToTheEndOneAfterAnotherShareOneTimer() async throws {
+        let harness = MiddlewareHarness()
+        for index in 0..<10 {
+            let body = try #require(try await harness.respond(with: HTTPBody("chunk \(index)")))
+            _ = try await String(collecting: body, upTo: 100)
+        }
+        #expect(harness.count == 0)
+        #expect(harness.scheduler.scheduledTimerCount <= 1, "not a timer per body")
+    }
+
+    @Test func bodiesKeptUnreadTogetherEachEndAtTheirOwnTimeout() async throws {
+        let harness = MiddlewareHarness()
+        let first = try await harness.respond(with: HTTPBody("first"))
+        harness.scheduler.advance(by: 10)
+        let second = try await harness.respond(with: HTTPBody("second"))
+        let third = try await harness.respond(with: HTTPBody("third"))
+        #expect(harness.scheduler.scheduledTimerCount <= 1, "one timer for the three bodies")
+        harness.scheduler.advance(by: timeout - 10)
+        let afterFirstTimeout = harness.count
+        harness.scheduler.advance(by: 10)
+        #expect(afterFirstTimeout == 2, "the first body's task ended at its timeout, the others run")
+        #expect(harness.count == 0)
+        #expect(harness.diagnostics.isEmpty)
+        withExtendedLifetime((first, second, third)) {}
+    }
+
+    @Test func aBodyEndedEarlyIsForgottenByTheClock() async throws {
+        let harness = MiddlewareHarness()
+        let kept = try await harness.respond(with: HTTPBody("kept"))
+        var dropped = try await harness.respond(with: HTTPBody("dropped"))
+        dropped = nil  // released unread: its task ends now
+        #expect(harness.count == 1)
+        #expect(harness.middleware.clocks.clock(for: harness.manager).waitingCount == 1, "only the kept body")
+        harness.scheduler.advance(by: timeout)
+        #expect(harness.count == 0)
+        #expect(harness.middleware.clocks.clock(for: harness.manager).waitingCount == 0)
+        #expect(harness.diagnostics.isEmpty, "nothing ended twice")
+        withExtendedLifetime((kept, dropped)) {}
+    }
+
     @Test func keptUnreadBodyEndsWhenTheTimeoutPasses() async throws {
         let harness = MiddlewareHarness()
         let body = try await harness.respond(with: HTTPBody("never read"))
@@ -164,9 +206,9 @@ import Testing
         manual.continuation.finish()
         #expect(countAfterTheEnd == 0)
         #expect(scheduler.fires == 1, "the timer ran after the end")
-        // The manager's cancel ends the request's group, not the body's activity: its timer is
-        // not cancelled, and its end finds the group's operation already ended.
-        #expect(scheduler.firedAfterCancel == (first == .managerCancel ? 0 : 1))
+        // Ending forgets the body's deadline; the clock's timer, shared by every body, is not
+        // cancelled, and its firing finds nothing due.
+        #expect(scheduler.firedAfterCancel == 0)
         #expect(harness.count == 0)
         #expect(harness.diagnostics.isEmpty, "\(harness.diagnostics)")
     }
@@ -268,16 +310,19 @@ import Testing
         #expect(countAfterTheTimer == 0)
     }
 
-    @Test func timerIsCancelledWhenTheBodyEnds() async throws {
+    /// The clock's timer is not cancelled when a body ends (the next body would have to make
+    /// one again): it fires once more, finds nothing due, and stops.
+    @Test func noTimerIsLeftOnceTheLastBodyEndedAndItsTimeoutPassed() async throws {
         let harness = MiddlewareHarness()
         harness.scheduler.runPendingWork()
         let pendingBefore = harness.scheduler.pendingWorkCount
         let body = try #require(try await harness.respond(with: HTTPBody("hello")))
         let pendingWhileOpen = harness.scheduler.pendingWorkCount
         _ = try await String(collecting: body, upTo: 100)
-        harness.scheduler.runPendingWork()
+        harness.scheduler.advance(by: timeout)
         #expect(pendingWhileOpen > pendingBefore)
         #expect(harness.scheduler.pendingWorkCount == pendingBefore)
+        #expect(harness.count == 0)
     }
 }
 
