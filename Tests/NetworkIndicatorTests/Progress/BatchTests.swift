@@ -340,6 +340,21 @@ struct BatchTests {
         #expect(manager.progressRollUp.partCount == 2)
     }
 
+    @Test func aGroupsPartsLeftOverFromAnEndedBatchStillLeaveWithItsOperations() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(5, of: 10))
+        #expect(manager.fractionCompleted == 0.5)
+        download = nil
+        #expect(manager.fractionCompleted == nil, "the batch is over; the group's two parts stay listed")
+        #expect(manager.progressRollUp.partCount == 2)
+        group.operationFinished()
+        _ = manager.fractionCompleted
+        #expect(manager.progressRollUp.partCount == 1, "one open operation, one part")
+        _ = download
+    }
+
     @Test func anIdleManagersSnapshotIsEmpty() {
         let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == nil)
