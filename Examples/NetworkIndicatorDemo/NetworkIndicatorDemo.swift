@@ -47,13 +47,12 @@ enum NetworkIndicatorDemo {
 
 /// A manager whose indicator prints to a timeline: the shared setup of the pattern examples.
 ///
-/// The observation lasts as long as this object. Hold it until the example ends: each example
+/// The visibility closure lasts as long as this object. Hold it until the example ends: each example
 /// ends with ``waitUntilHidden(timeout:)``, which does.
 @MainActor
 final class TimelineIndicator {
     let timeline: Timeline
     let manager: NetworkIndicatorManager
-    private var observation: NetworkIndicatorObservation?
 
     init() {
         let timeline = Timeline()
@@ -61,10 +60,10 @@ final class TimelineIndicator {
         manager.completionCheckInterval = 0.25
         self.timeline = timeline
         self.manager = manager
-        // The closure may capture the manager: the observation, kept here, is its only owner.
-        observation = manager.observeVisibility { isVisible in
-            let count = manager.activeTaskCount
-            timeline.log(isVisible ? "● indicator ON  (\(count) task(s))" : "○ indicator OFF")
+        // Bound to this object: the calls last as long as it does, and nothing is stored.
+        manager.observeVisibility(owner: self) { indicator, isVisible in
+            let count = indicator.manager.activeTaskCount
+            indicator.timeline.log(isVisible ? "● indicator ON  (\(count) task(s))" : "○ indicator OFF")
         }
     }
 

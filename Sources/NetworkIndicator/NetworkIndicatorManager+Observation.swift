@@ -1,57 +1,4 @@
 extension NetworkIndicatorManager {
-    /// Calls `body` on the main actor with the indicator's visibility: the current value at
-    /// once, before this returns, then every change, for as long as the returned observation
-    /// lives or until you cancel it.
-    ///
-    /// ```swift
-    /// private var networkActivity: NetworkIndicatorObservation?   // keep it
-    ///
-    /// networkActivity = manager.observeVisibility { isVisible in
-    ///     spinner.isHidden = !isVisible
-    /// }
-    /// ```
-    ///
-    /// Keep the observation: the manager holds `body` only through it, so dropping the result
-    /// stops the calls at once (the compiler warns where the result is unused), and releasing it
-    /// or calling ``NetworkIndicatorObservation/cancel()`` frees `body`. `body` may therefore
-    /// capture the manager strongly. It must not capture the object that keeps the observation
-    /// strongly (object → observation → `body` → object is a retain cycle): capture it
-    /// `[weak self]`, or better use ``observeVisibility(owner:_:)``, which hands `body` its
-    /// owner and needs nothing stored.
-    /// Changes are told as to any output: after the delays, coalesced, only when the value
-    /// changes. `body` may call back into the manager.
-    ///
-    /// - Parameter body: Told each visibility, on the main actor.
-    /// - Returns: The observation; the calls last as long as it does.
-    @MainActor
-    public func observeVisibility(_ body: @escaping @MainActor (Bool) -> Void) -> NetworkIndicatorObservation {
-        observe(ClosureObserver(.visibility(body)))
-    }
-
-    /// Calls `body` on the main actor with the number of active tasks: the last reconciled
-    /// count at once, before this returns, then each new count, for as long as the returned
-    /// observation lives or until you cancel it.
-    ///
-    /// ```swift
-    /// downloads = manager.observeActiveTaskCount { count in
-    ///     badge.text = count > 0 ? "\(count)" : nil
-    /// }
-    /// ```
-    ///
-    /// Counts are coalesced: intermediate values may be skipped, and the count lags
-    /// ``activeTaskCount`` by a main-queue hop. While a count observation lives, every change of
-    /// the count asks for a main-queue hop (a visibility observation needs one only when the
-    /// indicator may appear or disappear). Keep the observation, as with
-    /// ``observeVisibility(_:)``; releasing it frees `body`, which may capture the manager but
-    /// not the observation's keeper (a cycle): see ``observeActiveTaskCount(owner:_:)``.
-    ///
-    /// - Parameter body: Told each count, on the main actor.
-    /// - Returns: The observation; the calls last as long as it does.
-    @MainActor
-    public func observeActiveTaskCount(_ body: @escaping @MainActor (Int) -> Void) -> NetworkIndicatorObservation {
-        observe(ClosureObserver(.activeTaskCount(body)))
-    }
-
     /// Calls `body` on the main actor with `owner` and the indicator's visibility: the current
     /// value at once, before this returns, then every change, for as long as `owner` lives.
     ///
@@ -115,9 +62,10 @@ extension NetworkIndicatorManager {
     /// weakly, no call once it is deallocated, none after the returned observation is
     /// cancelled, and neither `owner` nor the manager kept alive, provided `body` captures
     /// neither strongly: reach the manager through `owner`, or capture it `[weak manager]`
-    /// (the manager keeps `body`, so a strong capture is a cycle). Counts are coalesced as for
-    /// ``observeActiveTaskCount(_:)``; while the observation lives, every change of the count
-    /// asks for a main-queue hop (the first one after `owner` died ends it).
+    /// (the manager keeps `body`, so a strong capture is a cycle). Counts are coalesced:
+    /// intermediate values may be skipped, and the count lags ``activeTaskCount`` by a main-queue
+    /// hop. While the observation lives, every change of the count asks for a main-queue hop (the
+    /// first one after `owner` died ends it).
     ///
     /// - Parameters:
     ///   - owner: The object the calls last as long as, typically a view controller or a view.

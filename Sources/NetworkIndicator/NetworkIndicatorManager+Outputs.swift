@@ -26,8 +26,8 @@ extension NetworkIndicatorManager {
     /// }
     /// ```
     ///
-    /// For a closure, use ``observeVisibility(_:)`` or ``observeActiveTaskCount(_:)``, whose
-    /// observation you keep.
+    /// For a closure, use ``observeVisibility(owner:_:)`` or ``observeActiveTaskCount(owner:_:)``,
+    /// which last as long as their owner.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         (output as? any ManagerAwareOutput)?.outputAdded(to: self)
@@ -88,7 +88,7 @@ extension NetworkIndicatorManager {
     /// count, as count-receiving outputs are told.
     ///
     /// Values are produced on the main queue (the first one after the next main-queue hop),
-    /// coalesced like ``observeActiveTaskCount(_:)`` (intermediate counts may be skipped), and
+    /// coalesced like ``observeActiveTaskCount(owner:_:)`` (intermediate counts may be skipped), and
     /// only the newest waits for a slow consumer (`bufferingNewest(1)`). While the stream is
     /// open, every change of the count asks for a main-queue hop. The stream finishes when the
     /// manager is deallocated; cancelling the consuming task (or releasing the stream)

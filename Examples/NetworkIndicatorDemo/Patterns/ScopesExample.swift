@@ -61,19 +61,16 @@ final class IndicatorBoard {
     private let names: [String]
     private let managers: [NetworkIndicatorManager]
     private var isVisible: [Bool]
-    /// The board keeps its observations: each lasts as long as it is kept.
-    private var observations: [NetworkIndicatorObservation] = []
 
     init(_ indicators: [(name: String, manager: NetworkIndicatorManager)]) {
         names = indicators.map(\.name)
         managers = indicators.map(\.manager)
         isVisible = Array(repeating: false, count: indicators.count)
         for (index, manager) in managers.enumerated() {
-            // `weak self`: the board owns the observation; its closure must not own the board.
-            let observation = manager.observeVisibility { [weak self] isVisible in
-                self?.indicator(at: index, changedTo: isVisible)  // told the current state at once
+            // Bound to the board: the calls last as long as it does, and nothing is stored.
+            manager.observeVisibility(owner: self) { board, isVisible in
+                board.indicator(at: index, changedTo: isVisible)  // told the current state at once
             }
-            observations.append(observation)
         }
     }
 

@@ -1,8 +1,11 @@
-/// A closure registered with ``NetworkIndicatorManager/observeVisibility(_:)`` or
-/// ``NetworkIndicatorManager/observeActiveTaskCount(_:)``: it is told for as long as this
-/// observation lives, and until ``cancel()``. (An owner-bound closure, such as
-/// ``NetworkIndicatorManager/observeProgress(owner:_:)``'s, lasts as long as its owner instead;
-/// its observation only serves to cancel it earlier.)
+/// The handle of a closure bound to an owner: ``NetworkIndicatorManager/observeVisibility(owner:_:)``,
+/// ``NetworkIndicatorManager/observeActiveTaskCount(owner:_:)``,
+/// ``NetworkIndicatorManager/observeProgress(owner:_:)`` and
+/// ``NetworkIndicatorManager/observeSlowNetworkActivity(after:owner:_:)`` return one.
+///
+/// The manager keeps the observation itself, for as long as the owner lives, so the handle may
+/// be ignored: releasing it ends nothing. Keep it only to end the calls earlier with
+/// ``cancel()``, which frees the closure at once:
 ///
 /// ```swift
 /// final class FeedViewController: UIViewController {
@@ -10,23 +13,20 @@
 ///
 ///     override func viewDidLoad() {
 ///         super.viewDidLoad()
-///         networkActivity = NetworkIndicatorManager.shared.observeVisibility { [weak self] in
-///             self?.loadingView.isHidden = !$0
+///         networkActivity = NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
+///             controller.loadingView.isHidden = !isVisible
 ///         }
+///     }
+///
+///     func stopShowingActivity() {
+///         networkActivity?.cancel()
 ///     }
 /// }
 /// ```
 ///
-/// The observation is the only strong reference to its closure: the manager holds it weakly, as
-/// it holds every output. Releasing the observation, or calling ``cancel()``, frees the closure
-/// at once, so the closure may capture the manager strongly without a cycle. It must not
-/// capture the object that keeps the observation strongly: object → observation → closure →
-/// object is a retain cycle that keeps both, and the calls, alive forever. Capture that object
-/// weakly as above, or use ``NetworkIndicatorManager/observeVisibility(owner:_:)`` and
-/// ``NetworkIndicatorManager/observeActiveTaskCount(owner:_:)``, whose observation lasts as
-/// long as its owner with nothing stored. An observation that outlives its manager is
-/// harmless: when the manager goes away its observations are told `false` (if the indicator
-/// was showing) and nothing more.
+/// An observation that outlives its manager is harmless: when the manager goes away its
+/// observations are told `false` (if the indicator was showing) and nothing more, and
+/// ``cancel()`` does nothing.
 ///
 /// Created and cancelled on the main actor; it may be released on any thread.
 @MainActor
