@@ -60,7 +60,7 @@ extension NetworkIndicatorManager {
     /// manager.beganNetworkTask(withToken: task, progress: task.progress)   // a URLSessionTask
     /// ```
     ///
-    /// For a `URLSessionTask`, ``track(_:)`` does all of this (its bytes included) and ends the
+    /// For a `URLSessionTask`, ``track(_:label:)`` does all of this (its bytes included) and ends the
     /// task as soon as it completes.
     ///
     /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls. The

@@ -33,32 +33,23 @@ extension NetworkIndicatorManager {
     /// Call it before or right after `resume()`. Safe from any thread.
     ///
     /// The task's label in snapshots and diagnostics names its request by method, host and path
-    /// (`"GET api.example.com/v1/photos"`), never by its query, fragment or credentials; give
-    /// one of your own with ``track(_:label:)``.
+    /// (`"GET api.example.com/v1/photos"`), never by its query, fragment or credentials, unless
+    /// you give one.
     ///
     /// ```swift
     /// let task = session.dataTask(with: url) { data, response, error in … }
     /// NetworkIndicatorManager.shared.track(task)
     /// task.resume()
     /// ```
-    public func track(_ task: URLSessionTask) {
-        track(task, optionalLabel: ActivityLabel.request(of: task))
-    }
-
-    /// Tracks `task` like ``track(_:)``, with `label` as its name in snapshots and diagnostics.
     ///
     /// - Parameters:
     ///   - task: The task to track until it completes.
-    ///   - label: The task's label, in place of the default `"METHOD host/path"`. Keep secrets
-    ///     out of it: snapshots and diagnostics end up in logs.
-    public func track(_ task: URLSessionTask, label: String) {
-        track(task, optionalLabel: label)
-    }
-
-    /// ``track(_:)`` with `label`, or the task's kind's default label for `nil`.
-    private func track(_ task: URLSessionTask, optionalLabel label: String?) {
+    ///   - label: The task's label, in place of the default `"METHOD host/path"`; `nil` (the
+    ///     default) keeps that one. Keep secrets out of it: snapshots and diagnostics end up in
+    ///     logs.
+    public func track(_ task: URLSessionTask, label: String? = nil) {
         let progress = URLSessionTaskProgress(task: task)
-        beganNetworkTask(withToken: task, label: label, progress: progress)
+        beganNetworkTask(withToken: task, label: label ?? ActivityLabel.request(of: task), progress: progress)
         endOnCompletion(of: task, recordingIn: progress)
     }
 

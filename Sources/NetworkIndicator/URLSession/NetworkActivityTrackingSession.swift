@@ -18,7 +18,7 @@ public import FoundationNetworking
 /// platforms (key-value observation of `state`; a task cancelled before it ran never counts),
 /// and from their creation to their completion on Linux, where nothing reports a resume: resume
 /// them right away. A task made with a completion handler has ended by the time its handler
-/// runs; any other ends as with ``NetworkIndicatorManager/track(_:)``: as it completes on Apple
+/// runs; any other ends as with ``NetworkIndicatorManager/track(_:label:)``: as it completes on Apple
 /// platforms, within one 50 ms poll of its completion on Linux. Either way you need not keep
 /// the task. The `async` methods count from the call until they return, throw or are
 /// cancelled.

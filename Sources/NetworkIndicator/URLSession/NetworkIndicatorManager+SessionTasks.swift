@@ -11,9 +11,9 @@ extension NetworkIndicatorManager {
     /// Where key-value observing exists (Apple platforms), the task counts from each `resume()`
     /// to its completion or suspension, and a task cancelled before it ever ran never counts.
     /// Elsewhere (Linux) nothing reports a resume: the task counts from this call, as with
-    /// ``track(_:)``, so call it where the task is made and resume the task right away.
+    /// ``track(_:label:)``, so call it where the task is made and resume the task right away.
     ///
-    /// The task's bytes roll up into ``fractionCompleted`` as with ``track(_:)``, with one
+    /// The task's bytes roll up into ``fractionCompleted`` as with ``track(_:label:)``, with one
     /// progress for all its runs: a suspended task reads paused, so its batch keeps its bytes,
     /// and each resume begins it again with the same progress, whose bytes then count once.
     func countWhileRunning(_ task: URLSessionTask) {

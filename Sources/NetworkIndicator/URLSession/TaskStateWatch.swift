@@ -14,7 +14,7 @@ import FoundationNetworking
 struct TaskStateWatch: Sendable, Equatable {
     /// How the task counts.
     enum Counting: Sendable, Equatable {
-        /// Counted from before the watch (``NetworkIndicatorManager/track(_:)``) until it
+        /// Counted from before the watch (``NetworkIndicatorManager/track(_:label:)``) until it
         /// completes.
         case untilCompletion
         /// Counted from each `resume()` until it is suspended or completes (the session-wide
