@@ -5,9 +5,9 @@ public import Foundation
 public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     /// How a task was begun.
     public enum Kind: String, Sendable, Equatable {
-        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:)``: held weakly, swept.
+        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:)``: held weakly, swept.
         case weakToken
-        /// ``NetworkIndicatorManager/beganNetworkTask(label:)`` (or scoped activity): ends with
+        /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:)`` (or scoped activity): ends with
         /// its ``NetworkActivityToken``.
         case opaqueToken
         /// A ``NetworkActivityGroup``'s operations.

@@ -1,5 +1,5 @@
 /// An opaque token for one network task, returned by
-/// ``NetworkIndicatorManager/beganNetworkTask(label:)``.
+/// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:)``.
 ///
 /// The task lasts exactly as long as the token: when the last reference to it goes away its
 /// `deinit` ends the task at once, on whichever thread released it. Store it next to the work

@@ -23,7 +23,7 @@ extension NetworkIndicatorManager {
     ///   own work.
     ///
     /// What has no work to cancel stays counted and ends as usual: opaque tokens
-    /// (``beganNetworkTask(label:)``, `withNetworkActivity`, scoped activity), pushes, tokens
+    /// (``beganNetworkTask(label:progress:weight:)``, `withNetworkActivity`, scoped activity), pushes, tokens
     /// that do not conform, and tokens already deallocated (the sweep ends those). A parent's or
     /// another ancestor's own tasks are never touched; their counts lose the descendants' tasks
     /// that ended, so the ancestors' indicators follow, after their delays.

@@ -1,43 +1,6 @@
-public import Foundation
+import Foundation
 
 extension NetworkIndicatorManager {
-    /// Begins a task that lasts as long as the returned token lives, and whose `progress` rolls
-    /// up into ``fractionCompleted`` and ``progressSnapshot()`` (this manager's and every
-    /// ancestor's).
-    ///
-    /// ```swift
-    /// let task = session.downloadTask(with: url)
-    /// let activity = manager.beganNetworkTask(label: "Download", progress: task.progress)
-    /// task.resume()   // keep `activity` until the download completes
-    /// ```
-    ///
-    /// The task is the same as ``beganNetworkTask(label:)``'s, which this calls; the progress is
-    /// only remembered beside it and read when a fraction is read, as Foundation advises
-    /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
-    /// Update `progress` as often as you like: the manager never hears of it, so an update costs
-    /// nothing here. A progress whose `totalUnitCount` is not positive (unknown yet) takes no part
-    /// until it gets one. How ended, cancelled and paused tasks count is in
-    /// ``fractionCompleted``. The manager holds `progress` strongly until the task ends. Passing
-    /// the same `progress` to two running tasks counts its units twice. Passing `nil` is exactly
-    /// ``beganNetworkTask(label:)``. Safe from any thread. A plain `Progress` (which takes no
-    /// lock on Linux) is read on the main queue only: change it there, or pass a
-    /// ``NetworkActivityProgress`` (see "Showing progress").
-    ///
-    /// - Parameters:
-    ///   - label: A name for ``activitySnapshot()`` and diagnostics.
-    ///   - progress: The task's progress, or `nil`.
-    ///   - weight: The units the whole task weighs in the roll-up instead of
-    ///     `progress.totalUnitCount`, such as an estimate in bytes for a progress that counts
-    ///     pages or files; `nil` to use its own total.
-    /// - Returns: The token. Discarding it ends the task immediately.
-    public func beganNetworkTask(
-        label: String? = nil,
-        progress: Progress?,
-        weight: Int64? = nil
-    ) -> NetworkActivityToken {
-        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil)
-    }
-
     /// ``beganNetworkTask(label:progress:weight:)``, with where its code records a failure.
     func beganNetworkTask(
         label: String?,
@@ -45,48 +8,11 @@ extension NetworkIndicatorManager {
         weight: Int64? = nil,
         failure: FailureRecord?
     ) -> NetworkActivityToken {
-        guard let progress else { return beganNetworkTask(label: label) }
+        guard let progress else { return beginTask(label: label) }
         settleProgress()
-        let token = beganNetworkTask(label: label)
+        let token = beginTask(label: label)
         trackProgress(progress, weight: weight, token: token, failure: failure)
         return token
-    }
-
-    /// Begins a task that lasts until `token` is deallocated, reports itself finished, or is
-    /// passed to ``finishedNetworkTask(forToken:)``, and whose `progress` rolls up into
-    /// ``fractionCompleted`` and ``progressSnapshot()``.
-    ///
-    /// ```swift
-    /// manager.beganNetworkTask(withToken: task, progress: task.progress)   // a URLSessionTask
-    /// ```
-    ///
-    /// For a `URLSessionTask`, ``track(_:label:)`` does all of this (its bytes included) and ends the
-    /// task as soon as it completes.
-    ///
-    /// The task is the same as ``beganNetworkTask(withToken:label:)``'s, which this calls. The
-    /// progress counts while `token` has an open task in this manager: beginning the same token
-    /// twice with two progresses counts both until the token's last task ends (twice with the
-    /// same progress, once). To pause a task
-    /// and resume it later, `pause()` its progress and end the task, then begin the task again
-    /// with the same progress and `resume()` it: its units count once, kept across the pause.
-    /// See ``beganNetworkTask(label:progress:weight:)`` for how a progress counts. Passing `nil`
-    /// is exactly ``beganNetworkTask(withToken:label:)``. Safe from any thread.
-    ///
-    /// - Parameters:
-    ///   - token: Any object whose lifetime (or completion) is the task's; held weakly.
-    ///   - label: A name for ``activitySnapshot()`` and diagnostics.
-    ///   - progress: The task's progress, or `nil`.
-    ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`.
-    public func beganNetworkTask(
-        withToken token: AnyObject,
-        label: String? = nil,
-        progress: Progress?,
-        weight: Int64? = nil
-    ) {
-        guard let progress else { return beganNetworkTask(withToken: token, label: label) }
-        settleProgress()
-        beganNetworkTask(withToken: token, label: label)
-        trackProgress(progress, weight: weight, token: token)
     }
 
     /// How far the current batch of determinate work in this scope has come, from 0 to 1, or

@@ -4,7 +4,7 @@ extension NetworkIndicatorManager {
     /// Seconds between sweeps for dead or finished tokens. Default `1.0`.
     ///
     /// The sweep runs on the main queue only while tokens passed to
-    /// ``beganNetworkTask(withToken:label:)`` are tracked (or while ``staleTaskThreshold`` is set
+    /// ``beganNetworkTask(withToken:label:progress:weight:)`` are tracked (or while ``staleTaskThreshold`` is set
     /// and any task is active); it stops when none are left. A new value takes effect at the
     /// next main-queue hop. Settable from any thread. A value that is not a positive finite
     /// number is replaced by `1.0` and reported to ``diagnosticsHandler``.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Keeps one network activity indicator truthful while any number of tasks, on any threads,
 /// start and finish.
@@ -114,15 +114,45 @@ public final class NetworkIndicatorManager: Sendable {
     /// ``NetworkActivityCompletionReporting``), or is passed to
     /// ``finishedNetworkTask(forToken:)``.
     ///
+    /// ```swift
+    /// manager.beganNetworkTask(withToken: operation)                      // the card's pattern
+    /// manager.beganNetworkTask(withToken: upload, progress: upload.progress)
+    /// ```
+    ///
     /// The manager holds `token` weakly and never extends its life. Beginning the same token
     /// twice opens two tasks: one finish ends one of them; the token's death ends all of them.
     /// Safe from any thread; O(1).
+    ///
+    /// With a `progress`, the task's units roll up into ``fractionCompleted`` and
+    /// ``progressSnapshot()`` (this manager's and every ancestor's) while `token` has an open
+    /// task here: beginning the same token twice with two progresses counts both until the
+    /// token's last task ends (twice with the same progress, once). To pause a task and resume it
+    /// later, `pause()` its progress and end the task, then begin the task again with the same
+    /// progress and `resume()` it: its units count once, kept across the pause. How a progress
+    /// counts is in ``beganNetworkTask(label:progress:weight:)``. For a `URLSessionTask`,
+    /// ``track(_:label:)`` does all of this (its bytes included) and ends the task as soon as it
+    /// completes.
     ///
     /// - Parameters:
     ///   - token: Any object whose lifetime (or completion) is the task's.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
-    public func beganNetworkTask(withToken token: AnyObject, label: String? = nil) {
+    ///   - progress: The task's progress, or `nil` (the default) for none.
+    ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`.
+    public func beganNetworkTask(
+        withToken token: AnyObject,
+        label: String? = nil,
+        progress: Progress? = nil,
+        weight: Int64? = nil
+    ) {
+        guard let progress else { return beginTask(withToken: token, label: label) }
+        settleProgress()
+        beginTask(withToken: token, label: label)
+        trackProgress(progress, weight: weight, token: token)
+    }
+
+    /// Opens a task of `token`, without progress.
+    func beginTask(withToken token: AnyObject, label: String?) {
         if let opaque = ownOpaqueToken(token) {
             let begun = driver.beginOpaqueToken(opaque.pinned, label: label)
             assert(begun, "a live opaque token always has its pinned slot")
@@ -133,13 +163,44 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// Begins a task that lasts as long as the returned token lives.
     ///
+    /// ```swift
+    /// let activity = manager.beganNetworkTask(label: "Sync")
+    /// let download = manager.beganNetworkTask(label: "Download", progress: task.progress)
+    /// ```
+    ///
     /// Hold the token for as long as the work runs; releasing the last reference ends the task
     /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)`` ends it
     /// earlier. Safe from any thread; O(1).
     ///
-    /// - Parameter label: A name for ``activitySnapshot()`` and diagnostics.
+    /// With a `progress`, the task's units roll up into ``fractionCompleted`` and
+    /// ``progressSnapshot()`` (this manager's and every ancestor's). The progress is only
+    /// remembered beside the task and read when a fraction is read, as Foundation advises
+    /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
+    /// Update it as often as you like: the manager never hears of it, so an update costs nothing
+    /// here. A progress whose `totalUnitCount` is not positive (unknown yet) takes no part until
+    /// it gets one. How ended, cancelled and paused tasks count is in ``fractionCompleted``. The
+    /// manager holds `progress` strongly until the task ends. Passing the same `progress` to two
+    /// running tasks counts its units twice. A plain `Progress` (which takes no lock on Linux)
+    /// is read on the main queue only: change it there, or pass a ``NetworkActivityProgress``
+    /// (see "Showing progress").
+    ///
+    /// - Parameters:
+    ///   - label: A name for ``activitySnapshot()`` and diagnostics.
+    ///   - progress: The task's progress, or `nil` (the default) for none.
+    ///   - weight: The units the whole task weighs in the roll-up instead of
+    ///     `progress.totalUnitCount`, such as an estimate in bytes for a progress that counts
+    ///     pages or files; `nil` to use its own total.
     /// - Returns: The token. Discarding it ends the task immediately.
-    public func beganNetworkTask(label: String? = nil) -> NetworkActivityToken {
+    public func beganNetworkTask(
+        label: String? = nil,
+        progress: Progress? = nil,
+        weight: Int64? = nil
+    ) -> NetworkActivityToken {
+        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil)
+    }
+
+    /// Opens an opaque token's task, without progress.
+    func beginTask(label: String?) -> NetworkActivityToken {
         // The driver pins the slot under its lock; the token is made here, after the lock.
         NetworkActivityToken(manager: self, pinned: driver.beginOpaqueToken(label: label))
     }
