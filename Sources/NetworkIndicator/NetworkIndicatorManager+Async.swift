@@ -1,3 +1,5 @@
+public import Foundation
+
 extension NetworkIndicatorManager {
     /// Runs `body` as one network task: active while `body` runs, ended when it returns or
     /// throws, or as soon as the surrounding task is cancelled (even if `body` keeps running).
@@ -6,28 +8,50 @@ extension NetworkIndicatorManager {
     /// let feed = try await NetworkIndicatorManager.shared.withNetworkActivity {
     ///     try await api.loadFeed()
     /// }
+    ///
+    /// let progress = Progress(totalUnitCount: Int64(files.count))
+    /// try await manager.withNetworkActivity(label: "Sync", progress: progress) {
+    ///     for file in files {
+    ///         try await upload(file)
+    ///         progress.completedUnitCount += 1
+    ///     }
+    /// }
     /// ```
     ///
     /// `body` runs on the caller's actor (`isolation`), so it need not be `Sendable`.
     /// A ``resetNetworkActivity()`` during `body` ends the task early; nothing is reported when
     /// `body` then finishes.
     ///
+    /// With a `progress`, the task is begun as ``beganNetworkTask(label:progress:weight:)``
+    /// begins one, and its progress rolls up into ``fractionCompleted``; update it from anywhere,
+    /// `body` included. If `body` throws, or the surrounding task is cancelled, the work failed:
+    /// its progress leaves its batch (see ``fractionCompleted``) rather than count as done.
+    ///
     /// - Parameters:
     ///   - isolation: The actor `body` runs on; leave the default, the caller's actor.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
+    ///   - progress: The work's progress, or `nil` (the default) for none.
     ///   - body: The network work.
     /// - Returns: What `body` returns.
     public func withNetworkActivity<Result>(
         isolation: isolated (any Actor)? = #isolation,
         label: String? = nil,
+        progress: Progress? = nil,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        let token = beganNetworkTask(label: label ?? "withNetworkActivity")
+        let failure = progress == nil ? nil : FailureRecord()
+        let token = beganNetworkTask(label: label ?? "withNetworkActivity", progress: progress, failure: failure)
         defer { token.finishAll() }
-        return try await withTaskCancellationHandler {
-            try await body()
-        } onCancel: {
-            token.finishAll()
+        do {
+            return try await withTaskCancellationHandler {
+                try await body()
+            } onCancel: {
+                failure?.recordFailure()
+                token.finishAll()
+            }
+        } catch {
+            failure?.recordFailure()
+            throw error
         }
     }
 }
