@@ -92,6 +92,18 @@ extension RealLoadSuites {
         }
 
         @Test(.enabled(if: !hasKeyValueObserving))
+        func tasksThatEndAtOnePollAreAllReleasedByIt() async {
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = NetworkIndicatorManager(scheduler: scheduler)
+            manager.completionCheckInterval = Self.hour
+            let first = trackedTaskOfNoSession(in: manager)
+            let second = trackedTaskOfNoSession(in: manager)
+            await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
+            #expect(manager.activeTaskCount == 0)
+            #expect(first.object == nil && second.object == nil, "both let go by the poll that ended them")
+        }
+
+        @Test(.enabled(if: !hasKeyValueObserving))
         func tasksHeldForAManagerAreReleasedWithIt() {
             var manager: NetworkIndicatorManager? = NetworkIndicatorManager(
                 scheduler: ManualNetworkIndicatorScheduler()
