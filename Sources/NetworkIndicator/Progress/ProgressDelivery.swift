@@ -33,8 +33,9 @@ final class ProgressDelivery {
         output.networkIndicatorFractionCompletedDidChange(fraction)
     }
 
+    /// Detaches `output`; freed outputs are let go at the next delivery.
     func remove(_ output: any NetworkIndicatorOutput) {
-        outputs.removeAll { $0.output == nil || $0.output === output }
+        outputs.removeAll { $0.output === output }
     }
 
     /// Tells every listener `fraction` if it differs from the last value told. Listeners may

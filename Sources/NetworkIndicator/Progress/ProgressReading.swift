@@ -12,7 +12,7 @@ struct ProgressReading: Equatable, Sendable {
     /// The units done, in `0...total`.
     var completed: Double
     var isCancelled: Bool
-    var isPaused: Bool
+    let isPaused: Bool
 
     /// Whether the task's size is known, so that it takes part in a batch.
     var isDeterminate: Bool { total > 0 }

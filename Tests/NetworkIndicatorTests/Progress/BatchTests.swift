@@ -355,6 +355,15 @@ struct BatchTests {
         _ = download
     }
 
+    @Test func aGroupsFinishedPartLeavesOnceALaterOneRuns() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: progress(10, of: 10))  // done, its operation still open
+        group.operationStarted(progress: progress(0, of: 10))
+        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressRollUp.partCount == 1, "the done part is folded, not listed")
+        #expect(manager.activeTaskCount == 2)
+    }
+
     @Test func anIdleManagersSnapshotIsEmpty() {
         let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == nil)
