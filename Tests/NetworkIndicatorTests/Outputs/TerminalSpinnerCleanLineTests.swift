@@ -68,65 +68,51 @@ struct TerminalSpinnerCleanLineTests {
     // MARK: - The package's own reports
 
     #if DEBUG
-    /// The default diagnostics handler, writing to the spinner's terminal (standard error, in
-    /// a tool).
-    private func reportingManager(on pipe: Pipe) -> NetworkIndicatorManager {
+    /// The report of a pop without a push, as the default handler writes it.
+    private static let report = "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored"
+
+    /// A manager whose default diagnostics handler writes to `pipe` (standard error, in a tool),
+    /// with a spinner spinning there: a task is open. Keep the spinner (held weakly by the
+    /// manager) and the task's token.
+    private func spinningWithReports(
+        on pipe: Pipe
+    ) -> (NetworkIndicatorManager, TerminalSpinnerOutput, NetworkActivityToken) {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         manager.diagnosticsHandler = NetworkIndicatorManager.diagnosticsHandler(
             writingTo: FileHandle(fileDescriptor: pipe.writeEnd, closeOnDealloc: false)
         )
-        return manager
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        return (manager, spinner, token)
     }
 
     @Test func aReportOnTheMainQueuePrintsAboveTheSpinner() throws {
         let pipe = try Pipe()
-        let manager = reportingManager(on: pipe)
-        let spinner = spinner(writingTo: pipe)
-        manager.addOutput(spinner)
-        let token = manager.beganNetworkTask()
-        scheduler.runPendingWork()
+        let (manager, spinner, token) = spinningWithReports(on: pipe)
         manager.popNetworkActivity()  // reported: no push outstanding
-        #expect(
-            try pipe.screen() == [
-                "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "- Fetching",
-            ]
-        )
-        withExtendedLifetime(token) {}
+        #expect(try pipe.screen() == [Self.report, "- Fetching"])
+        withExtendedLifetime((spinner, token)) {}
     }
 
     @Test func aReportFromAnotherThreadGetsALineOfItsOwnAndTheSpinnerComesBack() async throws {
         let pipe = try Pipe()
-        let manager = reportingManager(on: pipe)
-        let spinner = spinner(writingTo: pipe)
-        manager.addOutput(spinner)
-        let token = manager.beganNetworkTask()
-        scheduler.runPendingWork()
+        let (manager, spinner, token) = spinningWithReports(on: pipe)
         await Task.detached { manager.popNetworkActivity() }.value
-        #expect(try pipe.screen() == ["NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", ""])
+        #expect(try pipe.screen() == [Self.report, ""])
         scheduler.advance(by: 0.1)  // the next frame
-        #expect(
-            try pipe.screen() == [
-                "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "\\ Fetching",
-            ]
-        )
-        withExtendedLifetime(token) {}
+        #expect(try pipe.screen() == [Self.report, "\\ Fetching"])
+        withExtendedLifetime((spinner, token)) {}
     }
 
     @Test func withTheSpinnerRemovedAReportErasesNothing() async throws {
         let pipe = try Pipe()
-        let manager = reportingManager(on: pipe)
-        let spinner = spinner(writingTo: pipe)
-        manager.addOutput(spinner)
-        let token = manager.beganNetworkTask()
-        scheduler.runPendingWork()
+        let (manager, spinner, token) = spinningWithReports(on: pipe)
         manager.removeOutput(spinner)
         pipe.send("fetched: ")  // the tool's own text, its line not yet ended
         await Task.detached { manager.popNetworkActivity() }.value
-        #expect(
-            try pipe.screen() == [
-                "fetched: NetworkIndicator: popNetworkActivity() with no push outstanding; ignored", "",
-            ]
-        )
+        #expect(try pipe.screen() == ["fetched: " + Self.report, ""])
         withExtendedLifetime(token) {}
     }
     #endif

@@ -348,47 +348,15 @@ struct ProgressPollingTests {
     }
 
     @Test func theProgressTimerMayRunAtMostATenthOfItsIntervalLate() {
-        let recording = LeewayRecordingScheduler(base: scheduler)
+        let recording = SchedulingRecorder()
         let manager = NetworkIndicatorManager(scheduler: recording)
         manager.startDelay = 0
         manager.completionDelay = 0
         manager.observeProgress(owner: owner) { _, _ in }
         let token = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 10))
-        let progressTimers = recording.timers.filter { $0.interval == ProgressRollUp.pollInterval }
+        let progressTimers = recording.requests.filter { $0.interval == ProgressRollUp.pollInterval }
         #expect(progressTimers.count == 1)
         #expect(progressTimers.allSatisfy { $0.leeway <= ProgressRollUp.pollInterval / 10 })
         withExtendedLifetime(token) {}
-    }
-}
-
-/// A scheduler that records the interval and leeway of each timer, and runs them on `base`.
-private final class LeewayRecordingScheduler: NetworkIndicatorScheduler {
-    struct Timer: Sendable {
-        let interval: TimeInterval?
-        let leeway: TimeInterval
-    }
-
-    let base: ManualNetworkIndicatorScheduler
-    private let recorded = LockedState<[Timer]>([])
-
-    init(base: ManualNetworkIndicatorScheduler) {
-        self.base = base
-    }
-
-    var timers: [Timer] { recorded.withLock { $0 } }
-    var now: TimeInterval { base.now }
-
-    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
-        base.enqueue(work)
-    }
-
-    func schedule(
-        after delay: TimeInterval,
-        repeating interval: TimeInterval?,
-        leeway: TimeInterval,
-        _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
-        recorded.withLock { $0.append(Timer(interval: interval, leeway: leeway)) }
-        return base.schedule(after: delay, repeating: interval, leeway: leeway, work)
     }
 }
