@@ -48,7 +48,7 @@ struct TaskStateWatch: Sendable, Equatable {
         guard !isOver else { return Actions() }
         var actions = Actions()
         switch state {
-        case .running where counting == .whileRunning && !isCounted:
+        case .running where !isCounted:  // only a `.whileRunning` task can be uncounted
             isCounted = true
             actions.begin = true
         case .suspended where counting == .whileRunning && isCounted:

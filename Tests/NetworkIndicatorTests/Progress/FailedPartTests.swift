@@ -29,6 +29,21 @@ struct FailedPartTests {
         withExtendedLifetime(other) {}
     }
 
+    /// The helpers' per-task progress (Apple platforms, iOS 16 and later) begins a new batch
+    /// when the last one is over, as every progress form does: it is called here directly,
+    /// since on Linux no helper has a task to hand it.
+    @Test func aLoadWithProgressBeginsANewBatchOnceTheLastIsOver() async throws {
+        var done: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(10, of: 10))
+        done = nil  // over, and not yet read
+        let fraction = try await CancellableLoad.run(
+            in: manager,
+            label: "load",
+            progress: NetworkActivityProgress(totalUnitCount: 10)
+        ) { [manager] in await MainActor.run { manager.fractionCompleted } }
+        #expect(fraction == 0, "a batch of its own, not (10 + 0) of 20")
+        _ = done
+    }
+
     @Test func aScopedActivityThatReturnsCountsAsDone() async {
         let other = manager.beganNetworkTask(progress: progress(50, of: 100))
         await manager.withNetworkActivity(progress: progress(20, of: 100)) {}
