@@ -35,11 +35,16 @@ final class ProgressEntry: @unchecked Sendable {
     /// main queue, the one a reading on another thread answers (unknown until the first).
     /// `nil` for the package's own progresses, read on any thread.
     private let mainQueueReading: LockedState<ProgressReading>?
+    /// How the progress tells the roll-ups that list it that its total became known
+    /// (``SizeSignal``), so that none of them has to poll it meanwhile; `nil` for a `Progress`
+    /// of Foundation's, which tells nobody (on Linux it cannot be observed).
+    let sizeSignal: SizeSignal?
 
     init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver, failure: FailureRecord?) {
         self.progress = progress
         self.weight = weight
         self.failure = failure
+        self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         self.mainQueueReading =
             progress is any SelfReadingProgress ? nil : LockedState(ProgressReading(total: -1, completed: 0))
         self.key = ObjectIdentifier(token)
@@ -48,11 +53,6 @@ final class ProgressEntry: @unchecked Sendable {
         let opaque = (token as? NetworkActivityToken).flatMap { $0.manager.driver === driver ? $0 : nil }
         self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
     }
-
-    /// Whether the progress tells the roll-ups that list it when its total becomes known
-    /// (``SizeSignal``), so that none of them has to poll it meanwhile. A `Progress` of
-    /// Foundation's tells nobody: on Linux it cannot be observed.
-    var sizeSignal: SizeSignal? { (progress as? NetworkActivityProgress)?.sizeSignal }
 
     /// How many tasks are open under the task's token in the manager that began it: none once
     /// the task has ended. Takes the lock of that manager: call it without holding a roll-up's

@@ -44,6 +44,11 @@ extension TaskRegistry {
     mutating func finishOne(pinnedAt slot: Int32, generation: UInt32) -> FinishOutcome {
         guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
+            if slots[Int(slot)].hasLabel, let label = pinnedLabels[slot] {
+                // For the report of a second finish, the one way a caller can make one: the
+                // helpers' internal finishes (`finishAll(pinnedAt:)`) pay nothing for it.
+                endedLabels.remember(label, pinned: PinnedSlot(slot: slot, generation: generation))
+            }
             finishTasks(ofPinned: Int(slot))
         } else {
             slots[Int(slot)].count -= 1
@@ -86,10 +91,6 @@ extension TaskRegistry {
 
     /// Ends the tasks of the pinned entry at `index`; it stays pinned (`hasLabel` is read only while it has tasks).
     private mutating func finishTasks(ofPinned index: Int) {
-        if slots[index].hasLabel, let label = pinnedLabels[Int32(index)] {
-            // For a later (double) finish's report: the token is still held.
-            endedLabels.remember(label, pinned: PinnedSlot(slot: Int32(index), generation: slots[index].generation))
-        }
         subtractTasks(ofPinned: index)
         slots[index].count = 0
     }

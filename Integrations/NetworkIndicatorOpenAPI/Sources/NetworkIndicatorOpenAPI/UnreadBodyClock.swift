@@ -75,17 +75,15 @@ final class UnreadBodyClock: Sendable {
             (state.timer, state.armedFor) = (nil, nil)
             var due: [ResponseBodyActivity] = []
             var next: TimeInterval?
-            for (key, deadline) in state.deadlines {
-                guard let body = deadline.body else {
-                    state.deadlines[key] = nil
-                    continue
-                }
+            // Kept: the bodies still alive whose deadline has not come.
+            state.deadlines = state.deadlines.filter { _, deadline in
+                guard let body = deadline.body else { return false }
                 if deadline.at <= now + ResponseBodyActivityState.deadlineTolerance {
-                    state.deadlines[key] = nil
                     due.append(body)
-                } else {
-                    next = min(next ?? deadline.at, deadline.at)
+                    return false
                 }
+                next = min(next ?? deadline.at, deadline.at)
+                return true
             }
             return (due, next)
         }
