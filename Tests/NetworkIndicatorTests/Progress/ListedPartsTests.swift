@@ -1,0 +1,94 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// Which parts a roll-up keeps listed: memory stays bounded however long a group or a scope
+/// stays open, and a group's parts leave as its operations end or are superseded.
+@MainActor
+@Suite("Progress parts listed")
+struct ListedPartsTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress.discreteProgress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aGroupThatAlwaysHasAnOperationOpenKeepsFewParts() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: progress(0, of: 10))
+        for _ in 0..<1_000 {
+            let part = progress(0, of: 10)
+            group.operationStarted(progress: part)
+            part.completedUnitCount = 10
+            group.operationFinished()
+        }
+        // Bounded: the open operation, and the last two complete ones until the next begin.
+        #expect(manager.progressRollUp.partCount <= 3)
+        #expect(manager.fractionCompleted != nil)
+        group.operationFinished()
+    }
+
+    @Test func aScopeNobodyReadsKeepsOnlyItsRunningParts() {
+        for _ in 0..<1_000 {
+            let download = manager.beganNetworkTask(progress: progress(0, of: 10))
+            withExtendedLifetime(download) {}
+        }
+        let running = manager.beganNetworkTask(progress: progress(0, of: 10))
+        #expect(manager.progressRollUp.partCount == 1, "each begin with progress folds what ended")
+        withExtendedLifetime(running) {}
+    }
+
+    /// A group that stays open must not list the parts of its finished operations for ever,
+    /// whether their size was never known or they never reached their total.
+    @Test func anOpenGroupListsNoMorePartsThanItHasOperations() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted()  // keeps the group open throughout
+        for index in 0..<1_000 {
+            let size = index.isMultiple(of: 2) ? Progress(totalUnitCount: -1) : progress(10, of: 100)
+            group.operationStarted(progress: size)
+            group.operationFinished()
+        }
+        // Which operation a finish ended, the group cannot tell: its newest parts stay, one per
+        // open operation, and the older ones leave (as done, or of no size).
+        #expect(manager.activeTaskCount == 1)
+        #expect(manager.progressRollUp.partCount <= 2, "folded at each begin")
+        _ = manager.fractionCompleted
+        #expect(manager.progressRollUp.partCount == 1, "and at each reading")
+        group.operationStarted(progress: progress(30, of: 100))
+        #expect(manager.fractionCompleted != nil)
+        #expect(manager.progressRollUp.partCount == 2)
+    }
+
+    @Test func aGroupsPartsLeftOverFromAnEndedBatchStillLeaveWithItsOperations() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(5, of: 10))
+        #expect(manager.fractionCompleted == 0.5)
+        download = nil
+        #expect(manager.fractionCompleted == nil, "the batch is over; the group's two parts stay listed")
+        #expect(manager.progressRollUp.partCount == 2)
+        group.operationFinished()
+        _ = manager.fractionCompleted
+        #expect(manager.progressRollUp.partCount == 1, "one open operation, one part")
+        _ = download
+    }
+
+    @Test func aGroupsFinishedPartLeavesOnceALaterOneRuns() {
+        let group = NetworkActivityGroup(manager: manager)
+        group.operationStarted(progress: progress(10, of: 10))  // done, its operation still open
+        group.operationStarted(progress: progress(0, of: 10))
+        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressRollUp.partCount == 1, "the done part is folded, not listed")
+        #expect(manager.activeTaskCount == 2)
+    }
+}
