@@ -16,8 +16,7 @@ extension NetworkIndicatorManager {
     ///   `cancel()` is called;
     /// - the loads of the package's async `URLSession` helpers (`data(for:tracking:)` and the
     ///   others): they end, and the call throws `URLError(.cancelled)` at once, as a cancelled
-    ///   load does; a `bytes(for:tracking:)` load that has returned has its data task cancelled
-    ///   instead, so that its bytes' iteration throws;
+    ///   load does;
     /// - each ``NetworkActivityGroup`` with open operations: they end, and the group's
     ///   ``NetworkActivityGroup/cancellationHandler`` is called, so that the client stops its
     ///   own work.

@@ -45,8 +45,7 @@ extension URLSession {
 ///
 /// `urlSession(_:didCreateTask:)` goes to the caller's delegate if it implements it, and
 /// otherwise on to the session's delegate, which a task delegate implementing it would
-/// otherwise silence. A ``NetworkActivitySessionDelegate`` is skipped (its own delegate gets the
-/// message): the load is already counted once, by the helper.
+/// otherwise silence.
 @available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *)
 final class URLSessionTaskProgressDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     let progress: URLSessionTaskProgress
@@ -61,13 +60,7 @@ final class URLSessionTaskProgressDelegate: NSObject, URLSessionTaskDelegate, Se
         progress.attach(task)
         // Non-nil when the caller's delegate implements the method (and has now been told).
         if forwardee?.urlSession?(session, didCreateTask: task) != nil { return }
-        let sessionDelegate: (any URLSessionDelegate)?
-        if let counting = session.delegate as? NetworkActivitySessionDelegate {
-            sessionDelegate = counting.forwardee
-        } else {
-            sessionDelegate = session.delegate
-        }
-        (sessionDelegate as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
+        (session.delegate as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
     }
 
     override func responds(to aSelector: Selector!) -> Bool {

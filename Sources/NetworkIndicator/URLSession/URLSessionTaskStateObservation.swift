@@ -46,7 +46,7 @@ enum URLSessionTaskStateObservation {
         in manager: NetworkIndicatorManager,
         recordingIn progress: URLSessionTaskProgress
     ) {
-        observe(task, TaskStateWatch(.untilCompletion)) { [weak manager] task, actions in
+        observe(task, TaskStateWatch()) { [weak manager] task, actions in
             if actions.stopObserving { recordEnd(of: task, in: progress) }
             if actions.finish { manager?.driver.finishAll(ObjectIdentifier(task)) }
         }
@@ -75,9 +75,9 @@ private final class ObservationSlot: @unchecked Sendable {
         self.watch = watch
     }
 
-    /// Asks the watch about `state` and performs its answer, both under the lock, so that a
-    /// resume and a completion reported on two threads never cross (a finish before its begin
-    /// would leave the task to the sweep). `perform` must call no code of anyone else's.
+    /// Asks the watch about `state` and performs its answer, both under the lock, so that two
+    /// reports on two threads never both end the task. `perform` must call no code of anyone
+    /// else's.
     func stateChanged(
         to state: URLSessionTask.State,
         perform: (TaskStateWatch.Actions) -> Void
@@ -114,7 +114,7 @@ private final class ObservationSlot: @unchecked Sendable {
     }
 }
 
-/// The observations attached to one task (one per `track` or session): an associated object,
+/// The observations attached to one task (one per `track`): an associated object,
 /// released with the task.
 private final class ObservationList {
     /// Guards the lists, and the read-then-attach of a task's list, which the runtime does not

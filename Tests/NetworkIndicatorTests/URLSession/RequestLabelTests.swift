@@ -133,18 +133,5 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
         }
 
-        @Test func sessionWideTaskIsLabelledWithoutItsQuery() async throws {
-            let server = try LocalHTTPServer()
-            let manager = makeManager()
-            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
-            server.holdResponses()
-            let task = tracking.dataTask(with: server.url("/data?key=s3cr3t"))
-            task.resume()
-            await eventually { manager.activeTaskCount == 1 }
-            #expect(manager.activitySnapshot().activities.map(\.label) == ["GET 127.0.0.1/data"])
-            server.releaseResponses()
-            await eventually { task.state == .completed }  // no cancel: see neverResumedDelete
-            tracking.session.finishTasksAndInvalidate()
-        }
     }
 }

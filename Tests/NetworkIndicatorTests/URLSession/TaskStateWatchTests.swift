@@ -13,20 +13,20 @@ import FoundationNetworking
 struct TaskStateWatchTests {
     private typealias Actions = TaskStateWatch.Actions
 
-    private func answers(_ counting: TaskStateWatch.Counting, _ states: [URLSessionTask.State]) -> [Actions] {
-        var watch = TaskStateWatch(counting)
+    private func answers(_ states: [URLSessionTask.State]) -> [Actions] {
+        var watch = TaskStateWatch()
         return states.map { watch.stateChanged(to: $0) }
     }
 
     @Test func trackedTaskEndsAndStopsObservingAtCompletion() {
         #expect(
-            answers(.untilCompletion, [.suspended, .running, .canceling, .completed])
+            answers([.suspended, .running, .canceling, .completed])
                 == [Actions(), Actions(), Actions(), Actions(finish: true, stopObserving: true)]
         )
     }
 
     @Test func trackedTaskAlreadyCompletedStopsAtTheFirstReport() {
-        var watch = TaskStateWatch(.untilCompletion)
+        var watch = TaskStateWatch()
         #expect(!watch.hasStopped)
         #expect(watch.stateChanged(to: .completed) == Actions(finish: true, stopObserving: true))
         #expect(watch.hasStopped)
@@ -34,22 +34,8 @@ struct TaskStateWatchTests {
 
     @Test func reportsAfterCompletionAskForNothing() {
         #expect(
-            answers(.whileRunning, [.running, .completed, .running, .suspended, .completed])
-                == [Actions(begin: true), Actions(finish: true, stopObserving: true), Actions(), Actions(), Actions()]
-        )
-    }
-
-    @Test func sessionTaskCountsFromEachResumeToItsSuspension() {
-        #expect(
-            answers(.whileRunning, [.suspended, .running, .running, .suspended, .suspended, .running])
-                == [Actions(), Actions(begin: true), Actions(), Actions(finish: true), Actions(), Actions(begin: true)]
-        )
-    }
-
-    @Test func sessionTaskCancelledBeforeItRanNeverCountsButIsLetGo() {
-        #expect(
-            answers(.whileRunning, [.suspended, .canceling, .completed])
-                == [Actions(), Actions(), Actions(stopObserving: true)]
+            answers([.running, .completed, .running, .suspended, .completed])
+                == [Actions(), Actions(finish: true, stopObserving: true), Actions(), Actions(), Actions()]
         )
     }
 }

@@ -183,23 +183,6 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
         }
 
-        @Test func trackingSessionDownloadFeedsItsBytes() async throws {
-            let server = try LocalHTTPServer()
-            let manager = makeManager()
-            let tracking = NetworkActivityTrackingSession(
-                configuration: .ephemeral,
-                delegate: DiscardingDownloadDelegate(),
-                manager: manager
-            )
-            server.holdResponses()
-            let task = tracking.downloadTask(with: server.url("/half/\(Self.half)"))
-            task.resume()
-            await eventually { manager.fractionCompleted == 0.5 }
-            server.releaseResponses()
-            await eventually { task.state == .completed }
-            tracking.session.finishTasksAndInvalidate()
-        }
-
         @Test func downloadInAChildScopeRollsIntoItsParent() async throws {
             let server = try LocalHTTPServer()
             let parent = makeManager()

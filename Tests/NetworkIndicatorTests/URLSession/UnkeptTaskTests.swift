@@ -35,35 +35,6 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
         }
 
-        @Test func trackingSessionTaskWithoutAHandlerThatNobodyKeepsEndsAfterItCompletes() async throws {
-            let server = try LocalHTTPServer()
-            let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: makeManager())
-            tracking.dataTask(with: server.url("/delay/20")).resume()
-            #expect(tracking.manager.activeTaskCount == 1)
-            await eventually { tracking.manager.activeTaskCount == 0 }
-            tracking.session.finishTasksAndInvalidate()
-        }
-
-        /// Every task method with a completion handler: the task has ended by the time the handler
-        /// runs, with no poll and no sweep (the manual scheduler never runs either).
-        @Test(arguments: HandlerTaskMethod.allCases)
-        func trackingSessionTaskHasEndedWhenItsHandlerRuns(_ method: HandlerTaskMethod) async throws {
-            try await withTemporaryFile(containing: "abc") { file in
-                let server = try LocalHTTPServer()
-                let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-                manager.completionCheckInterval = Self.hour
-                let tracking = NetworkActivityTrackingSession(configuration: .ephemeral, manager: manager)
-                let countInHandler = LockedState<Int?>(nil)
-                method.start(on: tracking, url: server.url("/\(method)"), file: file) {
-                    countInHandler.withLock { $0 = manager.activeTaskCount }
-                }
-                await eventually { countInHandler.withLock { $0 } != nil }
-                #expect(countInHandler.withLock { $0 } == 0)
-                #expect(manager.activeTaskCount == 0)
-                tracking.session.finishTasksAndInvalidate()
-            }
-        }
-
         @Test func trackedTaskThatIsNeverResumedEndsWhenItsSessionIsCancelled() async throws {
             let manager = makeManager()
             let session = URLSession(configuration: .ephemeral)
@@ -135,39 +106,4 @@ private func startTrackedLoad(
     let task = session.dataTask(with: url) { _, _, _ in handled() }
     manager.track(task)
     task.resume()
-}
-
-/// The tracking session's task methods that take a completion handler.
-enum HandlerTaskMethod: String, CaseIterable, Sendable {
-    case dataForRequest, dataForURL, uploadOfData, uploadOfAFile, downloadForRequest, downloadForURL
-
-    /// Makes and resumes the task for `url` (uploading `file` or three bytes), keeping nothing;
-    /// `handled` runs from its handler, which then removes a downloaded file.
-    func start(
-        on tracking: NetworkActivityTrackingSession,
-        url: URL,
-        file: URL,
-        handled: @escaping @Sendable () -> Void
-    ) {
-        let dataHandler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { _, _, _ in handled() }
-        let fileHandler: @Sendable (URL?, URLResponse?, (any Error)?) -> Void = { location, _, _ in
-            handled()
-            if let location { removeDownloadedFile(at: location) }
-        }
-        let post = httpRequest("POST", url)
-        switch self {
-        case .dataForRequest:
-            tracking.dataTask(with: URLRequest(url: url), completionHandler: dataHandler).resume()
-        case .dataForURL:
-            tracking.dataTask(with: url, completionHandler: dataHandler).resume()
-        case .uploadOfData:
-            tracking.uploadTask(with: post, from: Data("abc".utf8), completionHandler: dataHandler).resume()
-        case .uploadOfAFile:
-            tracking.uploadTask(with: post, fromFile: file, completionHandler: dataHandler).resume()
-        case .downloadForRequest:
-            tracking.downloadTask(with: URLRequest(url: url), completionHandler: fileHandler).resume()
-        case .downloadForURL:
-            tracking.downloadTask(with: url, completionHandler: fileHandler).resume()
-        }
-    }
 }
