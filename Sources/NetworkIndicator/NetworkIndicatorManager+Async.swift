@@ -69,7 +69,7 @@ extension NetworkIndicatorManager {
     /// ```
     ///
     /// After the first check, the wait is woken on the main queue, by the hops that tell the
-    /// outputs of the count (as ``activeTaskCountUpdates()`` is), and returns at the first hop
+    /// outputs of the count, and returns at the first hop
     /// that finds the count at zero: the main queue must run, as it does under an `async`
     /// `main`, `dispatchMain()` or `RunLoop.main.run()` (with `ManualNetworkIndicatorScheduler`,
     /// when you run its pending work). A task begun on another thread may open the moment this
@@ -88,9 +88,35 @@ extension NetworkIndicatorManager {
         // The stream's first value is the count at the next hop, so a drop to zero between the
         // check above and the subscription is seen too. It ends when the waiting task is
         // cancelled.
-        for await count in activeTaskCountUpdates() where count == 0 && activeTaskCount == 0 {
+        for await count in countUpdates() where count == 0 && activeTaskCount == 0 {
             return
         }
         try Task.checkCancellation()
     }
+
+    /// The count at the next main-queue hop, then each new count, as count-receiving outputs
+    /// are told; only the newest waits (`bufferingNewest(1)`). The observation is bound to a
+    /// waiter that the stream keeps until it terminates, so it ends at the first count after
+    /// that.
+    private func countUpdates() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let waiter = CountWaiter()
+        continuation.onTermination = { _ in waiter.terminate() }
+        driver.scheduler.enqueue { [weak self] in
+            guard let self, !waiter.isTerminated else { return }
+            observeActiveTaskCount(owner: waiter) { _, count in continuation.yield(count) }
+        }
+        return stream
+    }
+}
+
+/// The owner of ``NetworkIndicatorManager/waitUntilIdle()``'s count observation: alive until its
+/// stream terminates.
+private final class CountWaiter: Sendable {
+    private let terminated = LockedState(false)
+
+    /// Whether the stream terminated (the wait returned or was cancelled).
+    var isTerminated: Bool { terminated.withLock { $0 } }
+
+    func terminate() { terminated.withLock { $0 = true } }
 }

@@ -73,7 +73,7 @@ extension NetworkIndicatorManager {
     /// - Returns: The observation, to cancel the calls earlier; you may ignore it.
     @MainActor
     @discardableResult
-    public func observeActiveTaskCount<Owner: AnyObject>(
+    package func observeActiveTaskCount<Owner: AnyObject>(
         owner: Owner,
         _ body: @escaping @MainActor (Owner, Int) -> Void
     ) -> NetworkIndicatorObservation {

@@ -26,8 +26,7 @@ extension NetworkIndicatorManager {
     /// }
     /// ```
     ///
-    /// For a closure, use ``observeVisibility(owner:_:)`` or ``observeActiveTaskCount(owner:_:)``,
-    /// which last as long as their owner.
+    /// For a closure, use ``observeVisibility(owner:_:)``, which lasts as long as its owner.
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         (output as? any ManagerAwareOutput)?.outputAdded(to: self)
@@ -81,33 +80,6 @@ extension NetworkIndicatorManager {
         // Strong: the driver releases every continuation (and so this closure) when its
         // manager goes away.
         continuation.onTermination = { [driver] _ in driver.removeStream(id) }
-        return stream
-    }
-
-    /// A stream of the number of active tasks: the last reconciled count first, then each new
-    /// count, as count-receiving outputs are told.
-    ///
-    /// Values are produced on the main queue (the first one after the next main-queue hop),
-    /// coalesced like ``observeActiveTaskCount(owner:_:)`` (intermediate counts may be skipped), and
-    /// only the newest waits for a slow consumer (`bufferingNewest(1)`). While the stream is
-    /// open, every change of the count asks for a main-queue hop. The stream finishes when the
-    /// manager is deallocated; cancelling the consuming task (or releasing the stream)
-    /// unsubscribes it. Callable from any thread.
-    ///
-    /// ```swift
-    /// for await count in manager.activeTaskCountUpdates() {
-    ///     badge.text = count > 0 ? "\(count)" : nil
-    /// }
-    /// ```
-    public func activeTaskCountUpdates() -> AsyncStream<Int> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
-        let subscription = countStreams.open(continuation)
-        driver.scheduler.enqueue { [weak self] in
-            guard let self, !subscription.isTerminated else { return }
-            // Bound to the subscription, which the stream keeps until it terminates: the
-            // observation ends at the first count after that, and with the manager.
-            observeActiveTaskCount(owner: subscription) { _, count in continuation.yield(count) }
-        }
         return stream
     }
 }

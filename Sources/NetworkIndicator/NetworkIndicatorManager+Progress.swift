@@ -65,25 +65,6 @@ extension NetworkIndicatorManager {
         progressRollUp.snapshot()
     }
 
-    /// A stream of ``fractionCompleted``: the current value first, then each change, read at
-    /// most ten times a second (on the manager's scheduler) while determinate work runs.
-    ///
-    /// ```swift
-    /// for await fraction in downloads.progressUpdates() {
-    ///     bar.progress = fraction ?? 0
-    /// }
-    /// ```
-    ///
-    /// The stream keeps only the newest value (`bufferingNewest(1)`): a slow consumer skips to
-    /// the latest fraction. It finishes when the manager is deallocated; cancelling the
-    /// consuming task unsubscribes it. Callable from any thread; values are produced on the main
-    /// queue.
-    public func progressUpdates() -> AsyncStream<Double?> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Double?.self, bufferingPolicy: .bufferingNewest(1))
-        progressRollUp.addStream(continuation)
-        return stream
-    }
-
     // MARK: - Tracking
 
     /// Folds the ended tasks with progress of this manager and every ancestor, before a task

@@ -28,7 +28,7 @@ extension NetworkIndicatorManager {
     ///   need not keep it.
     @MainActor
     @discardableResult
-    public func observeProgress<Owner: AnyObject>(
+    package func observeProgress<Owner: AnyObject>(
         owner: Owner,
         _ body: @escaping @MainActor (Owner, Double?) -> Void
     ) -> NetworkIndicatorObservation {

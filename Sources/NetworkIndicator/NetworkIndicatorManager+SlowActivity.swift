@@ -22,7 +22,7 @@ extension NetworkIndicatorManager {
     /// weakly and handed to `body`, no call once `owner` is deallocated or the returned
     /// observation is cancelled, and neither `owner` nor the manager kept alive, provided `body`
     /// captures neither strongly. While the observation lives, every change of the count asks
-    /// for a main-queue hop, as with ``observeActiveTaskCount(owner:_:)``.
+    /// for a main-queue hop, as for an output that receives the count.
     ///
     /// - Parameters:
     ///   - seconds: How long a busy period lasts before it is reported.
@@ -45,34 +45,5 @@ extension NetworkIndicatorManager {
         // The count observation keeps the watch, and the watch the body: cancelling it, or the
         // owner's death, lets both go.
         return observeActiveTaskCount(owner: owner) { _, count in watch.countChanged(count) }
-    }
-
-    /// A stream of whether the manager has been busy for `seconds` without a break: `false`
-    /// first, then each change, as ``observeSlowNetworkActivity(after:owner:_:)`` tells them.
-    ///
-    /// ```swift
-    /// for await isSlow in manager.slowNetworkActivityUpdates(after: 8) {
-    ///     stillLoading = isSlow
-    /// }
-    /// ```
-    ///
-    /// Values are produced on the main queue (the first after the next main-queue hop), and
-    /// only the newest waits for a slow consumer (`bufferingNewest(1)`). The stream finishes
-    /// when the manager is deallocated; cancelling the consuming task (or releasing the stream)
-    /// unsubscribes it. Callable from any thread.
-    ///
-    /// - Parameter seconds: How long a busy period lasts before it is reported.
-    /// - Returns: The stream.
-    public func slowNetworkActivityUpdates(after seconds: TimeInterval) -> AsyncStream<Bool> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        let subscription = countStreams.open(continuation)
-        driver.scheduler.enqueue { [weak self] in
-            guard let self, !subscription.isTerminated else { return }
-            // Bound to the subscription, which the stream keeps until it terminates.
-            observeSlowNetworkActivity(after: seconds, owner: subscription) { _, isSlow in
-                continuation.yield(isSlow)
-            }
-        }
-        return stream
     }
 }

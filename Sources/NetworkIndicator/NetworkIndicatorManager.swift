@@ -57,8 +57,6 @@ public final class NetworkIndicatorManager: Sendable {
     /// The observations bound to an owner, which their callers do not store.
     let ownerBoundObservations = OwnerBoundObservations()
 
-    /// The open streams of ``activeTaskCountUpdates()``, finished with the manager.
-    let countStreams = CountStreams()
     /// The determinate progress of the tasks begun with a `Progress`, beside the engine (see
     /// `NetworkIndicatorManager+Progress.swift`).
     let progressRollUp: ProgressRollUp

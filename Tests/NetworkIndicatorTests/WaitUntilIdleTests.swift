@@ -83,6 +83,40 @@ struct WaitUntilIdleTests {
         try await manager.waitUntilIdle()
         #expect(manager.activeTaskCount == 0)
     }
+
+    /// While it waits, the wait hears every count change (one main-queue hop each); once it has
+    /// been cancelled, the manager asks for none on its behalf.
+    @MainActor
+    @Test func aWaitAsksForHopsOnlyWhileItWaits() async {
+        let harness = Harness()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let wait = Task { try await harness.manager.waitUntilIdle() }
+        await eventually { harness.scheduler.pendingWorkCount > 0 }
+        harness.settle()  // subscribes the wait to the count
+        #expect(harness.hopsForTenCountChanges() == 10, "one hop per count change while waiting")
+        wait.cancel()
+        _ = await wait.result
+        harness.manager.pushNetworkActivity()
+        harness.settle()  // the observation finds its waiter gone and ends
+        harness.manager.pushNetworkActivity()
+        harness.settle()  // this delivery finds the observer gone
+        #expect(harness.hopsForTenCountChanges() == 0)
+    }
+
+    /// A wait cancelled before its main-queue hop subscribes nothing.
+    @MainActor
+    @Test func aWaitCancelledBeforeItsHopObservesNothing() async {
+        let harness = Harness()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let wait = Task { try await harness.manager.waitUntilIdle() }
+        await eventually { harness.scheduler.pendingWorkCount > 0 }
+        wait.cancel()
+        _ = await wait.result
+        harness.settle()  // the hop finds the wait over
+        #expect(harness.hopsForTenCountChanges() == 0, "not even one hop: nothing was subscribed")
+    }
 }
 
 /// A task waiting for `manager` to be idle, and what it saw when it returned.

@@ -43,8 +43,8 @@ final class StatusViewController: NSViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         view.addSubview(statusField)
-        NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
-            controller.statusField.stringValue = count > 0 ? "Loading \(count)…" : "Up to date"
+        NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
+            controller.statusField.stringValue = isVisible ? "Loading…" : "Up to date"
         }
     }
 }

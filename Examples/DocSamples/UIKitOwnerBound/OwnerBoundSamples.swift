@@ -14,9 +14,6 @@ final class InboxViewController: UITableViewController {
         NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
             controller.loadingLabel.text = isVisible ? "Updating…" : nil
         }
-        NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
-            controller.navigationItem.prompt = count > 1 ? "\(count) downloads" : nil
-        }
     }
 }
 // docs:end

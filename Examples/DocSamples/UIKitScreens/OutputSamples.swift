@@ -12,9 +12,6 @@ final class InboxViewController: UITableViewController {
         NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
             controller.navigationItem.prompt = isVisible ? "Syncing…" : nil
         }
-        NetworkIndicatorManager.shared.observeActiveTaskCount(owner: self) { controller, count in
-            controller.navigationController?.tabBarItem.badgeValue = count > 0 ? "\(count)" : nil
-        }
     }
 }
 // docs:end

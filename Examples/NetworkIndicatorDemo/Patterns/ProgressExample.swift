@@ -9,14 +9,35 @@ enum ProgressExample {
         let indicator = TimelineIndicator()  // keeps its output alive: the manager holds it weakly
         let (timeline, app) = (indicator.timeline, indicator.manager)
         let downloads = NetworkIndicatorManager(parent: app, label: "Downloads")
-        // Owner-bound: lasts as long as `indicator`, told at most ten times a second.
-        app.observeProgress(owner: indicator) { _, fraction in
-            timeline.log("app \(bar(fraction))   downloads \(bar(downloads.fractionCompleted))")
-        }
+        // An output that asks for the fraction: told at most ten times a second. The manager
+        // holds it weakly, so it is kept here until the end.
+        let bars = ProgressBars(timeline: timeline, downloads: downloads)
+        app.addOutput(bars)
+        defer { withExtendedLifetime(bars) {} }
         async let video: Void = transfer("video.mp4", bytes: 6_000_000, seconds: 1.2, in: downloads, timeline)
         async let sync: Void = transfer("sync", bytes: 2_000_000, seconds: 0.6, in: app, timeline)
         _ = await (video, sync)
         await indicator.waitUntilHidden()
+    }
+
+    /// Logs the app's fraction beside the downloads scope's at each change of the app's.
+    @MainActor
+    private final class ProgressBars: NetworkIndicatorOutput {
+        let timeline: Timeline
+        let downloads: NetworkIndicatorManager
+
+        init(timeline: Timeline, downloads: NetworkIndicatorManager) {
+            self.timeline = timeline
+            self.downloads = downloads
+        }
+
+        var receivesFractionCompleted: Bool { true }
+
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+
+        func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) {
+            timeline.log("app \(bar(fraction))   downloads \(bar(downloads.progressSnapshot().fractionCompleted))")
+        }
     }
 
     /// Simulates a transfer of `bytes` in `seconds`, reporting through a `Progress`.

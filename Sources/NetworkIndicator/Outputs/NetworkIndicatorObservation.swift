@@ -1,7 +1,5 @@
-/// The handle of a closure bound to an owner: ``NetworkIndicatorManager/observeVisibility(owner:_:)``,
-/// ``NetworkIndicatorManager/observeActiveTaskCount(owner:_:)``,
-/// ``NetworkIndicatorManager/observeProgress(owner:_:)`` and
-/// ``NetworkIndicatorManager/observeSlowNetworkActivity(after:owner:_:)`` return one.
+/// The handle of a closure bound to an owner: ``NetworkIndicatorManager/observeVisibility(owner:_:)``
+/// and ``NetworkIndicatorManager/observeSlowNetworkActivity(after:owner:_:)`` return one.
 ///
 /// The manager keeps the observation itself, for as long as the owner lives, so the handle may
 /// be ignored: releasing it ends nothing. Keep it only to end the calls earlier with

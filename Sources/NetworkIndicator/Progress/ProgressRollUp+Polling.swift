@@ -44,11 +44,7 @@ extension ProgressRollUp {
         let fraction = fractionCompleted(of: summary)
         delivery.deliver(fraction)
         let hasListeners = delivery.hasListeners
-        let streams = state.withLock { state in
-            state.hasMainActorListeners = hasListeners
-            return state.takeStreamDeliveries(fraction)
-        }
-        for stream in streams { stream.yield(fraction) }
+        state.withLock { $0.hasListeners = hasListeners }
         pollIfWanted()
     }
 
@@ -56,28 +52,6 @@ extension ProgressRollUp {
     private func fractionCompleted(of summary: Batch.Summary) -> Double? {
         guard summary.isRunning, summary.total > 0 else { return nil }
         return min(max(summary.completed / summary.total, 0), 1)
-    }
-
-    // MARK: - Streams, from any thread
-
-    /// Registers a stream, primed with the fraction now.
-    func addStream(_ continuation: AsyncStream<Double?>.Continuation) {
-        let summary = read()
-        let fraction = fractionCompleted(of: summary)
-        continuation.yield(fraction)
-        let id = state.withLock { state in
-            defer { state.nextStreamID &+= 1 }
-            state.streams[state.nextStreamID] = ProgressStream(continuation: continuation, lastValue: fraction)
-            return state.nextStreamID
-        }
-        // Weak: the roll-up finishes its streams when its manager goes away, and a strong
-        // reference from its own continuation would keep it alive.
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.state.withLock { _ = $0.streams.removeValue(forKey: id) }
-            self.pollIfWanted()
-        }
-        pollIfWanted()
     }
 
     /// A listed part's total became known (``SizeSignal``), from any thread: while listeners
@@ -92,7 +66,7 @@ extension ProgressRollUp {
     @MainActor
     func mainActorListenersChanged() {
         let hasListeners = delivery.hasListeners
-        state.withLock { $0.hasMainActorListeners = hasListeners }
+        state.withLock { $0.hasListeners = hasListeners }
         tick()
     }
 }
@@ -104,14 +78,7 @@ struct PollingChange {
     var generation: UInt64
 }
 
-/// A stream of ``NetworkIndicatorManager/progressUpdates()`` and the value it was last given.
-struct ProgressStream: Sendable {
-    let continuation: AsyncStream<Double?>.Continuation
-    var lastValue: Double?
-}
-
 extension ProgressRollUp.State {
-    var hasListeners: Bool { hasMainActorListeners || !streams.isEmpty }
 
     /// The interval the timer should run at: none without listeners or listed parts, the fast
     /// one while a batch runs (as last read, or begun since), the slow one while a listed part
@@ -130,15 +97,5 @@ extension ProgressRollUp.State {
         pollGeneration &+= 1
         defer { timer = nil }
         return PollingChange(stopped: timer, interval: wanted, generation: pollGeneration)
-    }
-
-    /// The streams whose last value differs from `fraction`, marked as told.
-    mutating func takeStreamDeliveries(_ fraction: Double?) -> [AsyncStream<Double?>.Continuation] {
-        var due: [AsyncStream<Double?>.Continuation] = []
-        for (id, stream) in streams where stream.lastValue != fraction {
-            streams[id]?.lastValue = fraction
-            due.append(stream.continuation)
-        }
-        return due
     }
 }

@@ -31,12 +31,7 @@ final class ProgressRollUp: Sendable {
     }
 
     deinit {
-        let (timer, streams) = state.withLock { state in
-            defer { state.streams.removeAll() }
-            return (state.timer, state.streams.values.map(\.continuation))
-        }
-        timer?.cancel()
-        for stream in streams { stream.finish() }
+        state.withLock { $0.timer }?.cancel()
     }
 
     struct State: Sendable {
@@ -48,9 +43,7 @@ final class ProgressRollUp: Sendable {
         /// cancelled at once.
         var pollGeneration: UInt64 = 0
         var timer: (any NetworkIndicatorCancellable)?
-        var hasMainActorListeners = false
-        var streams: [UInt64: ProgressStream] = [:]
-        var nextStreamID: UInt64 = 0
+        var hasListeners = false
     }
 
     /// How many tasks with progress the roll-up still lists (running, or ended and not yet

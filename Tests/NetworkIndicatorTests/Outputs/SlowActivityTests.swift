@@ -136,33 +136,6 @@ struct SlowActivityTests {
         #expect(weakManager.object == nil)
     }
 
-    @Test func theStreamTellsFalseThenEachChange() async throws {
-        let (manager, scheduler) = makeManager()
-        let stream = manager.slowNetworkActivityUpdates(after: 3)
-        var iterator = stream.makeAsyncIterator()
-        scheduler.runPendingWork()
-        #expect(await iterator.next() == false)
-        var token: NetworkActivityToken? = manager.beganNetworkTask()
-        scheduler.runPendingWork()
-        scheduler.advance(by: 3)
-        #expect(await iterator.next() == true)
-        token = nil
-        scheduler.runPendingWork()
-        #expect(await iterator.next() == false)
-        _ = token
-    }
-
-    @Test func theStreamFinishesWithTheManager() async {
-        let scheduler = ManualNetworkIndicatorScheduler()
-        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        let stream = manager!.slowNetworkActivityUpdates(after: 3)
-        manager = nil
-        scheduler.runPendingWork()
-        var values: [Bool] = []
-        for await value in stream { values.append(value) }
-        #expect(values.count <= 1)
-    }
-
     /// The real main queue and `MainQueueScheduler`, with a short threshold.
     @Test func onTheRealMainQueueASlowLoadIsReportedAndItsEndToo() async {
         let manager = NetworkIndicatorManager()

@@ -53,38 +53,6 @@ struct ProgressOutputTests {
         withExtendedLifetime(token) {}
     }
 
-    @Test func theStreamStartsWithTheCurrentFractionAndFollowsIt() async {
-        let download = Progress(totalUnitCount: 4)
-        download.completedUnitCount = 1
-        let token = manager.beganNetworkTask(progress: download)
-        var updates = manager.progressUpdates().makeAsyncIterator()
-        #expect(await updates.next() == 0.25)
-        download.completedUnitCount = 2
-        scheduler.advance(by: 0.1)
-        #expect(await updates.next() == 0.5)
-        withExtendedLifetime(token) {}
-    }
-
-    @Test func aSlowStreamConsumerSkipsToTheNewestFraction() async {
-        let download = Progress(totalUnitCount: 4)
-        let token = manager.beganNetworkTask(progress: download)
-        var updates = manager.progressUpdates().makeAsyncIterator()
-        for step in 1...3 {
-            download.completedUnitCount = Int64(step)
-            scheduler.advance(by: 0.1)
-        }
-        #expect(await updates.next() == 0.75)
-        withExtendedLifetime(token) {}
-    }
-
-    @Test func theStreamFinishesWhenTheManagerGoesAway() async {
-        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        var updates = manager!.progressUpdates().makeAsyncIterator()
-        #expect(await updates.next() == .some(nil))
-        manager = nil
-        #expect(await updates.next() == nil, "finished")
-    }
-
     @Test func theSpinnerShowsAPercentageAfterItsLabel() {
         let written = LockedState<[String]>([])
         let spinner = TerminalSpinnerOutput(
