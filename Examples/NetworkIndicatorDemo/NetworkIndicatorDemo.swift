@@ -57,7 +57,7 @@ final class TimelineIndicator {
     init() {
         let timeline = Timeline()
         let manager = NetworkIndicatorManager()
-        manager.completionCheckInterval = 0.25
+        manager.settings.completionCheckInterval = 0.25
         self.timeline = timeline
         self.manager = manager
         // Bound to this object: the calls last as long as it does, and nothing is stored.
@@ -73,12 +73,25 @@ final class TimelineIndicator {
     }
 }
 
-/// Waits until `manager` has no task and its indicator has turned off (or `timeout` passes).
+/// Waits until `manager` has no task and its indicator has turned off; `false` if `timeout`
+/// passed first.
 @MainActor
-func waitUntilIndicatorHidden(_ manager: NetworkIndicatorManager, timeout: TimeInterval = 3) async {
-    let deadline = Date().addingTimeInterval(timeout)
-    while (manager.activeTaskCount > 0 || manager.isIndicatorVisible) && Date() < deadline {
-        try? await Task.sleep(nanoseconds: 20_000_000)
+@discardableResult
+func waitUntilIndicatorHidden(_ manager: NetworkIndicatorManager, timeout: TimeInterval = 3) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            try? await manager.waitUntilIdle()
+            // The current visibility first, then each change: the completion delay's end.
+            for await isVisible in manager.visibilityUpdates() where !isVisible { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            return false
+        }
+        let hidden = await group.next() ?? false
+        group.cancelAll()
+        return hidden
     }
 }
 

@@ -9,8 +9,8 @@ func runOfflineDemo() async {
     let timeline = Timeline()
     let log = ActivityLog(timeline: timeline)
     let manager = NetworkIndicatorManager()
-    manager.completionCheckInterval = 0.25
-    manager.completionDelay = 0.2
+    manager.settings.completionCheckInterval = 0.25
+    manager.settings.completionDelay = 0.2
     // The manager holds its outputs weakly: `recorder` lives until the chart is drawn.
     let recorder = ActivityRecorder(log: log, manager: manager)
     manager.addOutput(recorder)
@@ -68,15 +68,12 @@ func runOfflineDemo() async {
     }
 
     // Let the operations, the sweep and the completion delay turn the indicator off.
-    let deadline = Date().addingTimeInterval(4)
-    while (manager.activeTaskCount > 0 || manager.isIndicatorVisible) && Date() < deadline {
-        try? await Task.sleep(nanoseconds: 50_000_000)
-    }
-    timeline.log(manager.isIndicatorVisible ? "indicator still on: something is wrong" : "all done")
+    let hidden = await waitUntilIndicatorHidden(manager, timeout: 4)
+    timeline.log(hidden ? "all done" : "indicator still on: something is wrong")
 
     timeline.write("\nWhat ran when, as recorded: each task from its begin call until the manager ended it,")
     timeline.write("and the indicator as its output was told.\n")
-    timeline.write(log.chart(completionDelay: manager.completionDelay))
+    timeline.write(log.chart(completionDelay: manager.settings.completionDelay))
     withExtendedLifetime(recorder) {}
 }
 

@@ -10,7 +10,7 @@ extension AsyncSequence {
     ///
     /// The task is the one of ``trackingNetworkActivity(in:label:)``; it carries a `Progress` of
     /// `expectedElementCount` units, one completed per element, which rolls up into
-    /// ``NetworkIndicatorManager/fractionCompleted``. `nil`, or a count that is not positive,
+    /// ``NetworkIndicatorManager/progressSnapshot()``. `nil`, or a count that is not positive,
     /// adds no progress. Each element updates a `Progress`: count chunks or pages, not single
     /// bytes, where elements are many. Elements are not bytes: beside downloads counted in bytes,
     /// give the sequence a `weight` (an estimate of its bytes will do), or five pages weigh five

@@ -21,7 +21,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// group. Ignored.
         case groupFinishWithoutStart
         /// A token, group or push counter has had a task open for longer than
-        /// ``NetworkIndicatorManager/staleTaskThreshold`` (measured from its first begin); reported
+        /// ``NetworkIndicatorSettings/staleTaskThreshold`` (measured from its first begin); reported
         /// once per token, group or counter, at a sweep.
         case staleTask(age: TimeInterval)
         /// A setting was given a value it cannot take (negative, zero or not finite); the
@@ -71,7 +71,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
 /// not block; it may call back into the manager.
 public typealias NetworkIndicatorDiagnosticsHandler = @Sendable (NetworkIndicatorDiagnostic) -> Void
 
-extension NetworkIndicatorManager {
+extension NetworkIndicatorDiagnostic {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
     /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing. While
     /// a ``TerminalSpinnerOutput`` spins on standard error, each line is printed above it (as
@@ -80,8 +80,10 @@ extension NetworkIndicatorManager {
     /// Identical diagnostics are coalesced: the first is written at once, and those that follow
     /// within a second are counted and summed up in one line when that second is over
     /// (`NetworkIndicator: … repeated 999 times in 1 s: …`).
-    public static let defaultDiagnosticsHandler = diagnosticsHandler(writingTo: .standardError)
+    public static let standardErrorHandler = NetworkIndicatorManager.diagnosticsHandler(writingTo: .standardError)
+}
 
+extension NetworkIndicatorManager {
     /// The default handler's behaviour, writing to `handle` instead of standard error (so that
     /// tests never swap the process's file descriptor 2).
     static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {

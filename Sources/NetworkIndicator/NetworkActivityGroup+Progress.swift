@@ -2,7 +2,7 @@ public import Foundation
 
 extension NetworkActivityGroup {
     /// Begins one operation in this group, whose `progress` rolls up into the manager's
-    /// ``NetworkIndicatorManager/fractionCompleted``.
+    /// ``NetworkIndicatorManager/progressSnapshot()``.
     ///
     /// ```swift
     /// let upload = Progress(totalUnitCount: Int64(data.count))
@@ -16,7 +16,7 @@ extension NetworkActivityGroup {
     /// complete (or cancelled) and a later operation has started: complete each progress (let
     /// it reach its total), or cancel it, as its operation finishes, so that a group that always
     /// has an operation open keeps only its running ones. Then it counts as the manager's
-    /// ``NetworkIndicatorManager/fractionCompleted`` says. Passing `nil` is exactly
+    /// ``NetworkIndicatorManager/progressSnapshot()`` says. Passing `nil` is exactly
     /// ``operationStarted()``. Safe from any thread.
     ///
     /// - Parameters:

@@ -23,9 +23,9 @@ extension NetworkIndicatorManager {
     /// `body` then finishes.
     ///
     /// With a `progress`, the task is begun as ``beganNetworkTask(label:progress:weight:)``
-    /// begins one, and its progress rolls up into ``fractionCompleted``; update it from anywhere,
+    /// begins one, and its progress rolls up into ``progressSnapshot()``; update it from anywhere,
     /// `body` included. If `body` throws, or the surrounding task is cancelled, the work failed:
-    /// its progress leaves its batch (see ``fractionCompleted``) rather than count as done.
+    /// its progress leaves its batch (see ``progressSnapshot()``) rather than count as done.
     ///
     /// - Parameters:
     ///   - isolation: The actor `body` runs on; leave the default, the caller's actor.
@@ -77,7 +77,7 @@ extension NetworkIndicatorManager {
     ///
     /// It waits for as long as tasks are open, so a task that never ends (a token that is never
     /// released, a finish that is never called) keeps it waiting: set
-    /// ``staleTaskThreshold`` to hear about such a task, and cancel the waiting task to give up.
+    /// ``NetworkIndicatorSettings/staleTaskThreshold`` to hear about such a task, and cancel the waiting task to give up.
     ///
     /// - Throws: `CancellationError` if the surrounding task is cancelled before the manager
     ///   is idle (at once if it already is cancelled and tasks are open). It never throws

@@ -55,7 +55,7 @@ extension NetworkIndicatorManager {
 
     /// The outputs attached now and still alive, in the order they were added.
     @MainActor
-    public var outputs: [any NetworkIndicatorOutput] {
+    package var outputs: [any NetworkIndicatorOutput] {
         driver.delivery.outputs
     }
 

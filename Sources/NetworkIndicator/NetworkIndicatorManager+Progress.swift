@@ -15,12 +15,22 @@ extension NetworkIndicatorManager {
         return token
     }
 
-    /// How far the current batch of determinate work in this scope has come, from 0 to 1, or
-    /// `nil` when no determinate task runs: ``progressSnapshot()``'s fraction.
+    /// The current batch of determinate work in this scope, for a download screen: the fraction,
+    /// the units done and in all, whether work of unknown size runs beside it, and an estimate
+    /// of the time left.
     ///
-    /// It rolls up the tasks begun with a `Progress` (``beganNetworkTask(label:progress:weight:)``
-    /// and the other `progress:` forms) in this manager and in every descendant scope, computed
-    /// when read: nothing is kept up to date while tasks report progress.
+    /// ```swift
+    /// let progress = downloads.progressSnapshot()
+    /// label.text = "\(progress.completedUnitCount) of \(progress.totalUnitCount) bytes"
+    /// ```
+    ///
+    /// The time is the manager's scheduler's.
+    ///
+    /// Its ``NetworkProgressSnapshot/fractionCompleted`` says how far the batch has come, from 0
+    /// to 1, or `nil` when no determinate task runs. It rolls up the tasks begun with a
+    /// `Progress` (``beganNetworkTask(label:progress:weight:)`` and the other `progress:` forms)
+    /// in this manager and in every descendant scope, computed when read: nothing is kept up to
+    /// date while tasks report progress.
     ///
     /// - **Units.** A task weighs its progress's `totalUnitCount` (bytes, for the package's own
     ///   URLSession forms), or the `weight` it was begun with, and has done `fractionCompleted`
@@ -39,28 +49,13 @@ extension NetworkIndicatorManager {
     ///   again with the same progress. The value may fall when new work joins a running batch:
     ///   2 of 4 MB done reads 0.5, and a new 4 MB download makes it 2 of 8 MB, 0.25.
     ///
-    /// Readable from any thread. On the main queue it reads each tracked `Progress`; on another
-    /// thread, a caller's plain `Progress` answers what the main queue last read of it, and only
-    /// the package's own lock-guarded progresses (``NetworkActivityProgress``, tracked URLSession
-    /// tasks and sequences) are read then. No read is made under a lock of the manager's, and
+    /// Readable from any thread, at the cost of one reading of every tracked task. On the main
+    /// queue it reads each tracked `Progress`; on another thread, a caller's plain `Progress`
+    /// answers what the main queue last read of it, and only the package's own lock-guarded
+    /// progresses (``NetworkActivityProgress``, tracked URLSession tasks and sequences) are read
+    /// then. No read is made under a lock of the manager's, and
     /// each takes the lock of the manager that began its task. Read it when you draw, not in a
     /// tight loop.
-    public var fractionCompleted: Double? {
-        progressRollUp.snapshot().fractionCompleted
-    }
-
-    /// The current batch of determinate work in this scope, for a download screen: the fraction,
-    /// the units done and in all, whether work of unknown size runs beside it, and an estimate
-    /// of the time left.
-    ///
-    /// ```swift
-    /// let progress = downloads.progressSnapshot()
-    /// label.text = "\(progress.completedUnitCount) of \(progress.totalUnitCount) bytes"
-    /// ```
-    ///
-    /// The rules are those of ``fractionCompleted``, which is this snapshot's fraction. The time
-    /// is the manager's scheduler's. Readable from any thread, at the cost of one reading of
-    /// every tracked task (see ``fractionCompleted``).
     public func progressSnapshot() -> NetworkProgressSnapshot {
         progressRollUp.snapshot()
     }

@@ -1,5 +1,5 @@
 extension NetworkIndicatorManager {
-    /// Calls `body` on the main actor with ``fractionCompleted`` and its owner: the current value
+    /// Calls `body` on the main actor with ``progressSnapshot()`` and its owner: the current value
     /// at once, before this returns, then each change, at most ten times a second, for as long
     /// as `owner` lives or until you cancel the returned observation.
     ///
@@ -33,7 +33,7 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Double?) -> Void
     ) -> NetworkIndicatorObservation {
         let observer = ProgressObserver(owner: owner, body: body)
-        progressRollUp.delivery.add(observer, current: fractionCompleted)
+        progressRollUp.delivery.add(observer, current: progressSnapshot().fractionCompleted)
         progressRollUp.mainActorListenersChanged()
         return NetworkIndicatorObservation { observer.cancel() }
     }
@@ -43,7 +43,7 @@ extension NetworkIndicatorManager {
     @MainActor
     func progressOutputAdded(_ output: any NetworkIndicatorOutput) {
         guard output.receivesFractionCompleted else { return }
-        progressRollUp.delivery.add(output, current: fractionCompleted)
+        progressRollUp.delivery.add(output, current: progressSnapshot().fractionCompleted)
         progressRollUp.mainActorListenersChanged()
     }
 

@@ -11,7 +11,7 @@ extension NetworkIndicatorManager {
     /// Every way to begin and end a task works on a child as on any manager, and each task open
     /// in the child is open in every ancestor as soon as the call returns: a manager's
     /// ``activeTaskCount`` is its own tasks plus all of its descendants'. Each manager applies
-    /// its own ``startDelay``, ``completionDelay``, ``minimumVisibleDuration`` and ``isEnabled``
+    /// its own ``NetworkIndicatorSettings/startDelay``, ``NetworkIndicatorSettings/completionDelay``, ``NetworkIndicatorSettings/minimumVisibleDuration`` and ``NetworkIndicatorSettings/isEnabled``
     /// to its own count and tells only its own outputs and streams.
     ///
     /// The child uses its parent's scheduler and starts with its parent's

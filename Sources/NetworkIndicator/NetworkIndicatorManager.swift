@@ -20,10 +20,10 @@ public import Foundation
 /// ```
 ///
 /// The manager keeps only **weak** references to caller tokens. A repeating timer on the main
-/// queue (every ``completionCheckInterval`` seconds, only while such tokens are tracked or a
-/// ``staleTaskThreshold`` is set) sweeps out tokens that have died or report completion. The indicator's outputs
+/// queue (every ``NetworkIndicatorSettings/completionCheckInterval`` seconds, only while such tokens are tracked or a
+/// ``NetworkIndicatorSettings/staleTaskThreshold`` is set) sweeps out tokens that have died or report completion. The indicator's outputs
 /// (``NetworkIndicatorOutput``, ``visibilityUpdates()``) are told on the main actor, after the
-/// ``startDelay`` and ``completionDelay``.
+/// ``NetworkIndicatorSettings/startDelay`` and ``NetworkIndicatorSettings/completionDelay``.
 ///
 /// ## Threads
 ///
@@ -64,25 +64,24 @@ public final class NetworkIndicatorManager: Sendable {
     /// The manager this one is a scope of, or `nil` for a root manager such as ``shared``.
     ///
     /// A child keeps its parent alive; see ``init(parent:label:)``.
-    public let parent: NetworkIndicatorManager?
+    package let parent: NetworkIndicatorManager?
 
-    /// Creates an independent manager on the main queue (for tests, or a second indicator).
-    /// It has no outputs until you add some.
-    public convenience init() {
-        self.init(scheduler: MainQueueScheduler())
-    }
-
-    /// Creates an independent manager that takes its time and main-thread work from
-    /// `scheduler`.
+    /// Creates an independent manager (for a second indicator, or a test) that takes its time
+    /// and main-thread work from `scheduler`. It has no outputs until you add some.
+    ///
+    /// ```swift
+    /// let manager = NetworkIndicatorManager()                                     // the main queue
+    /// let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())  // a test
+    /// ```
     ///
     /// - Parameters:
-    ///   - scheduler: ``MainQueueScheduler`` in production, `ManualNetworkIndicatorScheduler`
-    ///     in tests.
+    ///   - scheduler: ``MainQueueScheduler`` (the default) in production,
+    ///     `ManualNetworkIndicatorScheduler` in tests.
     ///   - diagnosticsHandler: Receives misuse reports; see ``diagnosticsHandler``.
     public init(
-        scheduler: any NetworkIndicatorScheduler,
-        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler = NetworkIndicatorManager
-            .defaultDiagnosticsHandler
+        scheduler: any NetworkIndicatorScheduler = MainQueueScheduler(),
+        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler = NetworkIndicatorDiagnostic
+            .standardErrorHandler
     ) {
         self.driver = IndicatorDriver(scheduler: scheduler, diagnosticsHandler: diagnosticsHandler)
         self.progressRollUp = ProgressRollUp(driver: driver)
@@ -121,7 +120,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// twice opens two tasks: one finish ends one of them; the token's death ends all of them.
     /// Safe from any thread; O(1).
     ///
-    /// With a `progress`, the task's units roll up into ``fractionCompleted`` and
+    /// With a `progress`, the task's units roll up into ``progressSnapshot()`` and
     /// ``progressSnapshot()`` (this manager's and every ancestor's) while `token` has an open
     /// task here: beginning the same token twice with two progresses counts both until the
     /// token's last task ends (twice with the same progress, once). To pause a task and resume it
@@ -170,13 +169,13 @@ public final class NetworkIndicatorManager: Sendable {
     /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)`` ends it
     /// earlier. Safe from any thread; O(1).
     ///
-    /// With a `progress`, the task's units roll up into ``fractionCompleted`` and
+    /// With a `progress`, the task's units roll up into ``progressSnapshot()`` and
     /// ``progressSnapshot()`` (this manager's and every ancestor's). The progress is only
     /// remembered beside the task and read when a fraction is read, as Foundation advises
     /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
     /// Update it as often as you like: the manager never hears of it, so an update costs nothing
     /// here. A progress whose `totalUnitCount` is not positive (unknown yet) takes no part until
-    /// it gets one. How ended, cancelled and paused tasks count is in ``fractionCompleted``. The
+    /// it gets one. How ended, cancelled and paused tasks count is in ``progressSnapshot()``. The
     /// manager holds `progress` strongly until the task ends. Passing the same `progress` to two
     /// running tasks counts its units twice. A plain `Progress` (which takes no lock on Linux)
     /// is read on the main queue only: change it there, or pass a ``NetworkActivityProgress``
@@ -258,7 +257,7 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// It lags ``activeTaskCount`` by a main-queue hop and by the start and completion delays.
     @MainActor
-    public var isIndicatorVisible: Bool {
+    package var isIndicatorVisible: Bool {
         driver.delivery.isVisible
     }
 }

@@ -23,7 +23,7 @@ extension NetworkIndicatorManager {
     /// completing ends at the next sweep. Tracking the same task twice opens two tasks, and its
     /// completion ends both.
     ///
-    /// The task's bytes roll up into ``fractionCompleted``, read from the task whenever a
+    /// The task's bytes roll up into ``progressSnapshot()``, read from the task whenever a
     /// fraction is read (nothing is observed): on Apple platforms its `progress`, bytes received
     /// (or sent, for an upload) against the expected length. On Linux, swift-corelibs-foundation
     /// counts bytes only for the download tasks of a session with a delegate; any other task is
@@ -69,7 +69,7 @@ extension URLSession {
     ///
     /// The activity ends when the load returns, throws, or its task is cancelled.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.
@@ -110,7 +110,7 @@ extension URLSession {
     ///
     /// The activity ends when the load returns, throws, or its task is cancelled.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.

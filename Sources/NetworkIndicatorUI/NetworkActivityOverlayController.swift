@@ -221,7 +221,7 @@ final class NetworkActivityOverlayController {
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
-        let actions = model.enabledChanged(source?.isEnabled ?? true, now: now) + event(&model, now)
+        let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
         if let fraction = progressModel.fraction, model.isOnScreen,
             let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: readsIndeterminateWork())
         {

@@ -9,7 +9,7 @@ import Testing
 struct DiagnosticsTests {
     @Test func staleTasksAreReportedOnceWithTheirLabel() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 30
+        harness.manager.settings.staleTaskThreshold = 30
         let forgotten = harness.manager.beganNetworkTask(label: "avatar upload")
         harness.advance(by: 29)
         #expect(harness.diagnostics.all.isEmpty)
@@ -22,7 +22,7 @@ struct DiagnosticsTests {
 
     @Test func staleAgeIsMeasuredFromTheTasksOwnStart() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 10
+        harness.manager.settings.staleTaskThreshold = 10
         harness.advance(by: 5)
         let late = harness.manager.beganNetworkTask(label: "late")
         harness.advance(by: 9)
@@ -34,7 +34,7 @@ struct DiagnosticsTests {
 
     @Test func staleAgeOfThePushCounterIsMeasuredFromItsFirstPush() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 10
+        harness.manager.settings.staleTaskThreshold = 10
         harness.advance(by: 5)
         harness.manager.pushNetworkActivity()
         harness.advance(by: 9)
@@ -47,7 +47,7 @@ struct DiagnosticsTests {
     @Test func aTaskBegunAfterAStaleOneEndedIsReportedWhenItTurnsStaleToo() {
         // The second task takes the first one's freed slot: its report is not taken as made.
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 10
+        harness.manager.settings.staleTaskThreshold = 10
         var first: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "first")
         harness.advance(by: 10)
         #expect(harness.diagnostics.all.map(\.label) == ["first"])
@@ -60,7 +60,7 @@ struct DiagnosticsTests {
 
     @Test func everyTaskThatTurnsStaleInOneSweepIsReportedAndTheSweepGoesOn() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 10
+        harness.manager.settings.staleTaskThreshold = 10
         let upload = harness.manager.beganNetworkTask(label: "upload")
         let download = harness.manager.beganNetworkTask(label: "download")
         var gone: Token? = Token()
@@ -75,7 +75,7 @@ struct DiagnosticsTests {
 
     @Test func aTokenThatCompletesInTheSweepThatFindsItOldIsNotStale() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 3
+        harness.manager.settings.staleTaskThreshold = 3
         let upload = CompletableToken()
         harness.manager.beganNetworkTask(withToken: upload, label: "upload")
         harness.advance(by: 2)
@@ -87,7 +87,7 @@ struct DiagnosticsTests {
 
     @Test func staleCheckStopsWhenNothingIsActive() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 30
+        harness.manager.settings.staleTaskThreshold = 30
         harness.manager.pushNetworkActivity()
         harness.settle()
         #expect(harness.scheduler.pendingWorkCount == 1, "the check runs while a task is open")

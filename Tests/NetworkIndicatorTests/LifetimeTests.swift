@@ -14,7 +14,7 @@ struct LifetimeTests {
         var output: RecordingNetworkIndicatorOutput? = RecordingNetworkIndicatorOutput()
         let weakOutput = WeakReference(output)
         manager!.addOutput(output!)
-        manager!.completionDelay = 0.5
+        manager!.settings.completionDelay = 0.5
         let token = Token()
         manager!.beganNetworkTask(withToken: token)
         scheduler.runPendingWork()
@@ -46,7 +46,7 @@ struct LifetimeTests {
     @Test func releasedManagerTellsItsCountOutputsZeroEvenWhileHidden() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        manager!.startDelay = 5
+        manager!.settings.startDelay = 5
         let output = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
         manager!.addOutput(output)
         manager!.pushNetworkActivity()
@@ -86,7 +86,7 @@ struct LifetimeTests {
         var scheduler: ManualNetworkIndicatorScheduler? = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler!)
         let weakDriver = WeakReference(manager!.driver)
-        manager!.completionDelay = 0.5
+        manager!.settings.completionDelay = 0.5
         manager!.pushNetworkActivity()  // a hop stays queued
         manager = nil
         #expect(scheduler!.pendingWorkCount > 0)
@@ -99,7 +99,7 @@ struct LifetimeTests {
         let holder = LockedState<NetworkIndicatorManager?>(NetworkIndicatorManager(scheduler: scheduler))
         let token = ManagerReleasingToken(holder: holder)
         holder.withLock { manager in
-            manager?.completionDelay = 0.5
+            manager?.settings.completionDelay = 0.5
             manager?.beganNetworkTask(withToken: token)
         }
         scheduler.runPendingWork()

@@ -22,8 +22,8 @@ private final class Tree {
         profile = NetworkIndicatorManager(parent: root.manager, label: "Profile")
         feedImages = NetworkIndicatorManager(parent: feed, label: "Feed images")
         for (manager, output) in [(feed, feedOutput), (profile, profileOutput), (feedImages, imagesOutput)] {
-            manager.completionDelay = completionDelay
-            manager.startDelay = startDelay
+            manager.settings.completionDelay = completionDelay
+            manager.settings.startDelay = startDelay
             manager.addOutput(output)
         }
         settle()
@@ -82,7 +82,7 @@ struct ScopesTests {
 
     @Test func childStartDelayNeverHoldsBackItsParent() {
         let tree = Tree()
-        tree.feed.startDelay = 1
+        tree.feed.settings.startDelay = 1
         let token = tree.feed.beganNetworkTask()
         tree.settle()
         #expect(tree.root.visibilityChanges == [false, true], "the app shows at once")
@@ -94,7 +94,7 @@ struct ScopesTests {
 
     @Test func parentStartDelayNeverHoldsBackItsChild() {
         let tree = Tree()
-        tree.manager.startDelay = 1
+        tree.manager.settings.startDelay = 1
         let token = tree.feed.beganNetworkTask()
         tree.settle()
         #expect(tree.feedOutput.visibilityChanges == [false, true])

@@ -65,7 +65,7 @@ struct WeakTokenTests {
         var token: Token? = Token()
         harness.manager.beganNetworkTask(withToken: token!)
         harness.settle()
-        harness.manager.completionCheckInterval = 5
+        harness.manager.settings.completionCheckInterval = 5
         harness.settle()
         #expect(harness.scheduler.scheduledTimerCount == 2)
         #expect(harness.scheduler.pendingWorkCount == 1)

@@ -60,10 +60,10 @@ struct NetworkActivityOverlayControllerTests {
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
         scheduler.advance(by: 0.5)
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         scheduler.runPendingWork()
         #expect(shell.drawn == [true, false], "erased at once, with no count change")
-        manager.isEnabled = true
+        manager.settings.isEnabled = true
         scheduler.runPendingWork()
         scheduler.advance(by: 0.5)
         #expect(shell.drawn == [true, false, true])
@@ -72,11 +72,11 @@ struct NetworkActivityOverlayControllerTests {
 
     @Test func aManagerDisabledDuringTheShowDelayNeverDraws() {
         let shell = Shell()
-        manager.startDelay = 2  // the manager's indicator is not visible: disabling tells nothing
+        manager.settings.startDelay = 2  // the manager's indicator is not visible: disabling tells nothing
         shell.controller.appear(manager: manager, refreshes: nil)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         scheduler.runPendingWork()
         scheduler.advance(by: 5)
         #expect(shell.drawn.isEmpty, "read at the show delay's end")

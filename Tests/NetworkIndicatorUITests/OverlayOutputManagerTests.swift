@@ -48,7 +48,7 @@ struct OverlayOutputManagerTests {
 
     @Test func anOutputAddedToADisabledManagerNeverDraws() {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         let output = Output(scheduler: scheduler)
         manager.addOutput(output)
         manager.pushNetworkActivity()
@@ -65,7 +65,7 @@ struct OverlayOutputManagerTests {
         let output = Output(scheduler: scheduler)
         manager.addOutput(output)
         drawnLoad(in: manager, output: output)
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         scheduler.runPendingWork()
         #expect(output.drawn == [true, false], "at once: no minimum time for a disabled manager")
         manager.pushNetworkActivity()
@@ -76,12 +76,12 @@ struct OverlayOutputManagerTests {
 
     @Test func enablingAgainDrawsARunningLoadAfterTheShowDelay() {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         let output = Output(scheduler: scheduler)
         manager.addOutput(output)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
-        manager.isEnabled = true
+        manager.settings.isEnabled = true
         scheduler.runPendingWork()
         #expect(output.drawn.isEmpty, "no count changed, yet the overlay heard")
         scheduler.advance(by: 0.5)
@@ -124,7 +124,7 @@ struct OverlayOutputManagerTests {
 
     @Test func aManagerDeallocatedWhileHiddenLeavesNoOverlayDrawn() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        manager!.startDelay = 10  // the manager's own indicator is not visible yet
+        manager!.settings.startDelay = 10  // the manager's own indicator is not visible yet
         let output = Output(scheduler: scheduler)
         manager!.addOutput(output)
         drawnLoad(in: manager!, output: output)

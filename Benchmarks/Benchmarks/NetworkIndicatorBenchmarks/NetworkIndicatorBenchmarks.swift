@@ -268,7 +268,7 @@ final class LiveSweepFixture: Sendable {
         for token in tokens { manager.beganNetworkTask(withToken: token) }
         // The hop: reconcile starts the repeating sweep timer.
         scheduler.runPendingWork()
-        interval = manager.completionCheckInterval
+        interval = manager.settings.completionCheckInterval
     }
 }
 
@@ -325,7 +325,7 @@ private func registerSweepBenchmarks() {
                 let before = manager.activeTaskCount
                 handle.benchmark.startMeasurement()
                 let start = nanosecondsNow()
-                scheduler.advance(by: manager.completionCheckInterval)  // exactly one sweep
+                scheduler.advance(by: manager.settings.completionCheckInterval)  // exactly one sweep
                 let elapsed = nanosecondsNow() - start
                 handle.benchmark.stopMeasurement()
                 handle.benchmark.measurement(

@@ -9,9 +9,9 @@ enum ScopesExample {
         let app = NetworkIndicatorManager.shared
         let feed = NetworkIndicatorManager(parent: app, label: "Feed")
         let profile = NetworkIndicatorManager(parent: app, label: "Profile")
-        app.completionDelay = 0.2
-        feed.completionDelay = 0.1
-        profile.completionDelay = 0.1
+        app.settings.completionDelay = 0.2
+        feed.settings.completionDelay = 0.1
+        profile.settings.completionDelay = 0.1
         let board = IndicatorBoard([("app", app), ("Feed", feed), ("Profile", profile)])
         let timeline = board.timeline
         timeline.write("● shown  ○ hidden  (n) open tasks: the app's count is its screens' tasks")

@@ -6,14 +6,7 @@ import Foundation
 /// decides which timers run: the policy's delay timer and the sweep timer.
 struct IndicatorStateMachine {
     /// The manager's settings, read at each reconcile (the stale-task threshold by the sweep).
-    struct Settings {
-        var completionCheckInterval: TimeInterval = 1
-        var startDelay: TimeInterval = 0
-        var completionDelay: TimeInterval = 0.2
-        var minimumVisibleDuration: TimeInterval = 0
-        var isEnabled = true
-        var staleTaskThreshold: TimeInterval?
-    }
+    typealias Settings = NetworkIndicatorSettings
 
     /// What the machine needs to know of the registry, read by the driver in one place.
     struct Activity {

@@ -25,7 +25,7 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     public private(set) var isVisible = false
     /// The number of active tasks at the last main-queue hop.
     public private(set) var activeTaskCount = 0
-    /// ``NetworkIndicatorManager/fractionCompleted`` at the last reading (at most ten a second,
+    /// ``NetworkIndicatorManager/progressSnapshot()`` at the last reading (at most ten a second,
     /// while tasks begun with a `Progress` run): a value for a determinate bar, or `nil` for an
     /// indeterminate spinner.
     public private(set) var fractionCompleted: Double?

@@ -38,7 +38,7 @@ public protocol NetworkIndicatorOutput: AnyObject, Sendable {
     /// when the output is added. Defaults to `false`.
     var receivesFractionCompleted: Bool { get }
 
-    /// ``NetworkIndicatorManager/fractionCompleted`` changed (or is told once, when the output
+    /// ``NetworkIndicatorManager/progressSnapshot()`` changed (or is told once, when the output
     /// is added). Called on the main actor, at most ten times a second, only while tasks begun
     /// with a `Progress` are tracked, and only if ``receivesFractionCompleted`` was `true` when
     /// the output was added. `nil` means no determinate work: show an indeterminate spinner.

@@ -10,7 +10,7 @@ import Musl
 
 /// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
 /// is visible; `⠋ Loading 42%` while the manager knows a
-/// ``NetworkIndicatorManager/fractionCompleted``. Its line is erased (the cursor left at the
+/// ``NetworkIndicatorManager/progressSnapshot()``. Its line is erased (the cursor left at the
 /// start of an empty line) when the indicator hides, when the spinner is removed from its
 /// manager (``NetworkIndicatorManager/removeOutput(_:)``), and when it is deallocated.
 ///
@@ -25,7 +25,7 @@ import Musl
 ///
 /// It writes to standard error by default, so that `mytool > out.txt` keeps the spinner out of
 /// the file (and the file out of the spinner). The indicator hides only after the manager's
-/// ``NetworkIndicatorManager/completionDelay``: remove the spinner before writing your results
+/// ``NetworkIndicatorSettings/completionDelay``: remove the spinner before writing your results
 /// to standard output, or they may land on its line until then.
 ///
 /// It draws only when its destination is a terminal (so redirected logs stay clean), redraws its

@@ -76,7 +76,7 @@ protocol SelfReadingProgress: Progress {
 ///
 /// swift-corelibs-foundation's `Progress` takes no lock, so the manager reads a plain `Progress`
 /// on the main queue only, and it must be updated there. This one may be updated, cancelled,
-/// paused and resumed anywhere, and ``NetworkIndicatorManager/fractionCompleted`` read on any
+/// paused and resumed anywhere, and ``NetworkIndicatorManager/progressSnapshot()`` read on any
 /// thread sees it as it is: the manager reads its counts and those states from the lock, and
 /// nothing else of it. Each count is read and
 /// written atomically, but `+=` is a read and a write: update it from one thread at a time. It is

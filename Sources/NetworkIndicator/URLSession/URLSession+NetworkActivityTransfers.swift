@@ -17,7 +17,7 @@ extension URLSession {
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.
@@ -59,7 +59,7 @@ extension URLSession {
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.
@@ -97,7 +97,7 @@ extension URLSession {
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.
@@ -142,7 +142,7 @@ extension URLSession {
     /// The activity ends when the call returns, throws, or its task is cancelled. Safe from any
     /// thread, task or actor.
     ///
-    /// The task's bytes roll up into ``NetworkIndicatorManager/fractionCompleted`` on iOS 16+,
+    /// The task's bytes roll up into ``NetworkIndicatorManager/progressSnapshot()`` on iOS 16+,
     /// macOS 13+, tvOS 16+ and watchOS 9+, where a task delegate passed with the load sees its
     /// task (and passes `urlSession(_:didCreateTask:)` on to the session's delegate). On older
     /// releases and on Linux the helper cannot see its task: the load is indeterminate.

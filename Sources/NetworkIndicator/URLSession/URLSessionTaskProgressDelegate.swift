@@ -6,7 +6,7 @@ import FoundationNetworking
 
 extension URLSession {
     /// Runs `load` as one task of `manager`, feeding the bytes of the `URLSessionTask` it makes
-    /// into ``NetworkIndicatorManager/fractionCompleted`` where the task can be seen.
+    /// into ``NetworkIndicatorManager/progressSnapshot()`` where the task can be seen.
     ///
     /// On iOS 16+, macOS 13+, tvOS 16+ and watchOS 9+ a task delegate passed with the load hears
     /// `urlSession(_:didCreateTask:)` and hands the task to the progress the manager reads; it

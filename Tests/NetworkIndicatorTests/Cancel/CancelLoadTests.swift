@@ -14,7 +14,7 @@ extension RealLoadSuites {
     struct CancelLoadTests {
         private func makeScreen() -> (root: NetworkIndicatorManager, screen: NetworkIndicatorManager) {
             let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            root.completionCheckInterval = 3600
+            root.settings.completionCheckInterval = 3600
             return (root, NetworkIndicatorManager(parent: root, label: "screen"))
         }
 

@@ -17,7 +17,7 @@ struct CancelRaceTests {
             scheduler: ManualNetworkIndicatorScheduler(),
             diagnosticsHandler: diagnostics.handler
         )
-        root.completionCheckInterval = 3600
+        root.settings.completionCheckInterval = 3600
         let screen = NetworkIndicatorManager(parent: root, label: "screen")
         let rootOwn = root.beganNetworkTask(label: "root's own")
         for round in 0..<50 {

@@ -20,7 +20,7 @@ struct CancelTests {
             scheduler: ManualNetworkIndicatorScheduler(),
             diagnosticsHandler: diagnostics?.handler ?? ignoreDiagnostics
         )
-        manager.completionCheckInterval = 3600  // no sweep can end anything here
+        manager.settings.completionCheckInterval = 3600  // no sweep can end anything here
         return manager
     }
 

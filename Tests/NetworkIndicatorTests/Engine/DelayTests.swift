@@ -8,11 +8,11 @@ import Testing
 struct DelayTests {
     @Test func defaultsShowAtOnceAndLingerBriefly() {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        #expect(manager.startDelay == 0)
-        #expect(manager.completionDelay == 0.2)
-        #expect(manager.completionCheckInterval == 1)
-        #expect(manager.isEnabled)
-        #expect(manager.staleTaskThreshold == nil)
+        #expect(manager.settings.startDelay == 0)
+        #expect(manager.settings.completionDelay == 0.2)
+        #expect(manager.settings.completionCheckInterval == 1)
+        #expect(manager.settings.isEnabled)
+        #expect(manager.settings.staleTaskThreshold == nil)
     }
 
     @Test func shortTaskInsideStartDelayNeverShows() {
@@ -138,7 +138,7 @@ struct DelayTests {
         let harness = Harness(startDelay: 1)
         let token = harness.manager.beganNetworkTask()
         harness.advance(by: 0.5)
-        harness.manager.startDelay = 10
+        harness.manager.settings.startDelay = 10
         harness.advance(by: 0.5)
         #expect(harness.visibilityChanges == [false, true])
         withExtendedLifetime(token) {}
@@ -146,15 +146,15 @@ struct DelayTests {
 
     @Test func disablingHidesButKeepsCountingAndEnablingShowsAtOnce() {
         let harness = Harness(startDelay: 1)
-        harness.manager.isEnabled = false
+        harness.manager.settings.isEnabled = false
         let token = harness.manager.beganNetworkTask()
         harness.advance(by: 5)
         #expect(harness.visibilityChanges == [false])
         #expect(harness.manager.activeTaskCount == 1)
-        harness.manager.isEnabled = true
+        harness.manager.settings.isEnabled = true
         harness.settle()
         #expect(harness.visibilityChanges == [false, true])
-        harness.manager.isEnabled = false
+        harness.manager.settings.isEnabled = false
         harness.settle()
         #expect(harness.visibilityChanges == [false, true, false])
         #expect(harness.scheduler.pendingWorkCount == 0)
@@ -163,14 +163,14 @@ struct DelayTests {
 
     @Test func invalidSettingsAreReplacedAndReported() {
         let harness = Harness()
-        harness.manager.completionCheckInterval = 0
-        harness.manager.startDelay = -1
-        harness.manager.completionDelay = .nan
-        harness.manager.staleTaskThreshold = -5
-        #expect(harness.manager.completionCheckInterval == 1)
-        #expect(harness.manager.startDelay == 0)
-        #expect(harness.manager.completionDelay == 0)
-        #expect(harness.manager.staleTaskThreshold == nil)
+        harness.manager.settings.completionCheckInterval = 0
+        harness.manager.settings.startDelay = -1
+        harness.manager.settings.completionDelay = .nan
+        harness.manager.settings.staleTaskThreshold = -5
+        #expect(harness.manager.settings.completionCheckInterval == 1)
+        #expect(harness.manager.settings.startDelay == 0)
+        #expect(harness.manager.settings.completionDelay == 0)
+        #expect(harness.manager.settings.staleTaskThreshold == nil)
         #expect(
             harness.diagnostics.kinds == [
                 .invalidSetting(name: "completionCheckInterval", replacement: 1),
@@ -185,11 +185,11 @@ struct DelayTests {
     /// unlike a zero delay, which means "none".
     @Test func aZeroStaleTaskThresholdIsRefusedButZeroDelaysAreValid() {
         let harness = Harness()
-        harness.manager.staleTaskThreshold = 0
-        harness.manager.startDelay = 0
-        harness.manager.completionDelay = 0
-        harness.manager.minimumVisibleDuration = 0
-        #expect(harness.manager.staleTaskThreshold == nil)
+        harness.manager.settings.staleTaskThreshold = 0
+        harness.manager.settings.startDelay = 0
+        harness.manager.settings.completionDelay = 0
+        harness.manager.settings.minimumVisibleDuration = 0
+        #expect(harness.manager.settings.staleTaskThreshold == nil)
         #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
     }
 }

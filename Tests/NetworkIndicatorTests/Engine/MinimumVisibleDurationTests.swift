@@ -101,8 +101,8 @@ struct MinimumVisibleDurationPolicyTests {
 struct MinimumVisibleDurationTests {
     @Test func aThirtyMillisecondRequestKeepsTheOverlayForTheMinimum() {
         let harness = Harness()
-        harness.manager.minimumVisibleDuration = 0.5
-        #expect(harness.manager.minimumVisibleDuration == 0.5)
+        harness.manager.settings.minimumVisibleDuration = 0.5
+        #expect(harness.manager.settings.minimumVisibleDuration == 0.5)
         var token: NetworkActivityToken? = harness.manager.beganNetworkTask()
         harness.settle()
         harness.advance(by: 0.03)
@@ -116,9 +116,9 @@ struct MinimumVisibleDurationTests {
 
     @Test func defaultIsZeroAndInvalidValuesAreReplacedAndReported() {
         let harness = Harness()
-        #expect(harness.manager.minimumVisibleDuration == 0)
-        harness.manager.minimumVisibleDuration = -1
-        #expect(harness.manager.minimumVisibleDuration == 0)
+        #expect(harness.manager.settings.minimumVisibleDuration == 0)
+        harness.manager.settings.minimumVisibleDuration = -1
+        #expect(harness.manager.settings.minimumVisibleDuration == 0)
         #expect(harness.diagnostics.kinds == [.invalidSetting(name: "minimumVisibleDuration", replacement: 0)])
     }
 }

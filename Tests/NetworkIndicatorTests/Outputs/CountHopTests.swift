@@ -15,8 +15,8 @@ struct CountHopTests {
     /// A manager showing the indicator for one open task, `output` attached, every hop run.
     private func visibleManager(with output: any NetworkIndicatorOutput) -> NetworkIndicatorManager {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.startDelay = 0
-        manager.completionDelay = 0
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 0
         manager.addOutput(output)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()

@@ -48,7 +48,7 @@ struct ObservationTests {
         let scheduler = ManualNetworkIndicatorScheduler()
         var seen: [Bool] = []
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
-        manager?.completionDelay = 0
+        manager?.settings.completionDelay = 0
         let observation = manager!.observeVisibility(owner: owner) { _, isVisible in seen.append(isVisible) }
         manager?.pushNetworkActivity()
         scheduler.runPendingWork()

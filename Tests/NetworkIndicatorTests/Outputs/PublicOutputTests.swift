@@ -10,7 +10,7 @@ struct PublicOutputTests {
     @Test func aModelCreatedOnItsOwnFollowsTheManagerItIsAddedTo() {
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.startDelay = 0
+        manager.settings.startDelay = 0
         let model = NetworkIndicatorModel()
         manager.addOutput(model)
         manager.pushNetworkActivity()

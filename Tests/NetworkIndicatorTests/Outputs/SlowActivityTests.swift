@@ -16,7 +16,7 @@ struct SlowActivityTests {
     private func makeManager() -> (NetworkIndicatorManager, ManualNetworkIndicatorScheduler) {
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.completionCheckInterval = 3600
+        manager.settings.completionCheckInterval = 3600
         return (manager, scheduler)
     }
 
@@ -139,7 +139,7 @@ struct SlowActivityTests {
     /// The real main queue and `MainQueueScheduler`, with a short threshold.
     @Test func onTheRealMainQueueASlowLoadIsReportedAndItsEndToo() async {
         let manager = NetworkIndicatorManager()
-        manager.completionCheckInterval = 3600
+        manager.settings.completionCheckInterval = 3600
         let owner = Owner()
         manager.observeSlowNetworkActivity(after: 0.05, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
         var token: NetworkActivityToken? = manager.beganNetworkTask()

@@ -38,7 +38,7 @@ struct TerminalSpinnerCleanLineTests {
     @Test func hidingTheIndicatorErasesTheLine() throws {
         let pipe = try Pipe()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.completionDelay = 0
+        manager.settings.completionDelay = 0
         let spinner = spinner(writingTo: pipe)
         manager.addOutput(spinner)
         var token: NetworkActivityToken? = manager.beganNetworkTask()

@@ -100,7 +100,7 @@ struct TerminalSpinnerOutputTests {
             manager = nil
             scheduler.runPendingWork()
         }
-        manager!.completionDelay = 0
+        manager!.settings.completionDelay = 0
         let spinner = spinner()
         manager!.addOutput(spinner)
         let token = manager!.beganNetworkTask()

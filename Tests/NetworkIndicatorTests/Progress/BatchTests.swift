@@ -35,9 +35,9 @@ struct BatchTests {
         first.completedUnitCount = 500
         // Foundation leaves the parent's completedUnitCount at 0 until a child finishes.
         #expect(parent.completedUnitCount == 0)
-        #expect(manager.fractionCompleted == 0.25)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
         second.completedUnitCount = 500
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         withExtendedLifetime(token) {}
     }
 
@@ -48,7 +48,7 @@ struct BatchTests {
         let child = Progress(totalUnitCount: 4)
         parent.resignCurrent()
         child.completedUnitCount = 1
-        #expect(manager.fractionCompleted == 0.25)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
         withExtendedLifetime(token) {}
     }
 
@@ -57,9 +57,12 @@ struct BatchTests {
     @Test func theFractionIsNilOnceTheDownloadsEndWhileOtherWorkRuns() {
         var download: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(10, of: 100))
         let request = manager.beganNetworkTask(label: "JSON, no progress")
-        #expect(manager.fractionCompleted == 0.1)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.1)
         download = nil
-        #expect(manager.fractionCompleted == nil, "a spinner, never a full bar, while the request runs")
+        #expect(
+            manager.progressSnapshot().fractionCompleted == nil,
+            "a spinner, never a full bar, while the request runs"
+        )
         #expect(manager.activeTaskCount == 1)
         withExtendedLifetime((download, request)) {}
     }
@@ -70,16 +73,16 @@ struct BatchTests {
         first = nil
         // Nobody read in between: the new batch must not depend on it.
         let second = manager.beganNetworkTask(progress: progress(0, of: 100))
-        #expect(manager.fractionCompleted == 0)
+        #expect(manager.progressSnapshot().fractionCompleted == 0)
         withExtendedLifetime((first, request, second)) {}
     }
 
     @Test func aFinishedPartCountsAsDoneWhileItsBatchRuns() {
         let first = manager.beganNetworkTask(progress: progress(100, of: 100))
         let second = manager.beganNetworkTask(progress: progress(50, of: 100))
-        #expect(manager.fractionCompleted == 0.75)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.75)
         manager.finishedNetworkTask(forToken: first)
-        #expect(manager.fractionCompleted == 0.75, "the bar does not fall back when one file ends")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.75, "the bar does not fall back when one file ends")
         withExtendedLifetime((first, second)) {}
     }
 
@@ -87,10 +90,10 @@ struct BatchTests {
         let cancelled = progress(40, of: 100)
         var first: NetworkActivityToken? = manager.beganNetworkTask(progress: cancelled)
         let second = manager.beganNetworkTask(progress: progress(20, of: 100))
-        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
         cancelled.cancel()
         first = nil
-        #expect(manager.fractionCompleted == 0.2, "neither a jump forward nor bytes that never came")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2, "neither a jump forward nor bytes that never came")
         withExtendedLifetime((first, second)) {}
     }
 
@@ -98,9 +101,9 @@ struct BatchTests {
         var first: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
         let second = manager.beganNetworkTask(progress: progress(0, of: 100))
         first = nil
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         let third = manager.beganNetworkTask(progress: progress(0, of: 200))
-        #expect(manager.fractionCompleted == 0.25, "a part that joins a running batch adds to it")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25, "a part that joins a running batch adds to it")
         withExtendedLifetime((first, second, third)) {}
     }
 
@@ -108,7 +111,7 @@ struct BatchTests {
         let old = manager.beganNetworkTask(progress: progress(50, of: 100))
         manager.resetNetworkActivity()
         let new = manager.beganNetworkTask(progress: progress(0, of: 100))
-        #expect(manager.fractionCompleted == 0, "the reset part is not carried into the new batch")
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "the reset part is not carried into the new batch")
         withExtendedLifetime((old, new)) {}
     }
 
@@ -117,7 +120,7 @@ struct BatchTests {
         manager.beganNetworkTask(withToken: token, progress: progress(40, of: 100))
         manager.finishedNetworkTask(forToken: token)
         manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
-        #expect(manager.fractionCompleted == 0, "the same whether or not anyone read in between")
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "the same whether or not anyone read in between")
         manager.finishedNetworkTask(forToken: token)
     }
 
@@ -131,13 +134,13 @@ struct BatchTests {
         // Paused: the task ends, its progress stays.
         bytes.pause()
         manager.finishedNetworkTask(forToken: task)
-        if readDuringThePause { _ = manager.fractionCompleted }
+        if readDuringThePause { _ = manager.progressSnapshot().fractionCompleted }
         // Resumed with the same progress.
         bytes.resume()
         manager.beganNetworkTask(withToken: task, progress: bytes)
-        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
         bytes.completedUnitCount = 60
-        #expect(manager.fractionCompleted == 0.6)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.6)
         manager.finishedNetworkTask(forToken: task)
     }
 
@@ -147,7 +150,7 @@ struct BatchTests {
         manager.beganNetworkTask(withToken: task, progress: bytes)
         manager.beganNetworkTask(withToken: task, progress: bytes)
         let other = manager.beganNetworkTask(progress: progress(10, of: 100))
-        #expect(manager.fractionCompleted == 0.2, "40 of 200, not 70 of 300")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2, "40 of 200, not 70 of 300")
         manager.finishedNetworkTask(forToken: task)
         manager.finishedNetworkTask(forToken: task)
         withExtendedLifetime(other) {}
@@ -160,11 +163,11 @@ struct BatchTests {
         let other = manager.beganNetworkTask(progress: progress(10, of: 100))
         paused.pause()
         manager.finishedNetworkTask(forToken: task)
-        #expect(manager.fractionCompleted == 0.2, "not counted as done: 40 of 200")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2, "not counted as done: 40 of 200")
         paused.resume()
         manager.beganNetworkTask(withToken: task, progress: paused)
         paused.completedUnitCount = 70
-        #expect(manager.fractionCompleted == 0.4, "its bytes counted once: 80 of 200")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.4, "its bytes counted once: 80 of 200")
         manager.finishedNetworkTask(forToken: task)
         withExtendedLifetime(other) {}
     }
@@ -177,14 +180,14 @@ struct BatchTests {
         let feed = manager.beganNetworkTask(label: "Pages", progress: pages, weight: 8_000)
         let request = manager.beganNetworkTask(label: "JSON", progress: json)
         // One page of five stands for 1 600 of the 8 000 bytes the caller estimated.
-        #expect(manager.fractionCompleted == 1_600.0 / 10_000.0)
+        #expect(manager.progressSnapshot().fractionCompleted == 1_600.0 / 10_000.0)
         withExtendedLifetime((feed, request)) {}
     }
 
     @Test func aTaskWeighingNothingTakesNoPart() {
         let weightless = manager.beganNetworkTask(progress: progress(0, of: 10), weight: 0)
         let download = manager.beganNetworkTask(progress: progress(30, of: 100))
-        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
         #expect(manager.progressSnapshot().hasIndeterminateWork, "its size is not known")
         withExtendedLifetime((weightless, download)) {}
     }
@@ -198,7 +201,7 @@ struct BatchTests {
         input.yield(1)
         _ = await iterator.next()
         // One page of five stands for 1 600 of 8 000 bytes; unweighed, 1 of 2 005 units.
-        #expect(manager.fractionCompleted == 1_600.0 / 10_000.0)
+        #expect(manager.progressSnapshot().fractionCompleted == 1_600.0 / 10_000.0)
         input.finish()
         _ = await iterator.next()
         withExtendedLifetime(request) {}
@@ -221,7 +224,7 @@ struct BatchTests {
         pages.cancel()
         feed = nil
         #expect(pages.isCancelled)
-        #expect(manager.fractionCompleted == 0.2)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2)
         withExtendedLifetime((feed, other)) {}
     }
 
@@ -233,7 +236,7 @@ struct BatchTests {
         let other = manager.beganNetworkTask(progress: progress(10, of: 100))
         pages.pause()
         manager.finishedNetworkTask(forToken: task)
-        #expect(manager.fractionCompleted == 0.2, "40 of 200: paused, not done")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2, "40 of 200: paused, not done")
         pages.resume()
         #expect(!pages.isPaused)
         withExtendedLifetime(other) {}
@@ -275,7 +278,7 @@ struct BatchTests {
         manager.beganNetworkTask(withToken: request, progress: bytes)
         manager.finishedNetworkTask(forToken: request)
         manager.finishedNetworkTask(forToken: request)
-        #expect(manager.fractionCompleted == nil)
+        #expect(manager.progressSnapshot().fractionCompleted == nil)
         manager.beganNetworkTask(withToken: request, progress: progress(1, of: 2))
         manager.beganNetworkTask(withToken: request)
         #expect(manager.progressSnapshot().hasIndeterminateWork, "the second task has no progress")
@@ -342,8 +345,8 @@ struct BatchListenerTests {
 
     init() {
         manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.startDelay = 0
-        manager.completionDelay = 0
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 0
     }
 
     private var values: [Double?] { told.withLock { $0 } }

@@ -33,7 +33,7 @@ struct ListedPartsTests {
         }
         // Bounded: the open operation, and the last two complete ones until the next begin.
         #expect(manager.progressRollUp.partCount <= 3)
-        #expect(manager.fractionCompleted != nil)
+        #expect(manager.progressSnapshot().fractionCompleted != nil)
         group.operationFinished()
     }
 
@@ -61,10 +61,10 @@ struct ListedPartsTests {
         // open operation, and the older ones leave (as done, or of no size).
         #expect(manager.activeTaskCount == 1)
         #expect(manager.progressRollUp.partCount <= 2, "folded at each begin")
-        _ = manager.fractionCompleted
+        _ = manager.progressSnapshot().fractionCompleted
         #expect(manager.progressRollUp.partCount == 1, "and at each reading")
         group.operationStarted(progress: progress(30, of: 100))
-        #expect(manager.fractionCompleted != nil)
+        #expect(manager.progressSnapshot().fractionCompleted != nil)
         #expect(manager.progressRollUp.partCount == 2)
     }
 
@@ -73,12 +73,15 @@ struct ListedPartsTests {
         group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
         group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
         var download: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(5, of: 10))
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         download = nil
-        #expect(manager.fractionCompleted == nil, "the batch is over; the group's two parts stay listed")
+        #expect(
+            manager.progressSnapshot().fractionCompleted == nil,
+            "the batch is over; the group's two parts stay listed"
+        )
         #expect(manager.progressRollUp.partCount == 2)
         group.operationFinished()
-        _ = manager.fractionCompleted
+        _ = manager.progressSnapshot().fractionCompleted
         #expect(manager.progressRollUp.partCount == 1, "one open operation, one part")
         _ = download
     }
@@ -87,7 +90,7 @@ struct ListedPartsTests {
         let group = NetworkActivityGroup(manager: manager)
         group.operationStarted(progress: progress(10, of: 10))  // done, its operation still open
         group.operationStarted(progress: progress(0, of: 10))
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         #expect(manager.progressRollUp.partCount == 1, "the done part is folded, not listed")
         #expect(manager.activeTaskCount == 2)
     }

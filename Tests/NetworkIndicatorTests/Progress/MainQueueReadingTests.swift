@@ -16,7 +16,7 @@ struct MainQueueReadingTests {
         let fraction = LockedState<Double?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            fraction.withLock { $0 = self.manager.fractionCompleted }
+            fraction.withLock { $0 = self.manager.progressSnapshot().fractionCompleted }
             done.signal()
         }
         done.wait()
@@ -27,10 +27,10 @@ struct MainQueueReadingTests {
         let bytes = Progress(totalUnitCount: 100)
         let download = manager.beganNetworkTask(progress: bytes)
         #expect(fractionOffTheMainThread() == nil, "not read on the main queue yet")
-        #expect(await MainActor.run { manager.fractionCompleted } == 0)
+        #expect(await MainActor.run { manager.progressSnapshot().fractionCompleted } == 0)
         await MainActor.run { bytes.completedUnitCount = 40 }
         #expect(fractionOffTheMainThread() == 0, "as the main queue last read it")
-        #expect(await MainActor.run { manager.fractionCompleted } == 0.4)
+        #expect(await MainActor.run { manager.progressSnapshot().fractionCompleted } == 0.4)
         #expect(fractionOffTheMainThread() == 0.4)
         withExtendedLifetime(download) {}
     }

@@ -18,7 +18,7 @@ struct ProgressConcurrencyTests {
                 for _ in 0..<2_000 {
                     let reading = root.progressSnapshot()
                     readings.withLock { $0.append(reading) }
-                    _ = child.fractionCompleted
+                    _ = child.progressSnapshot().fractionCompleted
                 }
                 return
             }
@@ -45,8 +45,8 @@ struct ProgressConcurrencyTests {
             }
         }
         // The root stays busy without progress: once every worker ended, the batch is over.
-        #expect(root.fractionCompleted == nil)
-        #expect(child.fractionCompleted == nil)
+        #expect(root.progressSnapshot().fractionCompleted == nil)
+        #expect(child.progressSnapshot().fractionCompleted == nil)
         #expect(root.progressRollUp.partCount == 0, "the reading folded every ended part")
         #expect(child.progressRollUp.partCount == 0)
         withExtendedLifetime(keepBusy) {}
@@ -63,7 +63,7 @@ struct ProgressConcurrencyTests {
         }
         let readings = LockedState<[Double?]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let reading = manager.fractionCompleted
+            let reading = manager.progressSnapshot().fractionCompleted
             readings.withLock { $0.append(reading) }
         }
         // 100 ended tasks of 100 units, one running at 0: exactly 10_000 of 10_100, every time.
@@ -82,7 +82,7 @@ struct ProgressConcurrencyTests {
         let reading = LockedState<Double??>(nil)
         let reader = DispatchGroup()
         DispatchQueue.global().async(group: reader) {
-            let fraction = manager.fractionCompleted
+            let fraction = manager.progressSnapshot().fractionCompleted
             reading.withLock { $0 = fraction }
         }
         gate.waitUntilHeld()

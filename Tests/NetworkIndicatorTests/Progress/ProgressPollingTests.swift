@@ -17,8 +17,8 @@ struct ProgressPollingTests {
     init() {
         manager = NetworkIndicatorManager(scheduler: scheduler)
         // No delay timers of the engine's own: the only timer left is the progress timer.
-        manager.startDelay = 0
-        manager.completionDelay = 0
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 0
     }
 
     /// An object whose lifetime bounds an observation.
@@ -309,7 +309,7 @@ struct ProgressPollingTests {
         pages.totalUnitCount = 4
         #expect(scheduler.enqueuedWorkCount == enqueued)
         #expect(scheduler.pendingWorkCount == 0)
-        #expect(manager.fractionCompleted == 0, "a reader reads it directly")
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "a reader reads it directly")
         withExtendedLifetime(token) {}
     }
 
@@ -349,8 +349,8 @@ struct ProgressPollingTests {
     @Test func theProgressTimerMayRunAtMostATenthOfItsIntervalLate() {
         let recording = SchedulingRecorder()
         let manager = NetworkIndicatorManager(scheduler: recording)
-        manager.startDelay = 0
-        manager.completionDelay = 0
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 0
         manager.observeProgress(owner: owner) { _, _ in }
         let token = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 10))
         let progressTimers = recording.requests.filter { $0.interval == ProgressRollUp.pollInterval }

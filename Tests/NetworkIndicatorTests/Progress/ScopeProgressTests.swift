@@ -20,9 +20,9 @@ struct ScopeProgressTests {
         let screen = NetworkIndicatorManager(parent: root, label: "Screen")
         let section = NetworkIndicatorManager(parent: screen, label: "Section")
         let token = section.beganNetworkTask(progress: progress(20, of: 100))
-        #expect(section.fractionCompleted == 0.2)
-        #expect(screen.fractionCompleted == 0.2)
-        #expect(root.fractionCompleted == 0.2)
+        #expect(section.progressSnapshot().fractionCompleted == 0.2)
+        #expect(screen.progressSnapshot().fractionCompleted == 0.2)
+        #expect(root.progressSnapshot().fractionCompleted == 0.2)
         withExtendedLifetime(token) {}
     }
 
@@ -30,8 +30,8 @@ struct ScopeProgressTests {
         let screen = NetworkIndicatorManager(parent: root, label: "Screen")
         let own = root.beganNetworkTask(progress: progress(0, of: 100))
         let held = screen.beganNetworkTask(progress: progress(50, of: 100))
-        #expect(screen.fractionCompleted == 0.5)
-        #expect(root.fractionCompleted == 0.25)
+        #expect(screen.progressSnapshot().fractionCompleted == 0.5)
+        #expect(root.progressSnapshot().fractionCompleted == 0.25)
         withExtendedLifetime((own, held)) {}
     }
 
@@ -40,8 +40,8 @@ struct ScopeProgressTests {
         let profile = NetworkIndicatorManager(parent: root, label: "Profile")
         let token = feed.beganNetworkTask(progress: progress(30, of: 100))
         let plain = profile.beganNetworkTask()
-        #expect(profile.fractionCompleted == nil)
-        #expect(root.fractionCompleted == 0.3)
+        #expect(profile.progressSnapshot().fractionCompleted == nil)
+        #expect(root.progressSnapshot().fractionCompleted == 0.3)
         withExtendedLifetime((token, plain)) {}
     }
 
@@ -50,8 +50,8 @@ struct ScopeProgressTests {
         var download: NetworkActivityToken? = screen.beganNetworkTask(progress: progress(10, of: 100))
         let other = root.beganNetworkTask(progress: progress(0, of: 100))
         download = nil
-        #expect(screen.fractionCompleted == nil, "the screen is idle")
-        #expect(root.fractionCompleted == 0.5, "the root is still busy")
+        #expect(screen.progressSnapshot().fractionCompleted == nil, "the screen is idle")
+        #expect(root.progressSnapshot().fractionCompleted == 0.5, "the root is still busy")
         withExtendedLifetime((download, other)) {}
     }
 
@@ -61,7 +61,7 @@ struct ScopeProgressTests {
         screen!.beganNetworkTask(withToken: request, progress: progress(10, of: 100))
         let other = root.beganNetworkTask(progress: progress(0, of: 100))
         screen = nil
-        #expect(root.fractionCompleted == 0.5)
+        #expect(root.progressSnapshot().fractionCompleted == 0.5)
         withExtendedLifetime((request, other)) {}
     }
 
@@ -70,7 +70,7 @@ struct ScopeProgressTests {
         var old: NetworkActivityToken? = root.beganNetworkTask(progress: progress(100, of: 100))
         old = nil
         let new = screen.beganNetworkTask(progress: progress(0, of: 100))
-        #expect(root.fractionCompleted == 0)
+        #expect(root.progressSnapshot().fractionCompleted == 0)
         withExtendedLifetime((old, new)) {}
     }
 }

@@ -25,7 +25,7 @@ struct TokenProgressTests {
     @Test func aCallerTokenCarriesItsProgress() {
         let request = Token()
         manager.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
-        #expect(manager.fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
         #expect(manager.activeTaskCount == 1)
     }
 
@@ -35,7 +35,7 @@ struct TokenProgressTests {
         manager.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
         manager.beganNetworkTask(withToken: other, label: "Other", progress: progress(0, of: 100))
         manager.finishedNetworkTask(forToken: request)
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
     }
 
     @Test func aDeallocatedCallerTokenCountsAsCompleteBeforeTheSweep() {
@@ -44,20 +44,20 @@ struct TokenProgressTests {
         manager.beganNetworkTask(withToken: request!, progress: progress(0, of: 100))
         manager.beganNetworkTask(withToken: other, progress: progress(0, of: 100))
         request = nil
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
     }
 
     @MainActor
     @Test func aTokenReportingCompletionCountsAsCompleteAfterTheSweep() {
         let request = CompletableToken()
         let other = Token()
-        manager.completionCheckInterval = 1
+        manager.settings.completionCheckInterval = 1
         manager.beganNetworkTask(withToken: request, progress: progress(0, of: 100))
         manager.beganNetworkTask(withToken: other, progress: progress(0, of: 100))
         request.finish()
-        #expect(manager.fractionCompleted == 0, "still open until the sweep")
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "still open until the sweep")
         scheduler.advance(by: 1)
-        #expect(manager.fractionCompleted == 0.5)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
     }
 
     @Test func aGroupOperationCarriesItsProgress() {
@@ -65,10 +65,10 @@ struct TokenProgressTests {
         let first = progress(0, of: 100)
         group.operationStarted(progress: first)
         group.operationStarted(progress: progress(50, of: 100))
-        #expect(manager.fractionCompleted == 0.25)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
         first.completedUnitCount = 100
         group.operationFinished()
-        #expect(manager.fractionCompleted == 0.75)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.75)
     }
 
     @Test func cancellingAGroupsOperationsEndsThemAsDone() {
@@ -76,7 +76,7 @@ struct TokenProgressTests {
         let download = manager.beganNetworkTask(progress: progress(0, of: 100))
         group.operationStarted(progress: progress(10, of: 100))
         group.cancelOperations()
-        #expect(manager.fractionCompleted == 0.5, "ended, not cancelled: its progress was not")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "ended, not cancelled: its progress was not")
         withExtendedLifetime(download) {}
     }
 
@@ -85,7 +85,10 @@ struct TokenProgressTests {
         group.operationStarted(progress: progress(100, of: 100))
         group.operationFinished()  // idle, and nobody reads
         group.operationStarted(progress: progress(0, of: 100))
-        #expect(manager.fractionCompleted == 0, "the first upload belongs to the earlier busy period")
+        #expect(
+            manager.progressSnapshot().fractionCompleted == 0,
+            "the first upload belongs to the earlier busy period"
+        )
     }
 
     @Test func aCallerTokenReusedAfterAnIdleMomentForgetsItsEarlierProgress() {
@@ -93,7 +96,10 @@ struct TokenProgressTests {
         manager.beganNetworkTask(withToken: request, progress: progress(100, of: 100))
         manager.finishedNetworkTask(forToken: request)  // idle, and nobody reads
         manager.beganNetworkTask(withToken: request, progress: progress(0, of: 100))
-        #expect(manager.fractionCompleted == 0, "the first progress belongs to the earlier busy period")
+        #expect(
+            manager.progressSnapshot().fractionCompleted == 0,
+            "the first progress belongs to the earlier busy period"
+        )
     }
 
     @Test func withNetworkActivityCarriesItsProgressWhileTheBodyRuns() async {
@@ -102,18 +108,18 @@ struct TokenProgressTests {
             var seen: [Double?] = []
             for _ in 0..<2 {
                 work.completedUnitCount += 1
-                seen.append(manager.fractionCompleted)
+                seen.append(manager.progressSnapshot().fractionCompleted)
             }
             return seen
         }
         #expect(seen == [0.25, 0.5])
-        #expect(manager.fractionCompleted == nil)
+        #expect(manager.progressSnapshot().fractionCompleted == nil)
     }
 
     @Test func withNetworkActivityWithoutALabelIsNamedAfterItself() async {
         let work = progress(3, of: 4)
         let (labels, fraction) = await manager.withNetworkActivity(progress: work) {
-            (manager.activitySnapshot().activities.map(\.label), manager.fractionCompleted)
+            (manager.activitySnapshot().activities.map(\.label), manager.progressSnapshot().fractionCompleted)
         }
         #expect(labels == ["withNetworkActivity"])
         #expect(fraction == 0.75)
@@ -134,10 +140,10 @@ struct TokenProgressTests {
         }
         for await _ in entered { break }
         #expect(manager.activeTaskCount == 1)
-        #expect(manager.fractionCompleted == 0.25)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
         task.cancel()
         #expect(manager.activeTaskCount == 0, "ended by the cancellation, though the body still runs")
-        #expect(manager.fractionCompleted == nil, "its progress left with it")
+        #expect(manager.progressSnapshot().fractionCompleted == nil, "its progress left with it")
         releaseContinuation.yield()
         await task.value
         #expect(manager.activeTaskCount == 0)
@@ -150,10 +156,10 @@ struct TokenProgressTests {
         }
         var seen: [Double?] = []
         for await _ in elements.trackingNetworkActivity(in: manager, expectedElementCount: 4) {
-            seen.append(manager.fractionCompleted)
+            seen.append(manager.progressSnapshot().fractionCompleted)
         }
         #expect(seen == [0.25, 0.5, 0.75, 1])
-        #expect(manager.fractionCompleted == nil)
+        #expect(manager.progressSnapshot().fractionCompleted == nil)
     }
 
     @Test func aTrackedSequenceWithoutExpectedCountHasNoFraction() async {
@@ -163,7 +169,7 @@ struct TokenProgressTests {
         }
         var seen: [Double?] = []
         for await _ in elements.trackingNetworkActivity(in: manager) {
-            seen.append(manager.fractionCompleted)
+            seen.append(manager.progressSnapshot().fractionCompleted)
         }
         #expect(seen == [nil])
     }

@@ -135,8 +135,8 @@ struct MutationGapTests {
     @Test func aCancelledDelayTimerThatFiresLateIsIgnored() {
         let scheduler = CancelIgnoringScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
-        manager.startDelay = 0
-        manager.completionDelay = 1
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 1
         let output = RecordingNetworkIndicatorOutput()
         manager.addOutput(output)
         let manual = scheduler.base
@@ -146,9 +146,9 @@ struct MutationGapTests {
         manager.popNetworkActivity()
         manual.runPendingWork()  // the completion delay starts timer A, due at 1
         manual.advance(by: 0.5)
-        manager.isEnabled = false
+        manager.settings.isEnabled = false
         manual.runPendingWork()  // hides at once and cancels timer A, which will fire anyway
-        manager.isEnabled = true
+        manager.settings.isEnabled = true
         manager.pushNetworkActivity()
         manual.runPendingWork()
         #expect(output.visibilityChanges == [false, true, false, true])

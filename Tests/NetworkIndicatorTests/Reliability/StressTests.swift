@@ -11,8 +11,8 @@ struct StressTests {
     /// queue, then everything ended: the count is 0, the indicator hidden, the last update false.
     @Test func fourThreadsOfRandomOperationsLeaveNothingBehind() async {
         let manager = NetworkIndicatorManager()
-        manager.completionCheckInterval = 0.01
-        manager.completionDelay = 0.005
+        manager.settings.completionCheckInterval = 0.01
+        manager.settings.completionDelay = 0.005
         let diagnostics = DiagnosticCounter()
         manager.diagnosticsHandler = diagnostics.handler
         let collector = VisibilityCollector(manager)
@@ -85,10 +85,10 @@ struct StressTests {
         ]
         let outputs = managers.map { _ in RecordingNetworkIndicatorOutput() }
         for (index, manager) in managers.enumerated() {
-            manager.startDelay = [0, 0.02, 0.03, 0][index]
-            manager.completionDelay = [0.05, 0, 0.02, 0][index]
-            manager.minimumVisibleDuration = [0, 0, 0.05, 0][index]
-            manager.completionCheckInterval = 0.1
+            manager.settings.startDelay = [0, 0.02, 0.03, 0][index]
+            manager.settings.completionDelay = [0.05, 0, 0.02, 0][index]
+            manager.settings.minimumVisibleDuration = [0, 0, 0.05, 0][index]
+            manager.settings.completionCheckInterval = 0.1
             manager.addOutput(outputs[index])
         }
         scheduler.runPendingWork()

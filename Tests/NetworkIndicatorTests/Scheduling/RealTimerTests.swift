@@ -13,8 +13,8 @@ import FoundationNetworking
 struct RealTimerTests {
     private func makeManager() -> NetworkIndicatorManager {
         let manager = NetworkIndicatorManager()
-        manager.completionCheckInterval = 0.02
-        manager.completionDelay = 0
+        manager.settings.completionCheckInterval = 0.02
+        manager.settings.completionDelay = 0
         return manager
     }
 
@@ -110,8 +110,8 @@ struct RealTimerTests {
 
     @Test func delaysHideShortTasksAndBridgeGapsOnTheRealMainQueue() async {
         let manager = makeManager()
-        manager.startDelay = 0.1
-        manager.completionDelay = 0.1
+        manager.settings.startDelay = 0.1
+        manager.settings.completionDelay = 0.1
         let collector = VisibilityCollector(manager)
         await collector.wait { $0 == [false] }
 

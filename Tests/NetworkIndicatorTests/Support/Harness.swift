@@ -33,9 +33,9 @@ final class Harness {
     ) {
         manager = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: diagnostics.handler)
         output = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: receivesCounts)
-        manager.startDelay = startDelay
-        manager.completionDelay = completionDelay
-        manager.completionCheckInterval = completionCheckInterval
+        manager.settings.startDelay = startDelay
+        manager.settings.completionDelay = completionDelay
+        manager.settings.completionCheckInterval = completionCheckInterval
         manager.addOutput(output)
         settle()
     }

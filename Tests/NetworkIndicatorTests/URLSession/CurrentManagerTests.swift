@@ -38,7 +38,7 @@ extension RealLoadSuites {
         @Test func loadTrackingTheCurrentManagerCountsInTheScreenThatMadeIt() async throws {
             let server = try LocalHTTPServer()
             let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            app.completionCheckInterval = 3600
+            app.settings.completionCheckInterval = 3600
             let feed = NetworkIndicatorManager(parent: app, label: "feed")
             let profile = NetworkIndicatorManager(parent: app, label: "profile")
             let session = URLSession(configuration: .ephemeral)

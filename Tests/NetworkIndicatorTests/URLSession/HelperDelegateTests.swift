@@ -55,7 +55,7 @@ extension RealLoadSuites {
 
         private func makeManager() -> NetworkIndicatorManager {
             let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            manager.completionCheckInterval = 3600
+            manager.settings.completionCheckInterval = 3600
             return manager
         }
 

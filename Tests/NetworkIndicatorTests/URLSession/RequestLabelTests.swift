@@ -57,7 +57,7 @@ extension RealLoadSuites {
 
         private func makeManager() -> NetworkIndicatorManager {
             let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            manager.completionCheckInterval = 3600
+            manager.settings.completionCheckInterval = 3600
             return manager
         }
 
@@ -90,7 +90,7 @@ extension RealLoadSuites {
         @MainActor
         @Test func staleTaskDiagnosticNamesTheTaskWithoutItsSecrets() {
             let harness = Harness()
-            harness.manager.staleTaskThreshold = 10
+            harness.manager.settings.staleTaskThreshold = 10
             let session = URLSession(configuration: .ephemeral)
             let task = session.dataTask(with: Self.secretURL)
             harness.manager.track(task)

@@ -22,8 +22,8 @@ extension RealLoadSuites {
             _ scheduler: ManualNetworkIndicatorScheduler = ManualNetworkIndicatorScheduler()
         ) -> NetworkIndicatorManager {
             let manager = NetworkIndicatorManager(scheduler: scheduler)
-            manager.completionCheckInterval = 3600
-            manager.completionDelay = 0
+            manager.settings.completionCheckInterval = 3600
+            manager.settings.completionDelay = 0
             return manager
         }
 
@@ -63,9 +63,9 @@ extension RealLoadSuites {
             server.holdResponses()
             let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
             manager.track(task)
-            #expect(manager.fractionCompleted == nil, "no byte has been counted yet")
+            #expect(manager.progressSnapshot().fractionCompleted == nil, "no byte has been counted yet")
             task.resume()
-            await eventually { manager.fractionCompleted == 0.5 }
+            await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
             server.releaseResponses()
             await eventually { task.state == .completed }
             session.finishTasksAndInvalidate()
@@ -79,11 +79,11 @@ extension RealLoadSuites {
             let session = makeSession()
             server.holdResponses()
             startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
-            await eventually { manager.fractionCompleted == 0.5 }
+            await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
             // Ended and let go before anything reads it: its end is recorded as it ends.
             startDownload(server.url("/whole/\(2 * Self.half)"), on: session, in: manager)
             await polling(scheduler) { manager.activeTaskCount == 1 }
-            #expect(manager.fractionCompleted == 0.75)
+            #expect(manager.progressSnapshot().fractionCompleted == 0.75)
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
@@ -97,7 +97,7 @@ extension RealLoadSuites {
             let downloads = makeSession()
             server.holdResponses()
             startDownload(server.url("/half/\(Self.half)"), on: downloads, in: manager)
-            await eventually { manager.fractionCompleted == 0.5 }
+            await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
             let uploads = URLSession(configuration: .ephemeral)
             let request = httpRequest("POST", server.url("/whole/8"))
             do {
@@ -108,7 +108,7 @@ extension RealLoadSuites {
             await polling(scheduler) { manager.activeTaskCount == 1 }
             // 1 024 bytes sent of 1 024, and half of the download's 2 × half.
             let expected = Double(1_024 + Self.half) / Double(1_024 + 2 * Self.half)
-            #expect(manager.fractionCompleted == expected)
+            #expect(manager.progressSnapshot().fractionCompleted == expected)
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
             uploads.finishTasksAndInvalidate()
@@ -147,11 +147,11 @@ extension RealLoadSuites {
             startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
             startDownload(server.url("/cut/\(Self.half)"), on: session, in: manager)
             // Half of 2 × half, and a quarter of 4 × half.
-            await eventually { manager.fractionCompleted == 2.0 / 6 }
+            await eventually { manager.progressSnapshot().fractionCompleted == 2.0 / 6 }
             server.cutConnections()
             await polling(scheduler) { manager.activeTaskCount == 1 }
             // Counted as done, it would read (4 + 1) of (4 + 2) halves; it leaves both sums instead.
-            #expect(manager.fractionCompleted == 0.5)
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5)
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
@@ -170,13 +170,14 @@ extension RealLoadSuites {
             cancelled!.resume()
             // Both totals known, and both first halves received (the bytes trail the headers).
             await eventually {
-                manager.progressSnapshot().totalUnitCount == 4 * Int64(Self.half) && manager.fractionCompleted == 0.5
+                manager.progressSnapshot().totalUnitCount == 4 * Int64(Self.half)
+                    && manager.progressSnapshot().fractionCompleted == 0.5
             }
             cancelled!.cancel()
             cancelled = nil
             await polling(scheduler) { manager.activeTaskCount == 1 }
             // Counted as done, it would read 0.75; it drops out of both sums instead.
-            #expect(manager.fractionCompleted == 0.5)
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5)
             await server.waitUntilCancelledLoadsHaveStopped()
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
@@ -192,7 +193,7 @@ extension RealLoadSuites {
             let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
             child.track(task)
             task.resume()
-            await eventually { parent.fractionCompleted == 0.5 }
+            await eventually { parent.progressSnapshot().fractionCompleted == 0.5 }
             server.releaseResponses()
             await eventually { task.state == .completed }
             session.finishTasksAndInvalidate()

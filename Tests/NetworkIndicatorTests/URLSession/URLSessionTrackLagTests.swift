@@ -25,7 +25,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let scheduler = ManualNetworkIndicatorScheduler()
             let manager = NetworkIndicatorManager(scheduler: scheduler)
-            manager.completionCheckInterval = Self.hour
+            manager.settings.completionCheckInterval = Self.hour
             let session = URLSession(configuration: .ephemeral)
             server.holdResponses()  // in flight until the polls below have looked at it
             let task = startLoad(server.url("/a"), session: session, manager: manager) {}
@@ -54,7 +54,7 @@ extension RealLoadSuites {
         @Test func trackedLoadsThatNobodyKeepsEndOnTheRealMainQueue() async throws {
             let server = try LocalHTTPServer()
             let manager = NetworkIndicatorManager()
-            manager.completionCheckInterval = Self.hour
+            manager.settings.completionCheckInterval = Self.hour
             let session = URLSession(configuration: .ephemeral)
             var lags: [TimeInterval] = []
             // Loads of random length, so that completions fall anywhere between two polls.

@@ -19,8 +19,8 @@ extension RealLoadSuites {
         private func makeManager() -> (NetworkIndicatorManager, ManualNetworkIndicatorScheduler) {
             let scheduler = ManualNetworkIndicatorScheduler()
             let manager = NetworkIndicatorManager(scheduler: scheduler)
-            manager.completionCheckInterval = Self.hour
-            manager.completionDelay = 0  // no hide timer: the polls are the only timed work
+            manager.settings.completionCheckInterval = Self.hour
+            manager.settings.completionDelay = 0  // no hide timer: the polls are the only timed work
             return (manager, scheduler)
         }
 
@@ -168,7 +168,7 @@ extension RealLoadSuites {
             let server = try LocalHTTPServer()
             let (parent, scheduler) = makeManager()
             let child = NetworkIndicatorManager(parent: parent, label: "screen")
-            child.completionCheckInterval = Self.hour
+            child.settings.completionCheckInterval = Self.hour
             let session = URLSession(configuration: .ephemeral)
             let task = session.dataTask(with: server.url("/child"))
             child.track(task)

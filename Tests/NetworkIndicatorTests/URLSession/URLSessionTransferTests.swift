@@ -15,7 +15,7 @@ extension RealLoadSuites {
     struct URLSessionTransferTests {
         private func makeManager() -> NetworkIndicatorManager {
             let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-            manager.completionCheckInterval = 3600
+            manager.settings.completionCheckInterval = 3600
             return manager
         }
 

@@ -19,7 +19,7 @@ extension RealLoadSuites {
         /// A manager on the real main queue, sweeping once an hour.
         private func makeManager() -> NetworkIndicatorManager {
             let manager = NetworkIndicatorManager()
-            manager.completionCheckInterval = Self.hour
+            manager.settings.completionCheckInterval = Self.hour
             return manager
         }
 
@@ -51,7 +51,7 @@ extension RealLoadSuites {
         func taskOnlyTheManagerHoldsEndsAndIsReleased() async {
             let scheduler = ManualNetworkIndicatorScheduler()
             let manager = NetworkIndicatorManager(scheduler: scheduler)
-            manager.completionCheckInterval = Self.hour
+            manager.settings.completionCheckInterval = Self.hour
             let task = trackedTaskOfNoSession(in: manager)
             #expect(task.object != nil, "held until a poll has seen it")
             await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
@@ -66,7 +66,7 @@ extension RealLoadSuites {
         func tasksThatEndAtOnePollAreAllReleasedByIt() async {
             let scheduler = ManualNetworkIndicatorScheduler()
             let manager = NetworkIndicatorManager(scheduler: scheduler)
-            manager.completionCheckInterval = Self.hour
+            manager.settings.completionCheckInterval = Self.hour
             let first = trackedTaskOfNoSession(in: manager)
             let second = trackedTaskOfNoSession(in: manager)
             await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }

@@ -45,7 +45,7 @@ public import OpenAPIRuntime
 /// ## Progress
 ///
 /// Each request's task carries a `Progress` that rolls up into the manager's
-/// ``NetworkIndicator/NetworkIndicatorManager/fractionCompleted``. One request's fraction only
+/// ``NetworkIndicator/NetworkIndicatorManager/progressSnapshot()``. One request's fraction only
 /// grows, and it reaches 1 only when its response body has ended (its task then ends and counts
 /// as done):
 ///

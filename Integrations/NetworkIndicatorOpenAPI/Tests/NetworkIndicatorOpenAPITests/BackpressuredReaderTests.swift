@@ -62,7 +62,7 @@ import Testing
         manual.send(Self.chunk)
         _ = try await iterator.next()
         #expect(countAfterThePause == 1)
-        #expect(harness.manager.fractionCompleted == 20.0 / 30)
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 20.0 / 30)
         manual.continuation.finish()
     }
 }

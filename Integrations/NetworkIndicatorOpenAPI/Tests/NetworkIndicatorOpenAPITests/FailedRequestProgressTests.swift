@@ -58,15 +58,15 @@ import Testing
     @Test func aRequestCancelledByItsScopeWhileItsBodyIsReadLeavesTheBatchAtOnce() async throws {
         let (survivor, survivorIterator) = try await startSurvivor()
         let (manual, reader) = try await startScreensRead()
-        let before = harness.manager.fractionCompleted
+        let before = harness.manager.progressSnapshot().fractionCompleted
         screen.cancelNetworkTasks()
         // At once: the screen's reader is still waiting for its read.
-        let afterTheCancel = harness.manager.fractionCompleted
+        let afterTheCancel = harness.manager.progressSnapshot().fractionCompleted
         manual.continuation.finish()
         _ = try? await reader.value
         #expect(before == 0.35, "50 + 20 of 200")
         #expect(afterTheCancel == 0.2, "the survivor alone; 0.6 would count the cancelled request as done")
-        #expect(harness.manager.fractionCompleted == 0.2)
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0.2)
         survivor.continuation.finish()
         withExtendedLifetime(survivorIterator) {}
     }
@@ -92,14 +92,14 @@ import Testing
             }
         }
         for await _ in uploading { break }
-        let before = harness.manager.fractionCompleted
+        let before = harness.manager.progressSnapshot().fractionCompleted
         screen.cancelNetworkTasks()
-        let afterTheCancel = harness.manager.fractionCompleted
+        let afterTheCancel = harness.manager.progressSnapshot().fractionCompleted
         gateContinuation.yield()
         await #expect(throws: CancellationError.self) { _ = try await call.value }
         #expect(before != nil && before != 0.2, "the upload counts while it runs")
         #expect(afterTheCancel == 0.2, "the survivor alone, not the cancelled upload as done")
-        #expect(harness.manager.fractionCompleted == 0.2)
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0.2)
         survivor.continuation.finish()
         withExtendedLifetime(survivorIterator) {}
     }
@@ -110,7 +110,10 @@ import Testing
         manual.continuation.finish(throwing: ReadFailure())
         await #expect(throws: ReadFailure.self) { _ = try await reader.value }
         #expect(screen.activeTaskCount == 0)
-        #expect(harness.manager.fractionCompleted == 0.2, "the survivor alone; 0.6 would count the failure as done")
+        #expect(
+            harness.manager.progressSnapshot().fractionCompleted == 0.2,
+            "the survivor alone; 0.6 would count the failure as done"
+        )
         survivor.continuation.finish()
         withExtendedLifetime(survivorIterator) {}
     }
@@ -130,7 +133,10 @@ import Testing
                 throw TransportFailure()
             }
         }
-        #expect(harness.manager.fractionCompleted == 0.2, "the survivor alone, not the failed upload as done")
+        #expect(
+            harness.manager.progressSnapshot().fractionCompleted == 0.2,
+            "the survivor alone, not the failed upload as done"
+        )
         survivor.continuation.finish()
         withExtendedLifetime(survivorIterator) {}
     }

@@ -71,7 +71,7 @@ import Testing
         let body = try await client().getStream(query: .init(chunks: 3)).ok.body.binary
         var fractions: [Double?] = []
         for try await _ in body {
-            fractions.append(manager.fractionCompleted)
+            fractions.append(manager.progressSnapshot().fractionCompleted)
         }
         #expect(!fractions.isEmpty)
         #expect(fractions.allSatisfy { $0 == nil })

@@ -18,7 +18,7 @@ import Testing
     ) async throws -> Double? {
         manual.send(text)
         _ = try await iterator.next()
-        return harness.manager.fractionCompleted
+        return harness.manager.progressSnapshot().fractionCompleted
     }
 
     @Test func bodyOfKnownLengthAdvancesTheFractionAfterEachChunk() async throws {
@@ -33,7 +33,7 @@ import Testing
         #expect(fractions == [0.25, 0.5, 0.75, 11.0 / 12], "never full before the body ends")
         manual.continuation.finish()
         #expect(try await iterator.next() == nil)
-        #expect(harness.manager.fractionCompleted == nil, "idle again")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == nil, "idle again")
     }
 
     @Test func contentLengthHeaderGivesTheTotalWhenTheBodyLengthIsUnknown() async throws {
@@ -61,7 +61,7 @@ import Testing
         let other = harness.manager.beganNetworkTask(label: "other", progress: halfDone(of: 100))
         let whileWaiting = LockedValue<Double?>(nil)
         _ = try await harness.respond(with: nil) {
-            let fraction = harness.manager.fractionCompleted
+            let fraction = harness.manager.progressSnapshot().fractionCompleted
             whileWaiting.withLock { $0 = fraction }
         }
         #expect(whileWaiting.withLock { $0 } == 0.5)
@@ -111,7 +111,7 @@ import Testing
         #expect(try await read("abc", from: manual, with: &iterator!, in: harness) == 0.25)
         iterator = nil  // a single-iteration body released early: its task ends
         #expect(harness.count == 1)
-        #expect(harness.manager.fractionCompleted == nil, "no full bar while the scope stays busy")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == nil, "no full bar while the scope stays busy")
         withExtendedLifetime(busy) {}
     }
 
@@ -123,12 +123,12 @@ import Testing
         var iterator = body?.makeAsyncIterator()
         manual.send(String(repeating: "x", count: 50))
         _ = try await iterator?.next()
-        #expect(harness.manager.fractionCompleted == 0.5, "50 of 100 and 50 of 100")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0.5, "50 of 100 and 50 of 100")
         iterator = nil
         body = nil
         #expect(harness.count == 1, "the dropped body ended its task")
         // Counted as done it would read 150 of 200; it drops out instead.
-        #expect(harness.manager.fractionCompleted == 0.5)
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0.5)
         manual.continuation.finish()
         withExtendedLifetime((other, iterator, body)) {}
     }
@@ -149,7 +149,7 @@ import Testing
             }
         }
         #expect(harness.count == 1)
-        #expect(harness.manager.fractionCompleted == 0.5, "the failed upload's bytes are not done")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0.5, "the failed upload's bytes are not done")
         withExtendedLifetime(other) {}
     }
 

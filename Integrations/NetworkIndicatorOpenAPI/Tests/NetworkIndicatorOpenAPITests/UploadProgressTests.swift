@@ -33,7 +33,7 @@ import Testing
         ) { _, body, _ in
             if let body {
                 for try await chunk in body {
-                    let fraction = harness.manager.fractionCompleted
+                    let fraction = harness.manager.progressSnapshot().fractionCompleted
                     fractions.withLock { $0.append(fraction) }
                     sent.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
                 }
@@ -96,7 +96,7 @@ import Testing
             baseURL: URL(string: "http://127.0.0.1")!,
             operationID: "upload"
         ) { _, body, _ in
-            let now = harness.manager.fractionCompleted
+            let now = harness.manager.progressSnapshot().fractionCompleted
             handedOn.withLock { $0 = body }
             fraction.withLock { $0 = now }
             return (HTTPResponse(status: .ok), nil)
@@ -113,11 +113,11 @@ import Testing
         let (whileSending, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
         var fractions = whileSending
         var iterator = try #require(response).makeAsyncIterator()
-        fractions.append(harness.manager.fractionCompleted)
+        fractions.append(harness.manager.progressSnapshot().fractionCompleted)
         for _ in 0..<2 {
             manual.send(String(repeating: "x", count: 15))
             _ = try await iterator.next()
-            fractions.append(harness.manager.fractionCompleted)
+            fractions.append(harness.manager.progressSnapshot().fractionCompleted)
         }
         manual.continuation.finish()
         let last = try await iterator.next()
@@ -127,19 +127,19 @@ import Testing
         #expect(values.allSatisfy { $0 < 1 }, "never full before the end: \(values)")
         #expect(Array(values.suffix(2)) == [0.625, 39.0 / 40], "10 + 15 of 40, then all but the end")
         #expect(last == nil)
-        #expect(harness.manager.fractionCompleted == nil, "the request ended")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == nil, "the request ended")
     }
 
     @Test func responseOfUnknownLengthAfterAnUploadHoldsTheUploadsShare() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .unknown)
         let (whileSending, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
-        let afterTheResponse = harness.manager.fractionCompleted
+        let afterTheResponse = harness.manager.progressSnapshot().fractionCompleted
         var iterator = try #require(response).makeAsyncIterator()
         manual.send("some bytes")
         _ = try await iterator.next()
         #expect(afterTheResponse != nil && afterTheResponse == whileSending.last, "neither falls nor vanishes")
-        #expect(harness.manager.fractionCompleted == afterTheResponse)
+        #expect(harness.manager.progressSnapshot().fractionCompleted == afterTheResponse)
         manual.continuation.finish()
     }
 
@@ -152,7 +152,7 @@ import Testing
             answering: manual.body,
             headerFields: [.contentLength: String(Int64.max)]
         )
-        let afterTheResponse = try #require(harness.manager.fractionCompleted)
+        let afterTheResponse = try #require(harness.manager.progressSnapshot().fractionCompleted)
         #expect(afterTheResponse >= (whileSending.last ?? nil) ?? 1)
         #expect(afterTheResponse < 1)
         manual.continuation.finish()
@@ -169,7 +169,7 @@ import Testing
         )
         _ = try await send(requestBody(), in: harness, answering: nil)
         let weight = 10 + RequestProgressState.minimumResponseReserve
-        #expect(harness.manager.fractionCompleted == Double(weight) / Double(weight + 100))
+        #expect(harness.manager.progressSnapshot().fractionCompleted == Double(weight) / Double(weight + 100))
         withExtendedLifetime(other) {}
     }
 
@@ -183,11 +183,11 @@ import Testing
         )
         let manual = ManualBody(length: .unknown)
         let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
-        let whileKept = harness.manager.fractionCompleted
+        let whileKept = harness.manager.progressSnapshot().fractionCompleted
         await MainActor.run { harness.scheduler.advance(by: MiddlewareHarness.unreadTimeout) }
         #expect(harness.count == 1, "only the other task")
         #expect(whileKept.map { $0 > 0 } == true)
-        #expect(harness.manager.fractionCompleted == 0, "the other task's 0 of 100 alone")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 0, "the other task's 0 of 100 alone")
         manual.continuation.finish()
         withExtendedLifetime((other, response)) {}
     }
@@ -209,7 +209,10 @@ import Testing
         manual.send(String(repeating: "x", count: 15))
         _ = try await iterator.next()
         _ = try await String(collecting: try #require(kept.withLock { $0 }), upTo: 100)
-        #expect(harness.manager.fractionCompleted == 0.625, "10 + 15 of 40: the late read moved nothing")
+        #expect(
+            harness.manager.progressSnapshot().fractionCompleted == 0.625,
+            "10 + 15 of 40: the late read moved nothing"
+        )
         manual.continuation.finish()
     }
 }

@@ -97,9 +97,9 @@ final class ModelChecker {
             } else {
                 NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: diagnostics.handler)
             }
-        manager.startDelay = delays[index].start
-        manager.completionDelay = delays[index].completion
-        manager.completionCheckInterval = 1
+        manager.settings.startDelay = delays[index].start
+        manager.settings.completionDelay = delays[index].completion
+        manager.settings.completionCheckInterval = 1
         manager.addOutput(outputs[index])
         managers[index] = manager
     }
