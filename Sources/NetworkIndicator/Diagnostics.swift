@@ -40,7 +40,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
     public let label: String
 
     /// Creates a diagnostic; the manager creates them, tests may too.
-    public init(kind: Kind, label: String) {
+    init(kind: Kind, label: String) {
         self.kind = kind
         self.label = label
     }

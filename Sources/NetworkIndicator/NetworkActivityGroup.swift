@@ -15,7 +15,7 @@
 /// and O(1). The group keeps its manager alive.
 public final class NetworkActivityGroup: Sendable {
     /// The manager this group contributes to.
-    public let manager: NetworkIndicatorManager
+    let manager: NetworkIndicatorManager
     /// The identity of the group's entry (internal for `NetworkActivityGroup+Progress.swift`).
     let key = ActivityKey()
     private let label: String

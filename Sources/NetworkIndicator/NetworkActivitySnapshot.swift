@@ -28,8 +28,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         /// How many tasks are open under this token, group or counter.
         public let taskCount: Int
         /// When the first of them began, in the scheduler's time (seconds).
-        public let startedAt: TimeInterval
-        /// Seconds since ``startedAt`` when the snapshot was taken.
+        let startedAt: TimeInterval
+        /// Seconds since the task began, when the snapshot was taken.
         public let age: TimeInterval
         /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
         public let isTokenAlive: Bool
@@ -47,7 +47,7 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     /// managers' tasks included).
     public let activeTaskCount: Int
     /// When the snapshot was taken, in the scheduler's time.
-    public let takenAt: TimeInterval
+    let takenAt: TimeInterval
 
     /// A multi-line listing, one activity per line.
     public var description: String {

@@ -35,7 +35,7 @@ public struct NetworkProgressSnapshot: Sendable, Equatable {
     public var estimatedTimeRemaining: TimeInterval?
 
     /// An idle scope's snapshot: no fraction, nothing counted, nothing running.
-    public init(
+    init(
         fractionCompleted: Double? = nil,
         completedUnitCount: Int64 = 0,
         totalUnitCount: Int64 = 0,

@@ -41,7 +41,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         public var isTerminal: Bool
         /// Writes text as it is, without adding a newline.
         public var write: @Sendable (String) -> Void
-        /// The file descriptor written to, if made by ``fileDescriptor(_:)``: the default
+        /// The file descriptor written to, if made by `fileDescriptor(_:)`: the default
         /// diagnostics handler prints above a spinner that spins on its own descriptor.
         var fileDescriptor: Int32?
 
@@ -54,13 +54,10 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         /// Standard error; a terminal if `isatty(2)` says so.
         public static var standardError: Destination { fileDescriptor(STDERR_FILENO) }
 
-        /// An open file descriptor, such as a terminal the tool opened itself; a terminal if
-        /// `isatty` says so when the destination is made.
-        ///
-        /// The descriptor is borrowed, not owned: keep it open while the spinner may write, and
-        /// close it yourself afterwards. Writes to a closed or invalid descriptor are lost
-        /// silently (such a descriptor is never a terminal, so the spinner does not draw).
-        public static func fileDescriptor(_ descriptor: Int32) -> Destination {
+        /// An open file descriptor; a terminal if `isatty` says so when the destination is made.
+        /// The descriptor is borrowed, not owned. Writes to a closed or invalid descriptor are
+        /// lost silently (such a descriptor is never a terminal, so the spinner does not draw).
+        static func fileDescriptor(_ descriptor: Int32) -> Destination {
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             var destination = Destination(isTerminal: isatty(descriptor) == 1) { text in
                 handle.write(Data(text.utf8))
@@ -76,16 +73,16 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     }
 
     /// The glyphs drawn in turn, one per frame.
-    public let frames: [String]
+    let frames: [String]
     /// The default frames: a turning circle of Braille dots.
-    public nonisolated static let brailleFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    nonisolated static let brailleFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// Seconds between frames.
-    public let frameInterval: TimeInterval
+    let frameInterval: TimeInterval
     /// Whether the spinner is currently drawn.
-    public private(set) var isSpinning = false
+    private(set) var isSpinning = false
     /// The fraction shown as a percentage after the label; `nil` shows none. Set by the manager
     /// (see ``networkIndicatorFractionCompletedDidChange(_:)``).
-    public private(set) var fractionCompleted: Double?
+    private(set) var fractionCompleted: Double?
 
     private let destination: Destination
     private let isDrawing: Bool
@@ -102,15 +99,15 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     ///   - destination: Where to draw; standard error by default.
     ///   - drawsWhenNotATerminal: Draw even if `destination` is not a terminal (default `false`:
     ///     a pipe or file gets nothing).
-    ///   - frames: The glyphs to cycle through; Braille dots by default. An empty array is
-    ///     replaced by the default.
+    ///   - frames: The glyphs to cycle through; an empty array (the default) draws a turning
+    ///     circle of Braille dots.
     ///   - frameInterval: Seconds between frames (default 0.1; values under 0.01 become 0.01).
     ///   - scheduler: Drives the animation; the main queue by default.
     public init(
         label: String = "Loading",
         destination: Destination = .standardError,
         drawsWhenNotATerminal: Bool = false,
-        frames: [String] = TerminalSpinnerOutput.brailleFrames,
+        frames: [String] = [],
         frameInterval: TimeInterval = 0.1,
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
