@@ -97,7 +97,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         let id = state.withLock { state in
             state.scheduledTimerCount += 1
             return state.insert(
@@ -149,7 +149,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         }
     }
 
-    private struct Handle: NetworkIndicatorCancellable {
+    private struct Handle: NetworkIndicatorTimer {
         let state: LockedState<State>
         let id: UInt64
 

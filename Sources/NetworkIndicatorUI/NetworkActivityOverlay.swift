@@ -1,9 +1,10 @@
 // Apple APIs used, with the availability Apple's documentation gives:
 // - The overlay's material needs iOS 15, macOS 12, watchOS 10 (see
 //   NetworkActivityOverlayContent.swift).
-// - Observation (through NetworkIndicatorModel): iOS 17.0+, macOS 14.0+, tvOS 17.0+,
-//   watchOS 10.0+, visionOS 1.0+; only the model-based overlay needs it.
-// - ViewModifier, ViewBuilder: iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
+// - Environment, ViewModifier, ViewBuilder, View.environment(_:_:): iOS 13.0+, macOS 10.15+,
+//   tvOS 13.0+, watchOS 6.0+.
+// - LocalizedStringResource, String(localized:), Text.init(_: LocalizedStringResource):
+//   iOS 16.0+, macOS 13.0+, tvOS 16.0+, watchOS 9.0+.
 #if canImport(SwiftUI)
 public import Foundation
 public import NetworkIndicator
@@ -11,12 +12,14 @@ public import SwiftUI
 
 @available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
 extension View {
-    /// Overlays a spinner titled `label` while `manager` is loading, for as long as this view
+    /// Overlays a spinner titled `label` while the manager is loading, for as long as this view
     /// is on screen.
     ///
     /// ```swift
+    /// List(posts) { PostRow(post: $0) }
+    ///     .networkActivityOverlay()  // the enclosing networkActivityScope's manager
     /// List(items) { ItemRow(item: $0) }
-    ///     .networkActivityOverlay(itemsActivity)   // the screen's child manager
+    ///     .networkActivityOverlay(itemsActivity, hasContent: !items.isEmpty, label: "Loading items")
     /// ```
     ///
     /// The overlay follows the manager's task count while the view is on screen, starting from
@@ -25,31 +28,37 @@ extension View {
     /// least `settings.minimumVisibleDuration` (see ``NetworkActivityOverlaySettings``), lets
     /// touches through unless `settings.interaction` says otherwise, and announces its title to
     /// VoiceOver, queued behind current speech, unless `settings.announcesActivity` is `false`.
-    /// While the manager knows how far its tasks are (its `fractionCompleted`, from tasks begun
+    /// While the manager knows how far its tasks are (its `progressSnapshot()`, from tasks begun
     /// with a `Progress`), the spinner becomes a determinate `ProgressView` with a rounded-down
     /// percentage under it, which VoiceOver reads as the overlay's value ("Loading, 40
     /// percent"); `settings.showsProgress = false` keeps the spinner. Progress never changes
     /// when the overlay draws or erases. Main actor, as every view modifier.
     ///
     /// - Parameters:
-    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - manager: The manager whose loading state the overlay shows; `nil` (the default) for
+    ///     the environment's, `\.networkIndicator`: the enclosing `networkActivityScope(_:)`'s,
+    ///     or ``NetworkIndicator/NetworkIndicatorManager/shared`` outside any scope.
+    ///   - hasContent: Whether the view already shows content (stale-while-refreshing): `true`
+    ///     draws a small capsule at the top edge instead of a card over the content, and never
+    ///     blocks it. `false` (the default) covers an empty screen.
     ///   - label: A key of `bundle`'s `Localizable.strings` (or string catalog); `nil` for
     ///     "Loading" in the package's translations (English, German, French, Spanish,
     ///     Japanese), even if your app has a "Loading" key.
     ///   - bundle: The bundle that translates `label`; `nil` for the app's main bundle.
     ///   - settings: The overlay's presentation; `nil` for the enclosing
-    ///     `networkActivityScope(_:settings:)`'s when `manager` is that scope's, else the
+    ///     `networkActivityScope(_:settings:)`'s when the manager is that scope's, else the
     ///     defaults.
     @MainActor
     public func networkActivityOverlay(
-        _ manager: NetworkIndicatorManager,
+        _ manager: NetworkIndicatorManager? = nil,
+        hasContent: Bool = false,
         label: String? = nil,
         bundle: Bundle? = nil,
         settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
         let title = OverlayLabel(label, bundle: bundle)
         return modifier(
-            NetworkActivityOverlayShell(
+            NetworkActivityOverlayHost(
                 manager: manager,
                 settings: settings,
                 spokenTitle: title.text(),
@@ -57,14 +66,16 @@ extension View {
                 shownTitle: title.shownText
             )
         )
+        .environment(\.networkActivityOverlayHasContent, hasContent)
     }
 
-    /// Overlays your own `content` while `manager` is loading, presented as
-    /// `networkActivityOverlay(_:label:bundle:settings:)` presents the package's spinner.
+    /// Overlays your own `content` while the manager is loading, presented as
+    /// `networkActivityOverlay(_:hasContent:label:bundle:settings:)` presents the package's
+    /// spinner.
     ///
     /// ```swift
     /// List(items) { ItemRow(item: $0) }
-    ///     .networkActivityOverlay(itemsActivity) {
+    ///     .networkActivityOverlay(spokenTitle: String(localized: "Syncing")) {
     ///         ProgressView("Syncing").padding()
     ///     }
     /// ```
@@ -73,50 +84,58 @@ extension View {
     /// translations if `nil`); give `content` its own accessibility label. Main actor.
     ///
     /// - Parameters:
-    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - manager: As for `networkActivityOverlay(_:hasContent:label:bundle:settings:)`:
+    ///     `nil` for the environment's.
+    ///   - hasContent: As there; with `true`, `content` is drawn at the top edge.
     ///   - spokenTitle: What VoiceOver announces, already localized; `nil` for "Loading".
-    ///   - settings: As for `networkActivityOverlay(_:label:bundle:settings:)`.
-    ///   - content: The overlay, centred over this view.
+    ///   - settings: As there.
+    ///   - content: The overlay, centred over this view (or at its top edge).
     @MainActor
     public func networkActivityOverlay<Content: View>(
-        _ manager: NetworkIndicatorManager,
+        _ manager: NetworkIndicatorManager? = nil,
+        hasContent: Bool = false,
         spokenTitle: String? = nil,
         settings: NetworkActivityOverlaySettings? = nil,
         @ViewBuilder content: () -> Content
     ) -> some View {
         modifier(
-            NetworkActivityOverlayShell(
+            NetworkActivityOverlayHost(
                 manager: manager,
                 settings: settings,
                 spokenTitle: spokenTitle ?? OverlayLabel(nil).text(),
                 overlay: content()
             )
         )
+        .environment(\.networkActivityOverlayHasContent, hasContent)
     }
 }
 
 @available(iOS 16, macOS 13, tvOS 16, watchOS 10, *)
 extension View {
-    /// `networkActivityOverlay(_:label:bundle:settings:)` titled by a `LocalizedStringResource`:
-    /// Xcode extracts it into a String Catalog, and it names its own table and bundle.
+    /// `networkActivityOverlay(_:hasContent:label:bundle:settings:)` titled by a
+    /// `LocalizedStringResource`: Xcode extracts it into a String Catalog, and it names its own
+    /// table and bundle.
     ///
     /// ```swift
     /// List(items) { ItemRow(item: $0) }
-    ///     .networkActivityOverlay(feed, title: "Loading feed")
+    ///     .networkActivityOverlay(title: "Loading feed")
     /// ```
     ///
     /// - Parameters:
-    ///   - manager: The manager whose loading state the overlay shows.
+    ///   - manager: The manager whose loading state the overlay shows; `nil` for the
+    ///     environment's.
+    ///   - hasContent: Whether the view already shows content (see the other form).
     ///   - title: The title, shown and announced in the user's language.
-    ///   - settings: As for `networkActivityOverlay(_:label:bundle:settings:)`.
+    ///   - settings: As for `networkActivityOverlay(_:hasContent:label:bundle:settings:)`.
     @MainActor
     public func networkActivityOverlay(
-        _ manager: NetworkIndicatorManager,
+        _ manager: NetworkIndicatorManager? = nil,
+        hasContent: Bool = false,
         title: LocalizedStringResource,
         settings: NetworkActivityOverlaySettings? = nil
     ) -> some View {
         modifier(
-            NetworkActivityOverlayShell(
+            NetworkActivityOverlayHost(
                 manager: manager,
                 settings: settings,
                 spokenTitle: String(localized: title),
@@ -124,144 +143,31 @@ extension View {
                 shownTitle: Text(title)
             )
         )
+        .environment(\.networkActivityOverlayHasContent, hasContent)
     }
 }
 
-#if canImport(Observation)
-/// Covers a view with a spinner titled "Loading" while the manager a ``NetworkIndicatorModel``
-/// is attached to is loading: the classic activity overlay over a list, for apps that keep a
-/// model.
-///
-/// The overlay follows the model's manager exactly as
-/// `networkActivityOverlay(_:label:bundle:settings:)` follows a manager, through the same
-/// tested presentation: the show delay, the minimum time, the bar only while everything running
-/// is measured, VoiceOver announcements as the settings say, their `interaction`, and nothing
-/// while the manager is disabled. It does not draw from the model's `isVisible`, which follows
-/// the manager's own delays (meant for app-wide chrome) and has none of that. A model attached
-/// to no manager (or whose manager has gone) shows nothing; one attached later, or moved to
-/// another manager (a model follows one manager at a time), is followed from then. Use it through
-/// `View.networkActivityOverlay(_:label:settings:)` with a model you keep; with a manager, or
-/// with the environment's manager (`networkActivityOverlay(label:)`), the overlay needs only
-/// iOS 15.
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-public struct NetworkActivityOverlay: ViewModifier {
-    private let model: NetworkIndicatorModel
-    private let title: Text
-    private let spokenTitle: String
-    private let settings: NetworkActivityOverlaySettings?
+/// The overlay of the manager passed, or of the environment's when none was.
+@available(iOS 15, macOS 12, tvOS 15, watchOS 10, *)
+@MainActor
+struct NetworkActivityOverlayHost<Overlay: View>: ViewModifier {
+    let manager: NetworkIndicatorManager?
+    let settings: NetworkActivityOverlaySettings?
+    let spokenTitle: String
+    let overlay: Overlay
+    var shownTitle: Text? = nil
+    @Environment(\.networkIndicator) private var environmentManager
 
-    /// Creates the modifier for `model`, titled `label`: a key of the app's
-    /// `Localizable.strings` (or string catalog), looked up in the main bundle as `Text` would,
-    /// or `nil` for "Loading" in the package's translations; `settings` as for
-    /// `networkActivityOverlay(_:label:bundle:settings:)` (`nil`: the scope's when the model's
-    /// manager is the scope's, else the defaults).
-    public init(model: NetworkIndicatorModel, label: String? = nil, settings: NetworkActivityOverlaySettings? = nil) {
-        let title = OverlayLabel(label)
-        self.init(model: model, title: title.shownText, spokenTitle: title.text(), settings: settings)
-    }
-
-    /// Creates the modifier for `model`, titled `title` (extracted into a String Catalog, and
-    /// translated from the table and bundle it names); `settings` as above.
-    public init(
-        model: NetworkIndicatorModel,
-        title: LocalizedStringResource,
-        settings: NetworkActivityOverlaySettings? = nil
-    ) {
-        self.init(model: model, title: Text(title), spokenTitle: String(localized: title), settings: settings)
-    }
-
-    /// Creates the modifier for `model`, titled `titleKey` from `tableName` of `bundle` (the
-    /// main bundle's `Localizable` if `nil`), as `Text` would title it; VoiceOver hears the key
-    /// translated, or "Loading" for a key with interpolated values. `settings` as above.
-    public init(
-        model: NetworkIndicatorModel,
-        titleKey: LocalizedStringKey,
-        tableName: String? = nil,
-        bundle: Bundle? = nil,
-        settings: NetworkActivityOverlaySettings? = nil
-    ) {
-        self.init(
-            model: model,
-            title: Text(titleKey, tableName: tableName, bundle: bundle),
-            spokenTitle: OverlayLabel(reflecting: titleKey, tableName: tableName, bundle: bundle).text(),
-            settings: settings
+    func body(content: Content) -> some View {
+        content.modifier(
+            NetworkActivityOverlayShell(
+                manager: manager ?? environmentManager,
+                settings: settings,
+                spokenTitle: spokenTitle,
+                overlay: overlay,
+                shownTitle: shownTitle
+            )
         )
     }
-
-    private init(
-        model: NetworkIndicatorModel,
-        title: Text,
-        spokenTitle: String,
-        settings: NetworkActivityOverlaySettings?
-    ) {
-        self.model = model
-        self.title = title
-        self.spokenTitle = spokenTitle
-        self.settings = settings
-    }
-
-    /// The content with the overlay of the model's manager: the one it is attached to now. A
-    /// model attached after the view was drawn, or moved to another manager, redraws the view,
-    /// and the overlay starts again from that manager's state. Main actor, like every view body.
-    @MainActor
-    @ViewBuilder
-    public func body(content: Content) -> some View {
-        if let manager = model.attachedManager {
-            content.modifier(
-                NetworkActivityOverlayShell(
-                    manager: manager,
-                    settings: settings,
-                    spokenTitle: spokenTitle,
-                    overlay: NetworkActivityOverlayCard(title: title),
-                    shownTitle: title
-                )
-            )
-        } else {
-            content
-        }
-    }
 }
-
-@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-extension View {
-    /// Overlays a spinner titled `label` while the manager `model` is attached to is loading,
-    /// with the presentation of `networkActivityOverlay(_:label:bundle:settings:)` (see
-    /// ``NetworkActivityOverlay``).
-    ///
-    /// You create and keep the model (in `@State`, or in your own view model) and attach it to
-    /// a manager yourself. To have the view follow a manager with nothing to keep, pass the
-    /// manager instead, or use `networkActivityOverlay(label:)` for the environment's manager.
-    ///
-    /// - Parameters:
-    ///   - model: The model whose manager the overlay follows.
-    ///   - label: A key of your app's `Localizable.strings`, or `nil` for "Loading" in the
-    ///     package's translations.
-    ///   - settings: The overlay's presentation; `nil` for the scope's or the defaults.
-    @MainActor
-    public func networkActivityOverlay(
-        _ model: NetworkIndicatorModel,
-        label: String? = nil,
-        settings: NetworkActivityOverlaySettings? = nil
-    ) -> some View {
-        modifier(NetworkActivityOverlay(model: model, label: label, settings: settings))
-    }
-
-    /// `networkActivityOverlay(_:label:settings:)` with a model, titled by a
-    /// `LocalizedStringResource`: Xcode extracts it into a String Catalog, and it names its own
-    /// table and bundle.
-    ///
-    /// - Parameters:
-    ///   - model: The model whose manager the overlay follows.
-    ///   - title: The title, shown and announced in the user's language.
-    ///   - settings: The overlay's presentation; `nil` for the scope's or the defaults.
-    @MainActor
-    public func networkActivityOverlay(
-        _ model: NetworkIndicatorModel,
-        title: LocalizedStringResource,
-        settings: NetworkActivityOverlaySettings? = nil
-    ) -> some View {
-        modifier(NetworkActivityOverlay(model: model, title: title, settings: settings))
-    }
-}
-#endif
 #endif

@@ -47,9 +47,9 @@ final class NetworkActivityOverlayController {
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
     /// The enclosing scope's refreshes, told that this overlay covers its manager's tasks.
     private var coveredIn: NetworkActivityRefreshes?
-    private var timer: (any NetworkIndicatorCancellable)?
+    private var timer: (any NetworkIndicatorTimer)?
     private var stillLoading: OverlayStillLoading
-    private var stillLoadingTimer: (any NetworkIndicatorCancellable)?
+    private var stillLoadingTimer: (any NetworkIndicatorTimer)?
 
     /// Told `true` when the title becomes "Still loading…" (see
     /// ``NetworkActivityOverlaySettings/stillLoadingAfter``), `false` when it goes back.

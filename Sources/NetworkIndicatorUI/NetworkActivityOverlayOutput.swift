@@ -13,7 +13,7 @@ public import Foundation
 public import NetworkIndicator
 public import UIKit
 
-/// An output that shows a ``NetworkActivityOverlayView`` over a host view while its manager is
+/// An output that shows an overlay card over a host view while its manager is
 /// loading: the "Loading" overlay over a table, for apps whose status bar shows no spinner.
 ///
 /// The overlay is centred in the part of the host the user can see. Over a plain view it is
@@ -63,8 +63,12 @@ public import UIKit
 /// Main actor only.
 @MainActor
 public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
-    /// The overlay shown over the host; customise it before it first shows.
-    public let overlayView: NetworkActivityOverlayView
+    /// The overlay shown over the host (its card: a spinner or a progress bar, and a title).
+    /// Add it to no other view; its colours follow the system's materials.
+    public var overlayView: UIView { card }
+
+    /// The card itself, which this output places, fills and fades.
+    let card: NetworkActivityOverlayView
     /// The view the overlay covers. Held weakly: once it is gone, the output does nothing.
     public private(set) weak var hostView: UIView?
 
@@ -76,10 +80,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: scheduler,
         accessibility: .system(
             isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
-            title: { [weak self] in self?.overlayView.title ?? "" }
+            title: { [weak self] in self?.card.title ?? "" }
         ),
         drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
-        progressChanged: { [weak self] progress in self?.overlayView.show(progress) }
+        progressChanged: { [weak self] progress in self?.card.show(progress) }
     )
     /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
     /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
@@ -93,7 +97,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private var centerYConstraint: NSLayoutConstraint?
     private var topConstraint: NSLayoutConstraint?
     /// The overlay's own title, shown again when "Still loading…" ends.
-    private lazy var ownTitle = overlayView.title
+    private lazy var ownTitle = card.title
 
     /// Whether the host already shows content: the overlay then sits at the top edge and lets
     /// every touch through (a light indicator over rows that stay usable) instead of covering
@@ -131,10 +135,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
         self.hostView = hostView
-        self.overlayView = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
+        self.card = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
         self.settings = settings
         self.scheduler = scheduler
-        overlayView.isUserInteractionEnabled = settings.interaction.cardTakesTouches
+        card.isUserInteractionEnabled = settings.interaction.cardTakesTouches
         core.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
     }
 
@@ -153,14 +157,14 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
         self.init(hostView: hostView, title: nil, settings: settings, scheduler: scheduler)
-        overlayView.title = String(localized: title)
+        card.title = String(localized: title)
     }
 
     /// Takes the overlay down if the output is released while it shows, so that dropping the
     /// output is enough to stop it.
     deinit {
-        let overlayView = overlayView
-        Task { @MainActor in overlayView.removeFromSuperview() }
+        let card = card
+        Task { @MainActor in card.removeFromSuperview() }
     }
 
     /// `true`: the overlay follows the count, not the manager's own delays.
@@ -197,17 +201,17 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             case .attach:
                 attach(to: host)
             case .fadeIn:
-                overlayView.isHidden = false
+                card.isHidden = false
                 if style.coverTakesTouches(settings) { coverView.isHidden = false }
                 bringToFront(in: host)
                 updatePlacement()
-                UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.overlayView.alpha = 1 }
+                UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.card.alpha = 1 }
             case .fadeOut:
                 if settings.interaction.coverTakesTouches { coverView.isHidden = true }
                 UIView.animate(withDuration: OverlayPresentation.fadeDuration(animated: animated)) {
-                    self.overlayView.alpha = 0
+                    self.card.alpha = 0
                 } completion: { _ in
-                    if self.presentation.fadeOutFinished() { self.overlayView.isHidden = true }
+                    if self.presentation.fadeOutFinished() { self.card.isHidden = true }
                 }
             }
         }
@@ -254,14 +258,14 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// Shows "Still loading…" as the title, or the overlay's own title again.
     private func stillLoadingChanged(_ isStillLoading: Bool) {
-        if isStillLoading { ownTitle = overlayView.title }
-        overlayView.title = isStillLoading ? OverlayStillLoading.title() : ownTitle
+        if isStillLoading { ownTitle = card.title }
+        card.title = isStillLoading ? OverlayStillLoading.title() : ownTitle
     }
 
     /// Places the overlay for ``hasContent``: centred, taking touches as the settings say, or at
     /// the top edge, taking none.
     private func applyStyle() {
-        overlayView.isUserInteractionEnabled = style.cardTakesTouches(settings)
+        card.isUserInteractionEnabled = style.cardTakesTouches(settings)
         if !style.coverTakesTouches(settings) { coverView.isHidden = true }
         centerYConstraint?.isActive = style == .card
         topConstraint?.isActive = style == .bar
@@ -282,36 +286,36 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 coverView.bottomAnchor.constraint(equalTo: guide?.bottomAnchor ?? host.bottomAnchor),
             ])
         }
-        overlayView.translatesAutoresizingMaskIntoConstraints = false
-        overlayView.alpha = 0
+        card.translatesAutoresizingMaskIntoConstraints = false
+        card.alpha = 0
         host.addSubview(overlayView)
         if let scrollView = host as? UIScrollView {
             // A scroll view's frame layout guide does not move with its content; the insets
             // that shift the centre are applied by updatePlacement().
             let guide = scrollView.frameLayoutGuide
             scrollConstraints = [
-                overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
-                overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
-                limited(overlayView.widthAnchor.constraint(lessThanOrEqualToConstant: 0)),
-                limited(overlayView.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
+                card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
+                card.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+                limited(card.widthAnchor.constraint(lessThanOrEqualToConstant: 0)),
+                limited(card.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
             ]
             NSLayoutConstraint.activate(Array(scrollConstraints[..<2]))
             centerYConstraint = scrollConstraints[1]
-            topConstraint = overlayView.topAnchor.constraint(
+            topConstraint = card.topAnchor.constraint(
                 equalTo: scrollView.safeAreaLayoutGuide.topAnchor,
                 constant: 8
             )
         } else {
             let guide = host.safeAreaLayoutGuide
-            let centerY = overlayView.centerYAnchor.constraint(equalTo: guide.centerYAnchor)
+            let centerY = card.centerYAnchor.constraint(equalTo: guide.centerYAnchor)
             NSLayoutConstraint.activate([
-                overlayView.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
+                card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
                 centerY,
-                limited(overlayView.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
-                limited(overlayView.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
+                limited(card.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
+                limited(card.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
             ])
             centerYConstraint = centerY
-            topConstraint = overlayView.topAnchor.constraint(equalTo: guide.topAnchor, constant: 8)
+            topConstraint = card.topAnchor.constraint(equalTo: guide.topAnchor, constant: 8)
         }
         applyStyle()
     }

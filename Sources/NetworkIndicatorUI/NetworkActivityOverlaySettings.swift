@@ -6,8 +6,8 @@ public import Foundation
 /// Every overlay of the package (SwiftUI, UIKit, AppKit) follows these, for its own screen;
 /// give them per overlay, or once for a whole SwiftUI scope with
 /// `networkActivityScope(_:settings:)`. They change nothing about the manager itself (its
-/// `startDelay`, `completionDelay` and `minimumVisibleDuration`, which drive the app-wide
-/// indicator and the outputs you attach yourself).
+/// `settings`, whose delays drive the app-wide indicator and the outputs you attach
+/// yourself).
 ///
 /// ```swift
 /// var settings = NetworkActivityOverlaySettings()
@@ -57,16 +57,6 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// not drawn (during the show delay, the screen stays usable).
     public var interaction: Interaction
 
-    /// Whether the overlay's card takes the touches that land on it: `true` when
-    /// ``interaction`` is ``Interaction/blocksCard`` or ``Interaction/blocksHost``. Setting
-    /// `true` means ``Interaction/blocksCard`` (only the card's frame: the rest of the host
-    /// stays usable), `false` ``Interaction/passesThrough``.
-    @available(*, deprecated, message: "blocks only the card: use interaction (.blocksCard, or .blocksHost)")
-    public var blocksInteraction: Bool {
-        get { interaction != .passesThrough }
-        set { interaction = newValue ? .blocksCard : .passesThrough }
-    }
-
     /// Whether the overlay shows how far the load is, when the manager knows
     /// (`fractionCompleted`, from tasks begun with a `Progress`): a determinate bar with a
     /// percentage, which VoiceOver reads as the overlay's value ("40 percent"), instead of the
@@ -100,27 +90,6 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
         self.completionAnnouncementThreshold = completionAnnouncementThreshold
         self.interaction = interaction
         self.showsProgress = showsProgress
-    }
-
-    /// The settings with `blocksInteraction` as the deprecated ``blocksInteraction`` says:
-    /// `true` takes the touches on the card only.
-    @available(*, deprecated, message: "blocks only the card: use interaction (.blocksCard, or .blocksHost)")
-    public init(
-        showDelay: TimeInterval = 0.5,
-        minimumVisibleDuration: TimeInterval = 1,
-        announcesActivity: Bool = true,
-        completionAnnouncementThreshold: TimeInterval? = 5,
-        blocksInteraction: Bool,
-        showsProgress: Bool = true
-    ) {
-        self.init(
-            showDelay: showDelay,
-            minimumVisibleDuration: minimumVisibleDuration,
-            announcesActivity: announcesActivity,
-            completionAnnouncementThreshold: completionAnnouncementThreshold,
-            interaction: blocksInteraction ? .blocksCard : .passesThrough,
-            showsProgress: showsProgress
-        )
     }
 
     /// The defaults, as ``init(showDelay:minimumVisibleDuration:announcesActivity:completionAnnouncementThreshold:interaction:showsProgress:)``

@@ -17,7 +17,7 @@
 //   UIFont.monospacedDigitSystemFont(ofSize:weight:) (iOS 9.0+, tvOS 9.0+),
 //   UIColor.secondaryLabel (iOS 13.0+, tvOS 13.0+).
 #if canImport(UIKit) && !os(watchOS)
-public import UIKit
+import UIKit
 
 /// A spinner and a title, "Loading" by default, on a rounded, blurred material background: the
 /// classic activity overlay shown over a table while its content loads. When
@@ -27,24 +27,24 @@ public import UIKit
 /// use the view on its own to place it yourself. It does not take touches, so the view beneath
 /// stays usable (to scroll, or to cancel the load). Main actor only, like every view.
 @MainActor
-public final class NetworkActivityOverlayView: UIView {
+final class NetworkActivityOverlayView: UIView {
     /// The spinner, animating while the view is in a window's hierarchy and not hidden.
-    public let activityIndicator = UIActivityIndicatorView(style: .medium)
+    let activityIndicator = UIActivityIndicatorView(style: .medium)
     /// The title, in the preferred font for headlines (it follows Dynamic Type). To change its
     /// text, set ``title``, which VoiceOver reads too.
-    public let titleLabel = UILabel()
+    let titleLabel = UILabel()
     /// The bar shown instead of the spinner while ``fractionCompleted`` is known; hidden
     /// otherwise.
-    public let progressView = UIProgressView(progressViewStyle: .default)
+    let progressView = UIProgressView(progressViewStyle: .default)
     /// The percentage shown under the bar ("40%", in the user's language); hidden with it.
-    public let percentageLabel = UILabel()
+    let percentageLabel = UILabel()
 
     /// How far the load is, from 0 to 1, shown as a bar and a rounded-down percentage that
     /// VoiceOver reads as the overlay's value ("40 percent"); `nil` (the default) shows the
     /// spinner. ``NetworkActivityOverlayOutput`` sets it from its manager's
     /// `fractionCompleted`; set it yourself where you place the view. Values outside 0...1 are
     /// clamped. Main actor.
-    public var fractionCompleted: Double? {
+    var fractionCompleted: Double? {
         get { progress.fractionCompleted }
         set { show(OverlayProgress(fractionCompleted: newValue)) }
     }
@@ -52,7 +52,7 @@ public final class NetworkActivityOverlayView: UIView {
     private var progress = OverlayProgress.indeterminate
 
     /// The title shown under the spinner, and the label VoiceOver reads for the whole overlay.
-    public var title: String? {
+    var title: String? {
         get { titleLabel.text }
         set {
             titleLabel.text = newValue
@@ -72,7 +72,7 @@ public final class NetworkActivityOverlayView: UIView {
 
     /// Creates the overlay titled `title`, or, if `title` is `nil`, "Loading" in the app's
     /// language (the package translates it into English, German, French, Spanish and Japanese).
-    public init(title: String? = nil) {
+    init(title: String? = nil) {
         super.init(frame: .zero)
         titleLabel.font = UIFont.preferredFont(forTextStyle: .headline)
         titleLabel.adjustsFontForContentSizeCategory = true
@@ -126,18 +126,18 @@ public final class NetworkActivityOverlayView: UIView {
 
     /// Not supported: the overlay is built in code.
     @available(*, unavailable)
-    public required init?(coder: NSCoder) {
+    required init?(coder: NSCoder) {
         fatalError("NetworkActivityOverlayView is built in code; use init(title:)")
     }
 
     /// Hiding the view stops the spinner; showing it in a window starts it again.
-    public override var isHidden: Bool {
+    override var isHidden: Bool {
         didSet { updateAnimation() }
     }
 
     /// Starts the spinner when the view joins a window and stops it when it leaves, so that a
     /// hidden overlay costs nothing.
-    public override func didMoveToWindow() {
+    override func didMoveToWindow() {
         super.didMoveToWindow()
         updateAnimation()
     }

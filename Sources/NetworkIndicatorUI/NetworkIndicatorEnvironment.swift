@@ -72,16 +72,8 @@ extension View {
     /// with an opaque token or a group keep the child alive until they end). The label is taken
     /// when the child is made. Main actor, as every view modifier.
     ///
-    /// - Parameter label: The child's name in its parent's
-    ///   ``NetworkIndicatorManager/activitySnapshot()``.
-    @MainActor
-    public func networkActivityScope(_ label: String) -> some View {
-        networkActivityScope(label, settings: .default)
-    }
-
-    /// ``networkActivityScope(_:)`` whose overlays present with `settings`: every
-    /// `networkActivityOverlay` inside the scope that gives no settings of its own waits, stays
-    /// and speaks as these say.
+    /// Every `networkActivityOverlay` inside the scope that gives no settings of its own
+    /// presents as `settings` say:
     ///
     /// ```swift
     /// List(posts) { PostRow(post: $0) }
@@ -90,13 +82,16 @@ extension View {
     /// ```
     ///
     /// The settings are the scope overlay's presentation only; the child manager's own delays,
-    /// and the app-wide indicator, are unchanged. Main actor, as every view modifier.
+    /// and the app-wide indicator, are unchanged.
     ///
     /// - Parameters:
     ///   - label: The child's name in its parent's ``NetworkIndicatorManager/activitySnapshot()``.
-    ///   - settings: How the scope's overlays present its loading state.
+    ///   - settings: How the scope's overlays present its loading state; the defaults if omitted.
     @MainActor
-    public func networkActivityScope(_ label: String, settings: NetworkActivityOverlaySettings) -> some View {
+    public func networkActivityScope(
+        _ label: String,
+        settings: NetworkActivityOverlaySettings = NetworkActivityOverlaySettings()
+    ) -> some View {
         modifier(NetworkActivityScopeModifier(label: label, settings: settings))
     }
 }

@@ -36,25 +36,6 @@ struct OverlayLabel: Equatable {
         self.customBundle = bundle
     }
 
-    /// The title VoiceOver hears for a SwiftUI `LocalizedStringKey`, which has no public way
-    /// to read its text: its stored `key` is read by reflection and translated as `Text` would
-    /// translate it (from `tableName` of `bundle`). The struct is `@frozen` in SwiftUI's
-    /// interface (stored `key`, `hasFormatting`, `arguments`), so its layout is part of the ABI. A key with interpolated values
-    /// (`hasFormatting`), or one whose layout reflection cannot read, is heard as the default
-    /// title ("Loading"): its values cannot be filled in here.
-    init(reflecting localizedKey: Any, tableName: String?, bundle: Bundle?) {
-        var key: String?
-        var hasFormatting = false
-        for child in Mirror(reflecting: localizedKey).children {
-            switch child.label {
-            case "key": key = child.value as? String
-            case "hasFormatting": hasFormatting = child.value as? Bool ?? true
-            default: break
-            }
-        }
-        self.init(hasFormatting ? nil : key, tableName: tableName, bundle: bundle)
-    }
-
     /// The key to look up.
     var key: String { customKey ?? Self.defaultKey }
 

@@ -14,18 +14,6 @@ struct OverlayInteractionTests {
         #expect(Interaction.blocksCard.cardTakesTouches && !Interaction.blocksCard.coverTakesTouches)
         #expect(Interaction.blocksHost.cardTakesTouches && Interaction.blocksHost.coverTakesTouches)
     }
-
-    @available(*, deprecated, message: "tests the deprecated blocksInteraction")
-    @Test func theDeprecatedFlagMeansTheCardOnly() {
-        var settings = NetworkActivityOverlaySettings()
-        settings.interaction = .blocksHost
-        #expect(settings.blocksInteraction)
-        settings.blocksInteraction = true
-        #expect(settings.interaction == .blocksCard, "the old flag never blocked the whole view")
-        settings.blocksInteraction = false
-        #expect(settings.interaction == .passesThrough)
-        #expect(NetworkActivityOverlaySettings(blocksInteraction: true).interaction == .blocksCard)
-    }
 }
 
 /// The rules the SwiftUI shell used to make on its own: when to restart its controller, and

@@ -95,7 +95,7 @@ final class CountingMainQueueScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         base.schedule(after: delay, repeating: interval, leeway: leeway, work)
     }
 }

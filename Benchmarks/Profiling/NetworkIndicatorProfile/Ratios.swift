@@ -31,7 +31,7 @@ private struct PreciseClockMainQueueScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         base.schedule(after: delay, repeating: interval, leeway: leeway, work)
     }
 }

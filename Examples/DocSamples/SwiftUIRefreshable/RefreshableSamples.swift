@@ -40,12 +40,11 @@ struct LibraryView: View {
     @StateObject private var model = ArticlesModel()
 
     var body: some View {
-        NetworkActivityScope("Library", settings: .init(showDelay: 0.3)) {
-            List(model.articles) { Text($0.title) }
-                .networkActivityTask(label: "library") { await model.load() }
-                .networkActivityRefreshable(label: "refresh") { await model.load() }
-                .networkActivityOverlay()
-        }
+        List(model.articles) { Text($0.title) }
+            .networkActivityTask(label: "library") { await model.load() }
+            .networkActivityRefreshable(label: "refresh") { await model.load() }
+            .networkActivityOverlay()
+            .networkActivityScope("Library", settings: .init(showDelay: 0.3))
     }
 }
 // docs:end

@@ -25,6 +25,7 @@ struct PostsList: View {
 }
 // docs:end
 
+@available(iOS 16, macOS 13, *)
 @MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-overlay-title-key
 struct FeedList: View {
@@ -33,8 +34,8 @@ struct FeedList: View {
 
     var body: some View {
         List(posts) { PostRow(post: $0) }
-            // A LocalizedStringKey, as Text takes: extracted into your String Catalog, iOS 15 on.
-            .networkActivityOverlay(feed, hasContent: !posts.isEmpty, titleKey: "Loading feed")
+            // A LocalizedStringResource: extracted into your String Catalog, iOS 16 on.
+            .networkActivityOverlay(feed, hasContent: !posts.isEmpty, title: "Loading feed")
     }
 }
 // docs:end
@@ -44,12 +45,13 @@ struct FeedList: View {
 // docs:begin swiftui-model-has-content
 @Observable
 final class InboxViewModel {
-    // The screen's own scope (its loads count in `.shared` too), and a model of it.
+    // The screen's own scope (its loads count in `.shared` too), and a model of it for the
+    // screen's own views (a badge, a title).
     let networkActivity = NetworkIndicatorManager(parent: .shared, label: "Inbox")
-    let activity = NetworkIndicatorModel()
+    let activity: NetworkIndicatorModel
     var posts: [Post] = []
 
-    init() { networkActivity.addOutput(activity) }
+    init() { activity = NetworkIndicatorModel(manager: networkActivity) }
 }
 
 @available(iOS 17, macOS 14, *)  // NetworkIndicatorModel is @Observable
@@ -60,28 +62,25 @@ struct InboxList: View {
     var body: some View {
         List(viewModel.posts) { PostRow(post: $0) }
             // Rows on screen: the light indicator while they reload; none yet: the card.
-            .networkActivityOverlay(viewModel.activity, hasContent: !viewModel.posts.isEmpty)
+            .networkActivityOverlay(viewModel.networkActivity, hasContent: !viewModel.posts.isEmpty)
+            .navigationTitle(viewModel.activity.isVisible ? "Updating…" : "Inbox")
     }
 }
 // docs:end
 
 /// Every SwiftUI overlay form takes `hasContent:` and each kind of title; compiled, not quoted.
-@available(iOS 17, macOS 14, *)
+@available(iOS 16, macOS 13, *)
 @MainActor
 struct OverlayFormsCheck: View {
     let feed: NetworkIndicatorManager
-    let model: NetworkIndicatorModel
     let hasContent: Bool
 
     var body: some View {
         VStack {
             managerAndEnvironmentForms
-            modelForms
             customContentForms
         }
     }
-
-    private let syncing = LocalizedStringResource("Syncing")
 
     private var customContentForms: some View {
         Group {
@@ -89,8 +88,7 @@ struct OverlayFormsCheck: View {
             Text("q").networkActivityOverlay(feed, spokenTitle: "Syncing") { Text("Syncing") }
             Text("r").networkActivityOverlay(hasContent: hasContent, spokenTitle: "Syncing") { Text("Syncing") }
             Text("s").networkActivityOverlay(feed, hasContent: hasContent) { Text("Syncing") }
-            Text("t").networkActivityOverlay(spokenTitle: LocalizedStringResource("Syncing")) { Text("Syncing") }
-            Text("u").networkActivityOverlay(feed, hasContent: hasContent, spokenTitle: syncing) { Text("Syncing") }
+            Text("t").networkActivityOverlay { Text("Syncing") }
         }
     }
 
@@ -98,24 +96,14 @@ struct OverlayFormsCheck: View {
         Group {
             Text("a").networkActivityOverlay(feed, hasContent: hasContent, label: "Loading feed")
             Text("b").networkActivityOverlay(feed, hasContent: hasContent, title: "Loading feed")
-            Text("c").networkActivityOverlay(feed, titleKey: "Loading feed", tableName: "Feed")
+            Text("c").networkActivityOverlay(feed, label: "Loading feed", bundle: .main)
             Text("d").networkActivityOverlay(hasContent: hasContent, title: "Loading feed")
-            Text("e").networkActivityOverlay(hasContent: hasContent, titleKey: "Loading feed")
-            Text("f").networkActivityOverlay(titleKey: "Loading \(feed.activeTaskCount) posts")
+            Text("e").networkActivityOverlay(label: "Loading feed", settings: .init(showDelay: 0.3))
             Text("l").networkActivityOverlay(feed, title: "Loading feed")
             Text("m").networkActivityOverlay(title: "Loading feed")
             Text("n").networkActivityOverlay(hasContent: hasContent)
-        }
-    }
-
-    private var modelForms: some View {
-        Group {
-            Text("g").networkActivityOverlay(model, hasContent: hasContent, title: "Loading feed")
-            Text("h").networkActivityOverlay(model, hasContent: hasContent, titleKey: "Loading feed")
-            Text("i").networkActivityOverlay(model, titleKey: "Loading feed", bundle: .main)
-            Text("j").networkActivityOverlay(model, title: "Loading feed")
-            Text("k").networkActivityOverlay(model)
-            Text("o").networkActivityOverlay(model, hasContent: hasContent)
+            Text("o").networkActivityOverlay(feed)
+            Text("k").networkActivityOverlay()
         }
     }
 }

@@ -26,7 +26,7 @@ extension IndicatorDriver {
     /// generation is no longer current (replaced meanwhile, or shut down) is cancelled instead.
     @MainActor
     private func startTimers(_ changes: [IndicatorStateMachine.TimerKind: IndicatorStateMachine.TimerChange]) {
-        var started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)] = []
+        var started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorTimer)] = []
         for (timer, change) in changes {
             guard case .start(let delay, let interval, let generation) = change else { continue }
             let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)

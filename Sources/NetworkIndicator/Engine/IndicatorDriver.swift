@@ -211,8 +211,8 @@ final class IndicatorDriver: Sendable {
 
     /// Installs the started timers; returns the stale ones (replaced, or shut down) to cancel after the lock.
     func install(
-        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)]
-    ) -> [any NetworkIndicatorCancellable] {
+        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorTimer)]
+    ) -> [any NetworkIndicatorTimer] {
         storage.withLock { $0.tree.install(started, in: node) }
     }
 

@@ -8,7 +8,7 @@ extension IndicatorTree {
     /// the timers it stops, and the streams to tell.
     struct Delivery {
         var reconciliation: IndicatorStateMachine.Reconciliation
-        var stoppedTimers: [any NetworkIndicatorCancellable]
+        var stoppedTimers: [any NetworkIndicatorTimer]
         var streams: StreamRegistry.Delivery
     }
 
@@ -32,11 +32,11 @@ extension IndicatorTree {
     /// Installs the timers just started for `id`; returns those no longer current (replaced
     /// meanwhile, or the node gone), to cancel after the lock.
     mutating func install(
-        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorCancellable)],
+        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorTimer)],
         in id: NodeID
-    ) -> [any NetworkIndicatorCancellable] {
+    ) -> [any NetworkIndicatorTimer] {
         update(id, ifGone: started.map(\.2)) { node in
-            started.compactMap { timer, generation, handle -> (any NetworkIndicatorCancellable)? in
+            started.compactMap { timer, generation, handle -> (any NetworkIndicatorTimer)? in
                 guard node.machine.isCurrent(timer, generation: generation) else { return handle }
                 node.timers[timer] = handle
                 return nil

@@ -19,7 +19,7 @@ extension IndicatorTree {
 
     /// What a removed node leaves to stop after the lock.
     struct Removal {
-        var timers: [any NetworkIndicatorCancellable] = []
+        var timers: [any NetworkIndicatorTimer] = []
         var streams: [StreamRegistry.Continuation] = []
         var hops = Hops()
     }

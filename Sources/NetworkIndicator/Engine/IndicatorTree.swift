@@ -26,7 +26,7 @@ struct IndicatorTree {
         var machine = IndicatorStateMachine()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         var streams = StreamRegistry()
-        var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorCancellable] = [:]
+        var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorTimer] = [:]
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
         /// How many times the count went from zero to more: the progress roll-up's busy period.

@@ -13,7 +13,7 @@ final class SlowActivityWatch {
     private let scheduler: any NetworkIndicatorScheduler
     private let onChange: @MainActor (Bool) -> Void
     /// The timer of the current busy period, until it fires or the period ends.
-    private var timer: (any NetworkIndicatorCancellable)?
+    private var timer: (any NetworkIndicatorTimer)?
     /// Whether `true` was told for the current busy period.
     private(set) var isSlow = false
 

@@ -88,7 +88,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     private let isDrawing: Bool
     private let scheduler: any NetworkIndicatorScheduler
     private var frameIndex = 0
-    private var timer: (any NetworkIndicatorCancellable)?
+    private var timer: (any NetworkIndicatorTimer)?
 
     nonisolated static let eraseLine = "\r\u{1B}[2K"
 

@@ -73,7 +73,7 @@ extension ProgressRollUp {
 
 /// A change of the polling timer: the one to stop, and the interval of the one to start.
 struct PollingChange {
-    var stopped: (any NetworkIndicatorCancellable)?
+    var stopped: (any NetworkIndicatorTimer)?
     var interval: TimeInterval?
     var generation: UInt64
 }

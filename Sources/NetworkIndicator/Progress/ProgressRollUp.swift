@@ -42,7 +42,7 @@ final class ProgressRollUp: Sendable {
         /// Bumped at each change of the timer, so that a timer started on a stale decision is
         /// cancelled at once.
         var pollGeneration: UInt64 = 0
-        var timer: (any NetworkIndicatorCancellable)?
+        var timer: (any NetworkIndicatorTimer)?
         var hasListeners = false
     }
 

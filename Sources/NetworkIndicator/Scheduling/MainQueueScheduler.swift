@@ -34,7 +34,7 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         let timer = DispatchSource.makeTimerSource(queue: .main)
         timer.setEventHandler {
             MainActor.assumeIsolated { work() }
@@ -70,7 +70,7 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
 
 /// Owns the timer source, reached only through a lock: it goes in as `sending` and never comes
 /// out, so the handle is `Sendable` although `DispatchSourceTimer` is not declared so.
-private final class DispatchTimerHandle: NetworkIndicatorCancellable {
+private final class DispatchTimerHandle: NetworkIndicatorTimer {
     private let timer: LockedState<(any DispatchSourceTimer)?>
 
     init(timer: sending any DispatchSourceTimer) {

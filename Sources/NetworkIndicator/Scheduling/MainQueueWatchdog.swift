@@ -57,7 +57,7 @@ enum MainQueueWatchdog {
         _ liveDriver: LockedState<IndicatorDriver?>,
         marker: @escaping @Sendable () -> (enqueuedAt: TimeInterval, ran: Bool),
         now: @escaping @Sendable () -> TimeInterval,
-        every: (TimeInterval, @escaping @Sendable () -> Bool) -> any NetworkIndicatorCancellable
+        every: (TimeInterval, @escaping @Sendable () -> Bool) -> any NetworkIndicatorTimer
     ) {
         _ = every(checkInterval) {
             let (enqueuedAt, ran) = marker()
@@ -78,7 +78,7 @@ enum MainQueueWatchdog {
 
 /// A repeating timer on a global queue (not the main queue, which is what is watched), which
 /// ends itself when a look returns `false`. It keeps itself alive while it runs.
-private final class GlobalQueueTimer: NetworkIndicatorCancellable {
+private final class GlobalQueueTimer: NetworkIndicatorTimer {
     private let source: LockedState<(any DispatchSourceTimer)?>
 
     init(interval: TimeInterval, _ look: @escaping @Sendable () -> Bool) {

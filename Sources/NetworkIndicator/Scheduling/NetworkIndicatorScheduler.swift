@@ -30,18 +30,21 @@ public protocol NetworkIndicatorScheduler: Sendable {
     ///   - interval: Seconds between later runs, or `nil` for a one-shot timer.
     ///   - leeway: How late the system may run the work, so that it can coalesce wake-ups.
     ///   - work: The work to run.
-    /// - Returns: A handle whose ``NetworkIndicatorCancellable/cancel()`` stops the timer.
+    /// - Returns: A handle whose ``NetworkIndicatorTimer/cancel()`` stops the timer.
     func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable
+    ) -> any NetworkIndicatorTimer
 }
 
-/// A handle to scheduled work. Cancelling is idempotent and safe from any thread; work that has
-/// not started yet never starts after ``cancel()`` returns.
-public protocol NetworkIndicatorCancellable: Sendable {
+/// A timer that a ``NetworkIndicatorScheduler`` started, one-shot or repeating: what
+/// ``NetworkIndicatorScheduler/schedule(after:repeating:leeway:_:)`` returns. (Not to be confused
+/// with ``NetworkActivityCancellable``, work of yours that a manager's cancel stops.) Cancelling
+/// is idempotent and safe from any thread; work that has not started yet never starts after
+/// ``cancel()`` returns.
+public protocol NetworkIndicatorTimer: Sendable {
     /// Stops the work from running again. Calling it more than once has no further effect.
     func cancel()
 }

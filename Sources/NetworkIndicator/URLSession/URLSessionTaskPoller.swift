@@ -58,7 +58,7 @@ enum URLSessionTaskPoller {
         let id: UInt64
         weak var manager: NetworkIndicatorManager?
         var tasks: [ObjectIdentifier: HeldTask] = [:]
-        var timer: (any NetworkIndicatorCancellable)?
+        var timer: (any NetworkIndicatorTimer)?
     }
 
     private struct Watches {
@@ -77,7 +77,7 @@ enum URLSessionTaskPoller {
     ) {
         let key = ObjectIdentifier(manager)
         let (id, replaced, needsTimer) = watches.withLock { watches in
-            var replaced: (timer: (any NetworkIndicatorCancellable)?, tasks: [URLSessionTask])?
+            var replaced: (timer: (any NetworkIndicatorTimer)?, tasks: [URLSessionTask])?
             if watches.byManager[key]?.manager !== manager {
                 // None yet, or one left by a dead manager whose address this one reuses.
                 replaced = watches.byManager[key].map { ($0.timer, $0.tasks.values.map(\.task)) }
@@ -141,7 +141,7 @@ enum URLSessionTaskPoller {
         }
         let (timer, released) = watches.withLock { watches in
             guard watches.byManager[key]?.id == id else {
-                return (nil as (any NetworkIndicatorCancellable)?, [URLSessionTask]())
+                return (nil as (any NetworkIndicatorTimer)?, [URLSessionTask]())
             }
             // Changed in place: a copy of the watch would copy its table of tasks.
             for (task, _) in ended {
@@ -166,7 +166,7 @@ enum URLSessionTaskPoller {
             // Only a watch whose manager is gone: a deinitializing manager's weak references
             // already read `nil`, and no other manager can have its address yet.
             guard let watch = watches.byManager[key], watch.manager == nil else {
-                return (nil as (any NetworkIndicatorCancellable)?, [URLSessionTask]())
+                return (nil as (any NetworkIndicatorTimer)?, [URLSessionTask]())
             }
             watches.byManager[key] = nil
             return (watch.timer, watch.tasks.values.map(\.task))

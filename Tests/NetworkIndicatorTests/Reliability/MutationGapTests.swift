@@ -181,12 +181,12 @@ private struct CancelIgnoringScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         _ = base.schedule(after: delay, repeating: interval, leeway: leeway, work)
         return IgnoredCancellation()
     }
 }
 
-private struct IgnoredCancellation: NetworkIndicatorCancellable {
+private struct IgnoredCancellation: NetworkIndicatorTimer {
     func cancel() {}
 }

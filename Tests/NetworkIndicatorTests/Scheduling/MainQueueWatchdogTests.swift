@@ -43,7 +43,7 @@ struct MainQueueWatchdogTests {
         }
     }
 
-    private struct NoTimer: NetworkIndicatorCancellable {
+    private struct NoTimer: NetworkIndicatorTimer {
         func cancel() {}
     }
 

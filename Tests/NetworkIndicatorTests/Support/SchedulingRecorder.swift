@@ -26,7 +26,7 @@ final class SchedulingRecorder: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         recorded.withLock { $0.append(Request(delay: delay, interval: interval, leeway: leeway)) }
         return base.schedule(after: delay, repeating: interval, leeway: leeway, work)
     }

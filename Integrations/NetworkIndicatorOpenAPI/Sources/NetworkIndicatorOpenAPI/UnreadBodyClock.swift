@@ -20,7 +20,7 @@ final class UnreadBodyClock: Sendable {
 
     private struct State {
         var deadlines: [ObjectIdentifier: Deadline] = [:]
-        var timer: (any NetworkIndicatorCancellable)?
+        var timer: (any NetworkIndicatorTimer)?
         /// When the running timer fires, `nil` while none runs.
         var armedFor: TimeInterval?
     }
@@ -59,7 +59,7 @@ final class UnreadBodyClock: Sendable {
             [weak self] in
             self?.fire()
         }
-        let superseded = state.withLock { state -> (any NetworkIndicatorCancellable)? in
+        let superseded = state.withLock { state -> (any NetworkIndicatorTimer)? in
             // Another call armed for an earlier time meanwhile: this timer is not needed.
             if let armedFor = state.armedFor, armedFor <= at { return timer }
             defer { (state.timer, state.armedFor) = (timer, at) }

@@ -356,7 +356,7 @@ private final class TimerIgnoringCancelScheduler: NetworkIndicatorScheduler {
         repeating interval: TimeInterval?,
         leeway: TimeInterval,
         _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorCancellable {
+    ) -> any NetworkIndicatorTimer {
         let handle = LateHandle()
         recordedLeeways.withLock { $0.append(leeway) }
         let counts = counts
@@ -372,7 +372,7 @@ private final class TimerIgnoringCancelScheduler: NetworkIndicatorScheduler {
     }
 
     /// Records the cancel, and lets the timer run anyway.
-    private final class LateHandle: NetworkIndicatorCancellable {
+    private final class LateHandle: NetworkIndicatorTimer {
         private let cancelled = LockedValue(false)
 
         var isCancelled: Bool { cancelled.withLock { $0 } }
