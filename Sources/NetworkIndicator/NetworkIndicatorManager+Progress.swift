@@ -1,6 +1,12 @@
-import Foundation
+public import Foundation
 
 extension NetworkIndicatorManager {
+    /// ``beganNetworkTask(label:progress:weight:)`` with a progress.
+    @usableFromInline
+    func beginTask(label: String?, progress: Progress, weight: Int64?) -> NetworkActivityToken {
+        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil)
+    }
+
     /// ``beganNetworkTask(label:progress:weight:)``, with where its code records a failure.
     func beganNetworkTask(
         label: String?,

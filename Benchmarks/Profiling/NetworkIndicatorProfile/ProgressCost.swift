@@ -23,8 +23,8 @@ func runProgressCost(requests: Int) {
             let others = (0..<open).map { _ in
                 manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
             }
-            let owner = NSObject()
-            if listening { manager.observeProgress(owner: owner) { _, _ in } }
+            let listener = ProgressListener()
+            if listening { manager.addOutput(listener) }
             let plain = best { for _ in 0..<requests { _ = manager.beganNetworkTask() } }
             let progress = best {
                 for _ in 0..<requests {
@@ -44,7 +44,7 @@ func runProgressCost(requests: Int) {
             let text = columns.map { String(format: "%8.0f", $0) }.joined(separator: "  ")
             let overhead = String(format: "%8.0f", perRequest(tracked) - perRequest(taskAlone))
             print(String(format: "%4d  %8@", open, listening ? "yes" : "no"), text, overhead)
-            withExtendedLifetime((others, owner)) {}
+            withExtendedLifetime((others, listener)) {}
         }
     }
     session.invalidateAndCancel()
@@ -60,8 +60,8 @@ func runProgressScenario(_ scenario: String, requests: Int, open: Int, listening
     let others = (0..<open).map { _ in
         manager.beganNetworkTask(progress: Progress.discreteProgress(totalUnitCount: 100))
     }
-    let owner = NSObject()
-    if listening { manager.observeProgress(owner: owner) { _, _ in } }
+    let listener = ProgressListener()
+    if listening { manager.addOutput(listener) }
     let session = URLSession(configuration: .ephemeral)
     let url = URL(string: "http://127.0.0.1:9/never-resumed")!
     for _ in 0..<requests {
@@ -79,7 +79,7 @@ func runProgressScenario(_ scenario: String, requests: Int, open: Int, listening
         }
     }
     session.invalidateAndCancel()
-    withExtendedLifetime((others, owner)) {}
+    withExtendedLifetime((others, listener)) {}
 }
 
 /// The fastest of five runs of `body`, in nanoseconds.
@@ -91,4 +91,11 @@ private func best(_ body: () -> Void) -> UInt64 {
         fastest = min(fastest, DispatchTime.now().uptimeNanoseconds - start)
     }
     return fastest
+}
+
+/// An output that asks for the fraction and ignores it: a progress listener, as a bar would be.
+@MainActor
+final class ProgressListener: NetworkIndicatorOutput {
+    var receivesFractionCompleted: Bool { true }
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
 }

@@ -119,7 +119,7 @@ func run() {
         scheduler.runPendingWork()
         if scenario == "sweep-dead" { tokens.removeAll() }
         let sweepStart = DispatchTime.now().uptimeNanoseconds
-        scheduler.advance(by: manager.completionCheckInterval)
+        scheduler.advance(by: manager.settings.completionCheckInterval)
         let sweep = DispatchTime.now().uptimeNanoseconds - sweepStart
         print("one sweep over \(iterations) tokens: \(sweep) ns, \(Double(sweep) / Double(iterations)) ns/token")
         operations = 1
