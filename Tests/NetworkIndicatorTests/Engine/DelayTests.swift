@@ -181,6 +181,39 @@ struct DelayTests {
         )
     }
 
+    /// A whole settings value is checked field by field: each bad value is replaced and
+    /// reported once, the good ones kept, and a value read back is the one in force.
+    @Test func aWholeSettingsValueIsCheckedFieldByField() {
+        let fresh = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        #expect(fresh.settings == NetworkIndicatorSettings(), "a manager starts with the value's defaults")
+        let harness = Harness()
+        harness.manager.settings = NetworkIndicatorSettings(
+            startDelay: 0.3,
+            completionDelay: -2,
+            minimumVisibleDuration: .infinity,
+            isEnabled: false,
+            staleTaskThreshold: 30
+        )
+        #expect(
+            harness.manager.settings
+                == NetworkIndicatorSettings(
+                    startDelay: 0.3,
+                    completionDelay: 0,
+                    minimumVisibleDuration: 0,
+                    isEnabled: false,
+                    staleTaskThreshold: 30
+                )
+        )
+        #expect(
+            harness.diagnostics.kinds == [
+                .invalidSetting(name: "completionDelay", replacement: 0),
+                .invalidSetting(name: "minimumVisibleDuration", replacement: 0),
+            ]
+        )
+        harness.manager.settings.startDelay = 1  // the rest, already valid, is not reported again
+        #expect(harness.diagnostics.kinds.count == 2)
+    }
+
     /// A stale-task threshold of zero would call every task stale at once, so it is refused,
     /// unlike a zero delay, which means "none".
     @Test func aZeroStaleTaskThresholdIsRefusedButZeroDelaysAreValid() {
