@@ -1,3 +1,7 @@
+// Unsafe code: one `UnsafeRawPointer`, the key of the associated-object list
+// (`ObservationList.attach`). It is the address of a static object that lives as long as the
+// process, never dereferenced, only compared by the Objective-C runtime; nothing else here is
+// unsafe.
 #if canImport(ObjectiveC)
 import Foundation
 import ObjectiveC
