@@ -39,7 +39,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
     /// The label of the task or token concerned (by default its type's name).
     public let label: String
 
-    /// Creates a diagnostic; the manager creates them, tests may too.
+    /// Creates a diagnostic; only the manager creates them.
     init(kind: Kind, label: String) {
         self.kind = kind
         self.label = label

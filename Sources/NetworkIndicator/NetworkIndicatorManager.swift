@@ -120,8 +120,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// twice opens two tasks: one finish ends one of them; the token's death ends all of them.
     /// Safe from any thread; O(1).
     ///
-    /// With a `progress`, the task's units roll up into ``progressSnapshot()`` and
-    /// ``progressSnapshot()`` (this manager's and every ancestor's) while `token` has an open
+    /// With a `progress`, the task's units roll up into ``progressSnapshot()``
+    /// (this manager's and every ancestor's) while `token` has an open
     /// task here: beginning the same token twice with two progresses counts both until the
     /// token's last task ends (twice with the same progress, once). To pause a task and resume it
     /// later, `pause()` its progress and end the task, then begin the task again with the same
@@ -180,8 +180,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)`` ends it
     /// earlier. Safe from any thread; O(1).
     ///
-    /// With a `progress`, the task's units roll up into ``progressSnapshot()`` and
-    /// ``progressSnapshot()`` (this manager's and every ancestor's). The progress is only
+    /// With a `progress`, the task's units roll up into ``progressSnapshot()``
+    /// (this manager's and every ancestor's). The progress is only
     /// remembered beside the task and read when a fraction is read, as Foundation advises
     /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
     /// Update it as often as you like: the manager never hears of it, so an update costs nothing

@@ -8,7 +8,7 @@ extension NetworkIndicatorManager {
     /// Tracks `task` until it completes (or is deallocated), with no bookkeeping of yours.
     ///
     /// The task ends at its completion (finished, failed or cancelled), whatever
-    /// ``completionCheckInterval`` is, and whether or not you keep it: on Apple platforms a
+    /// ``NetworkIndicatorSettings/completionCheckInterval`` is, and whether or not you keep it: on Apple platforms a
     /// key-value observation of its `state`, attached to the task, ends it as the state becomes
     /// `.completed` (and is then invalidated); where Foundation has no key-value observing (Linux), the manager reads the
     /// `state` of its tracked tasks, and only theirs, every 50 ms on its scheduler while any are

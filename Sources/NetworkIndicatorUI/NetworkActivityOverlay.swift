@@ -32,7 +32,9 @@ extension View {
     /// with a `Progress`), the spinner becomes a determinate `ProgressView` with a rounded-down
     /// percentage under it, which VoiceOver reads as the overlay's value ("Loading, 40
     /// percent"); `settings.showsProgress = false` keeps the spinner. Progress never changes
-    /// when the overlay draws or erases. Main actor, as every view modifier.
+    /// when the overlay draws or erases. What it leaves out (a scope's pull-to-refresh, a child
+    /// scope's own overlay) is in the catalog's "How overlays decide". Main actor, as every view
+    /// modifier.
     ///
     /// - Parameters:
     ///   - manager: The manager whose loading state the overlay shows; `nil` (the default) for
@@ -86,10 +88,11 @@ extension View {
     /// - Parameters:
     ///   - manager: As for `networkActivityOverlay(_:hasContent:label:bundle:settings:)`:
     ///     `nil` for the environment's.
-    ///   - hasContent: As there; with `true`, `content` is drawn at the top edge.
+    ///   - hasContent: As there; with `true`, the package's light indicator (a capsule titled
+    ///     `spokenTitle`) is drawn at the top edge instead of `content`.
     ///   - spokenTitle: What VoiceOver announces, already localized; `nil` for "Loading".
     ///   - settings: As there.
-    ///   - content: The overlay, centred over this view (or at its top edge).
+    ///   - content: The overlay while the view has no content, centred over it.
     @MainActor
     public func networkActivityOverlay<Content: View>(
         _ manager: NetworkIndicatorManager? = nil,

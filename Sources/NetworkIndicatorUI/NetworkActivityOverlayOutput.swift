@@ -31,7 +31,7 @@ public import UIKit
 /// (a clear cover over the whole host takes every touch while the overlay is drawn). Each time
 /// it draws, the overlay (and the cover) move to the front of the host's subviews: UIKit
 /// hit-tests in subview order, and a table or collection view adds its rows as it scrolls. While the manager knows how far its tasks are (its
-/// `fractionCompleted`), the overlay shows a `UIProgressView` and a rounded-down percentage
+/// `progressSnapshot()`), the overlay shows a `UIProgressView` and a rounded-down percentage
 /// instead of the spinner, read by VoiceOver as its value, unless the settings'
 /// `showsProgress` is `false`. The overlay joins the host the first time it draws
 /// and stays there, hidden in between, with constraints made once.

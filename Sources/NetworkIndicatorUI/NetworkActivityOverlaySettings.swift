@@ -58,7 +58,7 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     public var interaction: Interaction
 
     /// Whether the overlay shows how far the load is, when the manager knows
-    /// (`fractionCompleted`, from tasks begun with a `Progress`): a determinate bar with a
+    /// (its `progressSnapshot()`, from tasks begun with a `Progress`): a determinate bar with a
     /// percentage, which VoiceOver reads as the overlay's value ("40 percent"), instead of the
     /// spinner. Default `true`. `false` keeps the spinner always, and the overlay then does not
     /// follow the fraction at all. Changes nothing about when the overlay draws or erases.

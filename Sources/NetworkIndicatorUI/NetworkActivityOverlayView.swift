@@ -23,8 +23,8 @@ import UIKit
 /// classic activity overlay shown over a table while its content loads. When
 /// ``fractionCompleted`` is set, a progress bar and a percentage replace the spinner.
 ///
-/// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible;
-/// use the view on its own to place it yourself. It does not take touches, so the view beneath
+/// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible,
+/// as its `overlayView`. It does not take touches, so the view beneath
 /// stays usable (to scroll, or to cancel the load). Main actor only, like every view.
 @MainActor
 final class NetworkActivityOverlayView: UIView {
@@ -42,8 +42,7 @@ final class NetworkActivityOverlayView: UIView {
     /// How far the load is, from 0 to 1, shown as a bar and a rounded-down percentage that
     /// VoiceOver reads as the overlay's value ("40 percent"); `nil` (the default) shows the
     /// spinner. ``NetworkActivityOverlayOutput`` sets it from its manager's
-    /// `fractionCompleted`; set it yourself where you place the view. Values outside 0...1 are
-    /// clamped. Main actor.
+    /// progress. Values outside 0...1 are clamped. Main actor.
     var fractionCompleted: Double? {
         get { progress.fractionCompleted }
         set { show(OverlayProgress(fractionCompleted: newValue)) }

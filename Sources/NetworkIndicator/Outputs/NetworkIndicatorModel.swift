@@ -8,7 +8,7 @@ public import Observation
 /// struct ContentView: View {
 ///     @State private var model = NetworkIndicatorModel(manager: .shared)  // attaches itself
 ///     var body: some View {
-///         List { … }.networkActivityOverlay(model)
+///         List { … }.navigationTitle(model.isVisible ? "Updating…" : "Feed")
 ///     }
 /// }
 /// ```
@@ -29,11 +29,10 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// while tasks begun with a `Progress` run): a value for a determinate bar, or `nil` for an
     /// indeterminate spinner.
     public private(set) var fractionCompleted: Double?
-    /// The manager the model was last added to, while it lives and keeps the model attached:
-    /// what `NetworkIndicatorUI`'s model-based overlay follows, through the same presentation
-    /// as its manager-based one. Observed: attaching and detaching (`addOutput`,
-    /// `removeOutput`) change it, so that a view reading it follows a model attached after the
-    /// view was drawn, or moved to another manager.
+    /// The manager the model was last added to, while it lives and keeps the model attached.
+    /// Observed: attaching and detaching (`addOutput`, `removeOutput`) change it, so that a view
+    /// reading it follows a model attached after the view was drawn, or moved to another
+    /// manager.
     package var attachedManager: NetworkIndicatorManager? {
         _ = attachmentChanges  // registers the access for observers
         return attached
