@@ -56,7 +56,7 @@ extension NetworkIndicatorManager {
     /// The outputs attached now and still alive, in the order they were added.
     @MainActor
     package var outputs: [any NetworkIndicatorOutput] {
-        driver.delivery.outputs
+        driver.delivery.outputs(of: driver.node)
     }
 
     /// A stream of the indicator's visibility: the current value first, then every change, in

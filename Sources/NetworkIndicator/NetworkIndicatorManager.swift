@@ -87,7 +87,7 @@ public final class NetworkIndicatorManager: Sendable {
         self.progressRollUp = ProgressRollUp(driver: driver)
         self.parent = nil
         // Its scopes share its scheduler, so a root's watch covers them.
-        if scheduler is MainQueueScheduler { MainQueueWatchdog.watch(driver.liveDriver) }
+        if scheduler is MainQueueScheduler { MainQueueWatchdog.watch(driver) }
     }
 
     /// Creates a manager whose tasks also count in `parent`'s tree; see ``init(parent:label:)``.
@@ -273,6 +273,6 @@ public final class NetworkIndicatorManager: Sendable {
     /// It lags ``activeTaskCount`` by a main-queue hop and by the start and completion delays.
     @MainActor
     package var isIndicatorVisible: Bool {
-        driver.delivery.isVisible
+        driver.delivery.isVisible(driver.node)
     }
 }

@@ -24,13 +24,37 @@ struct LifetimeTests {
 
         manager = nil
         #expect(weakManager.object == nil)
-        #expect(scheduler.pendingWorkCount == 1, "its timers were cancelled; one hop tells the outputs")
         scheduler.runPendingWork()
         #expect(output?.visibilityChanges == [false, true, false], "told the indicator is gone")
+        #expect(scheduler.pendingWorkCount == 0, "the hop that told the outputs cancelled the hide delay")
         output = nil
         #expect(weakOutput.object == nil, "and released")
         scheduler.advance(by: 10)
         #expect(scheduler.pendingWorkCount == 0)
+    }
+
+    /// A released scope's place in the tree may go to a new scope before the main queue runs: the
+    /// old scope's outputs still hear that it is gone, and the new scope's hear only their own.
+    @Test func aScopeReleasedAndReplacedBeforeTheMainQueueRunsStillTellsItsOutputs() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        var old: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "old")
+        let oldOutput = RecordingNetworkIndicatorOutput()
+        old!.addOutput(oldOutput)
+        old!.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(oldOutput.visibilityChanges == [false, true])
+        old = nil
+        let new = NetworkIndicatorManager(parent: root, label: "new")
+        let newOutput = RecordingNetworkIndicatorOutput()
+        new.addOutput(newOutput)
+        scheduler.runPendingWork()
+        #expect(oldOutput.visibilityChanges == [false, true, false], "told its scope is gone")
+        #expect(newOutput.visibilityChanges == [false])
+        new.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(newOutput.visibilityChanges == [false, true])
+        #expect(oldOutput.visibilityChanges == [false, true, false])
     }
 
     @Test func releasedHiddenManagerTellsItsOutputsNothing() {

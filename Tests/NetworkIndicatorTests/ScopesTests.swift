@@ -225,7 +225,7 @@ struct ScopesTests {
         #expect(tree.feed.activitySnapshot().activities.map(\.label).sorted() == ["Feed images", ActivityLabel.push])
     }
 
-    @Test func callsOnManyManagersShareOnePendingHopPerManager() {
+    @Test func callsOnManyManagersShareOnePendingHopPerTree() {
         let tree = Tree()
         let before = tree.root.scheduler.enqueuedWorkCount
         for _ in 0..<100 {
@@ -234,7 +234,7 @@ struct ScopesTests {
             tree.profile.popNetworkActivity()
             _ = token
         }
-        #expect(tree.root.scheduler.enqueuedWorkCount - before == 4, "one for each manager of the tree")
+        #expect(tree.root.scheduler.enqueuedWorkCount - before == 1, "one for the whole tree")
         tree.settle()
         #expect(tree.root.visibilityChanges == [false])
     }

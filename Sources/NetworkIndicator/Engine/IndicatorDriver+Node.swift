@@ -1,7 +1,7 @@
 import Foundation
 
 /// The driver's reads of its manager's node, and its changes that move no count; each takes the
-/// lock once, through `read(ifGone:_:)` or `update(ifGone:_:)`.
+/// lock once, through `read(ifGone:_:)`, `update(ifGone:_:)` or `machineEvent(_:)`.
 extension IndicatorDriver {
     /// The open tasks of the manager and its descendants.
     var activeTaskCount: Int {
@@ -48,9 +48,8 @@ extension IndicatorDriver {
     }
 
     /// Changes the settings under the lock; they apply at the next main-queue hop.
-    func updateSettings(_ update: @Sendable (inout IndicatorStateMachine.Settings) -> Void) {
-        let hop = self.update(ifGone: false) { $0.machine.settingsChanged(update) }
-        if hop { enqueueReconcile() }
+    func updateSettings(_ update: @escaping @Sendable (inout IndicatorStateMachine.Settings) -> Void) {
+        machineEvent { ((), $0.changeSettings(of: $1, update)) }
     }
 
     var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
@@ -70,9 +69,7 @@ extension IndicatorDriver {
 
     /// Registers a stream's continuation (primed at the next hop); returns its id.
     func addStream(_ continuation: StreamRegistry.Continuation) -> UInt64 {
-        let (id, hop) = update(ifGone: (0, false)) { ($0.streams.add(continuation), $0.machine.streamOpened()) }
-        if hop { enqueueReconcile() }
-        return id
+        machineEvent { $0.openStream(continuation, in: $1) }
     }
 
     /// Forgets the stream `id` (its consumer went away).
@@ -82,12 +79,7 @@ extension IndicatorDriver {
 
     /// Tells the machine an output was attached; returns the count to tell it at once, if it wants counts.
     func outputAttached(receivesCount: Bool) -> Int? {
-        let (count, hop) = update(ifGone: (nil, false)) { node in
-            let activity = node.activity(count: node.activeTaskCount)
-            return node.machine.outputAttached(receivesCount: receivesCount, activity: activity)
-        }
-        if hop { enqueueReconcile() }
-        return count
+        machineEvent { $0.outputAttached(receivesCount: receivesCount, in: $1) }
     }
 
     /// `count` outputs that wanted counts were detached or found deallocated.

@@ -1,70 +1,55 @@
 import Foundation
 
-/// Storage and effects for one manager's node of an ``IndicatorTree``; the whole tree sits behind
-/// the root's lock, shared by every driver of the tree. Each event locks, calls the tree's one
-/// event, unlocks, then performs the effects. Only this file takes the lock, and nothing under it
-/// runs code we do not own (schedulers, outputs, diagnostics handlers, the last release of a
-/// caller's object).
+/// One manager's handle on an ``IndicatorTree``: the whole tree sits behind one lock, shared by
+/// every driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks,
+/// calls the tree's one event, unlocks, then enqueues the tree's hop if the event asked for it.
+/// Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers,
+/// the last release of a caller's object).
 ///
 /// Callers' objects: a caller's object is not `Sendable`, so the methods that move one into or out
-/// of the tree (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``finishSweep(completed:now:)``,
-/// ``cancelTree()``) use `withLockUnchecked`. Safe because the registry holds it weakly and under the
-/// lock only compares its identity or hands it back; once out, it is only released, or called as
-/// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
-///
-/// ``liveDriver`` (emptied by ``shutDown()``, from the manager's `deinit`) is a deliberate cycle:
-/// a weak reference would slow every retain (Benchmarks/README.md, "Unsafe and hand-written
-/// constructs").
+/// of the tree (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, and the
+/// sweep's last step in ``OutputDelivery``) use `withLockUnchecked`. Safe because the registry
+/// holds it weakly and under the lock only compares its identity or hands it back; once out, it
+/// is only released, or called as ``NetworkActivityCompletionReporting`` and
+/// ``NetworkActivityCancellable`` document.
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
     /// Whether event times come from ``CoarseClock`` under the lock (see ``eventTime()``).
     private let readsCoarseClock: Bool
-    private let storage: LockedState<Storage>
+    private let tree: LockedState<IndicatorTree>
     let node: IndicatorTree.NodeID
-    let delivery = OutputDelivery()
-    /// This driver until ``shutDown()``, then `nil`: the way scheduled work reaches it.
-    let liveDriver = LockedState<IndicatorDriver?>(nil)
+    /// The tree's outputs and timers, shared by every driver of the tree.
+    let delivery: OutputDelivery
 
     /// The driver of a root manager, with a tree of its own.
     init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
-        self.storage = LockedState(Storage(tree: IndicatorTree(diagnosticsHandler: diagnosticsHandler)))
+        self.tree = LockedState(IndicatorTree(diagnosticsHandler: diagnosticsHandler))
         self.node = IndicatorTree.rootID
-        liveDriver.withLock { $0 = self }
-        let box = liveDriver
-        storage.withLock { $0.liveDrivers = [box] }
+        self.delivery = OutputDelivery(tree: tree, scheduler: scheduler)
     }
 
     /// The driver of a scope of `parent`'s manager, in `parent`'s tree.
     init(childOf parent: IndicatorDriver, label: String?) {
         self.scheduler = parent.scheduler
         self.readsCoarseClock = parent.readsCoarseClock
-        self.storage = parent.storage
-        let box = liveDriver
-        self.node = parent.storage.withLock { storage in
-            let handler = storage.tree.read(parent.node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
-            let node = storage.tree.addNode(childOf: parent.node, label: label, diagnosticsHandler: handler)
-            storage.setLiveDriver(box, at: node.index)
-            return node
+        self.tree = parent.tree
+        self.delivery = parent.delivery
+        self.node = parent.tree.withLock { tree in
+            let handler = tree.read(parent.node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
+            return tree.addNode(childOf: parent.node, label: label, diagnosticsHandler: handler)
         }
-        liveDriver.withLock { $0 = self }
     }
 
-    /// The manager is gone: its tasks end in every ancestor, its timers are cancelled, its streams
-    /// finished, its outputs told on the main actor. Work still queued does nothing.
+    /// The manager is gone: its tasks end in every ancestor, its streams finish, and on the main
+    /// actor its timers stop and its outputs are told.
     func shutDown() {
         var time = eventTime()
-        let (removal, hops) = storage.withLock { storage in
-            let removal = storage.tree.removeNode(node, time: &time)
-            storage.liveDrivers[Int(node.index)] = nil
-            return (removal, storage.boxes(for: removal.hops))
-        }
-        liveDriver.withLock { $0 = nil }
-        enqueueReconciles(hops)
-        for timer in removal.timers { timer.cancel() }
-        for stream in removal.streams { stream.finish() }
-        scheduler.enqueue { [delivery] in delivery.shutDown() }
+        let (streams, needsHop) = tree.withLock { $0.removeNode(node, time: &time) }
+        if needsHop { delivery.enqueueHop() }
+        for stream in streams { stream.finish() }
+        scheduler.enqueue { [delivery, node] in delivery.remove(node) }
     }
 
     // MARK: - Tasks, from any thread
@@ -75,12 +60,8 @@ final class IndicatorDriver: Sendable {
     func beginToken(_ token: AnyObject, label: String?) {
         var time = eventTime()
         // A caller's object enters the tree: see "Callers' objects" in the header.
-        let hops = storage.withLockUnchecked { storage in
-            // Change the tree before reading `storage`: reading it first retains it, and the change copies the tree.
-            let hops = storage.tree.beginToken(token, label: label, in: node, time: &time)
-            return storage.boxes(for: hops)
-        }
-        enqueueReconciles(hops)
+        let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, in: node, time: &time) }
+        if needsHop { delivery.enqueueHop() }
     }
 
     /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
@@ -149,11 +130,8 @@ final class IndicatorDriver: Sendable {
     func cancelTree() -> [any NetworkActivityCancellable] {
         var time = eventTime()
         // Callers' objects leave the tree: see "Callers' objects" in the header.
-        let (cancellation, hops) = storage.withLockUnchecked { storage in
-            let (cancellation, hops) = storage.tree.cancelSubtree(of: node, time: &time)
-            return (cancellation, storage.boxes(for: hops))
-        }
-        enqueueReconciles(hops)
+        let (cancellation, needsHop) = tree.withLockUnchecked { $0.cancelSubtree(of: node, time: &time) }
+        if needsHop { delivery.enqueueHop() }
         return cancellation.work
     }
 
@@ -163,27 +141,35 @@ final class IndicatorDriver: Sendable {
     /// the live objects they name go to `keptAlive`, to release after the lock.
     func snapshot(keepingAlive keptAlive: inout [AnyObject]) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
         // Callers' objects leave the tree: see "Callers' objects" in the header.
-        storage.withLockUnchecked { $0.tree.snapshot(of: node, keepingAlive: &keptAlive) }
+        tree.withLockUnchecked { $0.snapshot(of: node, keepingAlive: &keptAlive) }
     }
 
     /// Reads this manager's node under the lock (`ifGone` once shut down): the way `+Node` reads the tree.
     func read<Result: Sendable>(ifGone: Result, _ body: @Sendable (IndicatorTree.Node) -> Result) -> Result {
-        storage.withLock { $0.tree.read(node, ifGone: ifGone, body) }
+        tree.withLock { $0.read(node, ifGone: ifGone, body) }
     }
 
-    /// Changes this manager's node under the lock, moving no count (`ifGone` once shut down): the way `+Node` does.
+    /// Changes this manager's node under the lock, moving no count and asking no hop (`ifGone`
+    /// once shut down).
     func update<Result: Sendable>(ifGone: Result, _ body: @Sendable (inout IndicatorTree.Node) -> Result) -> Result {
-        storage.withLock { $0.tree.update(node, ifGone: ifGone, body) }
+        tree.withLock { $0.update(node, ifGone: ifGone, body) }
+    }
+
+    /// Runs a tree event that moves no count, then enqueues the tree's hop if it asked for it.
+    func machineEvent<Result: Sendable>(_ event: @Sendable (inout IndicatorTree, IndicatorTree.NodeID) -> (Result, Bool)) -> Result {
+        let (result, needsHop) = tree.withLock { event(&$0, node) }
+        if needsHop { delivery.enqueueHop() }
+        return result
     }
 
     /// The open tasks of the manager and its descendants that `measured` leaves, counted in one
     /// hold of the tree's lock: each measures up to its `cap` open tasks of its token in its
     /// node (of this tree). For the progress snapshot, never on begin or finish.
     func unmeasuredTaskCount(_ measured: [MeasuredTasks]) -> Int {
-        storage.withLock { storage in
-            var count = storage.tree.read(node, ifGone: 0) { $0.activeTaskCount }
+        tree.withLock { tree in
+            var count = tree.read(node, ifGone: 0) { $0.activeTaskCount }
             for tasks in measured {
-                let open = storage.tree.read(tasks.node, ifGone: 0) { node in
+                let open = tree.read(tasks.node, ifGone: 0) { node in
                     guard let pinned = tasks.pinned else { return node.registry.openTaskCount(tasks.key) }
                     return node.registry.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation)
                 }
@@ -193,129 +179,29 @@ final class IndicatorDriver: Sendable {
         }
     }
 
-    // MARK: - The main queue
-
-    /// The pending hop runs: the machine brings the policy and the timers up to date.
-    @MainActor
-    func reconcile() {
-        let now = scheduler.now
-        if let delivery = storage.withLock({ $0.tree.reconcile(node, now: now) }) { perform(delivery) }
-    }
-
-    @MainActor
-    func delayTimerFired(generation: UInt64) {
-        let now = scheduler.now
-        let delivery = storage.withLock { $0.tree.delayTimerFired(node, generation: generation, now: now) }
-        if let delivery { perform(delivery) }
-    }
-
-    /// Installs the started timers; returns the stale ones (replaced, or shut down) to cancel after the lock.
-    func install(
-        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorTimer)]
-    ) -> [any NetworkIndicatorTimer] {
-        storage.withLock { $0.tree.install(started, in: node) }
-    }
-
-    /// The sweep's first step: ends the tasks of dead tokens and carries the change to the
-    /// ancestors; the machine hears of it when the sweep finishes. `nil` once shut down.
-    @MainActor
-    func sweepRegistry(now: TimeInterval) -> TaskRegistry.SweepResult? {
-        let (found, hops) = storage.withLock { storage in
-            let (found, hops) = storage.tree.sweepRegistry(node, now: now)
-            return (found, storage.boxes(for: hops))
-        }
-        enqueueReconciles(hops)
-        return found
-    }
-
-    /// The sweep's last step: ends the tasks of tokens that reported completion (if their entries
-    /// are still theirs) and updates the machine; returns the handler for the stale-task reports.
-    @MainActor
-    func finishSweep(
-        completed: [(key: ObjectIdentifier, object: AnyObject)],
-        now: TimeInterval
-    ) -> NetworkIndicatorDiagnosticsHandler {
-        // Callers' objects enter the lock, only to be compared: see "Callers' objects" in the header.
-        let (delivery, hops, handler) = storage.withLockUnchecked { storage in
-            let (delivery, hops) = storage.tree.finishSweep(node, completed: completed, now: now)
-            let handler = storage.tree.read(node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
-            return (delivery, storage.boxes(for: hops), handler)
-        }
-        if let delivery { perform(delivery) }
-        enqueueReconciles(hops)
-        return handler
-    }
-
     // MARK: - Private
 
-    /// Runs `event` on the tree under the lock, then enqueues the reconciles it asked for.
+    /// Runs `event` on the tree under the lock, then enqueues the tree's hop if it asked for it.
     @discardableResult
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     private func changeTasks<Result: Sendable>(
-        _ event: (inout IndicatorTree, inout EventTime) -> (Result, IndicatorTree.Hops)
+        _ event: (inout IndicatorTree, inout EventTime) -> (Result, Bool)
     ) -> Result {
         var time = eventTime()
-        let (result, hops) = storage.withLock { storage in
-            let (result, hops) = event(&storage.tree, &time)
-            return (result, storage.boxes(for: hops))
-        }
-        enqueueReconciles(hops)
+        let (result, needsHop) = tree.withLock { event(&$0, &time) }
+        if needsHop { delivery.enqueueHop() }
         return result
     }
 
-    /// ``changeTasks(_:)`` for an event whose only result is its hops.
+    /// ``changeTasks(_:)`` for an event whose only result is whether it asks for the hop.
     @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "Inlining")
-    private func change(_ event: (inout IndicatorTree, inout EventTime) -> IndicatorTree.Hops) {
+    private func change(_ event: (inout IndicatorTree, inout EventTime) -> Bool) {
         changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
-    }
-
-    /// Queues one reconcile of this manager; the machine allows one pending at a time.
-    func enqueueReconcile() {
-        enqueueReconcile(of: liveDriver)
-    }
-
-    /// Queues a reconcile of the driver that `box` holds (any node of this tree), if it still lives then.
-    func enqueueReconcile(of box: LockedState<IndicatorDriver?>) {
-        scheduler.enqueue { box.withLock { $0 }?.reconcile() }
-    }
-
-    /// After the lock: the reconciles an event asked for, this manager's and the others'.
-    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
-    private func enqueueReconciles(_ hops: Hops) {
-        if hops.ownNode { enqueueReconcile() }
-        guard let others = hops.others else { return }
-        for box in others { enqueueReconcile(of: box) }
     }
 
     /// The time of an event: a reading taken before the lock for a scheduler other than
     /// ``MainQueueScheduler``; otherwise the coarse clock, read under it only if needed.
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
-    }
-}
-
-extension IndicatorDriver {
-    /// The tree behind the lock, and the box of each node's driver for scheduled work.
-    private struct Storage {
-        var tree: IndicatorTree
-        /// By node index: the node driver's ``IndicatorDriver/liveDriver`` box, `nil` once removed.
-        var liveDrivers: [LockedState<IndicatorDriver?>?] = []
-
-        mutating func setLiveDriver(_ box: LockedState<IndicatorDriver?>, at index: Int32) {
-            while liveDrivers.count <= Int(index) { liveDrivers.append(nil) }
-            liveDrivers[Int(index)] = box
-        }
-
-        /// The tree's hops as the boxes of the drivers to reach after the lock.
-        @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
-        func boxes(for hops: IndicatorTree.Hops) -> Hops {
-            Hops(ownNode: hops.ownNode, others: hops.others.map { $0.compactMap { liveDrivers[Int($0)] } })
-        }
-    }
-
-    /// The reconciles to enqueue after the lock.
-    private struct Hops: Sendable {
-        var ownNode: Bool
-        var others: [LockedState<IndicatorDriver?>]?
     }
 }

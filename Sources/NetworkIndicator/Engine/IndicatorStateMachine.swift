@@ -42,7 +42,8 @@ struct IndicatorStateMachine {
 
     private(set) var settings = Settings()
     private(set) var policy = VisibilityPolicy()
-    private var isHopPending = false
+    /// Whether a hop was asked for and has not run yet (the tree's drain skips a node without one).
+    private(set) var isHopPending = false
     /// How many attached outputs want task counts (then every count change needs a hop).
     private(set) var countObserverCount = 0
     private var generations: [TimerKind: UInt64] = [:]
@@ -115,11 +116,6 @@ struct IndicatorStateMachine {
     /// A sweep ended the tasks it found: bring everything up to date.
     mutating func sweepFinished(_ activity: Activity, now: TimeInterval) -> Reconciliation {
         update(activity, now: now)
-    }
-
-    /// Whether a timer started with `generation` is still wanted when the driver installs it.
-    func isCurrent(_ timer: TimerKind, generation: UInt64) -> Bool {
-        generations[timer] == generation
     }
 
     // MARK: - Private

@@ -1,59 +1,61 @@
 import Foundation
 
-/// The events that run on the main queue: a node's reconcile, its delay timer, the timers'
-/// installation and the sweep's two steps. Each returns plain data; a stale
-/// ``IndicatorTree/NodeID`` (its manager gone) changes nothing.
+/// The events that run on the main queue: the tree's hop, a node's delay timer and the sweep's
+/// two steps. Each returns plain data; a stale ``IndicatorTree/NodeID`` (its manager gone)
+/// changes nothing.
 extension IndicatorTree {
-    /// What the main actor performs after the lock for one answer of a machine: the answer,
-    /// the timers it stops, and the streams to tell.
-    struct Delivery {
+    /// One machine's answer, for the main actor to perform after the lock: the node it is for,
+    /// the answer, and the streams to tell.
+    struct Answer {
+        var node: NodeID
         var reconciliation: IndicatorStateMachine.Reconciliation
-        var stoppedTimers: [any NetworkIndicatorTimer]
         var streams: StreamRegistry.Delivery
     }
 
-    /// The pending hop of `id` runs: its machine brings the policy and the timers up to date.
-    mutating func reconcile(_ id: NodeID, now: TimeInterval) -> Delivery? {
-        update(id, ifGone: nil) { node in
-            Self.delivery(node.machine.reconcile(node.activity(count: node.activeTaskCount), now: now), from: &node)
+    /// The tree's hop runs: every dirty node's machine brings its policy and timers up to date,
+    /// in the order the nodes asked. The first answer comes apart from the rest, so that a hop
+    /// for one node (the common case) allocates no array.
+    mutating func drainDirtyNodes(now: TimeInterval) -> (first: Answer?, rest: [Answer]) {
+        var first: Answer?
+        var rest: [Answer] = []
+        for index in dirtyNodes {
+            let answer = withNode(Int(index)) { node -> Answer? in
+                // A node removed since it asked is a fresh node with no hop pending.
+                guard node.machine.isHopPending else { return nil }
+                let reconciliation = node.machine.reconcile(node.activity(count: node.activeTaskCount), now: now)
+                return Self.answer(reconciliation, from: &node, at: index)
+            }
+            guard let answer else { continue }
+            if first == nil { first = answer } else { rest.append(answer) }
         }
+        dirtyNodes.removeAll(keepingCapacity: true)
+        return (first, rest)
     }
 
     /// The delay timer of `generation` of `id` fired; `nil` if it is stale.
-    mutating func delayTimerFired(_ id: NodeID, generation: UInt64, now: TimeInterval) -> Delivery? {
-        update(id, ifGone: nil) { node in
+    mutating func delayTimerFired(_ id: NodeID, generation: UInt64, now: TimeInterval) -> Answer? {
+        guard contains(id) else { return nil }
+        return withNode(Int(id.index)) { node in
             let activity = node.activity(count: node.activeTaskCount)
             return node.machine.delayTimerFired(generation: generation, activity, now: now).map {
-                Self.delivery($0, from: &node)
-            }
-        }
-    }
-
-    /// Installs the timers just started for `id`; returns those no longer current (replaced
-    /// meanwhile, or the node gone), to cancel after the lock.
-    mutating func install(
-        _ started: [(IndicatorStateMachine.TimerKind, UInt64, any NetworkIndicatorTimer)],
-        in id: NodeID
-    ) -> [any NetworkIndicatorTimer] {
-        update(id, ifGone: started.map(\.2)) { node in
-            started.compactMap { timer, generation, handle -> (any NetworkIndicatorTimer)? in
-                guard node.machine.isCurrent(timer, generation: generation) else { return handle }
-                node.timers[timer] = handle
-                return nil
+                Self.answer($0, from: &node, at: id.index)
             }
         }
     }
 
     /// The sweep's first step on `id`: ends the tasks of dead tokens and carries the change up
-    /// the tree; the machine hears of it when the sweep finishes. `nil` if `id` is stale.
-    mutating func sweepRegistry(_ id: NodeID, now: TimeInterval) -> (TaskRegistry.SweepResult?, Hops) {
+    /// the tree; the node's machine hears of it when the sweep finishes. `nil` if `id` is stale;
+    /// `true` if the tree's hop must be enqueued.
+    mutating func sweepRegistry(_ id: NodeID, now: TimeInterval) -> (TaskRegistry.SweepResult?, Bool) {
+        guard contains(id) else { return (nil, false) }
         var time = EventTime(preread: now)
-        guard contains(id) else { return (nil, Hops()) }
-        var hops = Hops()
-        let (found, delta) = withNode(Int(id.index)) { Self.sweep(&$0, now: now, time: &time) }
-        let parent = parent(of: Int(id.index))
-        if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
-        return (found, hops)
+        var unused = false
+        let (found, delta, parent) = withNode(Int(id.index)) { node in
+            let old = node.activeTaskCount
+            let found = node.registry.sweep(now: now, staleThreshold: node.machine.settings.staleTaskThreshold)
+            return (found, node.settle(from: old, time: &time, tellingMachine: false, hop: &unused), node.parent)
+        }
+        return (found, delta != 0 && rollUp(delta, from: parent, time: &time))
     }
 
     /// The sweep's last step on `id`: ends the tasks of the tokens that reported completion (if
@@ -63,62 +65,33 @@ extension IndicatorTree {
         _ id: NodeID,
         completed: [(key: ObjectIdentifier, object: AnyObject)],
         now: TimeInterval
-    ) -> (Delivery?, Hops) {
+    ) -> (Answer?, Bool) {
+        guard contains(id) else { return (nil, false) }
         var time = EventTime(preread: now)
-        guard contains(id) else { return (nil, Hops()) }
-        var hops = Hops()
-        let (delivery, delta) = withNode(Int(id.index)) {
-            Self.finishSweep(&$0, completed: completed, now: now, time: &time)
+        var unused = false
+        let (answer, delta, parent) = withNode(Int(id.index)) { node in
+            let old = node.activeTaskCount
+            for candidate in completed {
+                node.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
+            }
+            let delta = node.settle(from: old, time: &time, tellingMachine: false, hop: &unused)
+            let reconciliation = node.machine.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
+            return (Self.answer(reconciliation, from: &node, at: id.index), delta, node.parent)
         }
-        let parent = parent(of: Int(id.index))
-        if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
-        return (delivery, hops)
+        return (answer, delta != 0 && rollUp(delta, from: parent, time: &time))
     }
 
-    // MARK: - Private
-
-    /// ``sweepRegistry(_:now:)`` on the node: the sweep, and how far the count moved (the
-    /// machine is not told: the sweep's reconcile follows).
-    private static func sweep(
-        _ node: inout Node,
-        now: TimeInterval,
-        time: inout EventTime
-    )
-        -> (TaskRegistry.SweepResult, Int)
-    {
-        let old = node.activeTaskCount
-        let found = node.registry.sweep(now: now, staleThreshold: node.machine.settings.staleTaskThreshold)
-        var hop = false
-        return (found, node.settle(from: old, time: &time, tellingMachine: false, hop: &hop))
-    }
-
-    /// ``finishSweep(_:completed:now:)`` on the node: the completed tasks end, then the
-    /// machine's reconcile; returns what to deliver and how far the count moved.
-    private static func finishSweep(
-        _ node: inout Node,
-        completed: [(key: ObjectIdentifier, object: AnyObject)],
-        now: TimeInterval,
-        time: inout EventTime
-    ) -> (Delivery, Int) {
-        let old = node.activeTaskCount
-        for candidate in completed {
-            node.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
-        }
-        var hop = false
-        let delta = node.settle(from: old, time: &time, tellingMachine: false, hop: &hop)
-        let reconciliation = node.machine.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
-        return (delivery(reconciliation, from: &node), delta)
-    }
-
-    /// Takes the timers `reconciliation` stops and the streams to tell out of `node`.
-    private static func delivery(
+    /// `reconciliation` with the streams to tell, taken out of `node` (at `index`).
+    private static func answer(
         _ reconciliation: IndicatorStateMachine.Reconciliation,
-        from node: inout Node
-    )
-        -> Delivery
-    {
-        let stopped = reconciliation.timerChanges.keys.compactMap { node.timers.removeValue(forKey: $0) }
+        from node: inout Node,
+        at index: Int32
+    ) -> Answer {
         let streams = node.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
-        return Delivery(reconciliation: reconciliation, stoppedTimers: stopped, streams: streams)
+        return Answer(
+            node: NodeID(index: index, generation: node.generation),
+            reconciliation: reconciliation,
+            streams: streams
+        )
     }
 }

@@ -17,31 +17,22 @@ extension IndicatorTree {
         return id
     }
 
-    /// What a removed node leaves to stop after the lock.
-    struct Removal {
-        var timers: [any NetworkIndicatorTimer] = []
-        var streams: [StreamRegistry.Continuation] = []
-        var hops = Hops()
-    }
-
-    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its timers and streams are handed back to stop. Its descendants
-    /// are gone already (each keeps its parent's manager alive). Nothing if `id` is stale.
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Removal {
-        guard contains(id) else { return Removal() }
-        let index = Int(id.index)
-        var removal = Removal()
-        let removed = node(at: index)
-        removal.timers = Array(removed.timers.values)
-        removal.streams = removed.streams.all
-        let ended = removed.registry.activeTaskCount
-        let parent = removed.parent
-        if parent >= 0 {
-            withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
-            if ended > 0 { rollUp(-ended, from: parent, time: &time, hops: &removal.hops) }
+    /// The manager of `id` is gone: its remaining tasks end in every ancestor and it leaves its
+    /// parent's children. Returns its streams, to finish after the lock, and whether the tree's
+    /// hop must be enqueued. Its descendants are gone already (each keeps its parent's manager
+    /// alive); its outputs and timers, on the main actor, are the driver's to stop. Nothing if
+    /// `id` is stale.
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (streams: [StreamRegistry.Continuation], needsHop: Bool) {
+        guard contains(id) else { return ([], false) }
+        let removed = node(at: Int(id.index))
+        var needsHop = false
+        if removed.parent >= 0 {
+            withNode(Int(removed.parent)) { $0.children.removeAll { $0 == id.index } }
+            let ended = removed.registry.activeTaskCount
+            needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
         }
         clearNode(id)
-        return removal
+        return (removed.streams.all, needsHop)
     }
 
     // MARK: - Subtrees
@@ -58,43 +49,32 @@ extension IndicatorTree {
     }
 
     /// Ends every task of the node `id` and of all its descendants, at once.
-    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Hops {
+    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Bool {
         changeSubtree(of: id, time: &time) { node in node.registry.finishEverything() }
     }
 
     /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work
     /// and the objects that leave with it (see `TaskRegistry+Cancel.swift`).
-    mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Hops) {
+    mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Bool) {
         var cancellation = TaskRegistry.Cancellation()
-        let hops = changeSubtree(of: id, time: &time) { node in
+        let needsHop = changeSubtree(of: id, time: &time) { node in
             let found = node.registry.finishCancellableTasks()
             cancellation.work += found.work
             cancellation.keptAlive += found.keptAlive
         }
-        return (cancellation, hops)
+        return (cancellation, needsHop)
     }
 
-    /// Runs `change` on each registry of `id`'s subtree (children first), then settles each
-    /// node's own change, so that a node's machine hears of its descendants' before its own.
-    private mutating func changeSubtree(
-        of id: NodeID,
-        time: inout EventTime,
-        _ change: (inout Node) -> Void
-    ) -> Hops {
-        guard contains(id) else { return Hops() }
-        var hops = Hops()
+    /// Runs `change` on each registry of `id`'s subtree (children first), as one task event each,
+    /// so that a node's machine hears of its descendants' changes before its own.
+    private mutating func changeSubtree(of id: NodeID, time: inout EventTime, _ change: (inout Node) -> Void) -> Bool {
+        guard contains(id) else { return false }
+        var needsHop = false
         for index in subtree(of: id) {
-            var hop = false
-            let delta = withNode(Int(index)) { node in
-                Self.change(&node, time: &time, hop: &hop) { node, _ in change(&node) }.1
-            }
-            if hop {
-                if index == id.index { hops.ownNode = true } else { hops.append(index) }
-            }
-            let parent = parent(of: Int(index))
-            if delta != 0, parent >= 0 { rollUp(delta, from: parent, time: &time, hops: &hops) }
+            let node = NodeID(index: index, generation: node(at: Int(index)).generation)
+            if changeTasks(in: node, time: &time, ifGone: (), { node, _ in change(&node) }).1 { needsHop = true }
         }
-        return hops
+        return needsHop
     }
 
     /// One record per open entry of `id` and one per child with tasks, and `id`'s count: one

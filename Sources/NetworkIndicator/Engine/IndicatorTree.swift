@@ -26,7 +26,6 @@ struct IndicatorTree {
         var machine = IndicatorStateMachine()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         var streams = StreamRegistry()
-        var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorTimer] = [:]
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
         /// How many times the count went from zero to more: the progress roll-up's busy period.
@@ -80,16 +79,16 @@ struct IndicatorTree {
         }
     }
 
-    /// The nodes whose machine asked for a main-queue hop during one event: the event's own
-    /// node, and any others (ancestors, or the descendants of a subtree event).
-    struct Hops: Equatable {
-        var ownNode = false
-        /// Optional: an empty array would still be a shared-storage reference, released by every event.
-        var others: [Int32]?
+    /// The nodes whose machine asked for a main-queue hop since the tree's last ``drainDirtyNodes(now:)``,
+    /// in the order they asked: while it is not empty, the tree's one hop is enqueued.
+    var dirtyNodes: [Int32] = []
 
-        mutating func append(_ index: Int32) {
-            if others == nil { others = [index] } else { others!.append(index) }
-        }
+    /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
+    /// caller enqueues the tree's hop after the lock).
+    @inline(__always)  // pays: every event that asks for a hop (Benchmarks/README.md, "Inlining")
+    fileprivate mutating func markDirty(_ index: Int32) -> Bool {
+        dirtyNodes.append(index)
+        return dirtyNodes.count == 1
     }
 
     /// The root (index 0), kept out of `scopes`: a root's event, the common case, skips an array access.
@@ -97,15 +96,17 @@ struct IndicatorTree {
     /// Node `i` at `scopes[i - 1]`; a removed node's index waits in ``freeIndices`` for reuse.
     private var scopes: [Node] = []
 
+    /// Runs `body` on `node` in one write access.
+    @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "Inlining")
+    private static func modify<Result>(_ node: inout Node, _ body: (inout Node) -> Result) -> Result {
+        body(&node)
+    }
+
     /// Runs `body` on the node at `index`, in place.
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     mutating func withNode<Result>(_ index: Int, _ body: (inout Node) -> Result) -> Result {
         if index == 0 { return body(&rootNode) }
         return body(&scopes[index - 1])
-    }
-
-    /// Runs `body` on the scope at `scopes[position]`, in one write access.
-    private mutating func modifyScope<Result>(at position: Int, _ body: (inout Node) -> Result) -> Result {
-        body(&scopes[position])
     }
 
     /// The node at `index`, copied (off the hot paths).
@@ -181,76 +182,68 @@ struct IndicatorTree {
     // MARK: - Count changes
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
-    /// move up the tree and tells each machine it reached.
+    /// move up the tree and tells each machine it reached. Returns `change`'s result and
+    /// whether the tree's hop must be enqueued.
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     mutating func changeTasks<Result>(
         in id: NodeID,
         time: inout EventTime,
         ifGone: Result,
         _ change: (inout Node, inout EventTime) -> Result
-    ) -> (Result, Hops) {
-        guard contains(id) else { return (ifGone, Hops()) }
-        var hops = Hops()
-        let index = Int(id.index)
-        if index == 0 {
-            // The root: no ancestor to reach.
+    ) -> (Result, Bool) {
+        guard contains(id) else { return (ifGone, false) }
+        var hop = false
+        guard id.index > 0 else {
+            // The root, the common case: no ancestor to reach, no scope array to touch.
             let old = rootNode.activeTaskCount
             let result = change(&rootNode, &time)
-            _ = rootNode.settle(from: old, time: &time, tellingMachine: true, hop: &hops.ownNode)
-            return (result, hops)
+            _ = rootNode.settle(from: old, time: &time, tellingMachine: true, hop: &hop)
+            return (result, hop && markDirty(0))
         }
         // One write access to the scope's node (one bounds and uniqueness check) for the change.
-        var hop = false
-        let (result, delta, parent) = modifyScope(at: index - 1) { node in
+        let (result, delta, parent) = Self.modify(&scopes[Int(id.index) - 1]) { node in
             let old = node.activeTaskCount
             let result = change(&node, &time)
             return (result, node.settle(from: old, time: &time, tellingMachine: true, hop: &hop), node.parent)
         }
-        hops.ownNode = hop
-        guard delta != 0 else { return (result, hops) }
-        if parent == 0 {
-            // A child of the root, the common scope: its one ancestor without the loop's call.
-            if rootNode.descendantsChanged(by: delta, time: &time) { hops.append(0) }
-        } else {
-            rollUp(delta, from: parent, time: &time, hops: &hops)
-        }
-        return (result, hops)
+        var needsHop = hop && markDirty(id.index)
+        if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
+        return (result, needsHop)
     }
 
-    /// ``changeTasks(in:time:ifGone:_:)`` on one node reached in place: `change`, then the
-    /// node's own settling. Returns `change`'s result and how far the count moved.
-    static func change<Result>(
-        _ node: inout Node,
-        time: inout EventTime,
-        hop: inout Bool,
-        _ change: (inout Node, inout EventTime) -> Result
-    ) -> (Result, Int) {
-        let old = node.activeTaskCount
-        let result = change(&node, &time)
-        return (result, node.settle(from: old, time: &time, tellingMachine: true, hop: &hop))
+    /// The one roll-up: adds `delta` to the descendants' count of the node at `first` and of each
+    /// of its ancestors (a loop up the parent indices), each machine told; those that ask for a
+    /// hop are marked dirty. Returns whether the tree's hop must be enqueued. Nothing for
+    /// `first` == `-1` (above the root).
+    @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "Inlining")
+    mutating func rollUp(_ delta: Int, from first: Int32, time: inout EventTime) -> Bool {
+        // A child of the root, the common scope, reaches its one ancestor without the loop's call.
+        guard first == 0 else { return rollUp(delta, fromScope: first, time: &time) }
+        return rootNode.descendantsChanged(by: delta, time: &time) && markDirty(0)
     }
 
-    /// Adds `delta` to the descendants' count of the node at `first` and of each of its
-    /// ancestors (a loop up the parent indices), each machine told; those that ask for a hop
-    /// join `hops`. Nothing for `first` == `-1` (above the root). Out of line: a root's events,
-    /// the common case, skip it at the call.
+    /// ``rollUp(_:from:time:)`` from a scope's parent that is not the root, or from above the root.
     @inline(never)
-    mutating func rollUp(_ delta: Int, from first: Int32, time: inout EventTime, hops: inout Hops) {
+    private mutating func rollUp(_ delta: Int, fromScope first: Int32, time: inout EventTime) -> Bool {
+        var needsHop = false
         // Every chain of parents ends at the root (index 0), kept apart from the scopes.
-        var next = Int(first)
+        var next = first
         while next > 0 {
-            if scopes[next - 1].descendantsChanged(by: delta, time: &time) { hops.append(Int32(next)) }
-            next = Int(scopes[next - 1].parent)
+            let position = Int(next) - 1
+            if scopes[position].descendantsChanged(by: delta, time: &time), markDirty(next) { needsHop = true }
+            next = scopes[position].parent
         }
-        if next == 0, rootNode.descendantsChanged(by: delta, time: &time) { hops.append(0) }
+        if next == 0, rootNode.descendantsChanged(by: delta, time: &time), markDirty(0) { needsHop = true }
+        return needsHop
     }
 
     // MARK: - Task events, from any thread
 
-    // Each returns the event's result and the hops it asks for; a stale id changes nothing.
+    // Each returns the event's result and whether the tree's hop must be enqueued; a stale id
+    // changes nothing.
 
     /// Begins one task for a caller's `token`, held weakly; its kind is decided once per type.
-    mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Hops {
+    mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in
             let kind = node.classifier.kind(of: token)
             node.registry.begin(ObjectIdentifier(token), object: token, kind: kind, label: label, now: time.now())
@@ -265,7 +258,7 @@ struct IndicatorTree {
         label: String?,
         in id: NodeID,
         time: inout EventTime
-    ) -> Hops {
+    ) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in
             node.registry.begin(key, object: object, kind: kind, label: label, now: time.now())
         }.1
@@ -274,7 +267,7 @@ struct IndicatorTree {
     /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
     /// generation, for the caller to make the token with. `nil` if `id` is stale.
     @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
-    mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Hops) {
+    mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Bool) {
         changeTasks(in: id, time: &time, ifGone: nil) { node, time in
             node.registry.pin(label: label, now: time.now())
         }
@@ -286,7 +279,7 @@ struct IndicatorTree {
         label: String?,
         in id: NodeID,
         time: inout EventTime
-    ) -> (Bool, Hops) {
+    ) -> (Bool, Bool) {
         changeTasks(in: id, time: &time, ifGone: false) { node, time in
             node.registry.beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: time.now())
         }
@@ -298,9 +291,7 @@ struct IndicatorTree {
         _ key: ObjectIdentifier,
         in id: NodeID,
         time: inout EventTime
-    ) -> (
-        TaskRegistry.FinishOutcome, Hops
-    ) {
+    ) -> (TaskRegistry.FinishOutcome, Bool) {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
@@ -311,9 +302,7 @@ struct IndicatorTree {
         generation: UInt32,
         in id: NodeID,
         time: inout EventTime
-    ) -> (
-        TaskRegistry.FinishOutcome, Hops
-    ) {
+    ) -> (TaskRegistry.FinishOutcome, Bool) {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
             node.registry.finishOne(pinnedAt: slot, generation: generation)
         }
@@ -328,25 +317,68 @@ struct IndicatorTree {
         unpinning: Bool,
         in id: NodeID,
         time: inout EventTime
-    ) -> Hops {
+    ) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
             node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: unpinning)
         }.1
     }
 
     /// Ends every task under `key`, reporting nothing.
-    mutating func finishAll(_ key: ObjectIdentifier, in id: NodeID, time: inout EventTime) -> Hops {
+    mutating func finishAll(_ key: ObjectIdentifier, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in node.registry.finishAll(key) }.1
     }
 
     /// Begins one counted task.
-    mutating func push(in id: NodeID, time: inout EventTime) -> Hops {
+    mutating func push(in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in node.registry.push(now: time.now()) }.1
     }
 
     /// Ends one counted task; `false` (and no change) if none is open.
-    mutating func pop(in id: NodeID, time: inout EventTime) -> (Bool, Hops) {
+    mutating func pop(in id: NodeID, time: inout EventTime) -> (Bool, Bool) {
         changeTasks(in: id, time: &time, ifGone: false) { node, _ in node.registry.pop() }
+    }
+}
+
+extension IndicatorTree {
+    // MARK: - Events that move no count
+
+    /// Changes the settings of `id`; they apply at its next reconcile. Returns whether the tree's
+    /// hop must be enqueued.
+    mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
+        machineEvent(id, ifGone: ()) { ((), $0.machine.settingsChanged(update)) }.1
+    }
+
+    /// Registers a visibility stream in `id` (primed at the next hop); returns its id and whether
+    /// the tree's hop must be enqueued.
+    mutating func openStream(_ continuation: StreamRegistry.Continuation, in id: NodeID) -> (UInt64, Bool) {
+        machineEvent(id, ifGone: 0) { ($0.streams.add(continuation), $0.machine.streamOpened()) }
+    }
+
+    /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
+    /// and whether the tree's hop must be enqueued.
+    mutating func outputAttached(receivesCount: Bool, in id: NodeID) -> (Int?, Bool) {
+        machineEvent(id, ifGone: nil) { node in
+            node.machine.outputAttached(receivesCount: receivesCount, activity: node.activity(count: node.activeTaskCount))
+        }
+    }
+
+    /// `count` outputs of `id` that wanted counts were detached or found deallocated.
+    mutating func countObserversLeft(_ count: Int, in id: NodeID) {
+        _ = machineEvent(id, ifGone: ()) { node in
+            node.machine.countObserversLeft(count)
+            return ((), false)
+        }
+    }
+
+    /// Runs `event` on the node `id`; marks the node dirty if the event asks for a hop.
+    private mutating func machineEvent<Result>(
+        _ id: NodeID,
+        ifGone: Result,
+        _ event: (inout Node) -> (Result, Bool)
+    ) -> (Result, Bool) {
+        guard contains(id) else { return (ifGone, false) }
+        let (result, asks) = withNode(Int(id.index), event)
+        return (result, asks && markDirty(id.index))
     }
 }
 

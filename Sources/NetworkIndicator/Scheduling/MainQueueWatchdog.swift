@@ -39,12 +39,12 @@ enum MainQueueWatchdog {
         return marker
     }()
 
-    /// Watches the main queue for the manager whose driver `liveDriver` holds (until it is shut
-    /// down). Looks every ``checkInterval`` seconds on a global queue.
-    static func watch(_ liveDriver: LockedState<IndicatorDriver?>) {
+    /// Watches the main queue for the manager of `driver`, held weakly (until it is gone). Looks
+    /// every ``checkInterval`` seconds on a global queue.
+    static func watch(_ driver: IndicatorDriver) {
         let marker = marker
         watch(
-            liveDriver,
+            driver,
             marker: { marker.withLock { ($0.enqueuedAt, $0.ran) } },
             now: { MainQueueScheduler().now },
             every: { interval, look in GlobalQueueTimer(interval: interval, look) }
@@ -54,14 +54,13 @@ enum MainQueueWatchdog {
     /// ``watch(_:)`` with its inputs given: the marker's state, the clock, and a repeating
     /// timer (each look returns whether to go on).
     static func watch(
-        _ liveDriver: LockedState<IndicatorDriver?>,
+        _ driver: IndicatorDriver,
         marker: @escaping @Sendable () -> (enqueuedAt: TimeInterval, ran: Bool),
         now: @escaping @Sendable () -> TimeInterval,
         every: (TimeInterval, @escaping @Sendable () -> Bool) -> any NetworkIndicatorTimer
     ) {
-        _ = every(checkInterval) {
+        _ = every(checkInterval) { [weak driver] in
             let (enqueuedAt, ran) = marker()
-            let driver = liveDriver.withLock { $0 }
             let verdict = Self.verdict(markerRan: ran, waited: now() - enqueuedAt, openTasks: driver?.activeTaskCount)
             switch verdict {
             case .keepWatching:

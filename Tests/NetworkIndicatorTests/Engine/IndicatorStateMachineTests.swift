@@ -65,7 +65,6 @@ struct IndicatorStateMachineTests {
             Issue.record("no start delay: \(waiting)")
             return
         }
-        #expect(machine.isCurrent(.delay, generation: generation))
         let fired = machine.delayTimerFired(generation: generation, activity(1), now: 0.5)
         #expect(fired?.visibility == true)
     }
@@ -78,7 +77,6 @@ struct IndicatorStateMachineTests {
             return
         }
         _ = machine.reconcile(activity(0), now: 0.1)  // the task ended: the timer was replaced
-        #expect(!machine.isCurrent(.delay, generation: stale))
         let fired = machine.delayTimerFired(generation: stale, activity(0), now: 0.5)
         #expect(fired == nil)
     }

@@ -51,25 +51,31 @@ struct IndicatorTreeTests {
         #expect([family.grandchild, family.child, family.root].allSatisfy { family.count($0) == 0 })
     }
 
-    /// Each machine the roll-up reaches asks for its own hop: the event's node, then its
-    /// ancestors, in the order of the loop up the parent indices.
-    @Test func theRollUpAsksEachAncestorsMachineForAHop() {
+    /// Each machine the roll-up reaches marks its node dirty: the event's node, then its
+    /// ancestors, in the order of the loop up the parent indices; the tree asks for one hop.
+    @Test func theRollUpMarksEachAncestorDirtyAndAsksOneHop() {
         var family = Family()
         var time = at(0)
-        let hops = family.tree.push(in: family.grandchild, time: &time)
-        #expect(hops.ownNode)
-        #expect(hops.others == [family.child.index, family.root.index])
-        // A hop is pending in every machine now: the next change asks for none.
-        let again = family.tree.push(in: family.grandchild, time: &time)
-        #expect(again == IndicatorTree.Hops())
+        #expect(family.tree.push(in: family.grandchild, time: &time))
+        #expect(family.tree.dirtyNodes == [family.grandchild.index, family.child.index, family.root.index])
+        // A hop is pending in every machine now: the next change marks nothing and asks none.
+        #expect(!family.tree.push(in: family.grandchild, time: &time))
+        #expect(family.tree.dirtyNodes.count == 3)
     }
 
-    @Test func aRootsEventAsksNoOtherNode() {
+    /// A second node asking while the tree's hop is pending joins the drain without a second hop.
+    @Test func aSecondNodeJoinsThePendingHop() {
         var family = Family()
         var time = at(0)
-        let hops = family.tree.push(in: family.root, time: &time)
-        #expect(hops.ownNode)
-        #expect(hops.others == nil)
+        #expect(family.tree.push(in: family.root, time: &time))
+        #expect(family.tree.dirtyNodes == [family.root.index])
+        #expect(!family.tree.push(in: family.sibling, time: &time), "the tree's hop is pending already")
+        #expect(family.tree.dirtyNodes == [family.root.index, family.sibling.index])
+        let (first, rest) = family.tree.drainDirtyNodes(now: 0)
+        #expect(first?.node == family.root)
+        #expect(rest.map(\.node) == [family.sibling])
+        #expect(family.tree.dirtyNodes.isEmpty)
+        #expect(family.tree.pop(in: family.sibling, time: &time).1, "drained: the next edge asks again")
     }
 
     /// Leaving zero starts a busy period in the node and in each ancestor that left zero with
@@ -115,13 +121,13 @@ struct IndicatorTreeTests {
         var time = at(0)
         _ = family.tree.push(in: family.grandchild, time: &time)
         _ = family.tree.push(in: family.sibling, time: &time)
-        // Let every pending hop run, so that each machine may ask again.
-        for id in [family.root, family.child, family.grandchild, family.sibling] {
-            _ = family.tree.reconcile(id, now: 0)
-        }
-        let hops = family.tree.resetSubtree(of: family.root, time: &time)
-        let asked = Set((hops.others ?? []) + (hops.ownNode ? [family.root.index] : []))
-        #expect(asked == [family.root.index, family.child.index, family.grandchild.index, family.sibling.index])
+        // Let the pending hop run, so that each machine may ask again.
+        _ = family.tree.drainDirtyNodes(now: 0)
+        #expect(family.tree.resetSubtree(of: family.root, time: &time))
+        #expect(
+            Set(family.tree.dirtyNodes)
+                == [family.root.index, family.child.index, family.grandchild.index, family.sibling.index]
+        )
     }
 
     /// A snapshot of a node: its own entries, one record per child with tasks, and its count,
@@ -148,9 +154,10 @@ struct IndicatorTreeTests {
         var time = at(0)
         _ = family.tree.push(in: family.sibling, time: &time)
         _ = family.tree.push(in: family.sibling, time: &time)
-        _ = family.tree.reconcile(family.root, now: 0)
+        _ = family.tree.drainDirtyNodes(now: 0)
         let removal = family.tree.removeNode(family.sibling, time: &time)
-        #expect(removal.hops.others == [family.root.index])
+        #expect(removal.needsHop)
+        #expect(family.tree.dirtyNodes == [family.root.index])
         #expect(family.count(family.root) == 0)
         #expect(!family.tree.contains(family.sibling))
         #expect(family.tree[family.root].children == [family.child.index])
@@ -158,13 +165,24 @@ struct IndicatorTreeTests {
         #expect(reused.index == family.sibling.index)
         #expect(reused.generation != family.sibling.generation)
         // The stale id changes nothing, and reads as gone.
-        let hops = family.tree.push(in: family.sibling, time: &time)
-        #expect(hops == IndicatorTree.Hops())
+        #expect(!family.tree.push(in: family.sibling, time: &time))
         #expect(family.count(reused) == 0)
         #expect(family.count(family.root) == 0)
         let (popped, _) = family.tree.pop(in: family.sibling, time: &time)
         #expect(!popped)
         #expect(family.tree.read(family.sibling, ifGone: -1) { $0.activeTaskCount } == -1)
+    }
+
+    /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.
+    @Test func aNodeRemovedWhileDirtyIsSkippedByTheDrain() {
+        var family = Family()
+        var time = at(0)
+        _ = family.tree.push(in: family.sibling, time: &time)
+        #expect(family.tree.dirtyNodes == [family.sibling.index, family.root.index])
+        _ = family.tree.removeNode(family.sibling, time: &time)
+        let (first, rest) = family.tree.drainDirtyNodes(now: 0)
+        #expect(first?.node == family.root)
+        #expect(rest.isEmpty)
     }
 
     @Test func aRemovedRootFindsNothing() {
@@ -173,8 +191,10 @@ struct IndicatorTreeTests {
         _ = tree.push(in: IndicatorTree.rootID, time: &time)
         _ = tree.removeNode(IndicatorTree.rootID, time: &time)
         #expect(!tree.contains(IndicatorTree.rootID))
-        #expect(tree.push(in: IndicatorTree.rootID, time: &time) == IndicatorTree.Hops())
-        #expect(tree.reconcile(IndicatorTree.rootID, now: 0) == nil)
+        let dirty = tree.dirtyNodes
+        #expect(!tree.push(in: IndicatorTree.rootID, time: &time))
+        #expect(tree.dirtyNodes == dirty)
+        #expect(tree.delayTimerFired(IndicatorTree.rootID, generation: 1, now: 0) == nil)
     }
 
     /// The sweep's first step carries the count of dead tokens up the tree without telling the
@@ -184,14 +204,14 @@ struct IndicatorTreeTests {
         var time = at(0)
         var token: Token? = Token()
         _ = family.tree.beginToken(token!, label: nil, in: family.child, time: &time)
-        for id in [family.root, family.child] { _ = family.tree.reconcile(id, now: 0) }
+        _ = family.tree.drainDirtyNodes(now: 0)
         token = nil
-        let (found, hops) = family.tree.sweepRegistry(family.child, now: 1)
+        let (found, needsHop) = family.tree.sweepRegistry(family.child, now: 1)
         #expect(found != nil)
         #expect(family.count(family.root) == 0)
-        #expect(!hops.ownNode)
-        #expect(hops.others == [family.root.index])
-        let (delivery, _) = family.tree.finishSweep(family.child, completed: [], now: 1)
-        #expect(delivery != nil)
+        #expect(needsHop)
+        #expect(family.tree.dirtyNodes == [family.root.index], "the swept node's own machine waits for the sweep's end")
+        let (answer, _) = family.tree.finishSweep(family.child, completed: [], now: 1)
+        #expect(answer?.node == family.child)
     }
 }

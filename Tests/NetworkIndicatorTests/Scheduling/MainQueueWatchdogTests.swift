@@ -22,7 +22,7 @@ struct MainQueueWatchdogTests {
         /// Starts watching `manager`'s driver, the marker enqueued at time 0.
         func start(for manager: NetworkIndicatorManager) {
             MainQueueWatchdog.watch(
-                manager.driver.liveDriver,
+                manager.driver,
                 marker: { [weak self] in self?.state.withLock { (0, $0.markerRan) } ?? (0, true) },
                 now: { [weak self] in self?.state.withLock { $0.now } ?? 0 },
                 every: { [weak self] interval, look in
