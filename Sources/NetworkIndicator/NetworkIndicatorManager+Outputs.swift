@@ -65,9 +65,10 @@ extension NetworkIndicatorManager {
     /// Values are produced on the main queue (the first one after the next main-queue hop).
     /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
     /// catches up with the current visibility, possibly skipping changes in between, and an
-    /// unread stream holds one value, never a growing buffer. The stream finishes when the
-    /// manager is deallocated; cancelling the consuming task unsubscribes it. Callable from any
-    /// thread.
+    /// unread stream holds one value, never a growing buffer. The stream finishes on the main
+    /// queue once the manager is deallocated; cancelling the consuming task unsubscribes it.
+    /// Callable from any thread. The stream is an output of the manager, kept by it until the
+    /// stream ends.
     ///
     /// ```swift
     /// for await isVisible in manager.visibilityUpdates() {
@@ -76,10 +77,7 @@ extension NetworkIndicatorManager {
     /// ```
     public func visibilityUpdates() -> AsyncStream<Bool> {
         let (stream, continuation) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(1))
-        let id = driver.addStream(continuation)
-        // Strong: the driver releases every continuation (and so this closure) when its
-        // manager goes away.
-        continuation.onTermination = { [driver] _ in driver.removeStream(id) }
+        driver.delivery.attachStream(continuation, to: driver.node, on: driver.scheduler)
         return stream
     }
 }

@@ -67,16 +67,6 @@ extension IndicatorDriver {
 
     // MARK: - Streams and outputs
 
-    /// Registers a stream's continuation (primed at the next hop); returns its id.
-    func addStream(_ continuation: StreamRegistry.Continuation) -> UInt64 {
-        machineEvent { $0.openStream(continuation, in: $1) }
-    }
-
-    /// Forgets the stream `id` (its consumer went away).
-    func removeStream(_ id: UInt64) {
-        update(ifGone: ()) { $0.streams.remove(id) }
-    }
-
     /// Tells the machine an output was attached; returns the count to tell it at once, if it wants counts.
     func outputAttached(receivesCount: Bool) -> Int? {
         machineEvent { $0.outputAttached(receivesCount: receivesCount, in: $1) }

@@ -42,14 +42,13 @@ final class IndicatorDriver: Sendable {
         }
     }
 
-    /// The manager is gone: its tasks end in every ancestor, its streams finish, and on the main
-    /// actor its timers stop and its outputs are told.
+    /// The manager is gone: its tasks end in every ancestor, and on the main actor its timers
+    /// stop, its streams finish and its outputs are told.
     func shutDown() {
         var time = eventTime()
-        let (streams, needsHop) = tree.withLock { $0.removeNode(node, time: &time) }
-        if needsHop { delivery.enqueueHop() }
-        for stream in streams { stream.finish() }
+        if tree.withLock({ $0.removeNode(node, time: &time) }) { delivery.enqueueHop(on: scheduler) }
         scheduler.enqueue { [delivery, node] in delivery.remove(node) }
+        if node == IndicatorTree.rootID { delivery.rootRemoved() }
     }
 
     // MARK: - Tasks, from any thread
@@ -61,7 +60,7 @@ final class IndicatorDriver: Sendable {
         var time = eventTime()
         // A caller's object enters the tree: see "Callers' objects" in the header.
         let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, in: node, time: &time) }
-        if needsHop { delivery.enqueueHop() }
+        if needsHop { delivery.enqueueHop(on: scheduler) }
     }
 
     /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
@@ -131,7 +130,7 @@ final class IndicatorDriver: Sendable {
         var time = eventTime()
         // Callers' objects leave the tree: see "Callers' objects" in the header.
         let (cancellation, needsHop) = tree.withLockUnchecked { $0.cancelSubtree(of: node, time: &time) }
-        if needsHop { delivery.enqueueHop() }
+        if needsHop { delivery.enqueueHop(on: scheduler) }
         return cancellation.work
     }
 
@@ -158,7 +157,7 @@ final class IndicatorDriver: Sendable {
     /// Runs a tree event that moves no count, then enqueues the tree's hop if it asked for it.
     func machineEvent<Result: Sendable>(_ event: @Sendable (inout IndicatorTree, IndicatorTree.NodeID) -> (Result, Bool)) -> Result {
         let (result, needsHop) = tree.withLock { event(&$0, node) }
-        if needsHop { delivery.enqueueHop() }
+        if needsHop { delivery.enqueueHop(on: scheduler) }
         return result
     }
 
@@ -189,7 +188,7 @@ final class IndicatorDriver: Sendable {
     ) -> Result {
         var time = eventTime()
         let (result, needsHop) = tree.withLock { event(&$0, &time) }
-        if needsHop { delivery.enqueueHop() }
+        if needsHop { delivery.enqueueHop(on: scheduler) }
         return result
     }
 

@@ -73,11 +73,6 @@ struct IndicatorStateMachine {
         return hopRequested()
     }
 
-    /// A visibility stream opened; the next reconcile primes it. `true`: the caller must enqueue one.
-    mutating func streamOpened() -> Bool {
-        hopRequested()
-    }
-
     /// An output was attached. One that wants counts is told the last reconciled count at once
     /// (returned); if the registry moved since, the answer asks for a reconcile to catch up.
     mutating func outputAttached(

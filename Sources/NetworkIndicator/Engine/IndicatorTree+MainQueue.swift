@@ -4,12 +4,10 @@ import Foundation
 /// two steps. Each returns plain data; a stale ``IndicatorTree/NodeID`` (its manager gone)
 /// changes nothing.
 extension IndicatorTree {
-    /// One machine's answer, for the main actor to perform after the lock: the node it is for,
-    /// the answer, and the streams to tell.
+    /// One machine's answer, for the main actor to perform after the lock, and the node it is for.
     struct Answer {
         var node: NodeID
         var reconciliation: IndicatorStateMachine.Reconciliation
-        var streams: StreamRegistry.Delivery
     }
 
     /// The tree's hop runs: every dirty node's machine brings its policy and timers up to date,
@@ -81,17 +79,12 @@ extension IndicatorTree {
         return (answer, delta != 0 && rollUp(delta, from: parent, time: &time))
     }
 
-    /// `reconciliation` with the streams to tell, taken out of `node` (at `index`).
+    /// `reconciliation` as the answer of `node` (at `index`).
     private static func answer(
         _ reconciliation: IndicatorStateMachine.Reconciliation,
         from node: inout Node,
         at index: Int32
     ) -> Answer {
-        let streams = node.streams.takeDelivery(visibilityChanged: reconciliation.visibility != nil)
-        return Answer(
-            node: NodeID(index: index, generation: node.generation),
-            reconciliation: reconciliation,
-            streams: streams
-        )
+        Answer(node: NodeID(index: index, generation: node.generation), reconciliation: reconciliation)
     }
 }

@@ -18,12 +18,11 @@ extension IndicatorTree {
     }
 
     /// The manager of `id` is gone: its remaining tasks end in every ancestor and it leaves its
-    /// parent's children. Returns its streams, to finish after the lock, and whether the tree's
-    /// hop must be enqueued. Its descendants are gone already (each keeps its parent's manager
-    /// alive); its outputs and timers, on the main actor, are the driver's to stop. Nothing if
-    /// `id` is stale.
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (streams: [StreamRegistry.Continuation], needsHop: Bool) {
-        guard contains(id) else { return ([], false) }
+    /// parent's children. Returns whether the tree's hop must be enqueued. Its descendants are
+    /// gone already (each keeps its parent's manager alive); its outputs and timers, on the main
+    /// actor, are the driver's to stop. Nothing if `id` is stale.
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
+        guard contains(id) else { return false }
         let removed = node(at: Int(id.index))
         var needsHop = false
         if removed.parent >= 0 {
@@ -32,7 +31,7 @@ extension IndicatorTree {
             needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
         }
         clearNode(id)
-        return (removed.streams.all, needsHop)
+        return needsHop
     }
 
     // MARK: - Subtrees

@@ -25,7 +25,6 @@ struct IndicatorTree {
         var classifier = TokenClassifier()
         var machine = IndicatorStateMachine()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
-        var streams = StreamRegistry()
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
         /// How many times the count went from zero to more: the progress roll-up's busy period.
@@ -346,12 +345,6 @@ extension IndicatorTree {
     /// hop must be enqueued.
     mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
         machineEvent(id, ifGone: ()) { ((), $0.machine.settingsChanged(update)) }.1
-    }
-
-    /// Registers a visibility stream in `id` (primed at the next hop); returns its id and whether
-    /// the tree's hop must be enqueued.
-    mutating func openStream(_ continuation: StreamRegistry.Continuation, in id: NodeID) -> (UInt64, Bool) {
-        machineEvent(id, ifGone: 0) { ($0.streams.add(continuation), $0.machine.streamOpened()) }
     }
 
     /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The main-actor half of one tree: each node's outputs and timers, and the tree's one hop.
-/// Events on the tree ask for the hop (``enqueueHop()``); the hop drains every dirty node in one
+/// Events on the tree ask for the hop (``enqueueHop(on:)``); the hop drains every dirty node in one
 /// hold of the tree's lock, then performs the answers here with the lock released: timers first,
-/// then outputs and streams. Outputs are held weakly: a deallocated output is told nothing more.
+/// then outputs. Outputs are held weakly (a deallocated output is told nothing more); a visibility
+/// stream is an output kept until it ends.
 @MainActor
 final class OutputDelivery {
     /// One node's outputs and timers, for the node of `generation` at its index.
@@ -19,26 +20,59 @@ final class OutputDelivery {
         weak var output: (any NetworkIndicatorOutput)?
         let id: ObjectIdentifier
         let receivesCount: Bool
+        /// A visibility stream, kept here (strongly) until it ends or its node goes.
+        var stream: StreamOutput?
+    }
+
+    /// A ``NetworkIndicatorManager/visibilityUpdates()`` stream as an output. It finishes the
+    /// stream when let go, even if the main queue never runs again (a test's scheduler dropped).
+    private final class StreamOutput: NetworkIndicatorOutput {
+        let continuation: AsyncStream<Bool>.Continuation
+
+        nonisolated init(_ continuation: AsyncStream<Bool>.Continuation) {
+            self.continuation = continuation
+        }
+
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+            continuation.yield(isVisible)
+        }
+
+        deinit {
+            continuation.finish()
+        }
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
-    nonisolated let scheduler: any NetworkIndicatorScheduler
+    /// The tree's scheduler until its root manager goes, then `nil`: the work still queued then
+    /// (the root's removal) holds this delivery, and must not hold it in a cycle through the
+    /// scheduler, or a test that drops its scheduler would never free them, nor end their streams.
+    private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
 
     nonisolated init(tree: LockedState<IndicatorTree>, scheduler: any NetworkIndicatorScheduler) {
         self.tree = tree
-        self.scheduler = scheduler
+        self.schedulerSlot = LockedState(scheduler)
     }
 
-    /// Queues the tree's hop; an event asks for it when it marked the first dirty node.
-    nonisolated func enqueueHop() {
+    private nonisolated var scheduler: (any NetworkIndicatorScheduler)? {
+        schedulerSlot.withLock { $0 }
+    }
+
+    /// Queues the tree's hop on `scheduler` (the tree's); an event asks for it when it marked the
+    /// first dirty node.
+    nonisolated func enqueueHop(on scheduler: any NetworkIndicatorScheduler) {
         scheduler.enqueue { [self] in hop() }
+    }
+
+    /// The root manager is gone: let go of the scheduler (see `schedulerSlot`).
+    nonisolated func rootRemoved() {
+        schedulerSlot.withLock { $0 = nil }
     }
 
     /// The tree's hop: every dirty node's answer, drained in one lock hold, then performed.
     func hop() {
-        let now = scheduler.now
+        guard let now = scheduler?.now else { return }
         let (first, rest) = tree.withLock { $0.drainDirtyNodes(now: now) }
         if let first { perform(first) }
         for answer in rest { perform(answer) }
@@ -66,9 +100,35 @@ final class OutputDelivery {
     /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received counts.
     func detach(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) -> Bool? {
         let id = ObjectIdentifier(output)
+        guard outlet(node) != nil else { return nil }
         return modifyOutlet(node) { outlet in
             guard let index = outlet.attached.firstIndex(where: { $0.id == id && $0.output != nil }) else { return nil }
             return outlet.attached.remove(at: index).receivesCount
+        }
+    }
+
+    /// Attaches a visibility stream to `node` as an output kept here, and yields the current
+    /// visibility. The stream's end detaches it; the node's removal finishes it. Callable from
+    /// any thread: the attaching runs on the main actor, in order with the hops.
+    nonisolated func attachStream(
+        _ continuation: AsyncStream<Bool>.Continuation,
+        to node: IndicatorTree.NodeID,
+        on scheduler: any NetworkIndicatorScheduler
+    ) {
+        let output = StreamOutput(continuation)
+        // Set before the attaching is queued, so that its detaching is queued after it.
+        // Weak: the stream must keep neither the delivery (and its scheduler) nor its own output alive.
+        continuation.onTermination = { [weak self, weak output] _ in
+            self?.scheduler?.enqueue { [weak self] in
+                if let output { _ = self?.detach(output, from: node) }
+            }
+        }
+        scheduler.enqueue { [self] in
+            let isVisible = modifyOutlet(node) { outlet in
+                outlet.attached.append(Attached(output: output, id: ObjectIdentifier(output), receivesCount: false, stream: output))
+                return outlet.isVisible
+            }
+            output.networkIndicatorVisibilityDidChange(isVisible)
         }
     }
 
@@ -83,10 +143,11 @@ final class OutputDelivery {
 
     // MARK: - Private
 
-    /// Performs one machine's answer: stops and starts timers, then tells outputs and streams.
+    /// Performs one machine's answer: stops and starts timers, then tells the outputs.
     private func perform(_ answer: IndicatorTree.Answer) {
         let node = answer.node
         let reconciliation = answer.reconciliation
+        guard let scheduler else { return }
         let targets = modifyOutlet(node) { outlet in
             for (kind, change) in reconciliation.timerChanges {
                 outlet.timers.removeValue(forKey: kind)?.cancel()
@@ -101,18 +162,16 @@ final class OutputDelivery {
                 }
             }
             if let visibility = reconciliation.visibility { outlet.isVisible = visibility }
-            return (attached: outlet.attached, isVisible: outlet.isVisible)
+            return outlet.attached
         }
         if let visibility = reconciliation.visibility {
-            for target in targets.attached {
+            for target in targets {
                 guard let output = target.output, isAttached(output, to: node) else { continue }
                 output.networkIndicatorVisibilityDidChange(visibility)
             }
-            for stream in answer.streams.updated { stream.yield(visibility) }
         }
-        for stream in answer.streams.primed { stream.yield(targets.isVisible) }
         if let count = reconciliation.count {
-            for target in targets.attached where target.receivesCount {
+            for target in targets where target.receivesCount {
                 guard let output = target.output, isAttached(output, to: node) else { continue }
                 output.networkIndicatorActiveTaskCountDidChange(count)
             }
@@ -121,7 +180,7 @@ final class OutputDelivery {
     }
 
     private func delayTimerFired(_ node: IndicatorTree.NodeID, generation: UInt64) {
-        let now = scheduler.now
+        guard let now = scheduler?.now else { return }
         if let answer = tree.withLock({ $0.delayTimerFired(node, generation: generation, now: now) }) {
             perform(answer)
         }
@@ -130,9 +189,10 @@ final class OutputDelivery {
     /// Ends the tasks of `node`'s tokens that died or report completion, reports stale tasks, then
     /// brings the machine up to date. O(live tokens). Runs on the sweep timer.
     private func sweep(_ node: IndicatorTree.NodeID) {
+        guard let scheduler else { return }
         let now = scheduler.now
         let (swept, sweepNeedsHop) = tree.withLock { $0.sweepRegistry(node, now: now) }
-        if sweepNeedsHop { enqueueHop() }
+        if sweepNeedsHop { enqueueHop(on: scheduler) }
         guard var found = swept else { return }
         // Asked without the lock: a completion check is the caller's code.
         let finished = found.completionCandidates.filter {
@@ -143,7 +203,7 @@ final class OutputDelivery {
             let (answer, needsHop) = tree.finishSweep(node, completed: finished, now: now)
             return (answer, needsHop, tree.read(node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler })
         }
-        if needsHop { enqueueHop() }
+        if needsHop { enqueueHop(on: scheduler) }
         if let answer { perform(answer) }
         // Objects that lost their last other owner during the sweep die here, lock released.
         found.keptAlive.removeAll()
@@ -177,10 +237,14 @@ final class OutputDelivery {
         return body(&outlets[index]!)
     }
 
-    /// Stops a removed node's timers and tells its outputs goodbye.
+    /// Stops a removed node's timers, finishes its streams and tells its outputs goodbye.
     private func close(_ outlet: Outlet) {
         for timer in outlet.timers.values { timer.cancel() }
         for target in outlet.attached {
+            if let stream = target.stream {
+                stream.continuation.finish()
+                continue
+            }
             guard let output = target.output else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }

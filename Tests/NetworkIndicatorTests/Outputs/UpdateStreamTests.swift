@@ -35,4 +35,26 @@ struct UpdateStreamTests {
         harness.settle()
         #expect(await iterator.next() == false)
     }
+
+    /// Streams are outputs: two opened at once each hear the current value, then the changes;
+    /// one that ends is let go, and the other goes on.
+    @Test func streamsOpenedAtOnceEachHearTheValueAndEndOnTheirOwn() async {
+        let harness = Harness()
+        let outputsBefore = harness.manager.outputs.count
+        let first = harness.manager.visibilityUpdates()
+        var second: AsyncStream<Bool>? = harness.manager.visibilityUpdates()
+        harness.settle()
+        #expect(harness.manager.outputs.count == outputsBefore + 2)
+        var firstValues = first.makeAsyncIterator()
+        var secondValues = second!.makeAsyncIterator()
+        #expect(await firstValues.next() == false)
+        #expect(await secondValues.next() == false)
+        second = nil
+        secondValues = AsyncStream<Bool> { $0.finish() }.makeAsyncIterator()  // the last holder of the second stream
+        harness.settle()
+        #expect(harness.manager.outputs.count == outputsBefore + 1, "the ended stream was let go")
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(await firstValues.next() == true)
+    }
 }

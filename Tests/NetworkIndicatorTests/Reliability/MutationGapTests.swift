@@ -45,7 +45,7 @@ struct MutationGapTests {
         var harness: Harness? = Harness()
         harness!.manager.pushNetworkActivity()
         let stream = harness!.manager.visibilityUpdates()
-        #expect(harness!.scheduler.pendingWorkCount == 1, "one hop carries the change and the new stream")
+        #expect(harness!.scheduler.pendingWorkCount == 2, "the change's hop, then the stream's attaching")
         harness!.settle()
         var values: [Bool] = []
         var iterator = stream.makeAsyncIterator()
