@@ -3,7 +3,7 @@ import Foundation
 /// One manager's handle on an ``IndicatorTree``: the whole tree sits behind one lock, shared by
 /// every driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks,
 /// calls the tree's one event, unlocks, then enqueues the tree's hop if the event asked for it.
-/// Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers,
+/// Every read and change is a named event of the tree. Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers,
 /// the last release of a caller's object).
 ///
 /// Callers' objects: a caller's object is not `Sendable`, so the methods that move one into or out
@@ -37,8 +37,7 @@ final class IndicatorDriver: Sendable {
         self.tree = parent.tree
         self.delivery = parent.delivery
         self.node = parent.tree.withLock { tree in
-            let handler = tree.read(parent.node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler }
-            return tree.addNode(childOf: parent.node, label: label, diagnosticsHandler: handler)
+            tree.addNode(childOf: parent.node, label: label, diagnosticsHandler: tree.diagnosticsHandler(of: parent.node))
         }
     }
 
@@ -143,36 +142,101 @@ final class IndicatorDriver: Sendable {
         tree.withLockUnchecked { $0.snapshot(of: node, keepingAlive: &keptAlive) }
     }
 
-    /// Reads this manager's node under the lock (`ifGone` once shut down): the way `+Node` reads the tree.
-    func read<Result: Sendable>(ifGone: Result, _ body: @Sendable (IndicatorTree.Node) -> Result) -> Result {
-        tree.withLock { $0.read(node, ifGone: ifGone, body) }
+    /// The open tasks of the manager and its descendants.
+    var activeTaskCount: Int {
+        tree.withLock { $0.activeTaskCount(of: node) }
     }
 
-    /// Changes this manager's node under the lock, moving no count and asking no hop (`ifGone`
-    /// once shut down).
-    func update<Result: Sendable>(ifGone: Result, _ body: @Sendable (inout IndicatorTree.Node) -> Result) -> Result {
-        tree.withLock { $0.update(node, ifGone: ifGone, body) }
+    /// The open tasks under `key` here, or of the opaque token `pinned` if given (none once
+    /// gone); for the progress roll-up, never on begin or finish.
+    func openTaskCount(_ key: ObjectIdentifier, pinned: PinnedSlot? = nil) -> Int {
+        tree.withLock { $0.openTaskCount(key, pinned: pinned, in: node) }
     }
 
-    /// Runs a tree event that moves no count, then enqueues the tree's hop if it asked for it.
-    func machineEvent<Result: Sendable>(_ event: @Sendable (inout IndicatorTree, IndicatorTree.NodeID) -> (Result, Bool)) -> Result {
-        let (result, needsHop) = tree.withLock { event(&$0, node) }
+    /// The open tasks of the manager and its descendants, and how often that count left zero: a new
+    /// busy period tells the progress roll-up the scope was idle in between, even if nobody read it.
+    var progressActivity: ProgressActivity {
+        tree.withLock { $0.progressActivity(of: node) }
+    }
+
+    /// The label the caller's token `key` was begun with, if its tasks ended lately and it is
+    /// still alive (see ``EndedLabels``): for the report of a finish that found no task.
+    func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
+        tree.withLock { $0.labelOfEndedToken(key, in: node) }
+    }
+
+    /// The label the opaque token pinned at `pinned` was begun with, if its tasks were finished
+    /// lately: for the report of a finish that found no task.
+    func labelOfEndedToken(pinnedAt pinned: PinnedSlot) -> String? {
+        tree.withLock { $0.labelOfEndedToken(pinnedAt: pinned, in: node) }
+    }
+
+    /// The open operations of the group keyed `key`.
+    func groupCount(for key: ObjectIdentifier) -> Int {
+        tree.withLock { $0.groupCount(for: key, in: node) }
+    }
+
+    var settings: NetworkIndicatorSettings {
+        tree.withLock { $0.settings(of: node) }
+    }
+
+    var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
+        tree.withLock { $0.diagnosticsHandler(of: node) }
+    }
+
+    // MARK: - Changes that move no count, from any thread
+
+    /// Changes the settings under the lock; they apply at the next main-queue hop.
+    func updateSettings(_ update: @escaping @Sendable (inout NetworkIndicatorSettings) -> Void) {
+        if tree.withLock({ $0.changeSettings(of: node, update) }) { delivery.enqueueHop(on: scheduler) }
+    }
+
+    /// Replaces the handler; the old one (and whatever it captured) is released after the lock.
+    func replaceDiagnosticsHandler(with handler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        let old = tree.withLock { $0.replaceDiagnosticsHandler(of: node, with: handler) }
+        _ = old
+    }
+
+    /// Passes a diagnostic to the handler, outside the lock.
+    func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
+        diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+    }
+
+    // MARK: - Outputs, on the main actor
+
+    /// Attaches `output` and tells it the visibility (and, if it wants counts, the last reconciled
+    /// count) at once; nothing if attached already. Both ``OutputDelivery`` and the machine hear of it.
+    @MainActor
+    func addOutput(_ output: any NetworkIndicatorOutput) {
+        let receivesCount = output.receivesActiveTaskCount
+        guard delivery.attach(output, to: node, receivesCount: receivesCount) else { return }
+        let (count, needsHop) = tree.withLock { $0.outputAttached(receivesCount: receivesCount, in: node) }
         if needsHop { delivery.enqueueHop(on: scheduler) }
-        return result
+        output.networkIndicatorVisibilityDidChange(delivery.isVisible(node))
+        if let count {
+            output.networkIndicatorActiveTaskCountDidChange(count)
+        }
     }
+
+    /// Detaches `output`, if it is attached; returns whether it was.
+    @MainActor
+    @discardableResult
+    func removeOutput(_ output: any NetworkIndicatorOutput) -> Bool {
+        guard let receivedCount = delivery.detach(output, from: node) else { return false }
+        if receivedCount { tree.withLock { $0.countObserversLeft(1, in: node) } }
+        return true
+    }
+
+    // MARK: - The progress roll-up
 
     /// The open tasks of the manager and its descendants that `measured` leaves, counted in one
     /// hold of the tree's lock: each measures up to its `cap` open tasks of its token in its
     /// node (of this tree). For the progress snapshot, never on begin or finish.
     func unmeasuredTaskCount(_ measured: [MeasuredTasks]) -> Int {
         tree.withLock { tree in
-            var count = tree.read(node, ifGone: 0) { $0.activeTaskCount }
+            var count = tree.activeTaskCount(of: node)
             for tasks in measured {
-                let open = tree.read(tasks.node, ifGone: 0) { node in
-                    guard let pinned = tasks.pinned else { return node.registry.openTaskCount(tasks.key) }
-                    return node.registry.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation)
-                }
-                count -= min(open, tasks.cap)
+                count -= min(tree.openTaskCount(tasks.key, pinned: tasks.pinned, in: tasks.node), tasks.cap)
             }
             return max(count, 0)
         }
@@ -203,4 +267,10 @@ final class IndicatorDriver: Sendable {
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
     }
+}
+
+/// A manager's count and its current busy period, as the progress roll-up sees them.
+struct ProgressActivity: Equatable {
+    let count: Int
+    let busyPeriod: UInt64
 }

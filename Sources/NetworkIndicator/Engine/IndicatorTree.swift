@@ -85,15 +85,15 @@ struct IndicatorTree {
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
     /// caller enqueues the tree's hop after the lock).
     @inline(__always)  // pays: every event that asks for a hop (Benchmarks/README.md, "Inlining")
-    fileprivate mutating func markDirty(_ index: Int32) -> Bool {
+    mutating func markDirty(_ index: Int32) -> Bool {
         dirtyNodes.append(index)
         return dirtyNodes.count == 1
     }
 
     /// The root (index 0), kept out of `scopes`: a root's event, the common case, skips an array access.
-    private var rootNode: Node
+    private(set) var rootNode: Node
     /// Node `i` at `scopes[i - 1]`; a removed node's index waits in ``freeIndices`` for reuse.
-    private var scopes: [Node] = []
+    private(set) var scopes: [Node] = []
 
     /// Runs `body` on `node` in one write access.
     @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "Inlining")
@@ -142,18 +142,6 @@ struct IndicatorTree {
             node.generation = id.generation &+ 1
         }
         if id.index > 0 { freeIndices.append(id.index) }
-    }
-
-    /// Runs `body` on the node `id`; `ifGone` if `id` is stale.
-    mutating func update<Result>(_ id: NodeID, ifGone: Result, _ body: (inout Node) -> Result) -> Result {
-        guard contains(id) else { return ifGone }
-        return withNode(Int(id.index), body)
-    }
-
-    /// Reads the node `id`; `ifGone` if `id` is stale.
-    func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
-        guard contains(id) else { return ifGone }
-        return Int(id.index) == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
     }
 
     /// The handler of a removed node, and the answer for a stale id.
@@ -335,43 +323,6 @@ struct IndicatorTree {
     /// Ends one counted task; `false` (and no change) if none is open.
     mutating func pop(in id: NodeID, time: inout EventTime) -> (Bool, Bool) {
         changeTasks(in: id, time: &time, ifGone: false) { node, _ in node.registry.pop() }
-    }
-}
-
-extension IndicatorTree {
-    // MARK: - Events that move no count
-
-    /// Changes the settings of `id`; they apply at its next reconcile. Returns whether the tree's
-    /// hop must be enqueued.
-    mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
-        machineEvent(id, ifGone: ()) { ((), $0.machine.settingsChanged(update)) }.1
-    }
-
-    /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
-    /// and whether the tree's hop must be enqueued.
-    mutating func outputAttached(receivesCount: Bool, in id: NodeID) -> (Int?, Bool) {
-        machineEvent(id, ifGone: nil) { node in
-            node.machine.outputAttached(receivesCount: receivesCount, activity: node.activity(count: node.activeTaskCount))
-        }
-    }
-
-    /// `count` outputs of `id` that wanted counts were detached or found deallocated.
-    mutating func countObserversLeft(_ count: Int, in id: NodeID) {
-        _ = machineEvent(id, ifGone: ()) { node in
-            node.machine.countObserversLeft(count)
-            return ((), false)
-        }
-    }
-
-    /// Runs `event` on the node `id`; marks the node dirty if the event asks for a hop.
-    private mutating func machineEvent<Result>(
-        _ id: NodeID,
-        ifGone: Result,
-        _ event: (inout Node) -> (Result, Bool)
-    ) -> (Result, Bool) {
-        guard contains(id) else { return (ifGone, false) }
-        let (result, asks) = withNode(Int(id.index), event)
-        return (result, asks && markDirty(id.index))
     }
 }
 

@@ -201,7 +201,7 @@ final class OutputDelivery {
         // Callers' objects enter the lock, only to be compared (see IndicatorDriver's header).
         let (answer, needsHop, handler) = tree.withLockUnchecked { tree in
             let (answer, needsHop) = tree.finishSweep(node, completed: finished, now: now)
-            return (answer, needsHop, tree.read(node, ifGone: IndicatorTree.silent) { $0.diagnosticsHandler })
+            return (answer, needsHop, tree.diagnosticsHandler(of: node))
         }
         if needsHop { enqueueHop(on: scheduler) }
         if let answer { perform(answer) }

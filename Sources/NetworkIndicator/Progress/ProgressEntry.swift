@@ -60,8 +60,7 @@ final class ProgressEntry: @unchecked Sendable {
     var openTaskCount: Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard token != nil else { return 0 }
-        if let pinned { return driver.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation) }
-        return driver.openTaskCount(key)
+        return driver.openTaskCount(key, pinned: pinned)
     }
 
     /// Up to `cap` open tasks of this task's token, in the manager that began it, measured by

@@ -169,7 +169,7 @@ struct IndicatorTreeTests {
         #expect(family.count(family.root) == 0)
         let (popped, _) = family.tree.pop(in: family.sibling, time: &time)
         #expect(!popped)
-        #expect(family.tree.read(family.sibling, ifGone: -1) { $0.activeTaskCount } == -1)
+        #expect(family.tree.activeTaskCount(of: family.sibling) == 0)
     }
 
     /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.

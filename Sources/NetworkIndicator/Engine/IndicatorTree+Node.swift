@@ -1,0 +1,104 @@
+import Foundation
+
+/// The reads of one node and its events that move no count, each named: a stale
+/// ``IndicatorTree/NodeID`` reads as an empty node and changes nothing.
+extension IndicatorTree {
+    // MARK: - Reads
+
+    /// The open tasks of `id` and of all its descendants.
+    func activeTaskCount(of id: NodeID) -> Int {
+        read(id, ifGone: 0) { $0.activeTaskCount }
+    }
+
+    /// The open tasks under `key` in `id`, or of the opaque token `pinned` if given; for the
+    /// progress roll-up, never on begin or finish.
+    func openTaskCount(_ key: ObjectIdentifier, pinned: PinnedSlot?, in id: NodeID) -> Int {
+        read(id, ifGone: 0) { node in
+            guard let pinned else { return node.registry.openTaskCount(key) }
+            return node.registry.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation)
+        }
+    }
+
+    /// The open tasks of `id` and its descendants, and how often that count left zero.
+    func progressActivity(of id: NodeID) -> ProgressActivity {
+        read(id, ifGone: ProgressActivity(count: 0, busyPeriod: 0)) {
+            ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod)
+        }
+    }
+
+    /// The label the opaque token `pinned` was begun with in `id`, if its tasks were finished lately.
+    func labelOfEndedToken(pinnedAt pinned: PinnedSlot, in id: NodeID) -> String? {
+        read(id, ifGone: nil) { $0.registry.endedLabels.label(ofPinned: pinned) }
+    }
+
+    /// The open operations of the group keyed `key` in `id`.
+    func groupCount(for key: ObjectIdentifier, in id: NodeID) -> Int {
+        read(id, ifGone: 0) { $0.registry.groupCount(for: key) }
+    }
+
+    func settings(of id: NodeID) -> NetworkIndicatorSettings {
+        read(id, ifGone: NetworkIndicatorSettings()) { $0.machine.settings }
+    }
+
+    func diagnosticsHandler(of id: NodeID) -> NetworkIndicatorDiagnosticsHandler {
+        read(id, ifGone: Self.silent) { $0.diagnosticsHandler }
+    }
+
+    // MARK: - Events that move no count
+
+    /// The label the caller's token `key` was begun with in `id`, if its tasks ended lately and
+    /// it is still alive (see ``EndedLabels``, which forgets dead tokens as it reads).
+    mutating func labelOfEndedToken(_ key: ObjectIdentifier, in id: NodeID) -> String? {
+        event(id, ifGone: nil) { ($0.registry.endedLabels.label(of: key), false) }.0
+    }
+
+    /// Replaces the handler of `id`; returns the old one, to release after the lock.
+    mutating func replaceDiagnosticsHandler(of id: NodeID, with handler: @escaping NetworkIndicatorDiagnosticsHandler)
+        -> NetworkIndicatorDiagnosticsHandler
+    {
+        event(id, ifGone: handler) { node in
+            defer { node.diagnosticsHandler = handler }
+            return (node.diagnosticsHandler, false)
+        }.0
+    }
+
+    /// Changes the settings of `id`; they apply at its next reconcile. Returns whether the tree's
+    /// hop must be enqueued.
+    mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
+        event(id, ifGone: ()) { ((), $0.machine.settingsChanged(update)) }.1
+    }
+
+    /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
+    /// and whether the tree's hop must be enqueued.
+    mutating func outputAttached(receivesCount: Bool, in id: NodeID) -> (Int?, Bool) {
+        event(id, ifGone: nil) { node in
+            node.machine.outputAttached(receivesCount: receivesCount, activity: node.activity(count: node.activeTaskCount))
+        }
+    }
+
+    /// `count` outputs of `id` that wanted counts were detached or found deallocated.
+    mutating func countObserversLeft(_ count: Int, in id: NodeID) {
+        _ = event(id, ifGone: ()) { node in
+            node.machine.countObserversLeft(count)
+            return ((), false)
+        }
+    }
+
+    // MARK: - Private
+
+    private func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
+        guard contains(id) else { return ifGone }
+        return id.index == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
+    }
+
+    /// Runs `body` on the node `id`; marks the node dirty if it asks for a hop.
+    private mutating func event<Result>(
+        _ id: NodeID,
+        ifGone: Result,
+        _ body: (inout Node) -> (Result, Bool)
+    ) -> (Result, Bool) {
+        guard contains(id) else { return (ifGone, false) }
+        let (result, asks) = withNode(Int(id.index), body)
+        return (result, asks && markDirty(id.index))
+    }
+}
