@@ -54,7 +54,7 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
     /// see ``beginOpaqueToken(label:)``).
-    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every begin (Benchmarks/README.md, "The engine cut")
     func beginToken(_ token: AnyObject, label: String?) {
         var time = eventTime()
         // A caller's object enters the tree: see "Callers' objects" in the header.
@@ -69,7 +69,7 @@ final class IndicatorDriver: Sendable {
 
     /// Pins a slot for a new opaque token and begins its first task; returns the pair the caller
     /// makes the token with after the lock (a never-pinned pair once the manager is gone).
-    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "The engine cut")
     func beginOpaqueToken(label: String?) -> PinnedSlot {
         changeTasks { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
     }
@@ -92,13 +92,13 @@ final class IndicatorDriver: Sendable {
 
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, the slot is freed and
     /// its generation bumped. A stale pair (the generation compare fails) changes nothing.
-    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")
     func release(slot: Int32, generation: UInt32) {
         change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
     }
 
     /// Ends one task under `key`.
-    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
     func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
         changeTasks { $0.finishOne(key, in: node, time: &$1) }
     }
@@ -246,7 +246,7 @@ final class IndicatorDriver: Sendable {
 
     /// Runs `event` on the tree under the lock, then enqueues the tree's hop if it asked for it.
     @discardableResult
-    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
     private func changeTasks<Result: Sendable>(
         _ event: (inout IndicatorTree, inout EventTime) -> (Result, Bool)
     ) -> Result {
@@ -257,7 +257,7 @@ final class IndicatorDriver: Sendable {
     }
 
     /// ``changeTasks(_:)`` for an event whose only result is whether it asks for the hop.
-    @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "The engine cut")
     private func change(_ event: (inout IndicatorTree, inout EventTime) -> Bool) {
         changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
     }

@@ -49,7 +49,7 @@ struct IndicatorTree {
         /// After the node's own tasks changed from a count of `old`: starts a busy period where
         /// the count left zero and, if `tellingMachine`, tells the machine, whose wish for a hop
         /// goes to `hop`. Returns how far the count moved.
-        @inline(__always)  // pays: every count change (Benchmarks/README.md, "Inlining")
+        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
         mutating func settle(from old: Int, time: inout EventTime, tellingMachine: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
             guard new != old else { return 0 }
@@ -61,7 +61,7 @@ struct IndicatorTree {
         }
 
         /// A descendant's count moved by `delta` (not 0); returns whether the machine asks for a hop.
-        @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "Inlining")
+        @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "The engine cut")
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
             descendantTaskCount += delta
@@ -70,7 +70,7 @@ struct IndicatorTree {
         }
 
         /// The count left zero.
-        @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "Inlining")
+        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
         private mutating func startBusyPeriod(time: inout EventTime) {
             busyPeriod &+= 1
             // Only a parent's snapshot reads when a child became active.
@@ -84,7 +84,6 @@ struct IndicatorTree {
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
     /// caller enqueues the tree's hop after the lock).
-    @inline(__always)  // pays: every event that asks for a hop (Benchmarks/README.md, "Inlining")
     mutating func markDirty(_ index: Int32) -> Bool {
         dirtyNodes.append(index)
         return dirtyNodes.count == 1
@@ -96,13 +95,12 @@ struct IndicatorTree {
     private(set) var scopes: [Node] = []
 
     /// Runs `body` on `node` in one write access.
-    @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "The engine cut")
     private static func modify<Result>(_ node: inout Node, _ body: (inout Node) -> Result) -> Result {
         body(&node)
     }
 
     /// Runs `body` on the node at `index`, in place.
-    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
     mutating func withNode<Result>(_ index: Int, _ body: (inout Node) -> Result) -> Result {
         if index == 0 { return body(&rootNode) }
         return body(&scopes[index - 1])
@@ -171,7 +169,7 @@ struct IndicatorTree {
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
     /// move up the tree and tells each machine it reached. Returns `change`'s result and
     /// whether the tree's hop must be enqueued.
-    @inline(__always)  // pays: every task event (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
     mutating func changeTasks<Result>(
         in id: NodeID,
         time: inout EventTime,
@@ -202,7 +200,7 @@ struct IndicatorTree {
     /// of its ancestors (a loop up the parent indices), each machine told; those that ask for a
     /// hop are marked dirty. Returns whether the tree's hop must be enqueued. Nothing for
     /// `first` == `-1` (above the root).
-    @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "The engine cut")
     mutating func rollUp(_ delta: Int, from first: Int32, time: inout EventTime) -> Bool {
         // A child of the root, the common scope, reaches its one ancestor without the loop's call.
         guard first == 0 else { return rollUp(delta, fromScope: first, time: &time) }
@@ -253,7 +251,6 @@ struct IndicatorTree {
 
     /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
     /// generation, for the caller to make the token with. `nil` if `id` is stale.
-    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
     mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Bool) {
         changeTasks(in: id, time: &time, ifGone: nil) { node, time in
             node.registry.pin(label: label, now: time.now())
@@ -273,7 +270,7 @@ struct IndicatorTree {
     }
 
     /// Ends one task under `key`.
-    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
     mutating func finishOne(
         _ key: ObjectIdentifier,
         in id: NodeID,
@@ -297,7 +294,6 @@ struct IndicatorTree {
 
     /// Ends every task of the opaque token pinned at `slot` in `generation`; `unpinning` (the
     /// token is released) also frees the slot. A stale pair changes nothing.
-    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     mutating func finishAll(
         pinnedAt slot: Int32,
         generation: UInt32,

@@ -52,7 +52,6 @@ struct IdentityTable {
 
     /// Where `key` lies in the table, if it is there: valid until the table next changes, for
     /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
-    @inline(__always)  // pays: every finish (Benchmarks/README.md, "Inlining")
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while let found = slots[index].key {
@@ -69,7 +68,6 @@ struct IdentityTable {
 
     /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
     /// both) and returns `nil`.
-    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
         if count >= keyLimit { grow() }
         var index = home(of: key)
@@ -102,7 +100,6 @@ struct IdentityTable {
     }
 
     /// Removes the key at `position` (from ``position(of:)``).
-    @inline(__always)  // pays: the last finish of every key (Benchmarks/README.md, "Inlining")
     mutating func remove(at position: Int) {
         let mask = mask
         // Shift later members of the probe run back into the hole: no tombstones.

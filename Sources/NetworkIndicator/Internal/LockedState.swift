@@ -101,7 +101,7 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
         withUnsafeMutablePointerToElements { $0 }
     }
 
-    @inline(__always)  // pays: unspecialized calls from other modules (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: unspecialized calls from other modules (Benchmarks/README.md, "The engine cut")
     static func acquire(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
@@ -110,7 +110,7 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
         #endif
     }
 
-    @inline(__always)  // pays: unspecialized calls from other modules (Benchmarks/README.md, "Inlining")
+    @inline(__always)  // pays: unspecialized calls from other modules (Benchmarks/README.md, "The engine cut")
     static func release(_ lock: UnsafeMutablePointer<LockPrimitive>) {
         #if canImport(Darwin)
         os_unfair_lock_unlock(lock)

@@ -82,7 +82,6 @@ extension TaskRegistry {
     }
 
     /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
-    @inline(__always)  // pays: the stale-pair check of every opaque call (Benchmarks/README.md, "Inlining")
     private func isPinned(_ slot: Int32, in generation: UInt32) -> Bool {
         let index = Int(slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
@@ -97,14 +96,12 @@ extension TaskRegistry {
 
     /// Takes the tasks of the pinned entry at `index` out of the count and drops its label, reading the
     /// entry only: the caller writes it once (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
-    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "Inlining")
     private mutating func subtractTasks(ofPinned index: Int) {
         countPinned(tasks: -slots[index].count)
         if slots[index].hasLabel { setPinnedLabel(nil, at: Int32(index)) }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
-    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "Inlining")
     private mutating func takeFreeSlot() -> Int32 {
         if firstFreeSlot >= 0 {
             let slot = firstFreeSlot

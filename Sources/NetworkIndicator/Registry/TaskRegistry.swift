@@ -52,7 +52,6 @@ struct TaskRegistry {
 
     /// Begins one task for `key`, creating its entry (begun at `now`) if needed. A dead entry at the
     /// same key (an earlier object's reused address) ends, and a new entry replaces it.
-    @inline(__always)  // pays: every begin (Benchmarks/README.md, "Inlining")
     mutating func begin(
         _ key: ObjectIdentifier,
         object: AnyObject?,
@@ -197,7 +196,6 @@ struct TaskRegistry {
 
     /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
     /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
-    @inline(__always)  // pays: every finish, from an out-of-line `finishOne` (Benchmarks/README.md, "Inlining")
     private mutating func isDead(at index: Int) -> Bool {
         slots[index].kind.isSwept && slots[index].token.load() == nil
     }
@@ -205,7 +203,6 @@ struct TaskRegistry {
     /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
     /// where its key lies in the table, if the caller just looked it up.
     @discardableResult
-    @inline(__always)  // pays: the last finish of every entry (Benchmarks/README.md, "Inlining")
     mutating func finishEntry(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = slots[index].key
         let count = slots[index].count
@@ -313,7 +310,6 @@ enum TaskKind: UInt8, Sendable {
     case load
 
     /// Whether the entry holds a weak reference that the sweep must check.
-    @inline(__always)  // pays: read at every begin and finish (Benchmarks/README.md, "Inlining")
     var isSwept: Bool { self == .token || self == .completionReportingToken }
 
     /// Whether the entry holds a weak reference (cleared when its slot is freed).
@@ -327,7 +323,6 @@ struct TokenClassifier {
     private var lastTypeReportsCompletion = false
 
     /// The kind of a task begun with the caller's object `token`, held weakly.
-    @inline(__always)  // pays: every begin of a caller's token (Benchmarks/README.md, "Inlining")
     mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
         if type != lastType {
