@@ -37,7 +37,11 @@ final class IndicatorDriver: Sendable {
         self.tree = parent.tree
         self.delivery = parent.delivery
         self.node = parent.tree.withLock { tree in
-            tree.addNode(childOf: parent.node, label: label, diagnosticsHandler: tree.diagnosticsHandler(of: parent.node))
+            tree.addNode(
+                childOf: parent.node,
+                label: label,
+                diagnosticsHandler: tree.diagnosticsHandler(of: parent.node)
+            )
         }
     }
 

@@ -53,7 +53,10 @@ extension IndicatorTree {
     }
 
     /// Replaces the handler of `id`; returns the old one, to release after the lock.
-    mutating func replaceDiagnosticsHandler(of id: NodeID, with handler: @escaping NetworkIndicatorDiagnosticsHandler)
+    mutating func replaceDiagnosticsHandler(
+        of id: NodeID,
+        with handler: @escaping NetworkIndicatorDiagnosticsHandler
+    )
         -> NetworkIndicatorDiagnosticsHandler
     {
         event(id, ifGone: handler) { node in
@@ -72,7 +75,10 @@ extension IndicatorTree {
     /// and whether the tree's hop must be enqueued.
     mutating func outputAttached(receivesCount: Bool, in id: NodeID) -> (Int?, Bool) {
         event(id, ifGone: nil) { node in
-            node.machine.outputAttached(receivesCount: receivesCount, activity: node.activity(count: node.activeTaskCount))
+            node.machine.outputAttached(
+                receivesCount: receivesCount,
+                activity: node.activity(count: node.activeTaskCount)
+            )
         }
     }
 

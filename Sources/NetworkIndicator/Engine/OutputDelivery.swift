@@ -125,7 +125,9 @@ final class OutputDelivery {
         }
         scheduler.enqueue { [self] in
             let isVisible = modifyOutlet(node) { outlet in
-                outlet.attached.append(Attached(output: output, id: ObjectIdentifier(output), receivesCount: false, stream: output))
+                outlet.attached.append(
+                    Attached(output: output, id: ObjectIdentifier(output), receivesCount: false, stream: output)
+                )
                 return outlet.isVisible
             }
             output.networkIndicatorVisibilityDidChange(isVisible)
