@@ -188,6 +188,26 @@ final class IndicatorDriver: Sendable {
         tree.withLock { $0.diagnosticsHandler(of: node) }
     }
 
+    /// Reads of this manager's node that hold the tree, not the driver: for the watchdog, which
+    /// outlives the manager. `openTasks` is `nil` once the manager is gone.
+    var probe: Probe {
+        Probe(tree: tree, node: node)
+    }
+
+    struct Probe: Sendable {
+        fileprivate let tree: LockedState<IndicatorTree>
+        fileprivate let node: IndicatorTree.NodeID
+
+        func openTasks() -> Int? {
+            tree.withLock { $0.contains(node) ? $0.activeTaskCount(of: node) : nil }
+        }
+
+        func report(_ kind: NetworkIndicatorDiagnostic.Kind, _ label: String) {
+            let handler = tree.withLock { $0.diagnosticsHandler(of: node) }
+            handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+        }
+    }
+
     // MARK: - Changes that move no count, from any thread
 
     /// Changes the settings under the lock; they apply at the next main-queue hop.

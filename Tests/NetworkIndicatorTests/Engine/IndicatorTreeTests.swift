@@ -170,6 +170,9 @@ struct IndicatorTreeTests {
         let (popped, _) = family.tree.pop(in: family.sibling, time: &time)
         #expect(!popped)
         #expect(family.tree.activeTaskCount(of: family.sibling) == 0)
+        let key = ObjectIdentifier(Token.self)
+        #expect(family.tree.openTaskCount(key, pinned: nil, in: family.sibling) == 0, "a gone node measures nothing")
+        #expect(family.tree.openTaskCount(key, pinned: PinnedSlot(slot: 0, generation: 0), in: family.sibling) == 0)
     }
 
     /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.

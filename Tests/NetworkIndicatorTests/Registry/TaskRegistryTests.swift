@@ -6,6 +6,9 @@ import Testing
 @Suite("Task registry")
 struct TaskRegistryTests {
     private final class Object {}
+    private final class Work: NetworkActivityCancellable, Sendable {
+        func cancel() {}
+    }
 
     @Test func deadEntryAtAReusedKeyIsReplacedNotMerged() {
         var registry = TaskRegistry()
@@ -23,6 +26,24 @@ struct TaskRegistryTests {
         #expect(registry.records(keepingAlive: &kept).map(\.label) == ["new"])
         #expect(registry.sweptEntryCount == 1)
         _ = dead
+    }
+
+    /// A cancel remembers each cancelled object for its late finishes; the next cancel forgets
+    /// every record whose object died since, not just the first.
+    @Test func aCancelForgetsEveryRecordOfADeadObject() {
+        var registry = TaskRegistry()
+        var first: Work? = Work()
+        var second: Work? = Work()
+        let firstKey = ObjectIdentifier(first!)
+        let secondKey = ObjectIdentifier(second!)
+        registry.begin(firstKey, object: first, kind: .token, label: nil, now: 0)
+        registry.begin(secondKey, object: second, kind: .token, label: nil, now: 0)
+        #expect(registry.finishCancellableTasks().work.count == 2)
+        #expect(registry.cancelledTasks.count == 2)
+        first = nil
+        second = nil
+        _ = registry.finishCancellableTasks()
+        #expect(registry.cancelledTasks.isEmpty)
     }
 
     @Test func finishAtAReusedKeyEndsTheDeadTasksOnly() {
