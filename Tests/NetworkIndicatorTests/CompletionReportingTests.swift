@@ -24,6 +24,22 @@ struct CompletionReportingTests {
         withExtendedLifetime(operation) {}
     }
 
+    /// A finished operation in a scope ends at the scope's sweep, and the root's indicator, which
+    /// counted it, hides too.
+    @Test func heldFinishedOperationInAScopeEndsInTheRootToo() {
+        let harness = Harness()
+        let scope = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let operation = BlockOperation {}
+        scope.beganNetworkTask(withToken: operation)
+        harness.advance(by: 1)
+        #expect(harness.visibilityChanges == [false, true])
+        operation.start()
+        harness.advance(by: 1)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.visibilityChanges == [false, true, false])
+        withExtendedLifetime((operation, scope)) {}
+    }
+
     @Test func heldCancelledOperationThatNeverRanEndsAtTheNextSweep() {
         let harness = Harness()
         let operation = BlockOperation {}

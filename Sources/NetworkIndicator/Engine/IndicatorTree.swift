@@ -111,11 +111,6 @@ struct IndicatorTree {
         index == 0 ? rootNode : scopes[index - 1]
     }
 
-    /// The parent's index of the node at `index` (`-1` for the root).
-    func parent(of index: Int) -> Int32 {
-        index == 0 ? rootNode.parent : scopes[index - 1].parent
-    }
-
     private var freeIndices: [Int32] = []
 
     /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
