@@ -57,6 +57,26 @@ struct LifetimeTests {
         #expect(oldOutput.visibilityChanges == [false, true, false])
     }
 
+    /// Work still queued for a released scope (here its stream's attaching) that runs after a new
+    /// scope took its place leaves the new scope alone: its outputs and timers go on.
+    @Test func lateWorkForAReleasedScopeLeavesTheScopeInItsPlaceAlone() async {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        var old: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "old")
+        let stream = old!.visibilityUpdates()
+        old = nil
+        let new = NetworkIndicatorManager(parent: root, label: "new")
+        new.settings.startDelay = 0.5
+        let output = RecordingNetworkIndicatorOutput()
+        new.addOutput(output)
+        new.pushNetworkActivity()
+        scheduler.advance(by: 1)
+        #expect(output.visibilityChanges == [false, true], "told only its own changes")
+        var values: [Bool] = []
+        for await value in stream { values.append(value) }
+        #expect(values.isEmpty, "the old scope's stream ends without a value")
+    }
+
     @Test func releasedHiddenManagerTellsItsOutputsNothing() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)

@@ -3,8 +3,8 @@ import Foundation
 /// One manager's handle on an ``IndicatorTree``: the whole tree sits behind one lock, shared by
 /// every driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks,
 /// calls the tree's one event, unlocks, then enqueues the tree's hop if the event asked for it.
-/// Every read and change is a named event of the tree. Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers,
-/// the last release of a caller's object).
+/// Every read and change is a named event of the tree. Nothing under the lock runs code we do not
+/// own (schedulers, outputs, diagnostics handlers, the last release of a caller's object).
 ///
 /// Callers' objects: a caller's object is not `Sendable`, so the methods that move one into or out
 /// of the tree (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, and the

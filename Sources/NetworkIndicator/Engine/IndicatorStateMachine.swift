@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the manager does about its count, settings and timers, as a pure state machine: each
-/// event is a `mutating func` returning what to do, which ``IndicatorDriver`` performs after the
+/// event is a `mutating func` returning what to do, which ``OutputDelivery`` performs after the
 /// lock. Around the ``VisibilityPolicy`` it coalesces main-queue hops (at most one pending) and
 /// decides which timers run: the policy's delay timer and the sweep timer.
 struct IndicatorStateMachine {

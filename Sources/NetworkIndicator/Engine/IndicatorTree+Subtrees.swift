@@ -20,7 +20,7 @@ extension IndicatorTree {
     /// The manager of `id` is gone: its remaining tasks end in every ancestor and it leaves its
     /// parent's children. Returns whether the tree's hop must be enqueued. Its descendants are
     /// gone already (each keeps its parent's manager alive); its outputs and timers, on the main
-    /// actor, are the driver's to stop. Nothing if `id` is stale.
+    /// actor, are ``OutputDelivery``'s to stop. Nothing if `id` is stale.
     mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
         guard contains(id) else { return false }
         let removed = node(at: Int(id.index))

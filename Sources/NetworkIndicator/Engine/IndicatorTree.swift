@@ -1,8 +1,9 @@
 import Foundation
 
 /// Every manager of one tree (a root and its scopes, at any depth) as one pure value. It knows no
-/// lock, thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock, calls one
-/// `mutating func` per event and performs the returned effects after the lock. A count change
+/// lock, thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock and calls one
+/// `mutating func` per event; ``OutputDelivery`` performs the machines' answers on the main actor,
+/// after the lock. A count change
 /// rolls up to every ancestor in a loop inside the event, so ancestors see changes in order, and
 /// a subtree event (reset, cancel, snapshot) is one call, hence one lock hold.
 ///

@@ -90,21 +90,22 @@ final class OutputDelivery {
 
     /// Attaches `output` to `node`; `false` if it is attached already.
     func attach(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID, receivesCount: Bool) -> Bool {
-        modifyOutlet(node) { outlet in
+        let attached = modifyOutlet(node) { outlet in
             guard !outlet.attached.contains(where: { $0.output === output }) else { return false }
             outlet.attached.append(Attached(output: output, id: ObjectIdentifier(output), receivesCount: receivesCount))
             return true
         }
+        return attached ?? false
     }
 
     /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received counts.
     func detach(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) -> Bool? {
         let id = ObjectIdentifier(output)
         guard outlet(node) != nil else { return nil }
-        return modifyOutlet(node) { outlet in
+        return modifyOutlet(node) { outlet -> Bool? in
             guard let index = outlet.attached.firstIndex(where: { $0.id == id && $0.output != nil }) else { return nil }
             return outlet.attached.remove(at: index).receivesCount
-        }
+        } ?? nil
     }
 
     /// Attaches a visibility stream to `node` as an output kept here, and yields the current
@@ -130,6 +131,8 @@ final class OutputDelivery {
                 )
                 return outlet.isVisible
             }
+            // Its manager went, and a new scope took its place, before the stream could attach.
+            guard let isVisible else { return output.continuation.finish() }
             output.networkIndicatorVisibilityDidChange(isVisible)
         }
     }
@@ -150,7 +153,8 @@ final class OutputDelivery {
         let node = answer.node
         let reconciliation = answer.reconciliation
         guard let scheduler else { return }
-        let targets = modifyOutlet(node) { outlet in
+        // `nil`: the node went, and a new one took its index, since the drain.
+        let changed = modifyOutlet(node) { outlet in
             for (kind, change) in reconciliation.timerChanges {
                 outlet.timers.removeValue(forKey: kind)?.cancel()
                 guard case .start(let delay, let interval, let generation) = change else { continue }
@@ -166,6 +170,7 @@ final class OutputDelivery {
             if let visibility = reconciliation.visibility { outlet.isVisible = visibility }
             return outlet.attached
         }
+        guard let targets = changed else { return }
         if let visibility = reconciliation.visibility {
             for target in targets {
                 guard let output = target.output, isAttached(output, to: node) else { continue }
@@ -227,13 +232,16 @@ final class OutputDelivery {
     }
 
     /// Runs `body` on the outlet of `node`, made if missing. An outlet of an older generation
-    /// (a removed node whose removal has not run yet) is closed first.
-    private func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result {
+    /// (a removed node whose removal has not run yet) is closed first. `nil`, and nothing made,
+    /// if `node` is itself older than the outlet at its index: work for a removed node that
+    /// arrives after a new node took the index must not touch the new node's outlet.
+    private func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result? {
         let index = Int(node.index)
         while outlets.count <= index { outlets.append(nil) }
-        if let stale = outlets[index], stale.generation != node.generation {
+        if let present = outlets[index], present.generation != node.generation {
+            guard Int32(bitPattern: present.generation &- node.generation) < 0 else { return nil }
             outlets[index] = nil
-            close(stale)
+            close(present)
         }
         if outlets[index] == nil { outlets[index] = Outlet(generation: node.generation) }
         return body(&outlets[index]!)
@@ -260,12 +268,13 @@ final class OutputDelivery {
     /// Lets go of the deallocated outputs of `node`; the machine stops asking for hops on behalf
     /// of those that received counts.
     private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
-        let released = modifyOutlet(node) { outlet -> Int in
-            guard outlet.attached.contains(where: { $0.output == nil }) else { return 0 }
-            let released = outlet.attached.filter { $0.output == nil && $0.receivesCount }.count
-            outlet.attached.removeAll { $0.output == nil }
-            return released
-        }
+        let released =
+            modifyOutlet(node) { outlet -> Int in
+                guard outlet.attached.contains(where: { $0.output == nil }) else { return 0 }
+                let released = outlet.attached.filter { $0.output == nil && $0.receivesCount }.count
+                outlet.attached.removeAll { $0.output == nil }
+                return released
+            } ?? 0
         if released > 0 { tree.withLock { $0.countObserversLeft(released, in: node) } }
     }
 }
