@@ -108,7 +108,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
                 )
             )
         }
-        return Handle(state: state, id: id)
+        return Handle(scheduler: self, id: id)
     }
 
     /// Moves the clock forward by `seconds`, running every piece of work that falls due on
@@ -149,12 +149,20 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         }
     }
 
-    private struct Handle: NetworkIndicatorTimer {
-        let state: LockedState<State>
-        let id: UInt64
+    /// Weak: whoever keeps a timer must not keep the scheduler (and the work queued on it) alive,
+    /// or a manager's queued work and its timers would hold each other once the test lets go.
+    /// `@unchecked`: the weak reference is set once, in `init`, and weak loads are thread-safe.
+    private final class Handle: NetworkIndicatorTimer, @unchecked Sendable {
+        private weak var scheduler: ManualNetworkIndicatorScheduler?
+        private let id: UInt64
+
+        init(scheduler: ManualNetworkIndicatorScheduler, id: UInt64) {
+            self.scheduler = scheduler
+            self.id = id
+        }
 
         func cancel() {
-            state.withLock { $0.items[id] = nil }
+            scheduler?.state.withLock { $0.items[id] = nil }
         }
     }
 }
