@@ -8,6 +8,7 @@
 //   anchors (10.11+).
 // - The overlay view's own APIs: see AppKitOverlayCard.swift.
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
+// - NSWindow.makeFirstResponder(_:) and firstResponder (10.0+), for the cover's keys.
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
 #if canImport(AppKit) && !canImport(UIKit)
@@ -36,10 +37,16 @@ public import NetworkIndicator
 /// knows how far its tasks are, unless the settings' `showsProgress` is `false`) follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: drawn after the show delay, kept the minimum time, announced to VoiceOver
 /// (queued behind current speech, only while the host is in a visible window with no sheet
-/// attached and VoiceOver is running, unless the settings opt out). Clicks pass through to the host unless the settings
-/// say `interaction: .blocksCard` (the card takes those on it) or `.blocksHost` (a cover over
-/// the whole host takes every click and scroll while the overlay is drawn). The overlay joins
-/// the host the first time it draws and stays there, hidden in between.
+/// attached and VoiceOver is running, unless the settings opt out). Everything it shows is
+/// decided by a plan made in the package's tested code; this output only applies it. Clicks pass
+/// through to the host unless the settings say `interaction: .blocksCard` (the card takes those
+/// on it) or `.blocksHost`: while that card is drawn, a cover over the whole host takes every
+/// click and scroll, becomes the window's first responder so that typing reaches none of the
+/// host's fields, and the card is modal for VoiceOver. Key equivalents the window hands to
+/// other views first, such as a default button's Return, are not blocked: disable such a
+/// button yourself while loading. The cover and the card join the host when the output is made,
+/// above the host's subviews of that moment, and stay there, hidden in between: make the output
+/// after the host's own subviews.
 ///
 /// Keep the output for as long as the host shows it; the manager holds it weakly, and the
 /// output holds the host weakly. Main actor only.
@@ -51,33 +58,32 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     public let overlayView: NSView
 
     private let card: AppKitOverlayCard
+    /// Takes every click, scroll and key on the host while a `.blocksHost` card is drawn.
+    private let cover = AppKitClickCover()
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
-    private var presentation = OverlayPresentation()
+    /// The plan applied last (``OverlayPlan``): the only state the views follow.
+    private var plan = OverlayPlan.hidden
     /// The overlay's vertical position: centred (the card), or at the top edge (the light
-    /// indicator of a host with content). Made when the overlay joins the host.
-    private var centerYConstraint: NSLayoutConstraint?
-    private var topConstraint: NSLayoutConstraint?
+    /// indicator of a host with content).
+    private let centerYConstraint: NSLayoutConstraint
+    private let topConstraint: NSLayoutConstraint
 
-    /// Whether the host already shows content: the overlay then sits at the top edge and lets
-    /// every click through (a light indicator over content that stays usable) instead of
-    /// covering the middle; it moves at once if it is drawn, without fading or speaking again.
-    /// Default `false`. Main actor.
+    /// Whether the host already shows content: the overlay then sits at the top edge, without
+    /// its title line, and lets every click through (a light indicator over content that stays
+    /// usable) instead of covering the middle; it moves at once if it is drawn, without fading
+    /// or speaking again. Default `false`. Main actor.
     public var hasContent = false {
-        didSet {
-            core.hasContent = hasContent
-            applyStyle()
-        }
+        didSet { core.hasContent = hasContent }
     }
     private lazy var core = OverlayOutputCore(
         settings: settings,
         scheduler: scheduler,
         accessibility: .system(
             isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
-            title: { [weak self] in self?.card.title ?? "" }
+            title: { [weak self] in self?.plan.title ?? "" }
         ),
-        drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
-        progressChanged: { [weak self] progress in self?.card.show(progress) }
+        planChanged: { [weak self] plan in self?.apply(plan) }
     )
 
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
@@ -88,6 +94,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     ///   - hostView: The view to cover; held weakly.
     ///   - title: A key of `bundle`'s `Localizable.strings` (or string catalog), shown and
     ///     announced in the user's language; `nil` for "Loading" in the package's translations.
+    ///     Xcode does not extract a literal passed here: prefer the `LocalizedStringResource`
+    ///     form on macOS 13 and later.
     ///   - bundle: The bundle that translates `title`; `nil` for the app's main bundle.
     ///   - settings: When the overlay draws, how long it stays, whether it speaks and takes
     ///     clicks.
@@ -121,24 +129,45 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.init(hostView: hostView, resolvedTitle: String(localized: title), settings: settings, scheduler: scheduler)
     }
 
+    /// Adds the cover and then the card to the host, hidden, with their constraints: once in
+    /// the output's life, above the host's subviews of the moment.
     private init(
         hostView: NSView,
         resolvedTitle: String,
         settings: NetworkActivityOverlaySettings,
         scheduler: any NetworkIndicatorScheduler
     ) {
+        let card = AppKitOverlayCard(title: resolvedTitle)
         self.hostView = hostView
         self.settings = settings
         self.scheduler = scheduler
-        card = AppKitOverlayCard(title: resolvedTitle, blocksClicks: settings.interaction.cardTakesTouches)
+        self.card = card
         overlayView = card
-        core.stillLoadingChanged = { [weak self] in self?.card.showsStillLoading = $0 }
+        centerYConstraint = card.centerYAnchor.constraint(equalTo: hostView.centerYAnchor)
+        topConstraint = card.topAnchor.constraint(equalTo: hostView.topAnchor, constant: 8)
+        cover.attach(to: hostView)
+        card.translatesAutoresizingMaskIntoConstraints = false
+        card.alphaValue = 0
+        card.isHidden = true
+        hostView.addSubview(card)
+        NSLayoutConstraint.activate([
+            card.centerXAnchor.constraint(equalTo: hostView.centerXAnchor),
+            centerYConstraint,
+            // Just below required, as on UIKit: in a host too small for the card, overflow
+            // rather than break the card's own constraints.
+            Self.limited(card.widthAnchor.constraint(lessThanOrEqualTo: hostView.widthAnchor)),
+            Self.limited(card.heightAnchor.constraint(lessThanOrEqualTo: hostView.heightAnchor)),
+        ])
+        core.title = resolvedTitle
     }
 
-    /// Takes the overlay down if the output is released while it shows.
+    /// Takes the overlay down if the output is released, drawn or not: the card and the cover
+    /// leave the host, so that nothing is left blocking it.
     deinit {
-        let overlayView = overlayView
-        Task { @MainActor in overlayView.removeFromSuperview() }
+        let views: [NSView] = [card, cover]
+        Task { @MainActor in
+            for view in views { view.removeFromSuperview() }
+        }
     }
 
     /// `true`: the overlay follows the count, not the manager's own delays.
@@ -167,73 +196,36 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.visibilityChanged(isVisible)
     }
 
-    /// Takes every click on the host while the overlay is drawn, for `.blocksHost`.
-    private lazy var cover = AppKitClickCover()
-
-    private func drawnChanged(_ isDrawn: Bool, animated: Bool) {
-        guard let host = hostView else { return }
-        for step in presentation.visibilityChanged(isDrawn) {
-            switch step {
-            case .attach:
-                if settings.interaction.coverTakesTouches { cover.attach(to: host) }
-                card.translatesAutoresizingMaskIntoConstraints = false
-                card.alphaValue = 0
-                host.addSubview(card)
-                let centerY = card.centerYAnchor.constraint(equalTo: host.centerYAnchor)
-                NSLayoutConstraint.activate([
-                    card.centerXAnchor.constraint(equalTo: host.centerXAnchor),
-                    centerY,
-                    // Just below required, as on UIKit: in a host too small for the card, overflow
-                    // rather than break the card's own constraints.
-                    limited(card.widthAnchor.constraint(lessThanOrEqualTo: host.widthAnchor)),
-                    limited(card.heightAnchor.constraint(lessThanOrEqualTo: host.heightAnchor)),
-                ])
-                centerYConstraint = centerY
-                topConstraint = card.topAnchor.constraint(equalTo: host.topAnchor, constant: 8)
-                applyStyle()
-            case .fadeIn:
-                card.isHidden = false
-                if OverlayContentStyle(hasContent: hasContent).coverTakesTouches(settings) {
-                    cover.isHidden = false
-                    host.addSubview(cover, positioned: .above, relativeTo: nil)
-                }
-                host.addSubview(card, positioned: .above, relativeTo: nil)
-                card.updateSpinner()
-                NSAnimationContext.runAnimationGroup { context in
-                    context.duration = OverlayPresentation.fadeDuration
-                    card.animator().alphaValue = 1
-                }
-            case .fadeOut:
-                cover.isHidden = true
-                NSAnimationContext.runAnimationGroup { context in
-                    context.duration = OverlayPresentation.fadeDuration(animated: animated)
-                    card.animator().alphaValue = 0
-                } completionHandler: {
-                    MainActor.assumeIsolated { self.fadeOutFinished() }
-                }
+    /// Applies `plan`, the controller's decision, to the views: no rule of its own. While a
+    /// `.blocksHost` card is drawn the cover is shown and is the window's first responder, so
+    /// that typing reaches no field of the host; the window's first responder is let go when
+    /// blocking ends.
+    private func apply(_ plan: OverlayPlan) {
+        let old = self.plan
+        self.plan = plan
+        let changes = plan.hostChanges(from: old)
+        if changes.endsEditing { cover.window?.makeFirstResponder(cover) }
+        if changes.takesInput == true, cover.window?.firstResponder === cover { cover.window?.makeFirstResponder(nil) }
+        card.apply(plan)
+        cover.isHidden = !plan.showsCover
+        centerYConstraint.isActive = !plan.showsLightIndicator
+        topConstraint.isActive = plan.showsLightIndicator
+        card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)
+        card.updateSpinner()
+        NSAnimationContext.runAnimationGroup { context in
+            context.duration = plan.fadeDuration
+            card.animator().alphaValue = plan.opacity
+        } completionHandler: {
+            MainActor.assumeIsolated {
+                self.card.isHidden = plan.isHiddenAfterFade(wasHidden: self.card.isHidden, current: self.plan)
+                self.card.updateSpinner()
             }
         }
     }
 
-    private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
+    private static func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
         constraint.priority = NSLayoutConstraint.Priority(rawValue: 999)
         return constraint
-    }
-
-    /// Places the overlay for ``hasContent``: centred, taking clicks as the settings say, or at
-    /// the top edge, taking none.
-    private func applyStyle() {
-        let style = OverlayContentStyle(hasContent: hasContent)
-        card.blocksClicks = style.cardTakesTouches(settings)
-        if !style.coverTakesTouches(settings) { cover.isHidden = true }
-        centerYConstraint?.isActive = style == .card
-        topConstraint?.isActive = style == .bar
-    }
-
-    private func fadeOutFinished() {
-        guard presentation.fadeOutFinished() else { return }
-        card.isHidden = true
-        card.spinner.stopAnimation(nil)
     }
 }
 

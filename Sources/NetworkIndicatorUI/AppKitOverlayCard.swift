@@ -9,7 +9,8 @@
 // - NSFont.systemFont(ofSize:weight:), monospacedDigitSystemFont(ofSize:weight:) (10.11+);
 //   NSColor.secondaryLabelColor (10.10+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityRole(_:),
-//   setAccessibilityLabel(_:), setAccessibilityValue(_:) (10.10+).
+//   setAccessibilityLabel(_:), setAccessibilityValue(_:), setAccessibilityModal(_:) (10.10+).
+// - NSResponder.keyDown(with:), acceptsFirstResponder (10.0+).
 #if canImport(AppKit) && !canImport(UIKit)
 import AppKit
 
@@ -20,27 +21,14 @@ import AppKit
 final class AppKitOverlayCard: NSVisualEffectView {
     let spinner = NSProgressIndicator()
     let bar = NSProgressIndicator()
-    /// The title shown and read: the overlay's own, or "Still loading…" while
-    /// ``showsStillLoading`` (the output's controller decides).
-    var title: String { showsStillLoading ? OverlayStillLoading.title() : ownTitle }
-    private let ownTitle: String
     private let titleLabel: NSTextField
-    /// Whether the title is "Still loading…".
-    var showsStillLoading = false {
-        didSet {
-            titleLabel.stringValue = title
-            setAccessibilityLabel(title)
-        }
-    }
     private let percentageLabel = NSTextField(labelWithString: "")
-    /// Whether clicks on the card stop there (the output's style may change it).
-    var blocksClicks: Bool
+    /// Whether clicks on the card stop there, as the plan says.
+    private var blocksClicks = false
     private var progress = OverlayProgress.indeterminate
 
-    init(title: String, blocksClicks: Bool) {
-        self.ownTitle = title
+    init(title: String) {
         self.titleLabel = NSTextField(labelWithString: title)
-        self.blocksClicks = blocksClicks
         super.init(frame: .zero)
         material = .hudWindow
         blendingMode = .withinWindow
@@ -86,8 +74,20 @@ final class AppKitOverlayCard: NSVisualEffectView {
         fatalError("The overlay is built in code")
     }
 
+    /// Applies what `plan` says of the card itself: its title (and VoiceOver label), its
+    /// progress, its compact form as the light indicator (no title line, which VoiceOver still
+    /// reads), whether it takes clicks, and whether it is modal for VoiceOver (a blocking card).
+    func apply(_ plan: OverlayPlan) {
+        titleLabel.stringValue = plan.title
+        titleLabel.isHidden = plan.showsLightIndicator
+        setAccessibilityLabel(plan.title)
+        setAccessibilityModal(plan.hidesHostFromAccessibility)
+        blocksClicks = plan.cardTakesInput
+        show(plan.progress)
+    }
+
     /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.
-    func show(_ progress: OverlayProgress) {
+    private func show(_ progress: OverlayProgress) {
         self.progress = progress
         bar.isHidden = !progress.isDeterminate
         percentageLabel.isHidden = !progress.isDeterminate
@@ -120,8 +120,10 @@ final class AppKitOverlayCard: NSVisualEffectView {
     }
 }
 
-/// A clear view over a whole host that takes every click and scroll while it is not hidden:
-/// the cover of an overlay whose settings say `.blocksHost`. Its events stop here, rather than
+/// A clear view over a whole host that takes every click and scroll while it is not hidden,
+/// and, made first responder while it blocks, every key that would go to the host's fields: the
+/// cover of an overlay whose settings say `.blocksHost`. Key equivalents that the window hands
+/// to other views first (a default button's Return) are not blocked. Its events stop here, rather than
 /// going up the responder chain to the host (a table would select a row).
 final class AppKitClickCover: NSView {
     /// Adds the cover to `host`, hidden, over all of it.
@@ -141,5 +143,7 @@ final class AppKitClickCover: NSView {
     override func rightMouseDown(with event: NSEvent) {}
     override func otherMouseDown(with event: NSEvent) {}
     override func scrollWheel(with event: NSEvent) {}
+    override func keyDown(with event: NSEvent) {}
+    override var acceptsFirstResponder: Bool { true }
 }
 #endif

@@ -8,7 +8,7 @@
 // - EnvironmentKey, EnvironmentValues, View.environment(_:_:), View.frame(minWidth:):
 //   iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
 // - StateObject, ObservableObject, Published: iOS 14.0+ (StateObject), 13.0+ (the others).
-// - EnvironmentValues.scenePhase: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+;
+// - View.disabled(_:), View.accessibilityHidden(_:): iOS 13.0+ / 14.0+, macOS 10.15+ / 11.0+;
 //   View.background(_:alignment:): iOS 13.0+, macOS 10.15+, tvOS 13.0+, watchOS 6.0+.
 // - The probe behind the content, which says whether a sheet covers the overlay:
 //   OverlaySight+Views.swift.
@@ -45,51 +45,57 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     var shownTitle: Text? = nil
     @Environment(\.networkActivityScopeContext) private var scope
     @Environment(\.networkActivityOverlayHasContent) private var hasContent
-    @Environment(\.scenePhase) private var scenePhase
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
         let scope = scope?.scope(of: manager)
         let settings = settings ?? scope?.settings ?? .default
-        let style = OverlayContentStyle(hasContent: hasContent)
+        let plan = state.plan
         return
             content
             .environment(\.networkActivityOverlayHasContent, false)
-            .overlay(alignment: style == .bar ? .top : .center) {
+            // A blocking card: no touch, key, VoiceOver or Switch Control activation reaches
+            // the content, which VoiceOver skips; only the card is left to read.
+            .disabled(!plan.hostTakesInput)
+            .accessibilityHidden(plan.hidesHostFromAccessibility)
+            .overlay(alignment: .top) {
                 ZStack {
-                    if state.isDrawn, style == .bar {
+                    if plan.showsLightIndicator {
                         NetworkActivityOverlayCapsule(
-                            title: state.isStillLoading
-                                ? OverlayStillLoading.shownTitle : shownTitle ?? Text(verbatim: spokenTitle),
-                            progress: state.progress
+                            title: OverlayStillLoading.shownTitle(
+                                replacing: shownTitle ?? Text(verbatim: plan.title),
+                                isStillLoading: plan.isStillLoading
+                            ),
+                            progress: plan.progress
                         )
                         .allowsHitTesting(false)
                         .transition(.opacity)
-                    } else if state.isDrawn {
-                        if style.coverTakesTouches(settings) {
-                            // Over the whole content: the frontmost hit-testable view takes the touch.
-                            Color.clear.contentShape(Rectangle()).accessibilityHidden(true)
-                        }
+                    }
+                }
+                .animation(.easeInOut(duration: plan.fadeDuration), value: plan.showsLightIndicator)
+            }
+            .overlay {
+                ZStack {
+                    // Over the whole content: the frontmost hit-testable view takes the touch.
+                    Color.clear.contentShape(Rectangle()).accessibilityHidden(true)
+                        .allowsHitTesting(plan.showsCover)
+                    if plan.showsCard {
                         overlay
-                            .environment(\.networkActivityOverlayProgress, state.progress)
-                            .environment(\.networkActivityOverlayStillLoading, state.isStillLoading)
-                            .allowsHitTesting(style.cardTakesTouches(settings))
+                            .environment(\.networkActivityOverlayProgress, plan.progress)
+                            .environment(\.networkActivityOverlayStillLoading, plan.isStillLoading)
+                            .allowsHitTesting(plan.cardTakesInput)
                             .transition(.opacity)
                     }
                 }
-                .animation(
-                    .easeInOut(duration: OverlayPresentation.fadeDuration(animated: state.isAnimated)),
-                    value: state.isDrawn
-                )
+                .animation(.easeInOut(duration: plan.fadeDuration), value: plan.showsCard)
             }
             .background(OverlayViewProbeView(probe: state.probe))
             .task(id: hasContent) { state.hasContent = hasContent }
-            .task(id: scenePhase) { state.scenePhase = OverlaySight.ScenePhase(scenePhase) }
+            .task(id: spokenTitle) { state.title = spokenTitle }
             .task(
                 id: OverlayShellConfiguration(
                     manager: manager,
                     settings: settings,
-                    spokenTitle: spokenTitle,
                     refreshes: scope?.refreshes,
                     parentRefreshes: scope?.parentRefreshes
                 )
@@ -109,32 +115,29 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     }
 }
 
-/// The overlay's controller and its drawn state, kept by the view for as long as it is shown.
+/// The overlay's controller and the plan it last told, kept by the view for as long as it is
+/// shown.
 @MainActor
 final class OverlayViewState: ObservableObject {
-    @Published private(set) var isDrawn = false
-    /// Whether the last change of ``isDrawn`` fades, as the model said.
-    private(set) var isAnimated = true
-    /// A bar and its percentage, or the spinner, as the controller decided.
-    @Published private(set) var progress = OverlayProgress.indeterminate
-    /// Whether the title is "Still loading…", as the controller decided.
-    @Published private(set) var isStillLoading = false
+    /// What the shell draws: the controller's plan (``OverlayPlan``).
+    @Published private(set) var plan = OverlayPlan.hidden
     /// Whether the screen shows content, for the controller's style decision.
     var hasContent = false {
         didSet { controller?.hasContent = hasContent }
     }
+    /// The overlay's title, changed in place (the controller keeps running).
+    var title = "" {
+        didSet { controller?.title = title }
+    }
     /// Where the overlay is drawn, read when it would speak.
     let probe = OverlayViewProbe()
-    /// The scene's phase, as SwiftUI last said.
-    var scenePhase = OverlaySight.ScenePhase.active
     private var controller: NetworkActivityOverlayController?
 
     /// Whether the user can see the overlay now: its view in a window, under no sheet or
-    /// full-screen cover, its scene not in the background (``OverlaySight``).
-    var sight: OverlaySight {
-        let probed = probe.sight
-        return OverlaySight(isInWindow: probed.isInWindow, isCovered: probed.isCovered, scenePhase: scenePhase)
-    }
+    /// full-screen cover, its scene not in the background (``OverlaySight``), as UIKit or AppKit
+    /// tell of the view behind the overlay (UIKit's scene state is what SwiftUI's `scenePhase`
+    /// reports).
+    var sight: OverlaySight { probe.sight }
 
     // Nonisolated: a `@StateObject`'s initial value is made where the view is made, which the
     // older SDKs do not isolate to the main actor.
@@ -153,15 +156,16 @@ final class OverlayViewState: ObservableObject {
             settings: settings,
             // Asked at each announcement: a view under a sheet stays between onAppear and
             // onDisappear, but the user cannot see it.
-            accessibility: .system(isSeen: { [weak self] in self?.sight.isSeen ?? false }, title: { title }),
-            drawnChanged: { [weak self] isDrawn, animated in
-                self?.isAnimated = animated
-                self?.isDrawn = isDrawn
-            },
-            progressChanged: { [weak self] progress in self?.progress = progress }
+            accessibility: .system(
+                isSeen: { [weak self] in self?.sight.isSeen ?? false },
+                title: { [weak self] in self?.plan.title ?? "" }
+            ),
+            drawnChanged: { _, _ in }
         )
-        controller.stillLoadingChanged = { [weak self] in self?.isStillLoading = $0 }
+        controller.planChanged = { [weak self] in self?.plan = $0 }
         controller.hasContent = hasContent
+        controller.title = title
+        self.title = title
         self.controller = controller
         controller.appear(manager: manager, refreshes: refreshes, coveringIn: parentRefreshes)
     }
@@ -170,9 +174,7 @@ final class OverlayViewState: ObservableObject {
     func disappear() {
         controller?.disappear()
         controller = nil
-        isDrawn = false
-        progress = .indeterminate
-        isStillLoading = false
+        plan = .hidden
     }
 }
 
@@ -187,7 +189,7 @@ struct NetworkActivityOverlayCard: View {
 
     /// The title shown and read: "Still loading…" once the controller says so.
     private var shownTitle: Text {
-        isStillLoading ? OverlayStillLoading.shownTitle : title
+        OverlayStillLoading.shownTitle(replacing: title, isStillLoading: isStillLoading)
     }
 
     var body: some View {
@@ -224,9 +226,11 @@ extension OverlayLabel {
 }
 
 extension OverlayStillLoading {
-    /// "Still loading…" as SwiftUI shows it, in the environment's `\.locale`.
-    static var shownTitle: Text {
-        Text(LocalizedStringKey(titleKey), bundle: .module)
+    /// "Still loading…" as SwiftUI shows it, in the environment's `\.locale`, while
+    /// `isStillLoading`; `title` otherwise.
+    static func shownTitle(replacing title: Text, isStillLoading: Bool) -> Text {
+        guard isStillLoading else { return title }
+        return Text(LocalizedStringKey(titleKey), bundle: .module)
     }
 }
 

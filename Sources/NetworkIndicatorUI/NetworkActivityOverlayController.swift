@@ -55,15 +55,25 @@ final class NetworkActivityOverlayController {
     /// ``NetworkActivityOverlaySettings/stillLoadingAfter``), `false` when it goes back.
     var stillLoadingChanged: @MainActor (_ isStillLoading: Bool) -> Void = { _ in }
 
-    /// Told the style to draw in when ``hasContent`` changes it.
-    var styleChanged: @MainActor (OverlayContentStyle) -> Void = { _ in }
+    /// Told the new plan each time it changes: all that a shell applies (``OverlayPlan``).
+    var planChanged: @MainActor (OverlayPlan) -> Void = { _ in }
+
+    /// What the overlay shows now, as the shell should apply it.
+    private(set) var plan = OverlayPlan.hidden
+
+    /// The overlay's own title, shown and read (unless "Still loading…" replaces it). A new
+    /// title applies in place: the overlay stays drawn or waiting, and says nothing again.
+    var title = "" {
+        didSet { publishPlan() }
+    }
+
+    /// Whether the last change of ``isDrawn`` fades (`false`: the view went away).
+    private var isAnimated = true
 
     /// Whether the screen already shows content: the overlay then draws a light bar instead of
     /// the card (``OverlayContentStyle``), switching at once if it is drawn.
     var hasContent = false {
-        didSet {
-            if style != OverlayContentStyle(hasContent: oldValue) { styleChanged(style) }
-        }
+        didSet { publishPlan() }
     }
 
     /// The style to draw in now.
@@ -175,6 +185,23 @@ final class NetworkActivityOverlayController {
         if let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork) {
             progressChanged(shown)
         }
+        publishPlan()
+    }
+
+    /// Makes the plan from the state now and tells it if it changed.
+    private func publishPlan() {
+        let plan = OverlayPlan(
+            isDrawn: model.isDrawn,
+            style: style,
+            interaction: model.settings.interaction,
+            title: title,
+            isStillLoading: stillLoading.isStillLoading,
+            progress: progressModel.shown,
+            fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated)
+        )
+        guard plan != self.plan else { return }
+        self.plan = plan
+        planChanged(plan)
     }
 
     /// The view went away: erases at once and lets go of the manager and the refreshes.
@@ -195,6 +222,7 @@ final class NetworkActivityOverlayController {
         manager = nil
         source = nil
         if let shown = progressModel.reset() { progressChanged(shown) }
+        publishPlan()
     }
 
     /// A refresh began or ended. The manager's count of it arrives a main-queue hop later, so
@@ -234,8 +262,10 @@ final class NetworkActivityOverlayController {
         for action in actions {
             switch action {
             case .draw:
+                isAnimated = true
                 drawnChanged(true, true)
             case .erase(let animated):
+                isAnimated = animated
                 drawnChanged(false, animated)
             case .scheduleTimer(let delay):
                 timer?.cancel()
@@ -254,6 +284,7 @@ final class NetworkActivityOverlayController {
                 }
             }
         }
+        publishPlan()
     }
 
     /// Whether the manager runs work of unknown size now; `false` without a manager.
@@ -276,6 +307,7 @@ final class NetworkActivityOverlayController {
                     guard let self else { return }
                     stillLoadingTimer = nil
                     performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: model.isDrawn))
+                    publishPlan()
                 }
             case .cancelTimer:
                 stillLoadingTimer?.cancel()

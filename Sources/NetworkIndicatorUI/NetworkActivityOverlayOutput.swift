@@ -26,15 +26,22 @@ public import UIKit
 /// The overlay follows the manager's task count with an ``NetworkActivityOverlaySettings``
 /// presentation: it draws after the show delay (a fast load never flashes), stays the minimum
 /// time, and, while the host is in a window with nothing presented over it and VoiceOver is
-/// running, announces its title queued behind current speech (unless the settings opt out). It lets touches through unless
-/// the settings' `interaction` says `.blocksCard` (the card takes those on it) or `.blocksHost`
-/// (a clear cover over the whole host takes every touch while the overlay is drawn). Each time
-/// it draws, the overlay (and the cover) move to the front of the host's subviews: UIKit
-/// hit-tests in subview order, and a table or collection view adds its rows as it scrolls. While the manager knows how far its tasks are (its
-/// `progressSnapshot()`), the overlay shows a `UIProgressView` and a rounded-down percentage
-/// instead of the spinner, read by VoiceOver as its value, unless the settings'
-/// `showsProgress` is `false`. The overlay joins the host the first time it draws
-/// and stays there, hidden in between, with constraints made once.
+/// running, announces its title queued behind current speech (unless the settings opt out).
+/// Everything it shows is decided by a plan made in the package's tested code; this output only
+/// applies it. It lets touches through unless the settings' `interaction` says `.blocksCard`
+/// (the card takes those on it) or `.blocksHost`: while that card is drawn, the host's
+/// `isUserInteractionEnabled` is off (no touch, scroll or pull-to-refresh reaches it), its
+/// editing ends (the keyboard goes), and VoiceOver stays inside the card
+/// (`accessibilityViewIsModal`); all of it is given back when the card goes, or when the
+/// output is released. Do not change the host's `isUserInteractionEnabled` yourself while a
+/// `.blocksHost` card is drawn. Behind the light indicator of a host with content
+/// (``hasContent``) nothing is ever blocked. The overlay moves to the front of the host's
+/// subviews at each change and each ``updatePlacement()``: UIKit hit-tests in subview order, and
+/// a table or collection view adds its rows as it scrolls. While the manager knows how far its
+/// tasks are (its `progressSnapshot()`), the overlay shows a `UIProgressView` and a rounded-down
+/// percentage instead of the spinner, read by VoiceOver as its value, unless the settings'
+/// `showsProgress` is `false`. The overlay joins the host when the output is made and stays
+/// there, hidden in between, with constraints made once.
 ///
 /// The manager holds its outputs weakly, so keep the output for as long as the host shows it,
 /// typically in a property of the view controller; once the output is released the manager
@@ -72,7 +79,6 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// The view the overlay covers. Held weakly: once it is gone, the output does nothing.
     public private(set) weak var hostView: UIView?
 
-    private var presentation = OverlayPresentation()
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private lazy var core = OverlayOutputCore(
@@ -80,48 +86,37 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: scheduler,
         accessibility: .system(
             isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
-            title: { [weak self] in self?.card.title ?? "" }
+            title: { [weak self] in self?.plan.title ?? "" }
         ),
-        drawnChanged: { [weak self] isDrawn, animated in self?.drawnChanged(isDrawn, animated: animated) },
-        progressChanged: { [weak self] progress in self?.card.show(progress) }
+        planChanged: { [weak self] plan in self?.apply(plan) }
     )
-    /// For a scroll-view host: centre x and y (on its frame layout guide), then maximum width
-    /// and height, whose constants ``updatePlacement()`` keeps current. Made once.
-    private var scrollConstraints: [NSLayoutConstraint] = []
-    /// A clear view over the whole host that takes every touch while the overlay is drawn;
-    /// made only for `.blocksHost`.
-    private lazy var coverView = UIView()
+    /// The plan applied last (``OverlayPlan``): the only state the views follow.
+    private var plan = OverlayPlan.hidden
+    /// Centre x and y on the host's frame guide, then the caps of width and height, whose
+    /// constants ``updatePlacement()`` keeps current (``OverlayPlacement/guideConstants``).
+    private let guideConstraints: [NSLayoutConstraint]
+    /// The light indicator's place at the top edge, instead of the centre.
+    private let topConstraint: NSLayoutConstraint
 
-    /// The overlay's vertical position: centred (the card), or at the top edge (the light
-    /// indicator of a host with content). Made with the others.
-    private var centerYConstraint: NSLayoutConstraint?
-    private var topConstraint: NSLayoutConstraint?
-    /// The overlay's own title, shown again when "Still loading…" ends.
-    private lazy var ownTitle = card.title
-
-    /// Whether the host already shows content: the overlay then sits at the top edge and lets
-    /// every touch through (a light indicator over rows that stay usable) instead of covering
-    /// the middle; it moves at once if it is drawn, without fading or speaking again. Default
-    /// `false`. Main actor.
+    /// Whether the host already shows content: the overlay then sits at the top edge, without
+    /// its title line, and lets every touch through (a light indicator over rows that stay
+    /// usable) instead of covering the middle; it moves at once if it is drawn, without fading
+    /// or speaking again. Default `false`. Main actor.
     public var hasContent = false {
-        didSet {
-            core.hasContent = hasContent
-            applyStyle()
-        }
+        didSet { core.hasContent = hasContent }
     }
-
-    /// The card, or the light indicator of a host with content.
-    private var style: OverlayContentStyle { OverlayContentStyle(hasContent: hasContent) }
 
     /// Creates an output that covers `hostView` with an overlay titled `title`, or "Loading" in
     /// the user's language if `title` is `nil`. Attach it with
-    /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it.
+    /// `NetworkIndicatorManager.addOutput(_:)` and keep a reference to it. The overlay joins
+    /// `hostView` at once, hidden, with its constraints, and stays there for the output's life.
     ///
     /// - Parameters:
     ///   - hostView: The view to cover; held weakly.
     ///   - title: A key of `bundle`'s `Localizable.strings` (or string catalog), shown and
     ///     announced in the user's language (the key itself where there is no translation);
-    ///     `nil` for "Loading" in the package's translations.
+    ///     `nil` for "Loading" in the package's translations. Xcode does not extract a literal
+    ///     passed here: prefer the `LocalizedStringResource` form on iOS 16 and later.
     ///   - bundle: The bundle that translates `title`; `nil` for the app's main bundle.
     ///   - settings: When the overlay draws, how long it stays, whether it speaks and takes
     ///     touches.
@@ -134,12 +129,27 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         settings: NetworkActivityOverlaySettings = .default,
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
+        let card = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
         self.hostView = hostView
-        self.card = NetworkActivityOverlayView(title: OverlayLabel(title, bundle: bundle).text())
+        self.card = card
         self.settings = settings
         self.scheduler = scheduler
-        card.isUserInteractionEnabled = settings.interaction.cardTakesTouches
-        core.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
+        // A scroll view's frame layout guide does not move with its content; the insets that
+        // shift the centre are applied by updatePlacement(). Any other host: its safe area.
+        let guide = (hostView as? UIScrollView)?.frameLayoutGuide ?? hostView.safeAreaLayoutGuide
+        guideConstraints = [
+            card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
+            card.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
+            Self.limited(card.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
+            Self.limited(card.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
+        ]
+        topConstraint = card.topAnchor.constraint(equalTo: hostView.safeAreaLayoutGuide.topAnchor, constant: 8)
+        card.translatesAutoresizingMaskIntoConstraints = false
+        card.isHidden = true
+        card.alpha = 0
+        hostView.addSubview(card)
+        NSLayoutConstraint.activate(guideConstraints)
+        core.title = card.title ?? ""
     }
 
     /// Creates an output that covers `hostView` with an overlay titled `title`: Xcode extracts
@@ -157,14 +167,21 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: any NetworkIndicatorScheduler = MainQueueScheduler()
     ) {
         self.init(hostView: hostView, title: nil, settings: settings, scheduler: scheduler)
-        card.title = String(localized: title)
+        core.title = String(localized: title)
+        card.title = core.title
     }
 
-    /// Takes the overlay down if the output is released while it shows, so that dropping the
-    /// output is enough to stop it.
+    /// Takes the overlay down if the output is released, drawn or not, so that dropping the
+    /// output is enough to stop it: the card leaves the host, and a host that a `.blocksHost`
+    /// card had blocked takes input again.
     deinit {
         let card = card
-        Task { @MainActor in card.removeFromSuperview() }
+        let host = hostView
+        let changes = OverlayPlan.hidden.hostChanges(from: plan)
+        Task { @MainActor in
+            card.removeFromSuperview()
+            host?.isUserInteractionEnabled = changes.takesInput ?? host?.isUserInteractionEnabled ?? true
+        }
     }
 
     /// `true`: the overlay follows the count, not the manager's own delays.
@@ -193,27 +210,26 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.visibilityChanged(isVisible)
     }
 
-    /// Fades the overlay in over the host, or out (at once if not `animated`).
-    private func drawnChanged(_ isDrawn: Bool, animated: Bool) {
-        guard let host = hostView else { return }
-        for step in presentation.visibilityChanged(isDrawn) {
-            switch step {
-            case .attach:
-                attach(to: host)
-            case .fadeIn:
-                card.isHidden = false
-                if style.coverTakesTouches(settings) { coverView.isHidden = false }
-                bringToFront(in: host)
-                updatePlacement()
-                UIView.animate(withDuration: OverlayPresentation.fadeDuration) { self.card.alpha = 1 }
-            case .fadeOut:
-                if settings.interaction.coverTakesTouches { coverView.isHidden = true }
-                UIView.animate(withDuration: OverlayPresentation.fadeDuration(animated: animated)) {
-                    self.card.alpha = 0
-                } completion: { _ in
-                    if self.presentation.fadeOutFinished() { self.card.isHidden = true }
-                }
-            }
+    /// Applies `plan`, the controller's decision, to the views: no rule of its own.
+    ///
+    /// A `.blocksHost` card turns the host's `isUserInteractionEnabled` off (touches, scrolling,
+    /// pull-to-refresh) and ends its editing (the keyboard), then on again when the card goes;
+    /// the card keeps VoiceOver inside it (`accessibilityViewIsModal`).
+    private func apply(_ plan: OverlayPlan) {
+        let changes = plan.hostChanges(from: self.plan)
+        self.plan = plan
+        let host = hostView
+        host?.isUserInteractionEnabled = changes.takesInput ?? host?.isUserInteractionEnabled ?? true
+        if changes.endsEditing { host?.endEditing(true) }
+        card.apply(plan)
+        guideConstraints[1].isActive = !plan.showsLightIndicator
+        topConstraint.isActive = plan.showsLightIndicator
+        card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)
+        updatePlacement()
+        UIView.animate(withDuration: plan.fadeDuration) {
+            self.card.alpha = plan.opacity
+        } completion: { _ in
+            self.card.isHidden = plan.isHiddenAfterFade(wasHidden: self.card.isHidden, current: self.plan)
         }
     }
 
@@ -221,108 +237,26 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// (table and collection views included), call it from `viewDidLayoutSubviews()`, so that
     /// the overlay follows changes of the host's size and adjusted content insets (rotation,
     /// bars, the keyboard) while it shows; the output also calls it each time the overlay
-    /// appears. For any other host it does nothing and need not be called: constraints to the
+    /// changes. For any other host it changes nothing and need not be called: constraints to the
     /// safe-area layout guide keep the overlay in place. Touches no constraint whose value stays
-    /// the same, so calling it on every layout pass costs little.
+    /// the same, so calling it on every layout pass costs little. It also puts the overlay back
+    /// above the rows a table or collection view added since, which would otherwise take the
+    /// touches meant for a card that takes them.
     public func updatePlacement() {
-        guard presentation.isShowing, let host = hostView as? UIScrollView, scrollConstraints.count == 4 else {
-            return
-        }
-        bringToFront(in: host)
-        let insets = host.adjustedContentInset
-        let placement = OverlayPlacement(
-            bounds: host.bounds,
+        hostView?.bringSubviewToFront(card)
+        let insets = (hostView as? UIScrollView)?.adjustedContentInset ?? .zero
+        let values = OverlayPlacement(
+            bounds: hostView?.bounds ?? .zero,
             insets: .init(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
-        )
-        let maximum = placement.maximumOverlaySize
-        let values = [
-            placement.centerOffset.width, placement.centerOffset.height,
-            maximum?.width ?? 0, maximum?.height ?? 0,
-        ]
-        for (constraint, value) in zip(scrollConstraints, values) where constraint.constant != value {
-            constraint.constant = value
+        ).guideConstants
+        for index in OverlayPlacement.changedIndices(from: guideConstraints.map(\.constant), to: values) {
+            guideConstraints[index].constant = values[index]
         }
-        for constraint in scrollConstraints[2...] where constraint.isActive != (maximum != nil) {
-            constraint.isActive = maximum != nil
-        }
-    }
-
-    /// Puts the cover (if any) and then the overlay above every other subview of `host`, which
-    /// hit-tests its subviews from the last: rows a table adds later would otherwise take the
-    /// touches meant for the cover, and draw over the overlay.
-    private func bringToFront(in host: UIView) {
-        guard host.subviews.last !== overlayView else { return }
-        if settings.interaction.coverTakesTouches { host.bringSubviewToFront(coverView) }
-        host.bringSubviewToFront(overlayView)
-    }
-
-    /// Shows "Still loading…" as the title, or the overlay's own title again.
-    private func stillLoadingChanged(_ isStillLoading: Bool) {
-        if isStillLoading { ownTitle = card.title }
-        card.title = isStillLoading ? OverlayStillLoading.title() : ownTitle
-    }
-
-    /// Places the overlay for ``hasContent``: centred, taking touches as the settings say, or at
-    /// the top edge, taking none.
-    private func applyStyle() {
-        card.isUserInteractionEnabled = style.cardTakesTouches(settings)
-        if !style.coverTakesTouches(settings) { coverView.isHidden = true }
-        centerYConstraint?.isActive = style == .card
-        topConstraint?.isActive = style == .bar
-    }
-
-    /// Adds the overlay to `host`, hidden, with its constraints: once in the output's life.
-    private func attach(to host: UIView) {
-        if settings.interaction.coverTakesTouches {
-            coverView.backgroundColor = .clear
-            coverView.isHidden = true
-            coverView.translatesAutoresizingMaskIntoConstraints = false
-            host.addSubview(coverView)
-            let guide = (host as? UIScrollView)?.frameLayoutGuide
-            NSLayoutConstraint.activate([
-                coverView.leadingAnchor.constraint(equalTo: guide?.leadingAnchor ?? host.leadingAnchor),
-                coverView.trailingAnchor.constraint(equalTo: guide?.trailingAnchor ?? host.trailingAnchor),
-                coverView.topAnchor.constraint(equalTo: guide?.topAnchor ?? host.topAnchor),
-                coverView.bottomAnchor.constraint(equalTo: guide?.bottomAnchor ?? host.bottomAnchor),
-            ])
-        }
-        card.translatesAutoresizingMaskIntoConstraints = false
-        card.alpha = 0
-        host.addSubview(overlayView)
-        if let scrollView = host as? UIScrollView {
-            // A scroll view's frame layout guide does not move with its content; the insets
-            // that shift the centre are applied by updatePlacement().
-            let guide = scrollView.frameLayoutGuide
-            scrollConstraints = [
-                card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
-                card.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
-                limited(card.widthAnchor.constraint(lessThanOrEqualToConstant: 0)),
-                limited(card.heightAnchor.constraint(lessThanOrEqualToConstant: 0)),
-            ]
-            NSLayoutConstraint.activate(Array(scrollConstraints[..<2]))
-            centerYConstraint = scrollConstraints[1]
-            topConstraint = card.topAnchor.constraint(
-                equalTo: scrollView.safeAreaLayoutGuide.topAnchor,
-                constant: 8
-            )
-        } else {
-            let guide = host.safeAreaLayoutGuide
-            let centerY = card.centerYAnchor.constraint(equalTo: guide.centerYAnchor)
-            NSLayoutConstraint.activate([
-                card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
-                centerY,
-                limited(card.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
-                limited(card.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
-            ])
-            centerYConstraint = centerY
-            topConstraint = card.topAnchor.constraint(equalTo: guide.topAnchor, constant: 8)
-        }
-        applyStyle()
     }
 
     /// Just below required: in a host too small for the overlay's padding, overflow rather than
     /// break the overlay's own constraints.
-    private func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
+    private static func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {
         constraint.priority = UILayoutPriority(rawValue: 999)
         return constraint
     }

@@ -104,9 +104,12 @@ extension NetworkActivityOverlaySettings {
         case passesThrough
         /// The card takes the touches that land on it; the rest of the host view stays usable.
         case blocksCard
-        /// A clear cover over the whole host view takes every touch while the overlay is drawn,
-        /// as SVProgressHUD's and MBProgressHUD's blocking modes do: for a form that must not be
-        /// sent twice (a payment), or a screen that must not change while it saves.
+        /// While the card is drawn, nothing reaches the host's content: no touch, scroll, key,
+        /// VoiceOver or Switch Control action, as SVProgressHUD's and MBProgressHUD's blocking
+        /// modes do; VoiceOver reads only the card. For a form that must not be sent twice (a
+        /// payment), or a screen that must not change while it saves. Behind the light indicator
+        /// of a screen with content, nothing is blocked. On macOS a window's default button still
+        /// answers Return.
         case blocksHost
 
         /// Whether the card takes the touches that land on it.

@@ -2,7 +2,7 @@
 // and tvOS 13, so none needs an `#available` check):
 // - UIView (init(frame:), didMoveToWindow(), window, layer, clipsToBounds,
 //   isUserInteractionEnabled, isHidden), UILabel, and the UIAccessibility properties
-//   isAccessibilityElement and accessibilityLabel: iOS 2.0+, tvOS 9.0+; UIStackView, NSLayoutConstraint
+//   isAccessibilityElement and accessibilityLabel: iOS 2.0+; accessibilityViewIsModal: iOS 5.0+, tvOS 9.0+; UIStackView, NSLayoutConstraint
 //   and layout anchors: iOS 9.0+, tvOS 9.0+; UIVisualEffectView and UIBlurEffect: iOS 8.0+,
 //   tvOS 9.0+; CALayer.cornerRadius and zPosition.
 // - UIBlurEffect.Style.systemMaterial: iOS 13.0+, Mac Catalyst 13.1+, visionOS 1.0+; not in
@@ -151,6 +151,18 @@ final class NetworkActivityOverlayView: UIView {
         percentageLabel.text = progress.percentageText()
         accessibilityValue = progress.accessibilityValue()
         updateAnimation()
+    }
+
+    /// Applies what `plan` says of the card itself: its title (and VoiceOver label), its
+    /// progress, its compact form as the light indicator (no title line, which VoiceOver still
+    /// reads), whether it takes touches, and whether VoiceOver is kept inside it (its siblings,
+    /// the host's content, are ignored while a blocking card is drawn).
+    func apply(_ plan: OverlayPlan) {
+        title = plan.title
+        show(plan.progress)
+        titleLabel.isHidden = plan.showsLightIndicator
+        isUserInteractionEnabled = plan.cardTakesInput
+        accessibilityViewIsModal = plan.hidesHostFromAccessibility
     }
 
     private func updateAnimation() {

@@ -17,17 +17,4 @@ enum OverlayContentStyle: Equatable, Sendable {
     init(hasContent: Bool) {
         self = hasContent ? .bar : .card
     }
-
-    /// Whether the overlay takes the touches on its frame: never for the bar, whatever
-    /// ``NetworkActivityOverlaySettings/interaction`` says; as it says for the card.
-    func cardTakesTouches(_ settings: NetworkActivityOverlaySettings) -> Bool {
-        self == .card && settings.interaction.cardTakesTouches
-    }
-
-    /// Whether a cover over the whole host takes every touch: never behind the bar, whose
-    /// content stays usable; as ``NetworkActivityOverlaySettings/interaction`` says behind the
-    /// card.
-    func coverTakesTouches(_ settings: NetworkActivityOverlaySettings) -> Bool {
-        self == .card && settings.interaction.coverTakesTouches
-    }
 }

@@ -21,6 +21,7 @@ final class OverlayOutputCore {
     private let accessibility: NetworkActivityOverlayController.Accessibility
     private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
     private let progressChanged: @MainActor (OverlayProgress) -> Void
+    private let planChanged: @MainActor (OverlayPlan) -> Void
     /// Made at the first count; `nil` until then, and again once removed from the manager.
     private(set) var controller: NetworkActivityOverlayController?
     /// The manager the output was last added to.
@@ -34,24 +35,36 @@ final class OverlayOutputCore {
     /// Told when the title becomes "Still loading…" (`true`) or goes back (`false`).
     var stillLoadingChanged: @MainActor (Bool) -> Void = { _ in }
 
+    /// The overlay's own title, handed to the controller (see its ``NetworkActivityOverlayController/title``).
+    var title = "" {
+        didSet { controller?.title = title }
+    }
+
+    /// What the overlay shows now: the controller's plan, or ``OverlayPlan/hidden`` without one.
+    var plan: OverlayPlan { controller?.plan ?? .hidden }
+
     /// - Parameters:
     ///   - settings: The overlay's presentation.
     ///   - scheduler: The clock of the show delay and the minimum time.
     ///   - accessibility: Where the announcements go, and the conditions they need.
     ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
     ///   - progressChanged: Told what to show: a bar and its percentage, or the spinner.
+    ///   - planChanged: Told each new plan, all that the output's views apply; and
+    ///     ``OverlayPlan/hidden`` when the overlay is taken down.
     init(
         settings: NetworkActivityOverlaySettings,
         scheduler: any NetworkIndicatorScheduler,
         accessibility: NetworkActivityOverlayController.Accessibility,
-        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void,
-        progressChanged: @escaping @MainActor (OverlayProgress) -> Void
+        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void = { _, _ in },
+        progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in },
+        planChanged: @escaping @MainActor (OverlayPlan) -> Void = { _ in }
     ) {
         self.settings = settings
         self.scheduler = scheduler
         self.accessibility = accessibility
         self.drawnChanged = drawnChanged
         self.progressChanged = progressChanged
+        self.planChanged = planChanged
     }
 
     /// Whether the output wants the manager's `fractionCompleted`: the settings' `showsProgress`.
@@ -68,7 +81,9 @@ final class OverlayOutputCore {
                 progressChanged: progressChanged
             )
             controller.hasContent = hasContent
+            controller.title = title
             controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
+            controller.planChanged = planChanged
             self.controller = controller
             controller.appear(activeCount: count, scheduler: scheduler, manager: manager)
             return

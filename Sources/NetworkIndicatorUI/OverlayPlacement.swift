@@ -58,6 +58,23 @@ struct OverlayPlacement: Equatable, Sendable {
         return CGSize(width: visible.midX - bounds.midX, height: visible.midY - bounds.midY)
     }
 
+    /// The constants of the four constraints that place the overlay on the host's frame guide (a
+    /// scroll view's `frameLayoutGuide`, any other view's safe-area guide), in order: the centre
+    /// x and y offsets (``centerOffset``), then how much narrower and shorter than the guide the
+    /// overlay must stay (``visibleRect`` minus ``bounds``; zero for a host with no insets, and
+    /// before the host has a size).
+    var guideConstants: [CGFloat] {
+        let visible = visibleRect
+        let offset = centerOffset
+        return [offset.width, offset.height, visible.width - bounds.width, visible.height - bounds.height]
+    }
+
+    /// The positions at which `new` differs from `old`: the only constraints to touch, so that a
+    /// call on every layout pass changes nothing that stays the same.
+    static func changedIndices(from old: [CGFloat], to new: [CGFloat]) -> [Int] {
+        zip(old, new).enumerated().compactMap { index, pair in pair.0 == pair.1 ? nil : index }
+    }
+
     /// One axis of ``visibleRect``.
     private static func visibleSpan(
         start: CGFloat,

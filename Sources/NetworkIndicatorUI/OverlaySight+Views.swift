@@ -6,8 +6,7 @@
 // - UIWindow.windowScene, UIScene.activationState: iOS 13.0+, tvOS 13.0+.
 // - NSView.window; NSWindow.isVisible, attachedSheet (macOS 10.0+), occlusionState
 //   (macOS 10.9+).
-// - UIViewRepresentable (iOS 13.0+, tvOS 13.0+), NSViewRepresentable (macOS 10.15+);
-//   ScenePhase: iOS 14.0+, macOS 11.0+, tvOS 14.0+, watchOS 7.0+.
+// - UIViewRepresentable (iOS 13.0+, tvOS 13.0+), NSViewRepresentable (macOS 10.15+).
 // Nothing is probed on watchOS, which has no view to ask: an overlay there counts as seen.
 #if canImport(SwiftUI)
 import SwiftUI
@@ -28,16 +27,13 @@ extension OverlaySight {
             window.rootViewController.map { root in
                 OverlaySight.isCovered(
                     root: root,
-                    presented: { $0.presentedViewController.flatMap { $0.isBeingDismissed ? nil : $0 } },
+                    presented: { $0.presentedViewController },
+                    isBeingDismissed: { $0.isBeingDismissed },
                     holdsOverlay: { $0.viewIfLoaded.map(view.isDescendant(of:)) ?? false }
                 )
             } ?? false
-        let scenePhase: ScenePhase
-        switch window.windowScene?.activationState {
-        case .foregroundInactive: scenePhase = .inactive
-        case .background, .unattached: scenePhase = .background
-        default: scenePhase = .active
-        }
+        // No scene (an app without scenes): active, as the foreground-active raw value says.
+        let scenePhase = ScenePhase(sceneActivationState: window.windowScene?.activationState.rawValue ?? 0)
         return OverlaySight(isInWindow: true, isCovered: isCovered, scenePhase: scenePhase)
     }
 }
@@ -128,16 +124,4 @@ struct OverlayViewProbeView: View {
     var body: some View { EmptyView() }
 }
 #endif
-
-@available(iOS 14, macOS 11, tvOS 14, watchOS 7, *)
-extension OverlaySight.ScenePhase {
-    /// SwiftUI's phase of the overlay's scene.
-    init(_ phase: SwiftUI.ScenePhase) {
-        switch phase {
-        case .background: self = .background
-        case .inactive: self = .inactive
-        default: self = .active
-        }
-    }
-}
 #endif

@@ -22,6 +22,17 @@ struct OverlaySight: Equatable, Sendable {
         case inactive
         /// Not shown.
         case background
+
+        /// The phase of a UIKit scene whose `activationState` has `rawValue`: unattached (-1)
+        /// and background (2) are not shown, foreground-inactive (1) is inactive, and
+        /// foreground-active (0), or a state a later SDK adds, is active.
+        init(sceneActivationState rawValue: Int) {
+            switch rawValue {
+            case -1, 2: self = .background
+            case 1: self = .inactive
+            default: self = .active
+            }
+        }
     }
 
     /// Whether the overlay's view is in a window that is shown.
@@ -43,16 +54,18 @@ struct OverlaySight: Equatable, Sendable {
     }
 
     /// Whether a presentation covers an overlay: follows `presented` from `root` (a window's
-    /// root view controller) to the topmost presentation that is not being dismissed, and says
-    /// `true` unless that one holds the overlay (`holdsOverlay`). With nothing presented, the
-    /// root is the topmost, and the overlay is covered only if the root does not hold it.
+    /// root view controller) to the topmost presentation that is not being dismissed
+    /// (`isBeingDismissed`: a sheet on its way out no longer covers anything), and says `true`
+    /// unless that one holds the overlay (`holdsOverlay`). With nothing presented, the root is
+    /// the topmost, and the overlay is covered only if the root does not hold it.
     static func isCovered<Node: AnyObject>(
         root: Node,
         presented: (Node) -> Node?,
+        isBeingDismissed: (Node) -> Bool,
         holdsOverlay: (Node) -> Bool
     ) -> Bool {
         var topmost = root
-        while let next = presented(topmost), next !== topmost { topmost = next }
+        while let next = presented(topmost), next !== topmost, !isBeingDismissed(next) { topmost = next }
         return !holdsOverlay(topmost)
     }
 }

@@ -143,4 +143,25 @@ struct OverlayPlacementTests {
         #expect(placement.visibleRect == CGRect(x: 0, y: 0, width: 320, height: 480))
         #expect(placement.maximumOverlaySize == CGSize(width: 320, height: 480))
     }
+
+    /// The constraints' constants the UIKit output sets: a table under a 100-point bar and a
+    /// 300-point keyboard keeps the overlay 200 points shorter than its frame and 100 points
+    /// above its centre; a plain view (its safe-area guide, no insets) needs no constant.
+    @Test func guideConstantsCentreAndCapTheOverlayInTheVisiblePart() {
+        let table = OverlayPlacement(
+            bounds: CGRect(x: 0, y: 900, width: 320, height: 800),
+            insets: .init(top: 100, left: 0, bottom: 300, right: 0)
+        )
+        #expect(table.guideConstants == [0, -100, 0, -400])
+        let plain = OverlayPlacement(bounds: CGRect(x: 0, y: 0, width: 320, height: 480), insets: .zero)
+        #expect(plain.guideConstants == [0, 0, 0, 0])
+        let unlaidOut = OverlayPlacement(bounds: .zero, insets: .init(top: 100, left: 0, bottom: 0, right: 0))
+        #expect(unlaidOut.guideConstants == [0, 0, 0, 0], "no size yet: nothing to cap")
+    }
+
+    @Test func onlyTheConstantsThatChangeAreTouched() {
+        #expect(OverlayPlacement.changedIndices(from: [0, -100, 0, -400], to: [0, -100, 0, -400]).isEmpty)
+        #expect(OverlayPlacement.changedIndices(from: [0, -100, 0, -400], to: [0, -50, 0, -400]) == [1])
+        #expect(OverlayPlacement.changedIndices(from: [1, 2, 3, 4], to: [0, 2, 3, 0]) == [0, 3])
+    }
 }

@@ -25,27 +25,25 @@ struct OverlayShellRulesTests {
 
     private func configuration(
         settings: NetworkActivityOverlaySettings = .default,
-        title: String = "Loading",
         manager: NetworkIndicatorManager? = nil
     ) -> OverlayShellConfiguration {
         OverlayShellConfiguration(
             manager: manager ?? self.manager,
             settings: settings,
-            spokenTitle: title,
             refreshes: nil,
             parentRefreshes: nil
         )
     }
 
-    @Test func newSettingsOrANewTitleRestartTheController() {
+    /// A new title is not among them: it changes in place (``OverlayPlanTests``).
+    @Test func newSettingsOrANewManagerRestartTheController() {
         #expect(configuration() == configuration(), "a rebuild with the same values keeps it")
         #expect(configuration() != configuration(settings: .init(showDelay: 0)))
-        #expect(configuration() != configuration(title: "Paying"))
         #expect(configuration() != configuration(manager: NetworkIndicatorManager(parent: manager)))
     }
 
     @Test func everyPlatformFadesAlikeAndAGoneViewAtOnce() {
-        #expect(OverlayPresentation.fadeDuration(animated: true) == 0.2)
-        #expect(OverlayPresentation.fadeDuration(animated: false) == 0)
+        #expect(OverlayPlan.fadeDuration(animated: true) == 0.2)
+        #expect(OverlayPlan.fadeDuration(animated: false) == 0)
     }
 }

@@ -17,7 +17,8 @@ struct OverlaySightTests {
     private func isCovered(root: Controller) -> Bool {
         OverlaySight.isCovered(
             root: root,
-            presented: { controller in controller.presented.flatMap { $0.isBeingDismissed ? nil : $0 } },
+            presented: { $0.presented },
+            isBeingDismissed: { $0.isBeingDismissed },
             holdsOverlay: { $0.holdsOverlay }
         )
     }
@@ -65,5 +66,14 @@ struct OverlaySightTests {
         root.presented = sheet
         sheet.isBeingDismissed = true
         #expect(!isCovered(root: root))
+    }
+
+    /// UIKit's `UIScene.ActivationState` raw values, as the iOS SDK declares them.
+    @Test func aUIKitScenesActivationStateGivesItsPhase() {
+        #expect(OverlaySight.ScenePhase(sceneActivationState: -1) == .background, "unattached")
+        #expect(OverlaySight.ScenePhase(sceneActivationState: 0) == .active, "foreground active")
+        #expect(OverlaySight.ScenePhase(sceneActivationState: 1) == .inactive, "foreground inactive")
+        #expect(OverlaySight.ScenePhase(sceneActivationState: 2) == .background, "background")
+        #expect(OverlaySight.ScenePhase(sceneActivationState: 7) == .active, "a state a later SDK adds")
     }
 }

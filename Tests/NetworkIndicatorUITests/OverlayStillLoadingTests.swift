@@ -14,7 +14,7 @@ struct OverlayStillLoadingTests {
     private final class Shell {
         var drawn: [Bool] = []
         var stillLoading: [Bool] = []
-        var styles: [OverlayContentStyle] = []
+        var plans: [OverlayPlan] = []
         var announcements: [OverlayAnnouncement.Kind] = []
         var isSeen = true
         var controller: NetworkActivityOverlayController!
@@ -32,7 +32,7 @@ struct OverlayStillLoadingTests {
                 drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
             )
             controller.stillLoadingChanged = { [unowned self] in stillLoading.append($0) }
-            controller.styleChanged = { [unowned self] in styles.append($0) }
+            controller.planChanged = { [unowned self] in plans.append($0) }
         }
     }
 
@@ -143,19 +143,9 @@ struct OverlayStillLoadingTests {
         #expect(shell.drawn == [true])
         shell.controller.hasContent = false
         shell.controller.hasContent = false
-        #expect(shell.styles == [.bar, .card], "told once per change")
+        #expect(shell.plans.filter(\.isDrawn).map(\.showsLightIndicator) == [true, false], "told once per change")
         #expect(shell.drawn == [true], "switched without erasing")
         #expect(shell.announcements == [.started], "not spoken again")
-    }
-
-    @Test func theBarNeverBlocksTouches() {
-        let blocking = NetworkActivityOverlaySettings(interaction: .blocksHost)
-        #expect(OverlayContentStyle(hasContent: true).cardTakesTouches(blocking) == false)
-        #expect(OverlayContentStyle(hasContent: true).coverTakesTouches(blocking) == false)
-        #expect(OverlayContentStyle(hasContent: false).cardTakesTouches(blocking) == true)
-        #expect(OverlayContentStyle(hasContent: false).coverTakesTouches(blocking) == true)
-        #expect(OverlayContentStyle(hasContent: false).cardTakesTouches(.default) == false)
-        #expect(OverlayContentStyle(hasContent: false).coverTakesTouches(.default) == false)
     }
 
     @Test func theOutputCoreHandsHasContentAndStillLoadingThrough() {

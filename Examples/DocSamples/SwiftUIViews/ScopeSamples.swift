@@ -89,7 +89,7 @@ struct CheckoutView: View {
     var body: some View {
         CheckoutForm()  // inside the scope: it runs the payment
             .networkActivityOverlay(label: "Paying")
-            // Draw at once, and take every touch on the form: "Pay" cannot be tapped twice.
+            // Draw at once, and block the form (touches, keys, VoiceOver) while it pays.
             .networkActivityScope("Checkout", settings: .init(showDelay: 0, interaction: .blocksHost))
     }
 }

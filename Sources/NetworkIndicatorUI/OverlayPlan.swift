@@ -1,0 +1,126 @@
+/// Everything an overlay shows at one moment, as one plain value that a shell applies as it is:
+/// which views are present, what takes input, what VoiceOver reaches, the title, the progress and
+/// how fast the change fades. The controller makes it from its state (``init(isDrawn:style:interaction:title:isStillLoading:progress:fadeDuration:)``)
+/// and tells it whenever it changes; the SwiftUI, UIKit and AppKit shells turn its fields into view
+/// properties and decide nothing themselves. Plain Swift, so that every rule is tested on Linux.
+///
+/// The rules, each a field below:
+/// - The card is drawn for a screen with nothing to show; the light indicator (a spinner or bar
+///   at the top edge, no title, covering nothing) for a screen that shows content.
+/// - `.blocksHost` blocks the host while the *card* is drawn, and only then: a cover takes every
+///   touch, the host's own input (its scrolling, its controls, its keys) is off, and its content
+///   is hidden from VoiceOver so that only the card is reached. Behind the light indicator the
+///   content stays usable, whatever the settings say.
+/// - A switch of style while drawn applies at once, cover included; no rule depends on the way
+///   the overlay got here.
+/// - Once erased (or released, or gone with its view) nothing is present and the host takes
+///   input: ``hidden``.
+struct OverlayPlan: Equatable, Sendable {
+    /// Whether the card (spinner or bar, and the title) is drawn, centred over the content.
+    let showsCard: Bool
+    /// Whether the light indicator (spinner or bar, no title) is drawn at the top edge.
+    let showsLightIndicator: Bool
+    /// Whether the clear cover over the whole host is present and takes every touch.
+    let showsCover: Bool
+    /// Whether the drawn card takes the touches that land on it (`.blocksCard`, `.blocksHost`).
+    let cardTakesInput: Bool
+    /// Whether the host's own content takes input: touches, scrolling, keys and accessibility
+    /// activation. `false` only while a `.blocksHost` card is drawn.
+    let hostTakesInput: Bool
+    /// Whether the host's content is hidden from VoiceOver, so that only the card is reached.
+    let hidesHostFromAccessibility: Bool
+    /// The title shown and read: the overlay's own, or "Still loading…".
+    let title: String
+    /// Whether ``title`` is "Still loading…" (SwiftUI shows it in the environment's locale).
+    let isStillLoading: Bool
+    /// A bar and its percentage, or the spinner.
+    let progress: OverlayProgress
+    /// Seconds the change to this plan fades over: ``fadeDuration``, or `0`
+    /// for an overlay whose view went away.
+    let fadeDuration: Double
+
+    /// Seconds of an overlay's fade, in and out, on every platform (SwiftUI, UIKit, AppKit).
+    static let fadeDuration: Double = 0.2
+
+    /// The fade for a change the model asked to animate or not (`false`: the view went away,
+    /// erase at once).
+    static func fadeDuration(animated: Bool) -> Double {
+        animated ? fadeDuration : 0
+    }
+
+    /// Whether either form of the overlay is drawn.
+    var isDrawn: Bool { showsCard || showsLightIndicator }
+
+    /// The opacity of the overlay's view: `1` while drawn, `0` erased.
+    var opacity: Double { isDrawn ? 1 : 0 }
+
+    /// Nothing drawn and nothing blocked: before the first draw, after the last erase, and what
+    /// a released output applies before it removes its views.
+    static let hidden = OverlayPlan(
+        isDrawn: false,
+        style: .card,
+        interaction: .passesThrough,
+        title: "",
+        isStillLoading: false,
+        progress: .indeterminate,
+        fadeDuration: 0
+    )
+
+    /// The plan for an overlay that is drawn (`isDrawn`) in `style`, with the settings'
+    /// `interaction`, titled `title` (its own; "Still loading…" replaces it while
+    /// `isStillLoading`), showing `progress`.
+    init(
+        isDrawn: Bool,
+        style: OverlayContentStyle,
+        interaction: NetworkActivityOverlaySettings.Interaction,
+        title: String,
+        isStillLoading: Bool,
+        progress: OverlayProgress,
+        fadeDuration: Double,
+        stillLoadingTitle: @autoclosure () -> String = OverlayStillLoading.title()
+    ) {
+        let blocks = isDrawn && style == .card && interaction.coverTakesTouches
+        showsCard = isDrawn && style == .card
+        showsLightIndicator = isDrawn && style == .bar
+        showsCover = blocks
+        cardTakesInput = isDrawn && style == .card && interaction.cardTakesTouches
+        hostTakesInput = !blocks
+        hidesHostFromAccessibility = blocks
+        self.title = isStillLoading ? stillLoadingTitle() : title
+        self.isStillLoading = isStillLoading
+        self.progress = progress
+        self.fadeDuration = fadeDuration
+    }
+
+    /// Whether the overlay's view is hidden while this plan's fade runs, for a view that was
+    /// hidden (`wasHidden`): shown at once for a draw, left as it was for an erase, which fades
+    /// out first.
+    func isHiddenDuringFade(wasHidden: Bool) -> Bool {
+        wasHidden && !isDrawn
+    }
+
+    /// Whether the overlay's view is hidden once this plan's fade has finished, `current` being
+    /// the plan applied last: hidden after the fade-out of an erase, unless a newer plan came
+    /// during the fade (a draw that must stay, or another change whose own fade decides).
+    func isHiddenAfterFade(wasHidden: Bool, current: OverlayPlan) -> Bool {
+        wasHidden || (current == self && !isDrawn)
+    }
+
+    /// What a shell must do to its host, beyond its own views, to go from `old` to this plan.
+    func hostChanges(from old: OverlayPlan) -> HostChanges {
+        HostChanges(
+            takesInput: hostTakesInput == old.hostTakesInput ? nil : hostTakesInput,
+            endsEditing: old.hostTakesInput && !hostTakesInput
+        )
+    }
+
+    /// The host-wide changes of a new plan: the shells touch the host's own settings only when
+    /// blocking begins or ends, so that a host the app disabled itself is left alone otherwise.
+    struct HostChanges: Equatable, Sendable {
+        /// The host's new "takes input" setting (UIKit's `isUserInteractionEnabled`), or `nil`
+        /// to leave it as it is.
+        let takesInput: Bool?
+        /// Whether to end editing in the host (its keyboard, its focused field): blocking began.
+        let endsEditing: Bool
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// The plan each shell applies, told by a controller that follows a real manager on a manual
+/// clock: what is drawn, what blocks, what VoiceOver reaches, the title and the fade.
+@MainActor
+@Suite("Overlay plan")
+struct OverlayPlanTests {
+    /// Records every plan the controller tells, as a shell would apply it.
+    @MainActor
+    private final class Shell {
+        var plans: [OverlayPlan] = []
+        let controller: NetworkActivityOverlayController
+
+        init(_ settings: NetworkActivityOverlaySettings, title: String = "Paying") {
+            controller = NetworkActivityOverlayController(
+                settings: settings,
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { true }, post: { _, _ in }),
+                drawnChanged: { _, _ in }
+            )
+            controller.title = title
+            controller.planChanged = { [unowned self] in plans.append($0) }
+        }
+
+        var last: OverlayPlan { plans.last ?? .hidden }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+    private let blocking = NetworkActivityOverlaySettings(
+        showDelay: 0.5,
+        minimumVisibleDuration: 1,
+        interaction: .blocksHost
+    )
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    /// Starts a load and waits out the show delay.
+    private func drawn(_ shell: Shell) {
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+    }
+
+    @Test func aBlockingCardBlocksInputAndAccessibilityAndOnlyWhileDrawn() {
+        let shell = Shell(blocking)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.last.hostTakesInput, "nothing blocks during the show delay")
+        scheduler.advance(by: 0.5)
+        let plan = shell.last
+        #expect(plan.showsCard && !plan.showsLightIndicator)
+        #expect(plan.showsCover, "a cover takes the touches")
+        #expect(!plan.hostTakesInput, "the host's scrolling, controls and keys are off too")
+        #expect(plan.hidesHostFromAccessibility, "VoiceOver reaches only the card")
+        #expect(plan.cardTakesInput)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(shell.last == .hidden.with(title: "Paying", fadeDuration: 0.2), "all of it goes with the card")
+        #expect(shell.last.hostTakesInput && !shell.last.hidesHostFromAccessibility && !shell.last.showsCover)
+    }
+
+    @Test func theOtherSettingsNeverBlockTheHost() {
+        for interaction in [NetworkActivityOverlaySettings.Interaction.passesThrough, .blocksCard] {
+            let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, interaction: interaction))
+            drawn(shell)
+            #expect(shell.last.showsCard)
+            #expect(!shell.last.showsCover && shell.last.hostTakesInput && !shell.last.hidesHostFromAccessibility)
+            #expect(shell.last.cardTakesInput == (interaction == .blocksCard))
+            manager.popNetworkActivity()
+            scheduler.runPendingWork()
+            scheduler.advance(by: 2)
+        }
+    }
+
+    @Test func theLightIndicatorNeverBlocksWhateverTheSettingsSay() {
+        let shell = Shell(blocking)
+        shell.controller.hasContent = true
+        drawn(shell)
+        #expect(shell.last.showsLightIndicator && !shell.last.showsCard)
+        #expect(!shell.last.showsCover && shell.last.hostTakesInput && !shell.last.cardTakesInput)
+        #expect(!shell.last.hidesHostFromAccessibility)
+    }
+
+    /// The light indicator drawn, then the content goes: the card that replaces it blocks as a
+    /// card drawn from the start would (the shells used to leave the cover off).
+    @Test func aStyleSwitchWhileDrawnRestoresTheCover() {
+        let shell = Shell(blocking)
+        shell.controller.hasContent = true
+        drawn(shell)
+        shell.controller.hasContent = false
+        #expect(shell.last.showsCard && shell.last.showsCover && !shell.last.hostTakesInput)
+        shell.controller.hasContent = true
+        #expect(shell.last.showsLightIndicator && !shell.last.showsCover && shell.last.hostTakesInput)
+        #expect(shell.plans.filter(\.isDrawn).count == 3, "switched without erasing")
+    }
+
+    /// A title that changes while loading (an interpolated count) applies in place: the
+    /// overlay keeps its show delay and its drawn state, and is not announced again.
+    @Test func aNewTitleChangesInPlaceWithoutRestarting() {
+        var announced: [OverlayAnnouncement.Kind] = []
+        let controller = NetworkActivityOverlayController(
+            settings: NetworkActivityOverlaySettings(showDelay: 0.5),
+            accessibility: .init(
+                isSeen: { true },
+                isVoiceOverRunning: { true },
+                post: { kind, _ in announced.append(kind) }
+            ),
+            drawnChanged: { _, _ in }
+        )
+        var plans: [OverlayPlan] = []
+        controller.planChanged = { plans.append($0) }
+        controller.title = "1 of 3"
+        controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        for step in 0..<4 {
+            scheduler.advance(by: 0.2)  // a new title more often than the show delay
+            controller.title = "\(step + 2) of 3"
+        }
+        #expect(controller.isDrawn, "the show delay was not restarted by the titles")
+        #expect(plans.last?.title == "5 of 3")
+        #expect(plans.last?.showsCard == true)
+        #expect(announced == [.started], "announced once")
+    }
+
+    @Test func stillLoadingReplacesTheTitleAndGivesItBack() {
+        var settings = NetworkActivityOverlaySettings(showDelay: 0.5)
+        settings.stillLoadingAfter = 8
+        let shell = Shell(settings)
+        drawn(shell)
+        scheduler.advance(by: 8)
+        #expect(shell.last.isStillLoading)
+        #expect(shell.last.title == OverlayStillLoading.title())
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(!shell.last.isStillLoading)
+        #expect(shell.last.title == "Paying")
+    }
+
+    @Test func aViewThatGoesAwayErasesAtOnceAndUnblocks() {
+        let shell = Shell(blocking)
+        drawn(shell)
+        #expect(shell.last.fadeDuration == OverlayPlan.fadeDuration)
+        shell.controller.disappear()
+        #expect(!shell.last.isDrawn && shell.last.hostTakesInput && !shell.last.showsCover)
+        #expect(shell.last.fadeDuration == 0, "no fade for a view that went")
+    }
+
+    @Test func theProgressTheCardShowsIsInThePlan() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5))
+        shell.controller.appear(activeCount: 1, scheduler: scheduler)  // an output's: all measured
+        scheduler.advance(by: 0.5)
+        shell.controller.fractionCompleted(0.25)
+        #expect(shell.last.progress == OverlayProgress(fractionCompleted: 0.25))
+    }
+
+    @Test func thePlanIsToldOnlyWhenItChanges() {
+        let shell = Shell(blocking)
+        drawn(shell)
+        let count = shell.plans.count
+        shell.controller.hasContent = false
+        shell.controller.title = "Paying"
+        shell.controller.managerVisibilityChanged()
+        #expect(shell.plans.count == count)
+    }
+
+    @Test func theHiddenPlanShowsAndBlocksNothing() {
+        let hidden = OverlayPlan.hidden
+        #expect(!hidden.isDrawn && !hidden.showsCover && hidden.hostTakesInput && !hidden.hidesHostFromAccessibility)
+        #expect(hidden.opacity == 0)
+        #expect(OverlayPlan.hidden.with(title: "x", fadeDuration: 0).opacity == 0)
+    }
+}
+
+extension OverlayPlan {
+    /// This plan with another title and fade, for comparisons.
+    fileprivate func with(title: String, fadeDuration: Double) -> OverlayPlan {
+        OverlayPlan(
+            isDrawn: isDrawn,
+            style: showsLightIndicator ? .bar : .card,
+            interaction: showsCover ? .blocksHost : (cardTakesInput ? .blocksCard : .passesThrough),
+            title: title,
+            isStillLoading: isStillLoading,
+            progress: progress,
+            fadeDuration: fadeDuration
+        )
+    }
+}
+
+/// How the shells fade and touch their host, from one plan to the next.
+@Suite("Overlay plan transitions")
+struct OverlayPlanTransitionTests {
+    private func plan(
+        drawn: Bool,
+        _ interaction: NetworkActivityOverlaySettings.Interaction = .blocksHost
+    ) -> OverlayPlan {
+        OverlayPlan(
+            isDrawn: drawn,
+            style: .card,
+            interaction: interaction,
+            title: "Paying",
+            isStillLoading: false,
+            progress: .indeterminate,
+            fadeDuration: 0.2
+        )
+    }
+
+    @Test func aDrawShowsTheViewAtOnceAndAnEraseHidesItAfterItsFade() {
+        #expect(!plan(drawn: true).isHiddenDuringFade(wasHidden: true))
+        let erase = plan(drawn: false)
+        #expect(!erase.isHiddenDuringFade(wasHidden: false), "still visible while it fades out")
+        #expect(erase.isHiddenAfterFade(wasHidden: false, current: erase))
+    }
+
+    /// A draw during the fade-out of an erase: the erase's late completion must not hide the
+    /// overlay that shows again.
+    @Test func aDrawDuringAFadeOutKeepsTheView() {
+        let erase = plan(drawn: false)
+        let draw = plan(drawn: true)
+        #expect(!erase.isHiddenAfterFade(wasHidden: false, current: draw))
+        #expect(!draw.isHiddenAfterFade(wasHidden: false, current: draw))
+    }
+
+    @Test func theHostIsTouchedOnlyWhenBlockingBeginsOrEnds() {
+        let blocked = plan(drawn: true).hostChanges(from: .hidden)
+        #expect(blocked == .init(takesInput: false, endsEditing: true))
+        #expect(plan(drawn: false).hostChanges(from: plan(drawn: true)) == .init(takesInput: true, endsEditing: false))
+        #expect(plan(drawn: true).hostChanges(from: plan(drawn: true)) == .init(takesInput: nil, endsEditing: false))
+        let passing = plan(drawn: true, .passesThrough)
+        #expect(
+            passing.hostChanges(from: .hidden) == .init(takesInput: nil, endsEditing: false),
+            "an app's own setting left alone"
+        )
+    }
+
+    /// An output released while its blocking card is drawn: going to the hidden plan gives the
+    /// host its input back, and nothing is left drawn.
+    @Test func releaseGivesTheHostBackAndDrawsNothing() {
+        let changes = OverlayPlan.hidden.hostChanges(from: plan(drawn: true))
+        #expect(changes.takesInput == true)
+        #expect(!OverlayPlan.hidden.isDrawn && !OverlayPlan.hidden.showsCover)
+    }
+}
