@@ -32,6 +32,12 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// synchronous `main`), so outputs are never told and the sweep never runs. Reported
         /// once per manager, from a global queue; the label is `"main queue"`.
         case mainQueueNotRunning(openTasks: Int)
+        /// A SwiftUI `networkActivityOverlay` given no manager found no `networkActivityScope`
+        /// around it (outside every scope, or written below the `networkActivityScope` modifier
+        /// it meant), so it follows ``NetworkIndicatorManager/shared``, every load of the app.
+        /// Reported once per process, in debug builds only, to `.shared`'s handler; the label is
+        /// the overlay's title. Pass `.shared` to the overlay to mean it.
+        case overlayFollowsShared
     }
 
     /// What went wrong.
@@ -60,6 +66,8 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
             "task '\(label)' has been active for \(Int(age.rounded())) s; is a finish missing or a token still held?"
         case .invalidSetting(let name, let replacement):
             "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
+        case .overlayFollowsShared:
+            "networkActivityOverlay '\(label)' names no manager and is in no networkActivityScope (or sits below the modifier that declares it), so it follows .shared; move it above networkActivityScope, or pass .shared to mean it"
         case .mainQueueNotRunning(let openTasks):
             "the main queue has not run for \(Int(MainQueueWatchdog.gracePeriod)) s while \(openTasks) task(s) are open, so no output is told and no task is swept; call dispatchMain() or RunLoop.main.run() at the end of a synchronous main, or make main async"
         }

@@ -275,4 +275,11 @@ public final class NetworkIndicatorManager: Sendable {
     package var isIndicatorVisible: Bool {
         driver.delivery.isVisible(driver.node)
     }
+
+    /// Passes a diagnostic about `label` to this manager's handler, on the calling thread: for
+    /// the UI product, which reports misuse the manager cannot see (an overlay bound to `.shared`
+    /// by default).
+    package func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
+        driver.report(kind, label: label)
+    }
 }

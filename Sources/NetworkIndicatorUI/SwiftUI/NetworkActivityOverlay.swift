@@ -39,7 +39,10 @@ extension View {
     /// - Parameters:
     ///   - manager: The manager whose loading state the overlay shows; `nil` (the default) for
     ///     the environment's, `\.networkIndicator`: the enclosing `networkActivityScope(_:)`'s,
-    ///     or ``NetworkIndicator/NetworkIndicatorManager/shared`` outside any scope.
+    ///     or ``NetworkIndicator/NetworkIndicatorManager/shared`` outside any scope. That last
+    ///     case is reported once, in debug builds, as the diagnostic `overlayFollowsShared`
+    ///     (an overlay written below its `networkActivityScope` lands there); pass `.shared` to
+    ///     mean it.
     ///   - hasContent: Whether the view already shows content (stale-while-refreshing): `true`
     ///     draws a small capsule at the top edge instead of a card over the content, and never
     ///     blocks it. `false` (the default) covers an empty screen.
@@ -171,6 +174,14 @@ struct NetworkActivityOverlayHost<Overlay: View>: ViewModifier {
                 shownTitle: shownTitle
             )
         )
+        .onAppear {
+            // Debug builds: say once if an overlay given no manager found only `.shared`.
+            OverlayBindingWarning.checkInDebugBuilds(
+                given: manager,
+                resolved: manager ?? environmentManager,
+                title: spokenTitle
+            )
+        }
     }
 }
 #endif
