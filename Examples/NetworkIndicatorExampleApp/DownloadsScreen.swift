@@ -42,6 +42,8 @@ final class DownloadsViewController: UITableViewController {
     private var overlay: NetworkActivityOverlayOutput?
     private var files: [String] = []
     private var loading: Task<Void, Never>?
+    /// Counts the loads started, so that a load a newer one replaced knows it.
+    private var loadCount = 0
 
     init(networkActivity: NetworkIndicatorManager) {
         loads = NetworkIndicatorManager(parent: networkActivity, label: "loads")
@@ -64,7 +66,8 @@ final class DownloadsViewController: UITableViewController {
                 self.reload(in: self.refreshes)
             }
         )
-        let overlay = NetworkActivityOverlayOutput(hostView: tableView, title: "Loading files")
+        // A `LocalizedStringResource`, which Xcode extracts into the String Catalog.
+        let overlay = NetworkActivityOverlayOutput(hostView: tableView, title: LocalizedStringResource("Loading files"))
         loads.addOutput(overlay)
         self.overlay = overlay
     }
@@ -86,17 +89,23 @@ final class DownloadsViewController: UITableViewController {
 
     private func reload(in manager: NetworkIndicatorManager) {
         loading?.cancel()
+        loadCount += 1
+        let load = loadCount
         loading = Task { [manager] in
             let files = await manager.withNetworkActivity(label: "files") {
                 try? await SimulatedAPI.files()
             }
-            // Whatever happened, this load is over: a refresh control must not keep spinning
-            // (a cancelled refresh would otherwise wait for a load that may never come).
+            // Replaced by a newer load (a pull to refresh during the first load): the refresh
+            // control and the rows are the newer load's to end and fill.
+            guard load == self.loadCount else { return }
+            // Otherwise this load is over, whatever happened: the refresh control stops.
             self.refreshControl?.endRefreshing()
-            // Cancelled (the screen went away, or a newer load replaced this one): keep the rows.
+            // Cancelled (the screen went away): keep the rows.
             guard !Task.isCancelled else { return }
             if let files { self.files = files }
             self.tableView.reloadData()
+            // Rows shown: the next load draws the light indicator at the top, not the card.
+            self.overlay?.hasContent = !self.files.isEmpty
         }
     }
 

@@ -56,7 +56,7 @@ struct PostDetailView: View {
             // Pull to refresh: counted in the post's scope (and the feed's, and the app's); the
             // post's overlay leaves it to the system's refresh control.
             .networkActivityRefreshable(label: "refresh comments") { await loadComments() }
-            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityOverlay(hasContent: !comments.isEmpty, label: "Loading comments")
             .networkActivityScope("Post \(post.id)")
     }
 

@@ -11,6 +11,8 @@ final class FeedViewController: NSViewController {
 
     override func viewDidLoad() {
         super.viewDidLoad()
+        // A key of the app's Localizable.strings, which Xcode does not extract for you; from
+        // macOS 13, `title: LocalizedStringResource("Loading feed")` is extracted.
         let output = NetworkActivityOverlayOutput(hostView: view, title: "Loading feed")
         networkActivity.addOutput(output)
         overlay = output  // the manager holds outputs weakly

@@ -27,7 +27,8 @@ struct ArticlesView: View {
         List(model.articles) { Text($0.title) }
             .networkActivityTask(label: "articles") { await model.load() }  // the first load: the overlay shows it
             .networkActivityRefreshable(label: "refresh") { await model.load() }  // the refresh control shows it
-            .networkActivityOverlay()  // the scope's "Loading", never a second spinner for a refresh
+            // The scope's "Loading" (a light indicator once rows show), never a second spinner for a refresh
+            .networkActivityOverlay(hasContent: !model.articles.isEmpty)
             .networkActivityScope("Articles")  // written below the modifiers that use it
     }
 }
@@ -43,7 +44,7 @@ struct LibraryView: View {
         List(model.articles) { Text($0.title) }
             .networkActivityTask(label: "library") { await model.load() }
             .networkActivityRefreshable(label: "refresh") { await model.load() }
-            .networkActivityOverlay()
+            .networkActivityOverlay(hasContent: !model.articles.isEmpty)
             .networkActivityScope("Library", settings: .init(showDelay: 0.3))
     }
 }

@@ -24,7 +24,8 @@ struct FeedView: View {
         List(model.posts) { PostRow(post: $0) }
             .networkActivityTask(label: "posts") { await model.load() }  // like .task; counts in "Feed"
             .networkActivityRefreshable(label: "refresh") { await model.load() }  // like .refreshable
-            .networkActivityOverlay()  // "Feed"'s "Loading"; on iOS a refresh has the system's spinner
+            // "Feed"'s "Loading": the card while the list is empty, then a light top-edge indicator
+            .networkActivityOverlay(hasContent: !model.posts.isEmpty)
             .networkActivityScope("Feed")  // the child that the lines above and the List see
     }
 }

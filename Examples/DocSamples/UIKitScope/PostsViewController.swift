@@ -15,7 +15,8 @@ final class PostsViewController: UITableViewController {
         super.viewDidLoad()
         // "Still loading…" under the title once a load has taken 8 s; gone when it ends.
         networkActivity.observeSlowNetworkActivity(after: 8, owner: self) { controller, isSlow in
-            controller.navigationItem.prompt = isSlow ? "Still loading…" : nil
+            controller.navigationItem.prompt =
+                isSlow ? NSLocalizedString("Still loading…", comment: "Slow load prompt") : nil
         }
     }
 

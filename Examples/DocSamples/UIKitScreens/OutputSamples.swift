@@ -10,7 +10,7 @@ final class InboxViewController: UITableViewController {
         // Nothing to store, no capture list: each call lasts as long as the controller, holds
         // it weakly and hands it to the closure.
         NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
-            controller.navigationItem.prompt = isVisible ? "Syncing…" : nil
+            controller.navigationItem.prompt = isVisible ? NSLocalizedString("Syncing…", comment: "Sync prompt") : nil
         }
     }
 }

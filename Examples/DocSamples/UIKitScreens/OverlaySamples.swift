@@ -37,7 +37,9 @@ final class ShareViewController: UIViewController {
         // While it uploads, touches on the card do not reach the form beneath the card.
         let output = NetworkActivityOverlayOutput(
             hostView: view,
-            title: "Uploading",  // a key of the app's Localizable.strings
+            // A key of the app's Localizable.strings, which Xcode does not extract for you: add
+            // it yourself. From iOS 16, `title: LocalizedStringResource("Uploading")` is extracted.
+            title: "Uploading",
             settings: NetworkActivityOverlaySettings(interaction: .blocksCard)
         )
         networkActivity.addOutput(output)
@@ -55,6 +57,8 @@ final class DownloadViewController: UIViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         // A bar and "40%" while the downloads' sizes are known, the spinner otherwise.
+        // "Downloading": a Localizable.strings key that Xcode does not extract (add it yourself),
+        // or, from iOS 16, a LocalizedStringResource, which it does.
         let output = NetworkActivityOverlayOutput(hostView: view, title: "Downloading")
         downloads.addOutput(output)
         networkActivity = output  // the manager holds it weakly
