@@ -23,35 +23,41 @@ fi
 # Builds the catalog of one module against its own symbol graphs, failing on any warning.
 #   $1  the module (its catalog is Sources/$1/$1.docc)
 #   $2  the .doccarchive to write
+#   $3  optional: a folder of the module's symbol graphs made elsewhere, used if it holds one
 build_catalog() {
-    local module=$1 output=$2
+    local module=$1 output=$2 prebuilt=${3:-}
     local catalog="Sources/$module/$module.docc"
     local graphs="$scratch/symbol-graphs/$module"
     local log="$scratch/docc-$module.log"
     [[ "$output" == *.doccarchive ]] || { echo "docs.sh: DOCS_OUTPUT must end in .doccarchive" >&2; exit 1; }
 
-    printf '==> symbol graphs of %s (%s)\n' "$module" "$graphs"
-    # The compiler writes the graphs only when it emits the module, and an up-to-date build
-    # emits nothing: drop the old graphs and the module file so that this build writes fresh
-    # ones. The build emits its dependencies' graphs too; only the module's own are kept (a
-    # catalog documents one module).
-    local all="$scratch/symbol-graphs/all-$module"
-    rm -rf "$graphs" "$all"
-    mkdir -p "$graphs" "$all"
-    local bin
-    bin=$(swift build --scratch-path "$scratch" --show-bin-path)
-    rm -f "$bin/Modules/$module.swiftmodule" "$bin/$module.swiftmodule"
-    swift build --scratch-path "$scratch" --target "$module" \
-        -Xswiftc -emit-symbol-graph \
-        -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all" \
-        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
-        -Xswiftc -emit-extension-block-symbols
-    cp "$all/$module".symbols.json "$graphs/" 2>/dev/null || true
-    cp "$all/$module"@*.symbols.json "$graphs/" 2>/dev/null || true
-    [[ -s "$graphs/$module.symbols.json" ]] || {
-        echo "docs.sh: the build wrote no $graphs/$module.symbols.json" >&2
-        exit 1
-    }
+    if [[ -n "$prebuilt" && -s "$prebuilt/$module.symbols.json" ]]; then
+        printf '==> symbol graphs of %s: %s (compiled for iOS by .ci/apple-sdk-check.sh)\n' "$module" "$prebuilt"
+        graphs=$prebuilt
+    else
+        printf '==> symbol graphs of %s (%s)\n' "$module" "$graphs"
+        # The compiler writes the graphs only when it emits the module, and an up-to-date build
+        # emits nothing: drop the old graphs and the module file so that this build writes fresh
+        # ones. The build emits its dependencies' graphs too; only the module's own are kept (a
+        # catalog documents one module).
+        local all="$scratch/symbol-graphs/all-$module"
+        rm -rf "$graphs" "$all"
+        mkdir -p "$graphs" "$all"
+        local bin
+        bin=$(swift build --scratch-path "$scratch" --show-bin-path)
+        rm -f "$bin/Modules/$module.swiftmodule" "$bin/$module.swiftmodule"
+        swift build --scratch-path "$scratch" --target "$module" \
+            -Xswiftc -emit-symbol-graph \
+            -Xswiftc -emit-symbol-graph-dir -Xswiftc "$all" \
+            -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public \
+            -Xswiftc -emit-extension-block-symbols
+        cp "$all/$module".symbols.json "$graphs/" 2>/dev/null || true
+        cp "$all/$module"@*.symbols.json "$graphs/" 2>/dev/null || true
+        [[ -s "$graphs/$module.symbols.json" ]] || {
+            echo "docs.sh: the build wrote no $graphs/$module.symbols.json" >&2
+            exit 1
+        }
+    fi
 
     printf '==> docc convert (%s)\n' "$output"
     rm -rf "$output"
@@ -82,6 +88,8 @@ build_catalog() {
 }
 
 build_catalog NetworkIndicator "${DOCS_OUTPUT:-$scratch/NetworkIndicator.doccarchive}"
-# NetworkIndicatorUI's symbol pages cover what builds on Linux (its UIKit, AppKit and SwiftUI
-# code is compiled out here); its catalog says so, and its articles name the rest in code voice.
-build_catalog NetworkIndicatorUI "$scratch/NetworkIndicatorUI.doccarchive"
+# NetworkIndicatorUI: from its iOS symbol graph when the Apple SDK check wrote one (pages for the
+# overlays, the SwiftUI modifiers and the UIKit outputs); otherwise from what builds on Linux,
+# where its UIKit, AppKit and SwiftUI code is compiled out.
+build_catalog NetworkIndicatorUI "$scratch/NetworkIndicatorUI.doccarchive" \
+    "$scratch/symbol-graphs/NetworkIndicatorUI-ios"

@@ -39,7 +39,7 @@ extension View {
     /// - Parameters:
     ///   - manager: The manager whose loading state the overlay shows; `nil` (the default) for
     ///     the environment's, `\.networkIndicator`: the enclosing `networkActivityScope(_:)`'s,
-    ///     or ``NetworkIndicator/NetworkIndicatorManager/shared`` outside any scope. That last
+    ///     or `NetworkIndicatorManager.shared` outside any scope. That last
     ///     case is reported once, in debug builds, as the diagnostic `overlayFollowsShared`
     ///     (an overlay written below its `networkActivityScope` lands there); pass `.shared` to
     ///     mean it.

@@ -29,7 +29,7 @@ extension View {
     /// The task ends when `action` returns, or when the refresh is cancelled.
     ///
     /// - Parameters:
-    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
     ///   - action: The refresh; it runs on the main actor, as the view's other tasks do.
     @MainActor
     public func networkActivityRefreshable(

@@ -22,7 +22,7 @@ extension View {
     /// running. It counts in the manager the environment held when it started.
     ///
     /// - Parameters:
-    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
     ///   - priority: The priority of the task.
     ///   - action: The network work; it runs on the main actor, as a view's `task` does.
     @MainActor
@@ -48,7 +48,7 @@ extension View {
     ///
     /// - Parameters:
     ///   - id: The value whose change restarts the task.
-    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
     ///   - priority: The priority of the task.
     ///   - action: The network work; it runs on the main actor, as a view's `task` does.
     @MainActor

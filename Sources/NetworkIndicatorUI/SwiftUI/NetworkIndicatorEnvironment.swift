@@ -11,7 +11,7 @@ private struct NetworkIndicatorKey: EnvironmentKey {
 }
 
 extension EnvironmentValues {
-    /// The manager of the scope a view is in: ``NetworkIndicatorManager/shared`` at the root,
+    /// The manager of the scope a view is in: `NetworkIndicatorManager.shared` at the root,
     /// the child manager of the nearest enclosing `networkActivityScope(_:)` below one.
     ///
     /// ```swift
@@ -85,7 +85,7 @@ extension View {
     /// and the app-wide indicator, are unchanged.
     ///
     /// - Parameters:
-    ///   - label: The child's name in its parent's ``NetworkIndicatorManager/activitySnapshot()``.
+    ///   - label: The child's name in its parent's `NetworkIndicatorManager.activitySnapshot()`.
     ///   - settings: How the scope's overlays present its loading state; the defaults if omitted.
     @MainActor
     public func networkActivityScope(
