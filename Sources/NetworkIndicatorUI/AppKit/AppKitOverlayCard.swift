@@ -1,6 +1,7 @@
 // Apple APIs used, with the availability Apple's documentation gives (the package needs
 // macOS 10.15, so none needs an `#available` check):
 // - NSVisualEffectView with .hudWindow (10.14+) and .withinWindow blending (10.10+), wantsLayer,
+//   CALayer.masksToBounds,
 //   layer, hitTest(_:), NSStackView (10.9+), NSTextField(labelWithString:) (10.12+), layout
 //   anchors (10.11+).
 // - NSProgressIndicator: .spinning and .bar styles (NSProgressIndicator.Style 10.14+),
@@ -35,6 +36,8 @@ final class AppKitOverlayCard: NSVisualEffectView {
         state = .active
         wantsLayer = true
         layer?.cornerRadius = 12
+        // The blur is drawn by the view's own layers: clip them to the rounded corners too.
+        layer?.masksToBounds = true
 
         spinner.style = .spinning
         spinner.controlSize = .regular
