@@ -33,7 +33,11 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Double?) -> Void
     ) -> NetworkIndicatorObservation {
         let observer = ProgressObserver(owner: owner, body: body)
-        progressRollUp.delivery.add(observer, current: progressSnapshot().fractionCompleted)
+        driver.delivery.addProgressListener(
+            observer: observer,
+            to: driver.node,
+            current: progressSnapshot().fractionCompleted
+        )
         progressRollUp.mainActorListenersChanged()
         return NetworkIndicatorObservation { observer.cancel() }
     }
@@ -43,7 +47,11 @@ extension NetworkIndicatorManager {
     @MainActor
     func progressOutputAdded(_ output: any NetworkIndicatorOutput) {
         guard output.receivesFractionCompleted else { return }
-        progressRollUp.delivery.add(output, current: progressSnapshot().fractionCompleted)
+        driver.delivery.addProgressListener(
+            output: output,
+            to: driver.node,
+            current: progressSnapshot().fractionCompleted
+        )
         progressRollUp.mainActorListenersChanged()
     }
 
@@ -51,7 +59,7 @@ extension NetworkIndicatorManager {
     @MainActor
     func progressOutputRemoved(_ output: any NetworkIndicatorOutput) {
         guard output.receivesFractionCompleted else { return }
-        progressRollUp.delivery.remove(output)
+        driver.delivery.removeProgressListener(output, from: driver.node)
         progressRollUp.mainActorListenersChanged()
     }
 }

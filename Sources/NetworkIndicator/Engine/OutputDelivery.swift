@@ -1,10 +1,12 @@
 import Foundation
 
-/// The main-actor half of one tree: each node's outputs and timers, and the tree's one hop.
-/// Events on the tree ask for the hop (``enqueueHop(on:)``); the hop drains every dirty node in one
-/// hold of the tree's lock, then performs the answers here with the lock released: timers first,
-/// then outputs. Outputs are held weakly (a deallocated output is told nothing more); a visibility
-/// stream is an output kept until it ends.
+/// The main-actor half of one tree: each node's outputs, progress listeners and timers, and the
+/// tree's one hop. Events on the tree ask for the hop (``enqueueHop(on:)``); the hop drains every
+/// dirty node in one hold of the tree's lock, then performs the answers here with the lock
+/// released: timers first, then outputs. Outputs are held weakly (a deallocated output is told
+/// nothing more); a visibility stream is an output kept until it ends. A node's progress
+/// listeners (outputs that receive the fraction, owner-bound closures) are told by its
+/// ``ProgressRollUp``'s readings (``deliverProgress(_:to:)``).
 @MainActor
 final class OutputDelivery {
     /// One node's outputs and timers, for the node of `generation` at its index.
@@ -14,6 +16,25 @@ final class OutputDelivery {
         /// What the outputs were last told.
         var isVisible = false
         var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorTimer] = [:]
+        var progressListeners: [ProgressListener] = []
+        /// The fraction last told to the progress listeners.
+        var fraction: Double?
+    }
+
+    /// A listener of a node's fraction: an output that asked for it (held weakly, as every
+    /// output), or an owner-bound closure of `observeProgress(owner:_:)`.
+    @MainActor
+    private struct ProgressListener {
+        weak var output: (any NetworkIndicatorOutput)?
+        var observer: ProgressObserver?
+
+        /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
+        var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
+
+        func tell(_ fraction: Double?) {
+            observer?.tell(fraction)
+            output?.networkIndicatorFractionCompletedDidChange(fraction)
+        }
     }
 
     private struct Attached {
@@ -135,6 +156,50 @@ final class OutputDelivery {
             guard let isVisible else { return output.continuation.finish() }
             output.networkIndicatorVisibilityDidChange(isVisible)
         }
+    }
+
+    /// Adds a progress listener to `node` (an output, or an observer): brings the others up to
+    /// `fraction` first, then tells the new one `fraction`. An output attached already is not
+    /// added twice.
+    func addProgressListener(
+        output: (any NetworkIndicatorOutput)? = nil,
+        observer: ProgressObserver? = nil,
+        to node: IndicatorTree.NodeID,
+        current fraction: Double?
+    ) {
+        deliverProgress(fraction, to: node)
+        let listener = ProgressListener(output: output, observer: observer)
+        let added = modifyOutlet(node) { outlet -> Bool in
+            guard output.map({ output in !outlet.progressListeners.contains { $0.output === output } }) ?? true else {
+                return false
+            }
+            outlet.progressListeners.append(listener)
+            return true
+        }
+        if added == true { listener.tell(fraction) }
+    }
+
+    /// Stops telling `output` the fraction of `node`.
+    func removeProgressListener(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) {
+        _ = modifyOutlet(node) { $0.progressListeners.removeAll { $0.output === output } }
+    }
+
+    /// Tells the progress listeners of `node` `fraction` if it differs from what they were last
+    /// told, and lets go of those no longer listening. Listeners may call back into the manager.
+    func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
+        let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
+            outlet.progressListeners.removeAll { !$0.isLive }
+            guard fraction != outlet.fraction else { return [] }
+            outlet.fraction = fraction
+            return outlet.progressListeners
+        }
+        for listener in listeners ?? [] { listener.tell(fraction) }
+        _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
+    }
+
+    /// Whether anything alive listens to the fraction of `node`.
+    func hasProgressListeners(_ node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.progressListeners.contains(where: \.isLive) ?? false
     }
 
     /// The manager of `node` is gone: its timers stop, outputs that showed the indicator hear

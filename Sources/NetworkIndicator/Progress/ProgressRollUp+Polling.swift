@@ -42,8 +42,8 @@ extension ProgressRollUp {
     func tick() {
         let summary = read()
         let fraction = fractionCompleted(of: summary)
-        delivery.deliver(fraction)
-        let hasListeners = delivery.hasListeners
+        driver.delivery.deliverProgress(fraction, to: driver.node)
+        let hasListeners = driver.delivery.hasProgressListeners(driver.node)
         state.withLock { $0.hasListeners = hasListeners }
         pollIfWanted()
     }
@@ -65,7 +65,7 @@ extension ProgressRollUp {
     /// The main-actor listeners changed: fits the timer to them.
     @MainActor
     func mainActorListenersChanged() {
-        let hasListeners = delivery.hasListeners
+        let hasListeners = driver.delivery.hasProgressListeners(driver.node)
         state.withLock { $0.hasListeners = hasListeners }
         tick()
     }

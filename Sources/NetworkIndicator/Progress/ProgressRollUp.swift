@@ -23,8 +23,6 @@ final class ProgressRollUp: Sendable {
     /// The manager's driver: its count and its scheduler's clock.
     let driver: IndicatorDriver
     let state = LockedState(State())
-    /// The closures and outputs told on the main actor.
-    let delivery = ProgressDelivery()
 
     init(driver: IndicatorDriver) {
         self.driver = driver
