@@ -72,7 +72,11 @@ check "SwiftUI refreshable samples" --extra "$samples/SwiftUIRefreshable" ios15.
 # iOS 17.0 (seconds, warm); the package's own manifest stays as it ships.
 graphs=$PWD/.build-docs/symbol-graphs/NetworkIndicatorUI-ios
 copy=$(mktemp -d "${TMPDIR:-/tmp}/ni-ui-graph.XXXXXX")
-git ls-files -z | xargs -0 tar cf - | tar xf - -C "$copy"
+if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+    git ls-files -z | xargs -0 tar cf -
+else  # a copy of the sources that is not a clone
+    tar cf - --exclude='./.build*' .
+fi | tar xf - -C "$copy"
 rm -rf "$graphs" && mkdir -p "$graphs"
 python3 - "$copy/Package.swift" "$graphs" <<'PY'
 import re, sys

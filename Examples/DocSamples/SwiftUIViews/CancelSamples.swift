@@ -10,7 +10,7 @@ struct ThumbnailsView: View {
 
     var body: some View {
         ThumbnailsList(posts: posts)  // inside the scope: its work counts in "Thumbnails"
-            .networkActivityOverlay()
+            .networkActivityOverlay(hasContent: !posts.isEmpty)  // rows shown: the light indicator
             .networkActivityScope("Thumbnails")
     }
 }

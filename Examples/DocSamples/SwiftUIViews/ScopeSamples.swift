@@ -42,7 +42,7 @@ struct PostDetailView: View {
             .networkActivityTask(id: post.id, label: "comments") {
                 comments = await loadComments(for: post)  // runs on the main actor, like .task
             }
-            .networkActivityOverlay(label: "Loading comments")
+            .networkActivityOverlay(hasContent: !comments.isEmpty, label: "Loading comments")
             .networkActivityScope("Post \(post.id)")
     }
 }

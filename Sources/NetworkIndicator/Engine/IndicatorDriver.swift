@@ -229,7 +229,7 @@ final class IndicatorDriver: Sendable {
     // MARK: - Outputs, on the main actor
 
     /// Attaches `output` and tells it the visibility (and, if it wants counts, the last reconciled
-    /// count) at once; nothing if attached already. Both ``OutputDelivery`` and the machine hear of it.
+    /// count) at once; nothing if attached already. Both ``OutputDelivery`` and the schedule hear of it.
     @MainActor
     func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount

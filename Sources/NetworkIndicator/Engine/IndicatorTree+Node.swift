@@ -37,7 +37,7 @@ extension IndicatorTree {
     }
 
     func settings(of id: NodeID) -> NetworkIndicatorSettings {
-        read(id, ifGone: NetworkIndicatorSettings()) { $0.machine.settings }
+        read(id, ifGone: NetworkIndicatorSettings()) { $0.schedule.settings }
     }
 
     func diagnosticsHandler(of id: NodeID) -> NetworkIndicatorDiagnosticsHandler {
@@ -68,14 +68,14 @@ extension IndicatorTree {
     /// Changes the settings of `id`; they apply at its next reconcile. Returns whether the tree's
     /// hop must be enqueued.
     mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
-        event(id, ifGone: ()) { ((), $0.machine.settingsChanged(update)) }.1
+        event(id, ifGone: ()) { ((), $0.schedule.settingsChanged(update)) }.1
     }
 
     /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
     /// and whether the tree's hop must be enqueued.
     mutating func outputAttached(receivesCount: Bool, in id: NodeID) -> (Int?, Bool) {
         event(id, ifGone: nil) { node in
-            node.machine.outputAttached(
+            node.schedule.outputAttached(
                 receivesCount: receivesCount,
                 activity: node.activity(count: node.activeTaskCount)
             )
@@ -85,7 +85,7 @@ extension IndicatorTree {
     /// `count` outputs of `id` that wanted counts were detached or found deallocated.
     mutating func countObserversLeft(_ count: Int, in id: NodeID) {
         _ = event(id, ifGone: ()) { node in
-            node.machine.countObserversLeft(count)
+            node.schedule.countObserversLeft(count)
             return ((), false)
         }
     }

@@ -65,7 +65,7 @@ extension IndicatorTree {
     }
 
     /// Runs `change` on each registry of `id`'s subtree (children first), as one task event each,
-    /// so that a node's machine hears of its descendants' changes before its own.
+    /// so that a node's schedule hears of its descendants' changes before its own.
     private mutating func changeSubtree(of id: NodeID, time: inout EventTime, _ change: (inout Node) -> Void) -> Bool {
         guard contains(id) else { return false }
         var needsHop = false

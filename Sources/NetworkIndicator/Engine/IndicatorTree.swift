@@ -11,7 +11,7 @@ import Foundation
 /// - a node's ``Node/activeTaskCount`` is its registry's tasks plus ``Node/descendantTaskCount``,
 ///   the tasks of every live descendant;
 /// - a node's ``Node/busyPeriod`` counts the times its count left zero;
-/// - a node's machine hears of every change of the node's count, its own or a descendant's;
+/// - a node's schedule hears of every change of the node's count, its own or a descendant's;
 /// - a node is reached only through a ``NodeID`` of its current generation (``contains(_:)``).
 struct IndicatorTree {
     /// A node's place in the tree: its index, and the generation that index had when the node
@@ -24,7 +24,7 @@ struct IndicatorTree {
     struct Node {
         var registry = TaskRegistry()
         var classifier = TokenClassifier()
-        var machine = IndicatorStateMachine()
+        var schedule = OutputSchedule()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
@@ -42,32 +42,32 @@ struct IndicatorTree {
 
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 
-        /// What the machine decides on, for a `count` that equals ``activeTaskCount``.
-        func activity(count: Int) -> IndicatorStateMachine.Activity {
-            IndicatorStateMachine.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
+        /// What the schedule decides on, for a `count` that equals ``activeTaskCount``.
+        func activity(count: Int) -> OutputSchedule.Activity {
+            OutputSchedule.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }
 
         /// After the node's own tasks changed from a count of `old`: starts a busy period where
-        /// the count left zero and, if `tellingMachine`, tells the machine, whose wish for a hop
+        /// the count left zero and, if `tellingSchedule`, tells the schedule, whose wish for a hop
         /// goes to `hop`. Returns how far the count moved.
         @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
-        mutating func settle(from old: Int, time: inout EventTime, tellingMachine: Bool, hop: inout Bool) -> Int {
+        mutating func settle(from old: Int, time: inout EventTime, tellingSchedule: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
             guard new != old else { return 0 }
             if old == 0 { startBusyPeriod(time: &time) }
-            if tellingMachine {
-                hop = machine.tasksChanged(from: old, to: activity(count: new), now: time.now())
+            if tellingSchedule {
+                hop = schedule.tasksChanged(from: old, to: activity(count: new), now: time.now())
             }
             return new - old
         }
 
-        /// A descendant's count moved by `delta` (not 0); returns whether the machine asks for a hop.
+        /// A descendant's count moved by `delta` (not 0); returns whether the schedule asks for a hop.
         @inline(__always)  // pays: every count change in a scope (Benchmarks/README.md, "The engine cut")
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
             descendantTaskCount += delta
             if old == 0 { startBusyPeriod(time: &time) }
-            return machine.tasksChanged(from: old, to: activity(count: old + delta), now: time.now())
+            return schedule.tasksChanged(from: old, to: activity(count: old + delta), now: time.now())
         }
 
         /// The count left zero.
@@ -79,7 +79,7 @@ struct IndicatorTree {
         }
     }
 
-    /// The nodes whose machine asked for a main-queue hop since the tree's last ``drainDirtyNodes(now:)``,
+    /// The nodes whose schedule asked for a main-queue hop since the tree's last ``drainDirtyNodes(now:)``,
     /// in the order they asked: while it is not empty, the tree's one hop is enqueued.
     var dirtyNodes: [Int32] = []
 
@@ -163,7 +163,7 @@ struct IndicatorTree {
     // MARK: - Count changes
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
-    /// move up the tree and tells each machine it reached. Returns `change`'s result and
+    /// move up the tree and tells each schedule it reached. Returns `change`'s result and
     /// whether the tree's hop must be enqueued.
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
     mutating func changeTasks<Result>(
@@ -178,14 +178,14 @@ struct IndicatorTree {
             // The root, the common case: no ancestor to reach, no scope array to touch.
             let old = rootNode.activeTaskCount
             let result = change(&rootNode, &time)
-            _ = rootNode.settle(from: old, time: &time, tellingMachine: true, hop: &hop)
+            _ = rootNode.settle(from: old, time: &time, tellingSchedule: true, hop: &hop)
             return (result, hop && markDirty(0))
         }
         // One write access to the scope's node (one bounds and uniqueness check) for the change.
         let (result, delta, parent) = Self.modify(&scopes[Int(id.index) - 1]) { node in
             let old = node.activeTaskCount
             let result = change(&node, &time)
-            return (result, node.settle(from: old, time: &time, tellingMachine: true, hop: &hop), node.parent)
+            return (result, node.settle(from: old, time: &time, tellingSchedule: true, hop: &hop), node.parent)
         }
         var needsHop = hop && markDirty(id.index)
         if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
@@ -193,7 +193,7 @@ struct IndicatorTree {
     }
 
     /// The one roll-up: adds `delta` to the descendants' count of the node at `first` and of each
-    /// of its ancestors (a loop up the parent indices), each machine told; those that ask for a
+    /// of its ancestors (a loop up the parent indices), each schedule told; those that ask for a
     /// hop are marked dirty. Returns whether the tree's hop must be enqueued. Nothing for
     /// `first` == `-1` (above the root).
     @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "The engine cut")

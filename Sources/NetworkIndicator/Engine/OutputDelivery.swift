@@ -15,7 +15,7 @@ final class OutputDelivery {
         var attached: [Attached] = []
         /// What the outputs were last told.
         var isVisible = false
-        var timers: [IndicatorStateMachine.TimerKind: any NetworkIndicatorTimer] = [:]
+        var timers: [OutputSchedule.TimerKind: any NetworkIndicatorTimer] = [:]
         var progressListeners: [ProgressListener] = []
         /// The fraction last told to the progress listeners.
         var fraction: Double?
@@ -213,7 +213,7 @@ final class OutputDelivery {
 
     // MARK: - Private
 
-    /// Performs one machine's answer: stops and starts timers, then tells the outputs.
+    /// Performs one schedule's answer: stops and starts timers, then tells the outputs.
     private func perform(_ answer: IndicatorTree.Answer) {
         let node = answer.node
         let reconciliation = answer.reconciliation
@@ -259,7 +259,7 @@ final class OutputDelivery {
     }
 
     /// Ends the tasks of `node`'s tokens that died or report completion, reports stale tasks, then
-    /// brings the machine up to date. O(live tokens). Runs on the sweep timer.
+    /// brings the schedule up to date. O(live tokens). Runs on the sweep timer.
     private func sweep(_ node: IndicatorTree.NodeID) {
         guard let scheduler else { return }
         let now = scheduler.now
@@ -330,7 +330,7 @@ final class OutputDelivery {
         outlet(node)?.attached.contains { $0.output === output } ?? false
     }
 
-    /// Lets go of the deallocated outputs of `node`; the machine stops asking for hops on behalf
+    /// Lets go of the deallocated outputs of `node`; the schedule stops asking for hops on behalf
     /// of those that received counts.
     private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
         let released =

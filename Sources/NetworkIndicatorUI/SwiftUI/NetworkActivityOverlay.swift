@@ -48,7 +48,9 @@ extension View {
     ///     blocks it. `false` (the default) covers an empty screen.
     ///   - label: A key of `bundle`'s `Localizable.strings` (or string catalog); `nil` for
     ///     "Loading" in the package's translations (English, German, French, Spanish,
-    ///     Japanese), even if your app has a "Loading" key.
+    ///     Japanese), even if your app has a "Loading" key. Xcode does not extract a key passed
+    ///     here into your String Catalog: add it yourself, or, from iOS 16 and macOS 13, use the
+    ///     `title:` form with a `LocalizedStringResource`, which it extracts.
     ///   - bundle: The bundle that translates `label`; `nil` for the app's main bundle.
     ///   - settings: The overlay's presentation; `nil` for the enclosing
     ///     `networkActivityScope(_:settings:)`'s when the manager is that scope's, else the

@@ -51,14 +51,14 @@ struct IndicatorTreeTests {
         #expect([family.grandchild, family.child, family.root].allSatisfy { family.count($0) == 0 })
     }
 
-    /// Each machine the roll-up reaches marks its node dirty: the event's node, then its
+    /// Each schedule the roll-up reaches marks its node dirty: the event's node, then its
     /// ancestors, in the order of the loop up the parent indices; the tree asks for one hop.
     @Test func theRollUpMarksEachAncestorDirtyAndAsksOneHop() {
         var family = Family()
         var time = at(0)
         #expect(family.tree.push(in: family.grandchild, time: &time))
         #expect(family.tree.dirtyNodes == [family.grandchild.index, family.child.index, family.root.index])
-        // A hop is pending in every machine now: the next change marks nothing and asks none.
+        // A hop is pending in every schedule now: the next change marks nothing and asks none.
         #expect(!family.tree.push(in: family.grandchild, time: &time))
         #expect(family.tree.dirtyNodes.count == 3)
     }
@@ -121,7 +121,7 @@ struct IndicatorTreeTests {
         var time = at(0)
         _ = family.tree.push(in: family.grandchild, time: &time)
         _ = family.tree.push(in: family.sibling, time: &time)
-        // Let the pending hop run, so that each machine may ask again.
+        // Let the pending hop run, so that each schedule may ask again.
         _ = family.tree.drainDirtyNodes(now: 0)
         #expect(family.tree.resetSubtree(of: family.root, time: &time))
         #expect(
@@ -200,7 +200,7 @@ struct IndicatorTreeTests {
     }
 
     /// The sweep's first step carries the count of dead tokens up the tree without telling the
-    /// node's machine (its reconcile follows), but telling the ancestors'.
+    /// node's schedule (its reconcile follows), but telling the ancestors'.
     @Test func theSweepCarriesDeadTokensUpTheTree() {
         var family = Family()
         var time = at(0)
@@ -212,7 +212,10 @@ struct IndicatorTreeTests {
         #expect(found != nil)
         #expect(family.count(family.root) == 0)
         #expect(needsHop)
-        #expect(family.tree.dirtyNodes == [family.root.index], "the swept node's own machine waits for the sweep's end")
+        #expect(
+            family.tree.dirtyNodes == [family.root.index],
+            "the swept node's own schedule waits for the sweep's end"
+        )
         let (answer, _) = family.tree.finishSweep(family.child, completed: [], now: 1)
         #expect(answer?.node == family.child)
     }

@@ -17,7 +17,7 @@ struct CoarseClockTests {
         #expect(coarse >= before - 0.1, "behind the precise clock by \(before - coarse) s")
     }
 
-    /// Against the system's monotonic clock over the same wait (a sleep on a loaded machine may
+    /// Against the system's monotonic clock over the same wait (a sleep on a loaded schedule may
     /// last seconds): within half to twice its pace, give or take a tick.
     @Test func advancesAtOneSecondPerSecond() async throws {
         let realStart = DispatchTime.now().uptimeNanoseconds

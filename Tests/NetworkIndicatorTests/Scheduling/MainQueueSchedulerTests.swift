@@ -4,7 +4,7 @@ import Testing
 
 @testable import NetworkIndicator
 
-/// The production scheduler on the real main queue. The bounds are generous (a loaded machine
+/// The production scheduler on the real main queue. The bounds are generous (a loaded schedule
 /// may run a timer late by a good fraction of a second): they catch a wrong unit or a floored
 /// delay, orders of magnitude, not jitter. Serialized: one test holds the main thread, which
 /// would delay the others' timers.
@@ -23,7 +23,7 @@ struct MainQueueSchedulerTests {
         Thread.sleep(forTimeInterval: seconds)
     }
 
-    /// Against the system's monotonic clock over the same wait (a sleep on a loaded machine may
+    /// Against the system's monotonic clock over the same wait (a sleep on a loaded schedule may
     /// last seconds): within half to twice its pace.
     @Test func nowAdvancesAtOneSecondPerSecond() async throws {
         let realStart = Self.uptime()
@@ -85,7 +85,7 @@ struct MainQueueSchedulerTests {
         let reference = Firings()
         let timer = scheduler.schedule(after: -5, repeating: nil, leeway: 0) { fired.record() }
         // A reference that also goes through Dispatch's timers (a zero delay would not), so
-        // that a loaded machine (the thread sanitizer, a model run alongside) delays both alike:
+        // that a loaded schedule (the thread sanitizer, a model run alongside) delays both alike:
         // a plain `async` was measured 0.62 s ahead of the timer under TSan.
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.001) { MainActor.assumeIsolated { reference.record() } }
         let done = await eventually { fired.count == 1 && reference.count == 1 }

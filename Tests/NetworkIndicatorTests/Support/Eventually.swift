@@ -4,7 +4,7 @@ import Testing
 /// Waits until `condition` holds, checking it at once and then every 5 ms, for at most `timeout`.
 ///
 /// The default timeout is a minute: only a failing test waits that long, and a CI run under the
-/// thread sanitizer on a loaded two-core machine was measured running a main-queue timer more
+/// thread sanitizer on a loaded two-core schedule was measured running a main-queue timer more
 /// than ten seconds late.
 ///
 /// Use it wherever a test would otherwise sleep for a fixed time and then assert: wait for the

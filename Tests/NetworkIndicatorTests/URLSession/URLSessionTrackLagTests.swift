@@ -42,7 +42,7 @@ extension RealLoadSuites {
 
         /// How long one load's end is watched for on the real main queue before the load counts
         /// as never ended: a hundredth of the sweep interval, and more than a slow sanitizer run
-        /// needs (the slowest of 50 loads under the thread sanitizer on a loaded machine was once
+        /// needs (the slowest of 50 loads under the thread sanitizer on a loaded schedule was once
         /// measured at 7 s).
         private static let giveUp: TimeInterval = 36
 

@@ -1,14 +1,15 @@
 import Foundation
 
-/// What the manager does about its count, settings and timers, as a pure state machine: each
-/// event is a `mutating func` returning what to do, which ``OutputDelivery`` performs after the
-/// lock. Around the ``VisibilityPolicy`` it coalesces main-queue hops (at most one pending) and
-/// decides which timers run: the policy's delay timer and the sweep timer.
-struct IndicatorStateMachine {
+/// When a manager's outputs are told and which of its timers run, as a pure value: each event is
+/// a `mutating func` returning what to do, which ``OutputDelivery`` performs after the lock.
+/// Around the ``VisibilityPolicy`` (the state machine of the indicator's visibility) it
+/// coalesces main-queue hops (at most one pending) and decides which timers run: the policy's
+/// delay timer and the sweep timer.
+struct OutputSchedule {
     /// The manager's settings, read at each reconcile (the stale-task threshold by the sweep).
     typealias Settings = NetworkIndicatorSettings
 
-    /// What the machine needs to know of the registry, read by the driver in one place.
+    /// What the schedule needs to know of the registry, read by the driver in one place.
     struct Activity {
         /// The open tasks of the manager and of all its descendants.
         var count: Int

@@ -6,99 +6,99 @@ import Testing
 /// The engine's pure state machine, driven directly: no lock, no thread, no scheduler. Each test
 /// plays the driver's part (an event, then the reconcile it asked for) and checks the actions.
 @Suite("Indicator state machine")
-struct IndicatorStateMachineTests {
-    private var machine = IndicatorStateMachine()
+struct OutputScheduleTests {
+    private var schedule = OutputSchedule()
 
-    private func activity(_ count: Int, weak: Bool = false) -> IndicatorStateMachine.Activity {
-        IndicatorStateMachine.Activity(count: count, tracksWeakTokens: weak)
+    private func activity(_ count: Int, weak: Bool = false) -> OutputSchedule.Activity {
+        OutputSchedule.Activity(count: count, tracksWeakTokens: weak)
     }
 
     /// `tasksChanged`, as the driver calls it: whether a hop must be enqueued.
     private mutating func change(_ old: Int, _ new: Int, weak: Bool = false, now: TimeInterval = 0) -> Bool {
-        machine.tasksChanged(from: old, to: activity(new, weak: weak), now: now)
+        schedule.tasksChanged(from: old, to: activity(new, weak: weak), now: now)
     }
 
     @Test mutating func theFirstTaskAsksForOneHopAndLaterChangesShareIt() {
         #expect(change(0, 1) == true)
         #expect(change(1, 0) == false, "a hop is pending already")
         #expect(change(0, 1) == false)
-        _ = machine.reconcile(activity(1), now: 0)
+        _ = schedule.reconcile(activity(1), now: 0)
         #expect(change(1, 0) == true, "the next edge asks again")
     }
 
     @Test mutating func aCountChangeWithoutAnEdgeOrAListenerAsksForNothing() {
         _ = change(0, 1)
-        _ = machine.reconcile(activity(1), now: 0)
+        _ = schedule.reconcile(activity(1), now: 0)
         #expect(change(1, 2) == false)
     }
 
     @Test mutating func aReconcileReportsTheVisibilityOnce() {
         _ = change(0, 1)
-        let shown = machine.reconcile(activity(1), now: 0)
+        let shown = schedule.reconcile(activity(1), now: 0)
         #expect(shown.visibility == true)
         #expect(shown.count == nil, "no output wants counts")
-        let again = machine.reconcile(activity(1), now: 0)
+        let again = schedule.reconcile(activity(1), now: 0)
         #expect(again.visibility == nil, "nothing new to report")
     }
 
     @Test mutating func theCompletionDelayHidesThroughTheDelayTimer() {
         _ = change(0, 1)
-        _ = machine.reconcile(activity(1), now: 0)
+        _ = schedule.reconcile(activity(1), now: 0)
         _ = change(1, 0, now: 1)
-        let ending = machine.reconcile(activity(0), now: 1)
+        let ending = schedule.reconcile(activity(0), now: 1)
         #expect(ending.visibility == nil, "still shown during the completion delay")
         guard case .start(let delay, nil, let generation) = ending.timerChanges[.delay] else {
             Issue.record("no delay timer: \(ending)")
             return
         }
         #expect(delay == 0.2)
-        let fired = machine.delayTimerFired(generation: generation, activity(0), now: 1.2)
+        let fired = schedule.delayTimerFired(generation: generation, activity(0), now: 1.2)
         #expect(fired?.visibility == false)
         #expect(fired?.timerChanges[.delay] == .cancel, "the spent one-shot timer is released")
     }
 
     @Test mutating func theStartDelayShowsOnlyWhenItsTimerFires() {
-        _ = machine.settingsChanged { $0.startDelay = 0.5 }
-        let waiting = machine.reconcile(activity(1), now: 0)
+        _ = schedule.settingsChanged { $0.startDelay = 0.5 }
+        let waiting = schedule.reconcile(activity(1), now: 0)
         #expect(waiting.visibility == nil)
         guard case .start(0.5, nil, let generation) = waiting.timerChanges[.delay] else {
             Issue.record("no start delay: \(waiting)")
             return
         }
-        let fired = machine.delayTimerFired(generation: generation, activity(1), now: 0.5)
+        let fired = schedule.delayTimerFired(generation: generation, activity(1), now: 0.5)
         #expect(fired?.visibility == true)
     }
 
     @Test mutating func aStaleDelayTimerDoesNothing() {
-        _ = machine.settingsChanged { $0.startDelay = 0.5 }
-        let first = machine.reconcile(activity(1), now: 0)
+        _ = schedule.settingsChanged { $0.startDelay = 0.5 }
+        let first = schedule.reconcile(activity(1), now: 0)
         guard case .start(_, _, let stale) = first.timerChanges[.delay] else {
             Issue.record("no start delay: \(first)")
             return
         }
-        _ = machine.reconcile(activity(0), now: 0.1)  // the task ended: the timer was replaced
-        let fired = machine.delayTimerFired(generation: stale, activity(0), now: 0.5)
+        _ = schedule.reconcile(activity(0), now: 0.1)  // the task ended: the timer was replaced
+        let fired = schedule.delayTimerFired(generation: stale, activity(0), now: 0.5)
         #expect(fired == nil)
     }
 
     @Test mutating func theSweepRunsOnlyWhileWeakTokensAreTracked() {
         #expect(change(0, 1, weak: true) == true)
-        let started = machine.reconcile(activity(1, weak: true), now: 0)
+        let started = schedule.reconcile(activity(1, weak: true), now: 0)
         guard case .start(1, 1, _) = started.timerChanges[.sweep] else {
             Issue.record("no repeating sweep: \(started)")
             return
         }
-        #expect(machine.sweepInterval == 1)
-        let stopped = machine.sweepFinished(activity(0), now: 1)
+        #expect(schedule.sweepInterval == 1)
+        let stopped = schedule.sweepFinished(activity(0), now: 1)
         #expect(stopped.timerChanges[.sweep] == .cancel)
-        #expect(machine.sweepInterval == nil)
+        #expect(schedule.sweepInterval == nil)
     }
 
     @Test mutating func aNewSweepIntervalRestartsTheSweep() {
-        _ = machine.reconcile(activity(1, weak: true), now: 0)
-        let hop = machine.settingsChanged { $0.completionCheckInterval = 3 }
+        _ = schedule.reconcile(activity(1, weak: true), now: 0)
+        let hop = schedule.settingsChanged { $0.completionCheckInterval = 3 }
         #expect(hop)
-        let restarted = machine.reconcile(activity(1, weak: true), now: 0)
+        let restarted = schedule.reconcile(activity(1, weak: true), now: 0)
         guard case .start(3, 3, _) = restarted.timerChanges[.sweep] else {
             Issue.record("the sweep kept its old interval: \(restarted)")
             return
@@ -106,36 +106,36 @@ struct IndicatorStateMachineTests {
     }
 
     @Test mutating func anOutputThatWantsCountsHearsEveryChange() {
-        let attached = machine.outputAttached(receivesCount: true, activity: activity(0))
+        let attached = schedule.outputAttached(receivesCount: true, activity: activity(0))
         #expect(attached.count == 0)
         #expect(!attached.needsReconcile)
         #expect(change(0, 1) == true)
-        let first = machine.reconcile(activity(1), now: 0)
+        let first = schedule.reconcile(activity(1), now: 0)
         #expect(first.count == 1)
         #expect(change(1, 2) == true, "no edge, but a listener")
-        let second = machine.reconcile(activity(2), now: 0)
+        let second = schedule.reconcile(activity(2), now: 0)
         #expect(second.count == 2)
-        machine.countObserversLeft(1)
+        schedule.countObserversLeft(1)
         #expect(change(2, 3) == false)
     }
 
     @Test mutating func anOutputAttachedAfterTheCountMovedAsksToCatchUp() {
-        _ = machine.reconcile(activity(0), now: 0)
-        let attached = machine.outputAttached(receivesCount: true, activity: activity(3))
+        _ = schedule.reconcile(activity(0), now: 0)
+        let attached = schedule.outputAttached(receivesCount: true, activity: activity(3))
         #expect(attached.count == 0, "told the last reconciled count at once")
         #expect(attached.needsReconcile)
-        let caughtUp = machine.reconcile(activity(3), now: 0)
+        let caughtUp = schedule.reconcile(activity(3), now: 0)
         #expect(caughtUp.count == 3)
     }
 
     @Test mutating func disablingHidesAtTheNextReconcileAndEnablingShowsAgain() {
-        _ = machine.reconcile(activity(1), now: 0)
-        let disabling = machine.settingsChanged { $0.isEnabled = false }
+        _ = schedule.reconcile(activity(1), now: 0)
+        let disabling = schedule.settingsChanged { $0.isEnabled = false }
         #expect(disabling)
-        let hidden = machine.reconcile(activity(1), now: 0)
+        let hidden = schedule.reconcile(activity(1), now: 0)
         #expect(hidden.visibility == false)
-        _ = machine.settingsChanged { $0.isEnabled = true }
-        let shown = machine.reconcile(activity(1), now: 0)
+        _ = schedule.settingsChanged { $0.isEnabled = true }
+        let shown = schedule.reconcile(activity(1), now: 0)
         #expect(shown.visibility == true)
     }
 }
