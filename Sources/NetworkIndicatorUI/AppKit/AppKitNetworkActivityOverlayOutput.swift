@@ -144,7 +144,9 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.card = card
         overlayView = card
         centerYConstraint = card.centerYAnchor.constraint(equalTo: hostView.centerYAnchor)
-        topConstraint = card.topAnchor.constraint(equalTo: hostView.topAnchor, constant: 8)
+        // Below required: while a switch of style activates the centring first, the two never
+        // conflict in a way AppKit would log.
+        topConstraint = Self.limited(card.topAnchor.constraint(equalTo: hostView.topAnchor, constant: 8))
         cover.attach(to: hostView)
         card.translatesAutoresizingMaskIntoConstraints = false
         card.alphaValue = 0

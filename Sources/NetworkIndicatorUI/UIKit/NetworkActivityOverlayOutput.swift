@@ -143,7 +143,11 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             Self.limited(card.widthAnchor.constraint(lessThanOrEqualTo: guide.widthAnchor)),
             Self.limited(card.heightAnchor.constraint(lessThanOrEqualTo: guide.heightAnchor)),
         ]
-        topConstraint = card.topAnchor.constraint(equalTo: hostView.safeAreaLayoutGuide.topAnchor, constant: 8)
+        // Below required, as the size caps: while a switch of style activates the centring first,
+        // the two never conflict in a way UIKit would log.
+        topConstraint = Self.limited(
+            card.topAnchor.constraint(equalTo: hostView.safeAreaLayoutGuide.topAnchor, constant: 8)
+        )
         card.translatesAutoresizingMaskIntoConstraints = false
         card.isHidden = true
         card.alpha = 0
