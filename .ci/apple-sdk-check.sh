@@ -24,6 +24,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The iOS symbol graph of NetworkIndicatorUI (written below) is this run's or none: docs.sh must
+# never build the UI reference from a graph of older sources.
+rm -rf .build-docs/symbol-graphs/NetworkIndicatorUI-ios
+
 sdks=${APPLE_SDKS:-/tmp/apple-sdks}
 tool=${APPLE_TYPECHECK:-$PWD/../shared/tools/apple-sdk/apple-typecheck.sh}
 for sdk in iPhoneOS17.0.sdk macOS14.0.sdk; do
@@ -72,8 +76,10 @@ check "SwiftUI refreshable samples" --extra "$samples/SwiftUIRefreshable" ios15.
 # iOS 17.0 (seconds, warm); the package's own manifest stays as it ships.
 graphs=$PWD/.build-docs/symbol-graphs/NetworkIndicatorUI-ios
 copy=$(mktemp -d "${TMPDIR:-/tmp}/ni-ui-graph.XXXXXX")
+trap 'rm -rf "$copy"' EXIT
 if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then
-    git ls-files -z | xargs -0 tar cf -
+    # Tracked files and new ones not ignored: the sources as they are, committed or not.
+    git ls-files -z --cached --others --exclude-standard | xargs -0 tar cf -
 else  # a copy of the sources that is not a clone
     tar cf - --exclude='./.build*' .
 fi | tar xf - -C "$copy"

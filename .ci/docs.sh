@@ -6,6 +6,9 @@
 # 1. `swift build` emits the module's symbol graphs (public API only, with extension blocks for
 #    the members and conformances the package adds to Foundation types).
 # 2. `docc convert` builds the catalog against them with --warnings-as-errors.
+# NetworkIndicatorUI is built instead from its iOS symbol graph when .ci/apple-sdk-check.sh has
+# just written one (.build-docs/symbol-graphs/NetworkIndicatorUI-ios; that script removes it
+# first, so it is never of older sources): pages for the overlays that Linux compiles out.
 #
 # Everything goes to .build-docs/ (git-ignored), never to the default .build/ folder.
 #   DOCS_OUTPUT=path  where to write NetworkIndicator's .doccarchive (default

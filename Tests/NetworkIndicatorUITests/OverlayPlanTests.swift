@@ -197,6 +197,34 @@ extension OverlayPlan {
     }
 }
 
+/// The order a shell hears things in: it must know what it shows before it is asked to say it.
+@MainActor
+@Suite("Overlay plan order")
+struct OverlayPlanOrderTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    /// VoiceOver's announcement reads the title the shell last applied: the plan that draws
+    /// (with the title) must reach the shell before the announcement is posted.
+    @Test func theDrawnPlanReachesTheShellBeforeTheAnnouncement() {
+        var events: [String] = []
+        let core = OverlayOutputCore(
+            settings: NetworkActivityOverlaySettings(showDelay: 0.5),
+            scheduler: scheduler,
+            accessibility: .init(
+                isSeen: { true },
+                isVoiceOverRunning: { true },
+                post: { kind, _ in events.append("announce \(kind)") }
+            ),
+            planChanged: { plan in events.append("plan \(plan.isDrawn) \(plan.title)") }
+        )
+        core.title = "Paying"
+        core.activeTaskCountChanged(1)
+        #expect(events.first == "plan false Paying", "the output knows its title before anything draws")
+        scheduler.advance(by: 0.5)
+        #expect(events.suffix(2) == ["plan true Paying", "announce started"])
+    }
+}
+
 /// How the shells fade and touch their host, from one plan to the next.
 @Suite("Overlay plan transitions")
 struct OverlayPlanTransitionTests {
@@ -241,6 +269,20 @@ struct OverlayPlanTransitionTests {
             passing.hostChanges(from: .hidden) == .init(takesInput: nil, endsEditing: false),
             "an app's own setting left alone"
         )
+    }
+
+    /// An app that turned its form off itself keeps it off after the blocking card goes; one
+    /// that did not gets it back on.
+    @Test func theHostGetsBackTheSettingItHadBeforeBlocking() {
+        let block = plan(drawn: true).hostChanges(from: .hidden)
+        let unblock = plan(drawn: false).hostChanges(from: plan(drawn: true))
+        var keeper = HostInputKeeper()
+        #expect(keeper.apply(block, current: false) == false)
+        #expect(keeper.apply(unblock, current: false) == false, "the app's own `false` stays")
+        #expect(keeper.apply(block, current: true) == false)
+        #expect(keeper.apply(.init(takesInput: nil, endsEditing: false), current: false) == false)
+        #expect(keeper.apply(unblock, current: false) == true, "given back as it was")
+        #expect(keeper.apply(.init(takesInput: nil, endsEditing: false), current: true) == true, "left alone")
     }
 
     /// An output released while its blocking card is drawn: going to the hidden plan gives the

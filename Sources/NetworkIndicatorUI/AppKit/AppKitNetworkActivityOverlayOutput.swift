@@ -42,9 +42,10 @@ public import NetworkIndicator
 /// through to the host unless the settings say `interaction: .blocksCard` (the card takes those
 /// on it) or `.blocksHost`: while that card is drawn, a cover over the whole host takes every
 /// click and scroll, becomes the window's first responder so that typing reaches none of the
-/// host's fields, and the card is modal for VoiceOver. Key equivalents the window hands to
-/// other views first, such as a default button's Return, are not blocked: disable such a
-/// button yourself while loading. The cover and the card join the host when the output is made,
+/// host's fields. Not blocked: key equivalents the window hands to other views first (a default
+/// button's Return), menu commands sent to the first responder (the cover passes them on to
+/// the host), and VoiceOver, which presses a control without hit-testing: disable what must
+/// not run while loading yourself. The cover and the card join the host when the output is made,
 /// above the host's subviews of that moment, and stay there, hidden in between: make the output
 /// after the host's own subviews.
 ///
@@ -206,10 +207,11 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         let old = self.plan
         self.plan = plan
         let changes = plan.hostChanges(from: old)
+        // Shown before it takes the keyboard: AppKit may refuse a hidden view as first responder.
+        cover.isHidden = !plan.showsCover
         if changes.endsEditing { cover.window?.makeFirstResponder(cover) }
         if changes.takesInput == true, cover.window?.firstResponder === cover { cover.window?.makeFirstResponder(nil) }
         card.apply(plan)
-        cover.isHidden = !plan.showsCover
         centerYConstraint.isActive = !plan.showsLightIndicator
         topConstraint.isActive = plan.showsLightIndicator
         card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)

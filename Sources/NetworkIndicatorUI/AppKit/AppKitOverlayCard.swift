@@ -126,8 +126,9 @@ final class AppKitOverlayCard: NSVisualEffectView {
 /// A clear view over a whole host that takes every click and scroll while it is not hidden,
 /// and, made first responder while it blocks, every key that would go to the host's fields: the
 /// cover of an overlay whose settings say `.blocksHost`. Key equivalents that the window hands
-/// to other views first (a default button's Return) are not blocked. Its events stop here, rather than
-/// going up the responder chain to the host (a table would select a row).
+/// to other views first (a default button's Return), and menu commands, which go on to the host
+/// through the responder chain, are not blocked. Its clicks, scrolls and keys stop here, rather
+/// than going up the responder chain to the host (a table would select a row).
 final class AppKitClickCover: NSView {
     /// Adds the cover to `host`, hidden, over all of it.
     func attach(to host: NSView) {

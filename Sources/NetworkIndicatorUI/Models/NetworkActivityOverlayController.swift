@@ -259,13 +259,18 @@ final class NetworkActivityOverlayController {
         }
         if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
+        // The shell applies the new plan before anything is announced: VoiceOver reads what it
+        // shows (its title, its bar).
+        for action in actions {
+            if case .erase(let animated) = action { isAnimated = animated }
+            if case .draw = action { isAnimated = true }
+        }
+        publishPlan()
         for action in actions {
             switch action {
             case .draw:
-                isAnimated = true
                 drawnChanged(true, true)
             case .erase(let animated):
-                isAnimated = animated
                 drawnChanged(false, animated)
             case .scheduleTimer(let delay):
                 timer?.cancel()

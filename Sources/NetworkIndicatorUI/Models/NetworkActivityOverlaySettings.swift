@@ -108,8 +108,9 @@ extension NetworkActivityOverlaySettings {
         /// VoiceOver or Switch Control action, as SVProgressHUD's and MBProgressHUD's blocking
         /// modes do; VoiceOver reads only the card. For a form that must not be sent twice (a
         /// payment), or a screen that must not change while it saves. Behind the light indicator
-        /// of a screen with content, nothing is blocked. On macOS a window's default button still
-        /// answers Return.
+        /// of a screen with content, nothing is blocked. On macOS the cover takes clicks, scrolls
+        /// and typing, but a window's default button still answers Return, menu commands still
+        /// reach the host, and VoiceOver can still press its controls: disable those yourself.
         case blocksHost
 
         /// Whether the card takes the touches that land on it.

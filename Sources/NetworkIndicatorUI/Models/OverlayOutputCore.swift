@@ -80,10 +80,11 @@ final class OverlayOutputCore {
                 drawnChanged: drawnChanged,
                 progressChanged: progressChanged
             )
-            controller.hasContent = hasContent
-            controller.title = title
-            controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
+            // Connected first, so that the output hears the plan with its title and style at once.
             controller.planChanged = planChanged
+            controller.title = title
+            controller.hasContent = hasContent
+            controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
             self.controller = controller
             controller.appear(activeCount: count, scheduler: scheduler, manager: manager)
             return

@@ -124,3 +124,25 @@ struct OverlayPlan: Equatable, Sendable {
         let endsEditing: Bool
     }
 }
+
+/// A host's own "takes input" setting (UIKit's `isUserInteractionEnabled`) across a blocking
+/// card: saved when blocking begins, given back as it was when blocking ends, so that a host the
+/// app had turned off itself stays off. Plain Swift, tested on Linux; the UIKit output keeps one.
+struct HostInputKeeper: Equatable, Sendable {
+    /// The host's setting when blocking began; `nil` while nothing blocks.
+    private var saved: Bool?
+
+    /// The host's setting after `changes`, from its setting now, `current`.
+    mutating func apply(_ changes: OverlayPlan.HostChanges, current: Bool) -> Bool {
+        switch changes.takesInput {
+        case false?:
+            saved = saved ?? current
+            return false
+        case true?:
+            defer { saved = nil }
+            return saved ?? true
+        case nil:
+            return current
+        }
+    }
+}

@@ -163,8 +163,8 @@ final class OverlayViewState: ObservableObject {
             drawnChanged: { _, _ in }
         )
         controller.planChanged = { [weak self] in self?.plan = $0 }
-        controller.hasContent = hasContent
         controller.title = title
+        controller.hasContent = hasContent
         self.title = title
         self.controller = controller
         controller.appear(manager: manager, refreshes: refreshes, coveringIn: parentRefreshes)

@@ -31,10 +31,11 @@ public import UIKit
 /// applies it. It lets touches through unless the settings' `interaction` says `.blocksCard`
 /// (the card takes those on it) or `.blocksHost`: while that card is drawn, the host's
 /// `isUserInteractionEnabled` is off (no touch, scroll or pull-to-refresh reaches it), its
-/// editing ends (the keyboard goes), and VoiceOver stays inside the card
-/// (`accessibilityViewIsModal`); all of it is given back when the card goes, or when the
-/// output is released. Do not change the host's `isUserInteractionEnabled` yourself while a
-/// `.blocksHost` card is drawn. Behind the light indicator of a host with content
+/// editing ends (the keyboard goes), and among the host's subviews VoiceOver reaches only the
+/// card (`accessibilityViewIsModal`; bars outside the host stay reachable); the host's setting
+/// is given back as it was when the card goes, or when the output is released. A touch on the
+/// blocked host falls to the views behind it, as for any view that takes no touches: an
+/// enclosing scroll view or page controller still scrolls. Behind the light indicator of a host with content
 /// (``hasContent``) nothing is ever blocked. The overlay moves to the front of the host's
 /// subviews at each change and each ``updatePlacement()``: UIKit hit-tests in subview order, and
 /// a table or collection view adds its rows as it scrolls. While the manager knows how far its
@@ -92,6 +93,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     )
     /// The plan applied last (``OverlayPlan``): the only state the views follow.
     private var plan = OverlayPlan.hidden
+    /// The host's own `isUserInteractionEnabled` while a blocking card turns it off.
+    private var hostInput = HostInputKeeper()
     /// Centre x and y on the host's frame guide, then the caps of width and height, whose
     /// constants ``updatePlacement()`` keeps current (``OverlayPlacement/guideConstants``).
     private let guideConstraints: [NSLayoutConstraint]
@@ -182,9 +185,11 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         let card = card
         let host = hostView
         let changes = OverlayPlan.hidden.hostChanges(from: plan)
+        let hostInput = hostInput
         Task { @MainActor in
             card.removeFromSuperview()
-            host?.isUserInteractionEnabled = changes.takesInput ?? host?.isUserInteractionEnabled ?? true
+            var keeper = hostInput
+            host?.isUserInteractionEnabled = keeper.apply(changes, current: host?.isUserInteractionEnabled ?? true)
         }
     }
 
@@ -217,13 +222,14 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// Applies `plan`, the controller's decision, to the views: no rule of its own.
     ///
     /// A `.blocksHost` card turns the host's `isUserInteractionEnabled` off (touches, scrolling,
-    /// pull-to-refresh) and ends its editing (the keyboard), then on again when the card goes;
-    /// the card keeps VoiceOver inside it (`accessibilityViewIsModal`).
+    /// pull-to-refresh) and ends its editing (the keyboard), then gives it back as it was when
+    /// the card goes; among the host's subviews VoiceOver reaches only the card
+    /// (`accessibilityViewIsModal`).
     private func apply(_ plan: OverlayPlan) {
         let changes = plan.hostChanges(from: self.plan)
         self.plan = plan
         let host = hostView
-        host?.isUserInteractionEnabled = changes.takesInput ?? host?.isUserInteractionEnabled ?? true
+        host?.isUserInteractionEnabled = hostInput.apply(changes, current: host?.isUserInteractionEnabled ?? true)
         if changes.endsEditing { host?.endEditing(true) }
         card.apply(plan)
         guideConstraints[1].isActive = !plan.showsLightIndicator

@@ -24,8 +24,9 @@ import UIKit
 /// ``fractionCompleted`` is set, a progress bar and a percentage replace the spinner.
 ///
 /// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible,
-/// as its `overlayView`. It does not take touches, so the view beneath
-/// stays usable (to scroll, or to cancel the load). Main actor only, like every view.
+/// as its `overlayView`. It takes touches only when the output's settings say so
+/// (`.blocksCard`, `.blocksHost`); otherwise the view beneath stays usable (to scroll, or to
+/// cancel the load). Main actor only, like every view.
 @MainActor
 final class NetworkActivityOverlayView: UIView {
     /// The spinner, animating while the view is in a window's hierarchy and not hidden.
@@ -113,7 +114,8 @@ final class NetworkActivityOverlayView: UIView {
             progressView.widthAnchor.constraint(greaterThanOrEqualToConstant: 160),
         ])
 
-        // VoiceOver reads the overlay as one element, its title; touches go through to the host.
+        // VoiceOver reads the overlay as one element, its title; touches go through to the host
+        // until a plan says the card takes them.
         isAccessibilityElement = true
         // Its value (the percentage) changes while it is read.
         accessibilityTraits.insert(AccessibilityAnnouncement.updatesFrequentlyTrait)
