@@ -68,63 +68,63 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
     func begin(_ key: ObjectIdentifier, object: (any AnyObject & Sendable)?, kind: TaskKind, label: String?) {
-        change { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
+        runEventWithoutResult { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
     }
 
     /// Pins a slot for a new opaque token and begins its first task; returns the pair the caller
     /// makes the token with after the lock (a never-pinned pair once the manager is gone).
     @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "The engine cut")
     func beginOpaqueToken(label: String?) -> PinnedSlot {
-        changeTasks { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
+        runEvent { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
     }
 
     /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
     func beginOpaqueToken(_ pinned: PinnedSlot, label: String?) -> Bool {
-        changeTasks { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
+        runEvent { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
     }
 
     /// Ends one task of the opaque token pinned at `slot` in `generation`; a stale pair is
     /// `.unknown`.
     func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
-        changeTasks { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
+        runEvent { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
     /// Ends every task of the opaque token at (`slot`, `generation`); the slot stays pinned.
     func finishAll(pinnedAt slot: Int32, generation: UInt32) {
-        change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: false, in: node, time: &$1) }
+        runEventWithoutResult { $0.finishAll(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, the slot is freed and
     /// its generation bumped. A stale pair (the generation compare fails) changes nothing.
     @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")
     func release(slot: Int32, generation: UInt32) {
-        change { $0.finishAll(pinnedAt: slot, generation: generation, unpinning: true, in: node, time: &$1) }
+        runEventWithoutResult { $0.release(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
     /// Ends one task under `key`.
     @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
     func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
-        changeTasks { $0.finishOne(key, in: node, time: &$1) }
+        runEvent { $0.finishOne(key, in: node, time: &$1) }
     }
 
     /// Ends every task under `key` without reporting anything (a token or group going away).
     func finishAll(_ key: ObjectIdentifier) {
-        change { $0.finishAll(key, in: node, time: &$1) }
+        runEventWithoutResult { $0.finishAll(key, in: node, time: &$1) }
     }
 
     /// Begins one counted task.
     func push() {
-        change { $0.push(in: node, time: &$1) }
+        runEventWithoutResult { $0.push(in: node, time: &$1) }
     }
 
     /// Ends one counted task; `false` (and no change) if none is open.
     func pop() -> Bool {
-        changeTasks { $0.pop(in: node, time: &$1) }
+        runEvent { $0.pop(in: node, time: &$1) }
     }
 
     /// Ends every task of this manager and of all its descendants, in one hold of the lock.
     func resetTree() {
-        change { $0.resetSubtree(of: node, time: &$1) }
+        runEventWithoutResult { $0.resetSubtree(of: node, time: &$1) }
     }
 
     /// Ends the cancellable tasks of this manager's subtree in one lock hold; returns their work, to
@@ -271,7 +271,7 @@ final class IndicatorDriver: Sendable {
     /// Runs `event` on the tree under the lock, then enqueues the tree's hop if it asked for it.
     @discardableResult
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
-    private func changeTasks<Result: Sendable>(
+    private func runEvent<Result: Sendable>(
         _ event: (inout IndicatorTree, inout EventTime) -> (Result, Bool)
     ) -> Result {
         var time = eventTime()
@@ -280,10 +280,10 @@ final class IndicatorDriver: Sendable {
         return result
     }
 
-    /// ``changeTasks(_:)`` for an event whose only result is whether it asks for the hop.
+    /// ``runEvent(_:)`` for an event whose only result is whether it asks for the hop.
     @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "The engine cut")
-    private func change(_ event: (inout IndicatorTree, inout EventTime) -> Bool) {
-        changeTasks { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
+    private func runEventWithoutResult(_ event: (inout IndicatorTree, inout EventTime) -> Bool) {
+        runEvent { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
     }
 
     /// The time of an event: a reading taken before the lock for a scheduler other than

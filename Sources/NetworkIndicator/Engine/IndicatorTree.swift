@@ -288,17 +288,19 @@ struct IndicatorTree {
         }
     }
 
-    /// Ends every task of the opaque token pinned at `slot` in `generation`; `unpinning` (the
-    /// token is released) also frees the slot. A stale pair changes nothing.
-    mutating func finishAll(
-        pinnedAt slot: Int32,
-        generation: UInt32,
-        unpinning: Bool,
-        in id: NodeID,
-        time: inout EventTime
-    ) -> Bool {
+    /// Ends every task of the opaque token pinned at `slot` in `generation`; the slot stays
+    /// pinned. A stale pair changes nothing.
+    mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
-            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: unpinning)
+            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: false)
+        }.1
+    }
+
+    /// The opaque token pinned at `slot` in `generation` is released: its tasks end and the slot
+    /// is freed. A stale pair changes nothing.
+    mutating func release(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
+            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: true)
         }.1
     }
 
