@@ -1,0 +1,23 @@
+import Testing
+
+@testable import NetworkIndicator
+
+/// The ring of the last ended labels, which names a late (double) finish as its task was begun.
+@Suite("Ended labels")
+struct EndedLabelsTests {
+    /// Past its capacity the ring forgets the oldest labels, one per new one, and keeps every
+    /// newer one: the two labels over capacity push out the first two, not each other.
+    @Test func aFullRingForgetsTheOldestFirst() {
+        var labels = EndedLabels()
+        let count = EndedLabels.capacity + 2
+        for index in 0..<count {
+            labels.remember("task \(index)", pinned: PinnedSlot(slot: Int32(index), generation: 1))
+        }
+        #expect(labels.label(ofPinned: PinnedSlot(slot: 0, generation: 1)) == nil)
+        #expect(labels.label(ofPinned: PinnedSlot(slot: 1, generation: 1)) == nil)
+        for index in 2..<count {
+            let label = labels.label(ofPinned: PinnedSlot(slot: Int32(index), generation: 1))
+            #expect(label == "task \(index)", "the last \(EndedLabels.capacity) are kept")
+        }
+    }
+}
