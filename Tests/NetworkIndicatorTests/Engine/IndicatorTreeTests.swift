@@ -173,6 +173,12 @@ struct IndicatorTreeTests {
         let key = ObjectIdentifier(Token.self)
         #expect(family.tree.openTaskCount(key, pinned: nil, in: family.sibling) == 0, "a gone node measures nothing")
         #expect(family.tree.openTaskCount(key, pinned: PinnedSlot(slot: 0, generation: 0), in: family.sibling) == 0)
+        #expect(family.tree.groupCount(for: key, in: family.sibling) == 0, "nor has a group open")
+        // A sweep of a node gone meanwhile finds nothing, answers nothing and asks for no hop.
+        let (swept, sweepNeedsHop) = family.tree.sweepRegistry(family.sibling, now: 1)
+        #expect(swept == nil && !sweepNeedsHop)
+        let (answer, needsHop) = family.tree.finishSweep(family.sibling, completed: [], now: 1)
+        #expect(answer == nil && !needsHop)
     }
 
     /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.
