@@ -187,8 +187,8 @@ final class OutputDelivery {
     /// Tells the progress listeners of `node` `fraction` if it differs from what they were last
     /// told, and lets go of those no longer listening. Listeners may call back into the manager.
     func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
+        // A listener no longer live hears nothing (its owner or output is gone); it is let go after.
         let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
-            outlet.progressListeners.removeAll { !$0.isLive }
             guard fraction != outlet.fraction else { return [] }
             outlet.fraction = fraction
             return outlet.progressListeners

@@ -76,8 +76,7 @@ struct OverlayPlan: Equatable, Sendable {
         title: String,
         isStillLoading: Bool,
         progress: OverlayProgress,
-        fadeDuration: Double,
-        stillLoadingTitle: @autoclosure () -> String = OverlayStillLoading.title()
+        fadeDuration: Double
     ) {
         let blocks = isDrawn && style == .card && interaction.coverTakesTouches
         showsCard = isDrawn && style == .card
@@ -86,7 +85,7 @@ struct OverlayPlan: Equatable, Sendable {
         cardTakesInput = isDrawn && style == .card && interaction.cardTakesTouches
         hostTakesInput = !blocks
         hidesHostFromAccessibility = blocks
-        self.title = isStillLoading ? stillLoadingTitle() : title
+        self.title = isStillLoading ? OverlayStillLoading.title() : title
         self.isStillLoading = isStillLoading
         self.progress = progress
         self.fadeDuration = fadeDuration
