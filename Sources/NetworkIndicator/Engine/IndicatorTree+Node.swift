@@ -93,8 +93,7 @@ extension IndicatorTree {
     // MARK: - Private
 
     private func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
-        guard contains(id) else { return ifGone }
-        return id.index == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
+        contains(id) ? body(nodes[Int(id.index)]) : ifGone
     }
 
     /// Runs `body` on the node `id`; marks the node dirty if it asks for a hop.
@@ -104,7 +103,7 @@ extension IndicatorTree {
         _ body: (inout Node) -> (Result, Bool)
     ) -> (Result, Bool) {
         guard contains(id) else { return (ifGone, false) }
-        let (result, asks) = withNode(Int(id.index), body)
+        let (result, asks) = body(&nodes[Int(id.index)])
         return (result, asks && markDirty(id.index))
     }
 }

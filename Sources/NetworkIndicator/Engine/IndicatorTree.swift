@@ -1,21 +1,19 @@
 import Foundation
 
-/// Every manager of one tree (a root and its scopes, at any depth) as one pure value. It knows no
-/// lock, thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock and calls one
-/// `mutating func` per event; ``OutputDelivery`` performs the machines' answers on the main actor,
-/// after the lock. A count change
-/// rolls up to every ancestor in a loop inside the event, so ancestors see changes in order, and
-/// a subtree event (reset, cancel, snapshot) is one call, hence one lock hold.
+/// Every manager of one tree (a root and its scopes, at any depth) as one pure value, with no lock,
+/// thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock and calls one named
+/// `mutating func` per event; ``OutputDelivery`` performs the schedules' answers on the main actor,
+/// after the lock. A count change rolls up to every ancestor inside the event, and a subtree event
+/// (reset, cancel, snapshot) is one call, hence one lock hold.
 ///
 /// Invariants, kept by every event:
-/// - a node's ``Node/activeTaskCount`` is its registry's tasks plus ``Node/descendantTaskCount``,
-///   the tasks of every live descendant;
+/// - a node's ``Node/activeTaskCount`` is its registry's tasks plus ``Node/descendantTaskCount``;
 /// - a node's ``Node/busyPeriod`` counts the times its count left zero;
-/// - a node's schedule hears of every change of the node's count, its own or a descendant's;
+/// - a node's schedule hears of every change of its count, its own or a descendant's;
 /// - a node is reached only through a ``NodeID`` of its current generation (``contains(_:)``).
 struct IndicatorTree {
-    /// A node's place in the tree: its index, and the generation that index had when the node
-    /// was added. Indices of removed nodes are reused with the next generation.
+    /// A node's index, and the generation that index had when the node was added. A removed
+    /// node's index is reused with the next generation.
     struct NodeID: Equatable, Sendable {
         let index: Int32
         let generation: UInt32
@@ -28,14 +26,14 @@ struct IndicatorTree {
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
-        /// How many times the count went from zero to more: the progress roll-up's busy period.
+        /// How many times the count left zero: the progress roll-up's busy period.
         var busyPeriod: UInt64 = 0
-        /// When the count last went from zero to more (a parent's snapshot shows it).
+        /// When the count last left zero (a parent's snapshot shows it).
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
         var children: [Int32] = []
-        /// The name of the node in its parent's snapshot.
+        /// The node's name in its parent's snapshot.
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
         var generation: UInt32 = 0
@@ -47,18 +45,25 @@ struct IndicatorTree {
             OutputSchedule.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }
 
-        /// After the node's own tasks changed from a count of `old`: starts a busy period where
-        /// the count left zero and, if `tellingSchedule`, tells the schedule, whose wish for a hop
-        /// goes to `hop`. Returns how far the count moved.
-        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
-        mutating func settle(from old: Int, time: inout EventTime, tellingSchedule: Bool, hop: inout Bool) -> Int {
+        /// Runs `change` on the node's own tasks in one write access, starts a busy period if the
+        /// count left zero and, if `tellingSchedule`, tells the schedule (its wish for a hop goes
+        /// to `hop`). Returns `change`'s result and how far the count moved.
+        @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
+        mutating func changeTasks<Result>(
+            time: inout EventTime,
+            tellingSchedule: Bool,
+            hop: inout Bool,
+            _ change: (inout Node, inout EventTime) -> Result
+        ) -> (Result, delta: Int) {
+            let old = activeTaskCount
+            let result = change(&self, &time)
             let new = activeTaskCount
-            guard new != old else { return 0 }
+            guard new != old else { return (result, 0) }
             if old == 0 { startBusyPeriod(time: &time) }
             if tellingSchedule {
                 hop = schedule.tasksChanged(from: old, to: activity(count: new), now: time.now())
             }
-            return new - old
+            return (result, new - old)
         }
 
         /// A descendant's count moved by `delta` (not 0); returns whether the schedule asks for a hop.
@@ -70,7 +75,6 @@ struct IndicatorTree {
             return schedule.tasksChanged(from: old, to: activity(count: old + delta), now: time.now())
         }
 
-        /// The count left zero.
         @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
         private mutating func startBusyPeriod(time: inout EventTime) {
             busyPeriod &+= 1
@@ -79,9 +83,33 @@ struct IndicatorTree {
         }
     }
 
-    /// The nodes whose schedule asked for a main-queue hop since the tree's last ``drainDirtyNodes(now:)``,
-    /// in the order they asked: while it is not empty, the tree's one hop is enqueued.
-    var dirtyNodes: [Int32] = []
+    /// The nodes whose schedule asked for a hop since the last ``drainDirtyNodes(now:)``, in the
+    /// order they asked: while it is not empty, the tree's one hop is enqueued.
+    private(set) var dirtyNodes: [Int32] = []
+    // Changed only by the tree's events (this file and its extensions).
+
+    /// Node `i` at `nodes[i]`, the root at 0; a removed node's index waits in `freeIndices`.
+    var nodes: [Node]
+    var freeIndices: [Int32] = []
+
+    /// The handler of a removed node, and the answer for a stale id.
+    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
+    static let rootID = NodeID(index: 0, generation: 0)
+
+    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        nodes = [Node(diagnosticsHandler: diagnosticsHandler, parent: -1)]
+    }
+
+    /// Whether `id` names a node of the tree (not removed since).
+    func contains(_ id: NodeID) -> Bool {
+        Int(id.index) < nodes.count && nodes[Int(id.index)].generation == id.generation
+    }
+
+    /// The node `id` names; it must be in the tree.
+    subscript(id: NodeID) -> Node {
+        precondition(contains(id))
+        return nodes[Int(id.index)]
+    }
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
     /// caller enqueues the tree's hop after the lock).
@@ -90,138 +118,56 @@ struct IndicatorTree {
         return dirtyNodes.count == 1
     }
 
-    /// The root (index 0), kept out of `scopes`: a root's event, the common case, skips an array access.
-    private(set) var rootNode: Node
-    /// Node `i` at `scopes[i - 1]`; a removed node's index waits in ``freeIndices`` for reuse.
-    private(set) var scopes: [Node] = []
-
-    /// Runs `body` on `node` in one write access.
-    @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "The engine cut")
-    private static func modify<Result>(_ node: inout Node, _ body: (inout Node) -> Result) -> Result {
-        body(&node)
-    }
-
-    /// Runs `body` on the node at `index`, in place.
-    mutating func withNode<Result>(_ index: Int, _ body: (inout Node) -> Result) -> Result {
-        if index == 0 { return body(&rootNode) }
-        return body(&scopes[index - 1])
-    }
-
-    /// The node at `index`, copied (off the hot paths).
-    func node(at index: Int) -> Node {
-        index == 0 ? rootNode : scopes[index - 1]
-    }
-
-    private var freeIndices: [Int32] = []
-
-    /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
-    /// left) or appended; returns its id.
-    mutating func storeScope(_ node: Node) -> NodeID {
-        var node = node
-        guard let reused = freeIndices.popLast() else {
-            scopes.append(node)
-            return NodeID(index: Int32(scopes.count), generation: node.generation)
-        }
-        node.generation = scopes[Int(reused) - 1].generation
-        scopes[Int(reused) - 1] = node
-        return NodeID(index: reused, generation: node.generation)
-    }
-
-    /// Empties the node `id` and moves it to the next generation, which no id names yet:
-    /// ``contains(_:)`` refuses every id of the removed node. A scope's index waits for reuse.
-    mutating func clearNode(_ id: NodeID) {
-        precondition(contains(id), "a node is cleared once, by its removal")
-        withNode(Int(id.index)) { node in
-            node = Node(diagnosticsHandler: Self.silent, parent: -1)
-            node.generation = id.generation &+ 1
-        }
-        if id.index > 0 { freeIndices.append(id.index) }
-    }
-
-    /// The handler of a removed node, and the answer for a stale id.
-    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
-
-    static let rootID = NodeID(index: 0, generation: 0)
-
-    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
-        rootNode = Node(diagnosticsHandler: diagnosticsHandler, parent: -1)
-    }
-
-    /// Whether `id` names a node of the tree (not removed since).
-    func contains(_ id: NodeID) -> Bool {
-        let index = Int(id.index)
-        if index == 0 { return rootNode.generation == id.generation }
-        return index <= scopes.count && scopes[index - 1].generation == id.generation
-    }
-
-    /// The node `id` names; it must be in the tree.
-    subscript(id: NodeID) -> Node {
-        precondition(contains(id))
-        return node(at: Int(id.index))
+    /// Takes the dirty nodes, in the order they asked (for the hop).
+    mutating func takeDirtyNodes() -> [Int32] {
+        defer { dirtyNodes.removeAll(keepingCapacity: true) }
+        return dirtyNodes
     }
 
     // MARK: - Count changes
 
-    /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's
-    /// move up the tree and tells each schedule it reached. Returns `change`'s result and
-    /// whether the tree's hop must be enqueued.
+    /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's move up
+    /// the tree. Returns `change`'s result and whether the tree's hop must be enqueued.
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
     mutating func changeTasks<Result>(
         in id: NodeID,
         time: inout EventTime,
+        tellingSchedule: Bool = true,
         ifGone: Result,
         _ change: (inout Node, inout EventTime) -> Result
     ) -> (Result, Bool) {
         guard contains(id) else { return (ifGone, false) }
         var hop = false
-        guard id.index > 0 else {
-            // The root, the common case: no ancestor to reach, no scope array to touch.
-            let old = rootNode.activeTaskCount
-            let result = change(&rootNode, &time)
-            _ = rootNode.settle(from: old, time: &time, tellingSchedule: true, hop: &hop)
-            return (result, hop && markDirty(0))
-        }
-        // One write access to the scope's node (one bounds and uniqueness check) for the change.
-        let (result, delta, parent) = Self.modify(&scopes[Int(id.index) - 1]) { node in
-            let old = node.activeTaskCount
-            let result = change(&node, &time)
-            return (result, node.settle(from: old, time: &time, tellingSchedule: true, hop: &hop), node.parent)
-        }
+        let index = Int(id.index)
+        let (result, delta) = nodes[index].changeTasks(
+            time: &time,
+            tellingSchedule: tellingSchedule,
+            hop: &hop,
+            change
+        )
         var needsHop = hop && markDirty(id.index)
-        if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
+        let parent = nodes[index].parent
+        if delta != 0, parent >= 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
         return (result, needsHop)
     }
 
     /// The one roll-up: adds `delta` to the descendants' count of the node at `first` and of each
-    /// of its ancestors (a loop up the parent indices), each schedule told; those that ask for a
-    /// hop are marked dirty. Returns whether the tree's hop must be enqueued. Nothing for
-    /// `first` == `-1` (above the root).
-    @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "The engine cut")
+    /// of its ancestors, each schedule told; those that ask for a hop are marked dirty. Returns
+    /// whether the tree's hop must be enqueued.
     mutating func rollUp(_ delta: Int, from first: Int32, time: inout EventTime) -> Bool {
-        // A child of the root, the common scope, reaches its one ancestor without the loop's call.
-        guard first == 0 else { return rollUp(delta, fromScope: first, time: &time) }
-        return rootNode.descendantsChanged(by: delta, time: &time) && markDirty(0)
-    }
-
-    /// ``rollUp(_:from:time:)`` from a scope's parent that is not the root, or from above the root.
-    @inline(never)
-    private mutating func rollUp(_ delta: Int, fromScope first: Int32, time: inout EventTime) -> Bool {
         var needsHop = false
-        // Every chain of parents ends at the root (index 0), kept apart from the scopes.
         var next = first
-        while next > 0 {
-            let position = Int(next) - 1
-            if scopes[position].descendantsChanged(by: delta, time: &time), markDirty(next) { needsHop = true }
-            next = scopes[position].parent
+        while next >= 0 {
+            if nodes[Int(next)].descendantsChanged(by: delta, time: &time), markDirty(next) { needsHop = true }
+            next = nodes[Int(next)].parent
         }
-        if next == 0, rootNode.descendantsChanged(by: delta, time: &time), markDirty(0) { needsHop = true }
         return needsHop
     }
 
     // MARK: - Task events, from any thread
 
-    // Each returns the event's result and whether the tree's hop must be enqueued; a stale id
-    // changes nothing.
+    // Each returns whether the tree's hop must be enqueued, after its result if it has one; a
+    // stale id changes nothing.
 
     /// Begins one task for a caller's `token`, held weakly; its kind is decided once per type.
     mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Bool {
@@ -245,12 +191,9 @@ struct IndicatorTree {
         }.1
     }
 
-    /// Pins a new slot to an opaque token and begins its first task; returns the slot and its
-    /// generation, for the caller to make the token with. `nil` if `id` is stale.
+    /// Pins a slot to a new opaque token and begins its first task; `nil` if `id` is stale.
     mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Bool) {
-        changeTasks(in: id, time: &time, ifGone: nil) { node, time in
-            node.registry.pin(label: label, now: time.now())
-        }
+        changeTasks(in: id, time: &time, ifGone: nil) { node, time in node.registry.pin(label: label, now: time.now()) }
     }
 
     /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
@@ -275,8 +218,7 @@ struct IndicatorTree {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`; a stale pair is
-    /// `.unknown`.
+    /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
     mutating func finishOne(
         pinnedAt slot: Int32,
         generation: UInt32,
@@ -288,16 +230,14 @@ struct IndicatorTree {
         }
     }
 
-    /// Ends every task of the opaque token pinned at `slot` in `generation`; the slot stays
-    /// pinned. A stale pair changes nothing.
+    /// Ends every task of the opaque token at (`slot`, `generation`); the slot stays pinned.
     mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
             node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: false)
         }.1
     }
 
-    /// The opaque token pinned at `slot` in `generation` is released: its tasks end and the slot
-    /// is freed. A stale pair changes nothing.
+    /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed.
     mutating func release(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
             node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: true)
@@ -321,8 +261,7 @@ struct IndicatorTree {
 }
 
 /// The time of one event, read at most once and only when asked: a reading taken before the lock
-/// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand. Passed `inout`
-/// from the first reader to the last.
+/// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand.
 struct EventTime {
     private var reading: TimeInterval?
 

@@ -94,9 +94,7 @@ final class OutputDelivery {
     /// The tree's hop: every dirty node's answer, drained in one lock hold, then performed.
     func hop() {
         guard let now = scheduler?.now else { return }
-        let (first, rest) = tree.withLock { $0.drainDirtyNodes(now: now) }
-        if let first { perform(first) }
-        for answer in rest { perform(answer) }
+        for answer in tree.withLock({ $0.drainDirtyNodes(now: now) }) { perform(answer) }
     }
 
     /// The live outputs of `node`, in the order they were added.
