@@ -17,8 +17,8 @@ extension IndicatorTree {
             // A node removed since it asked is a fresh node with no hop pending.
             guard nodes[node].schedule.isHopPending else { return nil }
             let activity = nodes[node].activity(count: nodes[node].activeTaskCount)
-            let reconciliation = nodes[node].schedule.reconcile(activity, now: now)
-            return Answer(node: NodeID(index: index, generation: nodes[node].generation), reconciliation: reconciliation)
+            let id = NodeID(index: index, generation: nodes[node].generation)
+            return Answer(node: id, reconciliation: nodes[node].schedule.reconcile(activity, now: now))
         }
     }
 
