@@ -1,17 +1,16 @@
 import Foundation
 
-/// One manager's handle on an ``IndicatorTree``: the whole tree sits behind one lock, shared by
-/// every driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks,
-/// calls the tree's one event, unlocks, then enqueues the tree's hop if the event asked for it.
-/// Every read and change is a named event of the tree. Nothing under the lock runs code we do not
-/// own (schedulers, outputs, diagnostics handlers, the last release of a caller's object).
+/// One manager's handle on an ``IndicatorTree``: the tree sits behind one lock shared by every
+/// driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks, calls
+/// one named event of the tree, unlocks, then enqueues the tree's hop if the event asked for it.
+/// Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers, the
+/// last release of a caller's object).
 ///
-/// Callers' objects: a caller's object is not `Sendable`, so the methods that move one into or out
-/// of the tree (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, and the
-/// sweep's last step in ``OutputDelivery``) use `withLockUnchecked`. Safe because the registry
-/// holds it weakly and under the lock only compares its identity or hands it back; once out, it
-/// is only released, or called as ``NetworkActivityCompletionReporting`` and
-/// ``NetworkActivityCancellable`` document.
+/// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree
+/// (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, the sweep's last step
+/// in ``OutputDelivery``) use `withLockUnchecked`. Safe: the registry holds it weakly and under the
+/// lock only compares its identity or hands it back; once out, it is only released, or called as
+/// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
     /// Whether event times come from ``CoarseClock`` under the lock (see ``eventTime()``).
@@ -45,8 +44,8 @@ final class IndicatorDriver: Sendable {
         }
     }
 
-    /// The manager is gone: its tasks end in every ancestor, and on the main actor its timers
-    /// stop, its streams finish and its outputs are told.
+    /// The manager is gone: its tasks end in every ancestor; on the main actor its timers stop,
+    /// its streams finish and its outputs are told.
     func shutDown() {
         var time = eventTime()
         if tree.withLock({ $0.removeNode(node, time: &time) }) { delivery.enqueueHop(on: scheduler) }
@@ -56,12 +55,11 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Tasks, from any thread
 
-    /// Begins one task for a caller's `token`, held weakly (not this manager's own opaque token:
-    /// see ``beginOpaqueToken(label:)``).
+    /// Begins one task for a caller's `token`, held weakly.
     @inline(__always)  // pays: every begin (Benchmarks/README.md, "The engine cut")
     func beginToken(_ token: AnyObject, label: String?) {
         var time = eventTime()
-        // A caller's object enters the tree: see "Callers' objects" in the header.
+        // A caller's object enters the tree (see the header).
         let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, in: node, time: &time) }
         if needsHop { delivery.enqueueHop(on: scheduler) }
     }
@@ -71,8 +69,8 @@ final class IndicatorDriver: Sendable {
         runEventWithoutResult { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
     }
 
-    /// Pins a slot for a new opaque token and begins its first task; returns the pair the caller
-    /// makes the token with after the lock (a never-pinned pair once the manager is gone).
+    /// Pins a slot for a new opaque token and begins its first task; returns the pair to make the
+    /// token with (a never-pinned pair once the manager is gone).
     @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "The engine cut")
     func beginOpaqueToken(label: String?) -> PinnedSlot {
         runEvent { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
@@ -83,8 +81,7 @@ final class IndicatorDriver: Sendable {
         runEvent { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`; a stale pair is
-    /// `.unknown`.
+    /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
     func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
         runEvent { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
@@ -94,8 +91,8 @@ final class IndicatorDriver: Sendable {
         runEventWithoutResult { $0.finishAll(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
-    /// The opaque token at (`slot`, `generation`) is released: its tasks end, the slot is freed and
-    /// its generation bumped. A stale pair (the generation compare fails) changes nothing.
+    /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed
+    /// and its generation bumped. A stale pair changes nothing.
     @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")
     func release(slot: Int32, generation: UInt32) {
         runEventWithoutResult { $0.release(pinnedAt: slot, generation: generation, in: node, time: &$1) }
@@ -128,10 +125,10 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Ends the cancellable tasks of this manager's subtree in one lock hold; returns their work, to
-    /// cancel after the lock. Objects not returned are released here, after the lock.
+    /// cancel after the lock (other objects read are released here, after it).
     func cancelTree() -> [any NetworkActivityCancellable] {
         var time = eventTime()
-        // Callers' objects leave the tree: see "Callers' objects" in the header.
+        // Callers' objects leave the tree (see the header).
         let (cancellation, needsHop) = tree.withLockUnchecked { $0.cancelSubtree(of: node, time: &time) }
         if needsHop { delivery.enqueueHop(on: scheduler) }
         return cancellation.work
@@ -142,7 +139,7 @@ final class IndicatorDriver: Sendable {
     /// This manager's entries, one record per child with tasks, and its count, in one lock hold;
     /// the live objects they name go to `keptAlive`, to release after the lock.
     func snapshot(keepingAlive keptAlive: inout [AnyObject]) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
-        // Callers' objects leave the tree: see "Callers' objects" in the header.
+        // Callers' objects leave the tree (see the header).
         tree.withLockUnchecked { $0.snapshot(of: node, keepingAlive: &keptAlive) }
     }
 
@@ -151,26 +148,24 @@ final class IndicatorDriver: Sendable {
         tree.withLock { $0.activeTaskCount(of: node) }
     }
 
-    /// The open tasks under `key` here, or of the opaque token `pinned` if given (none once
-    /// gone); for the progress roll-up, never on begin or finish.
+    /// The open tasks under `key`, or of the opaque token `pinned` if given (none once gone).
     func openTaskCount(_ key: ObjectIdentifier, pinned: PinnedSlot? = nil) -> Int {
         tree.withLock { $0.openTaskCount(key, pinned: pinned, in: node) }
     }
 
-    /// The open tasks of the manager and its descendants, and how often that count left zero: a new
-    /// busy period tells the progress roll-up the scope was idle in between, even if nobody read it.
+    /// The open tasks of the manager and its descendants, and how often that count left zero (a new
+    /// busy period tells the progress roll-up the scope was idle in between).
     var progressActivity: ProgressActivity {
         tree.withLock { $0.progressActivity(of: node) }
     }
 
-    /// The label the caller's token `key` was begun with, if its tasks ended lately and it is
-    /// still alive (see ``EndedLabels``): for the report of a finish that found no task.
+    /// For the report of a finish that found no task: the label the live caller's token `key` was
+    /// begun with, if its tasks ended lately (see ``EndedLabels``).
     func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
         tree.withLock { $0.labelOfEndedToken(key, in: node) }
     }
 
-    /// The label the opaque token pinned at `pinned` was begun with, if its tasks were finished
-    /// lately: for the report of a finish that found no task.
+    /// As ``labelOfEndedToken(_:)``, for the opaque token pinned at `pinned`.
     func labelOfEndedToken(pinnedAt pinned: PinnedSlot) -> String? {
         tree.withLock { $0.labelOfEndedToken(pinnedAt: pinned, in: node) }
     }
@@ -189,7 +184,7 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Reads of this manager's node that hold the tree, not the driver: for the watchdog, which
-    /// outlives the manager. `openTasks` is `nil` once the manager is gone.
+    /// outlives the manager (`openTasks()` is `nil` once it is gone).
     var probe: Probe {
         Probe(tree: tree, node: node)
     }
@@ -229,7 +224,7 @@ final class IndicatorDriver: Sendable {
     // MARK: - Outputs, on the main actor
 
     /// Attaches `output` and tells it the visibility (and, if it wants counts, the last reconciled
-    /// count) at once; nothing if attached already. Both ``OutputDelivery`` and the schedule hear of it.
+    /// count) at once; nothing if attached already.
     @MainActor
     func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount
@@ -253,9 +248,8 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - The progress roll-up
 
-    /// The open tasks of the manager and its descendants that `measured` leaves, counted in one
-    /// hold of the tree's lock: each measures up to its `cap` open tasks of its token in its
-    /// node (of this tree). For the progress snapshot, never on begin or finish.
+    /// The open tasks of the manager and its descendants that `measured` leaves, in one lock hold:
+    /// each measures up to its `cap` open tasks of its token in its node. For the progress snapshot.
     func unmeasuredTaskCount(_ measured: [MeasuredTasks]) -> Int {
         tree.withLock { tree in
             var count = tree.activeTaskCount(of: node)
@@ -286,8 +280,8 @@ final class IndicatorDriver: Sendable {
         runEvent { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
     }
 
-    /// The time of an event: a reading taken before the lock for a scheduler other than
-    /// ``MainQueueScheduler``; otherwise the coarse clock, read under it only if needed.
+    /// The time of an event: the scheduler's, read before the lock, unless it is
+    /// ``MainQueueScheduler`` (then the coarse clock, read under the lock only if needed).
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
     }

@@ -1,12 +1,9 @@
-// A hand-written replacement of `[ObjectIdentifier: Int32]`, kept because it pays (Benchmarks/README.md,
-// "Unsafe and hand-written constructs"). No unsafe code (optional keys, checked subscripts). Correct
-// because the probe loop always finds an empty slot (load factor at most 3/4) and backward-shift
-// deletion keeps every key reachable from its home slot (TaskRegistryTests, "Identity table").
-
-/// A hash table from object identities to small integers: open addressing, linear probing,
-/// Fibonacci hashing, deletion by backward shift (no tombstones). Keys are object addresses, which
-/// no outsider chooses, so a multiplicative hash is enough. A key and its value share one slot of
-/// one array: one cache line and one uniqueness check per access.
+/// A hash table from object identities to small integers, in place of `[ObjectIdentifier: Int32]`
+/// because it pays (Benchmarks/README.md, "Unsafe and hand-written constructs"): open addressing,
+/// linear probing, Fibonacci hashing (keys are addresses, which no outsider chooses), deletion by
+/// backward shift (no tombstones); a key and its value share one slot. No unsafe code. Correct
+/// because probing always finds an empty slot (load factor at most 3/4) and backward-shift
+/// deletion keeps every key reachable from its home slot (TaskRegistryTests, "Identity table").
 struct IdentityTable {
     private struct Slot {
         /// `nil` marks an empty slot.
@@ -17,8 +14,7 @@ struct IdentityTable {
     private var slots: [Slot]
     private var shift: UInt
     private(set) var count = 0
-    /// ``keyLimit(ofSlots:)`` of the current slot count, kept beside the slots: a call that may add a
-    /// key doubles the table first when it holds this many.
+    /// ``keyLimit(ofSlots:)`` of the slot count: a call that may add a key first doubles a table this full.
     private var keyLimit: Int
 
     init() {
@@ -27,17 +23,16 @@ struct IdentityTable {
         keyLimit = Self.keyLimit(ofSlots: slots.count)
     }
 
-    /// The most keys a table of `slotCount` slots holds before an insert doubles it: three
-    /// quarters of them (probing relies on the free quarter; memory on not doubling earlier).
-    /// It starts with 16 slots, and `slotCount` is always a power of two.
+    /// The most keys `slotCount` slots (a power of two, 16 at first) hold before an insert doubles
+    /// them: three quarters (probing relies on the free quarter).
     static func keyLimit(ofSlots slotCount: Int) -> Int {
         slotCount / 4 * 3
     }
 
     private var mask: Int { slots.count - 1 }
 
-    /// The key's home slot: the top bits of its Fibonacci hash. `&>>` cannot overshift: `shift` is the
-    /// word width less log2 of the slot count, which is at least 4.
+    /// The key's home slot: the top bits of its Fibonacci hash (`shift` is the word width less
+    /// log2 of the slot count, at least 4, so `&>>` cannot overshift).
     private func home(of key: ObjectIdentifier) -> Int {
         Int(truncatingIfNeeded: (UInt(bitPattern: key) &* Self.multiplier) &>> shift)
     }
@@ -50,8 +45,7 @@ struct IdentityTable {
         position(of: key).map { slots[$0].value }
     }
 
-    /// Where `key` lies in the table, if it is there: valid until the table next changes, for
-    /// ``value(at:)`` and ``remove(at:)``, so that a lookup followed by a removal probes once.
+    /// Where `key` lies, if it is there, until the table next changes: a lookup then a removal probes once.
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while let found = slots[index].key {
@@ -66,8 +60,7 @@ struct IdentityTable {
         slots[position].value
     }
 
-    /// The value stored for `key`; if it has none, stores `newValue` for it (one probe for
-    /// both) and returns `nil`.
+    /// The value stored for `key`; if none, stores `newValue` (in the same probe) and returns `nil`.
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
         if count >= keyLimit { grow() }
         var index = home(of: key)
@@ -90,13 +83,9 @@ struct IdentityTable {
         slots[index] = Slot(key: key, value: value)
     }
 
-    /// Removes `key`; returns its value, or `nil` if it was absent.
-    @discardableResult
-    mutating func remove(_ key: ObjectIdentifier) -> Int32? {
-        guard let position = position(of: key) else { return nil }
-        let removed = slots[position].value
-        remove(at: position)
-        return removed
+    /// Removes `key`, if present.
+    mutating func remove(_ key: ObjectIdentifier) {
+        if let position = position(of: key) { remove(at: position) }
     }
 
     /// Removes the key at `position` (from ``position(of:)``).

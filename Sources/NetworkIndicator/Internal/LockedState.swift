@@ -15,29 +15,16 @@ private typealias LockPrimitive = pthread_mutex_t
 #endif
 
 /// All of a component's mutable state behind one non-recursive lock, reachable only through
-/// ``withLock(_:)`` (or its one unchecked form, ``withLockUnchecked(_:)``) so that nobody can
-/// forget to take it.
+/// ``withLock(_:)`` (or, inside this module, ``withLockUnchecked(_:)``), so that nobody can forget
+/// to take it. Modelled on the standard library's `Mutex` (macOS 15 / iOS 18): the state goes in
+/// as `sending` and is `inout sending` under the lock, so the compiler checks that nothing of it
+/// leaves unless it may cross threads. Lock and state share one `ManagedBuffer` allocation, as in
+/// swift-nio's `NIOLockedValueBox`. The lock is `os_unfair_lock` on Apple platforms and
+/// `pthread_mutex_t` elsewhere; never call code you do not own while holding it. `package`: the
+/// testing target's manual scheduler keeps its state in the same box.
 ///
-/// It follows the standard library's `Mutex` (which needs macOS 15 / iOS 18): the box is
-/// `Sendable` whatever its state, because the state goes in as `sending` and is reached only
-/// inside ``withLock(_:)``, where it is `inout sending` and a result leaves as `sending`, so the
-/// compiler checks that nothing of the state escapes the lock unless it may cross threads. The
-/// lock and the state share one heap allocation, as in swift-nio's `NIOLockedValueBox`: a
-/// `ManagedBuffer` whose header is the state and whose one element is the lock, both at stable
-/// addresses, so the state is changed in place.
-///
-/// The lock is the cheapest the platform offers without an availability check: `os_unfair_lock`
-/// on Apple platforms and a plain `pthread_mutex_t` elsewhere. It is not recursive: never call
-/// code you do not own while holding it.
-///
-/// `package`, not `internal`: the `NetworkIndicatorTesting` target's manual scheduler keeps its
-/// state in the same box.
-///
-/// `@unchecked Sendable` because the compiler cannot see the lock (and `ManagedBuffer` is not
-/// `Sendable`): the state is only reached with the lock held, in ``withLock(_:)`` as
-/// `inout sending`, so whatever of it leaves the lock is checked by the compiler as a value sent
-/// to another thread; and in ``withLockUnchecked(_:)``, which is internal to this module and
-/// used only by the driver's methods that its header names, each saying why it is safe.
+/// `@unchecked Sendable`: the compiler cannot see the lock (and `ManagedBuffer` is not
+/// `Sendable`); the state is reached only with the lock held, as described above.
 package struct LockedState<State>: @unchecked Sendable {
     private let storage: LockedStateStorage<State>
 
@@ -54,8 +41,8 @@ package struct LockedState<State>: @unchecked Sendable {
         return try body(&storage.state.pointee)
     }
 
-    /// ``withLock(_:)`` without the compiler's check of what enters and leaves the lock; each
-    /// caller says why that is safe (`IndicatorDriver`'s "Callers' objects").
+    /// ``withLock(_:)`` without the compiler's check of what crosses the lock; each caller says
+    /// why that is safe (`IndicatorDriver`'s "Callers' objects").
     func withLockUnchecked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         let lock = storage.lock
         LockedStateStorage<State>.acquire(lock)
@@ -67,7 +54,6 @@ package struct LockedState<State>: @unchecked Sendable {
 /// The one allocation of a ``LockedState``: the state as the header, the lock as the one element.
 private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitive> {
     static func make(_ initialState: sending State) -> LockedStateStorage {
-        // The dynamic type of `create`'s result is this subclass: a checked cast, made once.
         let storage = create(minimumCapacity: 1) { _ in initialState } as! LockedStateStorage
         storage.withUnsafeMutablePointerToElements { lock in
             #if canImport(Darwin)
@@ -82,7 +68,7 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
     }
 
     deinit {
-        // The header (the state) is destroyed by `ManagedBuffer`; the element is the lock's.
+        // `ManagedBuffer` destroys the header (the state); the element, the lock, is ours.
         withUnsafeMutablePointerToElements { lock in
             #if !canImport(Darwin)
             pthread_mutex_destroy(lock)
@@ -91,12 +77,11 @@ private final class LockedStateStorage<State>: ManagedBuffer<State, LockPrimitiv
         }
     }
 
-    /// The state's address, stable for the buffer's life.
+    /// The state's address, and below the lock's: both stable for the buffer's life.
     var state: UnsafeMutablePointer<State> {
         withUnsafeMutablePointerToHeader { $0 }
     }
 
-    /// The lock's address, stable for the buffer's life.
     var lock: UnsafeMutablePointer<LockPrimitive> {
         withUnsafeMutablePointerToElements { $0 }
     }

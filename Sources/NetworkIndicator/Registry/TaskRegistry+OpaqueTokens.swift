@@ -1,12 +1,10 @@
 import Foundation
 
 /// Opaque tokens: a ``NetworkActivityToken`` of this manager is not in the identity table.
-/// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``); the slot
-/// stays **pinned** until the token is released, whatever happens to its tasks: nothing else
-/// takes it and no compaction moves it, so the token finds its entry with no hash lookup. A
-/// release bumps the generation and every call here compares it, so a stale pair is "no open
-/// task", never a change to the slot's next owner. A pinned entry's ``TaskRegistry/Entry/key``
-/// means nothing; its label is kept by slot (``TaskRegistry/pinnedLabels``).
+/// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``); the slot stays
+/// **pinned** until the token is released: nothing else takes it and no compaction moves it, so
+/// the token finds its entry without hashing. A release bumps the generation, which every call
+/// here compares, so a stale pair is "no open task", never a change to the slot's next owner.
 extension TaskRegistry {
     /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
     /// labelled `label`); returns the slot and its generation, which the token carries.
@@ -14,8 +12,9 @@ extension TaskRegistry {
         let slot = takeFreeSlot()
         let index = Int(slot)
         slots[index].fillPinned(hasLabel: label != nil, now: now())
-        countPinned(tasks: 1, pins: 1)
-        if let label { setPinnedLabel(label, at: slot) }
+        activeTaskCount += 1
+        pinnedCount += 1
+        if let label { pinnedLabels[slot] = label }
         return PinnedSlot(slot: slot, generation: slots[index].generation)
     }
 
@@ -32,11 +31,11 @@ extension TaskRegistry {
         let index = Int(slot)
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, now: now())
-            if let label { setPinnedLabel(label, at: slot) }
+            if let label { pinnedLabels[slot] = label }
         } else {
             slots[index].count += 1
         }
-        countPinned(tasks: 1)
+        activeTaskCount += 1
         return true
     }
 
@@ -45,14 +44,13 @@ extension TaskRegistry {
         guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
             if slots[Int(slot)].hasLabel, let label = pinnedLabels[slot] {
-                // For the report of a second finish, the one way a caller can make one: the
-                // helpers' internal finishes (`finishAll(pinnedAt:)`) pay nothing for it.
+                // For the report of a second finish (the helpers' `finishAll(pinnedAt:)` pays nothing).
                 endedLabels.remember(label, pinned: PinnedSlot(slot: slot, generation: generation))
             }
             finishTasks(ofPinned: Int(slot))
         } else {
             slots[Int(slot)].count -= 1
-            countPinned(tasks: -1)
+            activeTaskCount -= 1
         }
         return .finished
     }
@@ -65,15 +63,9 @@ extension TaskRegistry {
         let index = Int(slot)
         guard unpinning else { return finishTasks(ofPinned: index) }
         subtractTasks(ofPinned: index)
-        countPinned(tasks: 0, pins: -1)
-        // One write access to the entry (one uniqueness check of the array), not three.
+        pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
-    }
-
-    /// Whether the opaque token pinned at `slot` in `generation` has an open task.
-    func hasOpenTask(pinnedAt slot: Int32, generation: UInt32) -> Bool {
-        openTaskCount(pinnedAt: slot, generation: generation) > 0
     }
 
     /// The open tasks of the opaque token pinned at `slot` in `generation`; none for a stale pair.
@@ -94,11 +86,11 @@ extension TaskRegistry {
         slots[index].count = 0
     }
 
-    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label, reading the
-    /// entry only: the caller writes it once (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
+    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label; the
+    /// caller writes the entry (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
     private mutating func subtractTasks(ofPinned index: Int) {
-        countPinned(tasks: -slots[index].count)
-        if slots[index].hasLabel { setPinnedLabel(nil, at: Int32(index)) }
+        activeTaskCount -= slots[index].count
+        if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
@@ -133,9 +125,8 @@ extension TaskRegistry.Entry {
     }
 }
 
-/// What the registry issues to a new opaque token: its slot and the slot's generation. The
-/// pair names the token's entry until the token is released; after that it is stale, and every
-/// pinned-slot call given it changes nothing.
+/// What the registry issues to a new opaque token: its slot and the slot's generation, which name
+/// the token's entry until the token is released, then nothing.
 struct PinnedSlot: Equatable, Sendable {
     let slot: Int32
     let generation: UInt32

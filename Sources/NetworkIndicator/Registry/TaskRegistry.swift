@@ -1,14 +1,12 @@
 import Foundation
 
-/// Every open task of one manager, as a plain value behind the manager's lock. Entries live in
-/// the slots of a contiguous array, found through an ``IdentityTable`` keyed by their owner's
-/// identity (a caller's token, a ``NetworkActivityGroup``'s key, a helper's load). A finished
-/// entry frees its slot for the next new entry; entries move only when a sweep packs a sparse
-/// array, never a slot pinned to an opaque token. Push/pop is a plain counter.
-///
-/// A caller's token is identified by its `ObjectIdentifier` **and** its ``WeakWrapper``: once
-/// the weak reference reads `nil` the entry is dead, whatever object now lives at that address.
-/// "Finish" is the one verb for tasks that end; "free" is a slot going back to the free list.
+/// Every open task of one manager, as a plain value behind the tree's lock. Entries live in the
+/// slots of one array, found through an ``IdentityTable`` keyed by their owner's identity (a
+/// caller's token, a group's key, a helper's load) or pinned to an opaque token. A finished entry
+/// frees its slot for the next; entries move only when a sweep packs a sparse array, never a
+/// pinned slot. Push/pop is a plain counter. A caller's token is its `ObjectIdentifier` **and**
+/// its ``WeakWrapper``: once the weak reference reads `nil` the entry is dead, whatever object now
+/// lives at that address. Tasks "finish"; a slot is "freed" back to the free list.
 struct TaskRegistry {
     enum FinishOutcome: Equatable {
         case finished
@@ -18,34 +16,33 @@ struct TaskRegistry {
         case tokenDead
     }
 
-    // The state is changed only by the registry's own methods (this file and its extensions).
+    // Changed only by the registry's own methods (this file and its extensions).
 
     /// The slots, free ones included: read only those that are not ``Entry/isIdle``.
     var slots: [Entry] = []
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
-    private(set) var labels: [ObjectIdentifier: String] = [:]
+    var labels: [ObjectIdentifier: String] = [:]
     /// The labels of labelled pinned entries, by slot.
-    private(set) var pinnedLabels: [Int32: String] = [:]
-    /// The generation of a slot appended to the array: above the generation of every slot cut
-    /// from it, so that a stale pair never matches a later token at a re-appended slot.
-    private(set) var appendedGeneration: UInt32 = 0
+    var pinnedLabels: [Int32: String] = [:]
+    /// The generation of an appended slot: above that of every slot cut from the array, so that a
+    /// stale pair never matches a later token at a re-appended slot.
+    var appendedGeneration: UInt32 = 0
     /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
     var endedLabels = EndedLabels()
     /// Every open task: the entries' counts plus ``pushCount``.
-    private(set) var activeTaskCount = 0
-    /// Slots in use (``Entry/isInUse``): not on the free list. Each is in the table (a caller's
-    /// token or a group) or pinned to an opaque token, never both.
+    var activeTaskCount = 0
+    /// Slots not on the free list: each in the table or pinned, never both.
     var entryCount: Int { table.count + pinnedCount }
-    private(set) var pinnedCount = 0
+    var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
-    private(set) var sweptEntryCount = 0
-    private(set) var pushCount = 0
-    private(set) var pushStartedAt: TimeInterval = 0
+    var sweptEntryCount = 0
+    var pushCount = 0
+    var pushStartedAt: TimeInterval = 0
     var isPushStaleReported = false
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
-    /// not reported (`TaskRegistry+Cancel.swift`). Read only when a finish finds no entry.
+    /// not reported (`TaskRegistry+Cancel.swift`).
     var cancelledTasks: [ObjectIdentifier: CancelledTasks] = [:]
 
     // MARK: - Tokens and groups
@@ -123,21 +120,6 @@ struct TaskRegistry {
         return slots[index].isPinned ? pinnedLabels[Int32(index)] : labels[slots[index].key]
     }
 
-    // MARK: - The counts of pinned slots
-
-    // The one way `TaskRegistry+OpaqueTokens.swift` changes the registry's counts and labels.
-
-    /// `tasks` more open tasks of opaque tokens (fewer, if negative), in `pins` more pinned slots.
-    mutating func countPinned(tasks: Int, pins: Int = 0) {
-        activeTaskCount += tasks
-        pinnedCount += pins
-    }
-
-    /// Sets (or, `nil`, drops) the label of the pinned slot `slot`.
-    mutating func setPinnedLabel(_ label: String?, at slot: Int32) {
-        pinnedLabels[slot] = label
-    }
-
     // MARK: - Push/pop
 
     mutating func push(now: @autoclosure () -> TimeInterval) {
@@ -184,8 +166,7 @@ struct TaskRegistry {
         pushCount = 0
     }
 
-    /// Before the slots from `start` on are cut from the array: later appended slots start
-    /// above their generations.
+    /// Before the slots from `start` on are cut: later appended slots start above their generations.
     mutating func forgetGenerations(ofSlotsFrom start: Int) {
         for index in start..<slots.count {
             appendedGeneration = max(appendedGeneration, slots[index].generation)
@@ -194,14 +175,14 @@ struct TaskRegistry {
 
     // MARK: - Private
 
-    /// A swept entry whose object is gone (or is running its `deinit`). Safe under the lock:
-    /// the weak load yields `nil`, or the caller's own token, which the caller still holds.
+    /// A swept entry whose object is gone (or in its `deinit`). Safe under the lock: the weak load
+    /// yields `nil`, or the caller's own token, which the caller still holds.
     private mutating func isDead(at index: Int) -> Bool {
         slots[index].kind.isSwept && slots[index].token.load() == nil
     }
 
-    /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition` is
-    /// where its key lies in the table, if the caller just looked it up.
+    /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition`: where
+    /// its key lies in the table, if the caller just looked it up.
     @discardableResult
     mutating func finishEntry(at index: Int, tablePosition: Int? = nil) -> Int {
         let key = slots[index].key
@@ -223,22 +204,21 @@ struct TaskRegistry {
 extension TaskRegistry {
     /// One slot: an entry while it has tasks or is pinned (``isInUse``), otherwise free.
     struct Entry {
-        /// The owner's identity; meaningless in a pinned slot (see `TaskRegistry+OpaqueTokens.swift`).
+        /// The owner's identity; meaningless in a pinned slot.
         var key: ObjectIdentifier
         var token: WeakWrapper
         var count: Int
         var startedAt: TimeInterval
         var kind: TaskKind
-        /// The label lives in ``TaskRegistry/labels`` (only labelled entries pay for one).
+        /// The label lives in ``TaskRegistry/labels`` or ``TaskRegistry/pinnedLabels``.
         var hasLabel: Bool
         var isStaleReported = false
         /// Pinned to an opaque token until the token is released, even with no task.
         var isPinned = false
-        /// In a free slot, the next free slot (`-1`: none): the free list is threaded through the
-        /// array, headed by ``TaskRegistry/firstFreeSlot``.
+        /// In a free slot, the next free slot (`-1`: none), from ``TaskRegistry/firstFreeSlot``.
         var nextFreeSlot: Int32 = -1
-        /// The slot's generation, kept whatever the slot holds: a pinned slot's token carries
-        /// it, and the release of the token bumps it, so that the token's pair goes stale.
+        /// The slot's generation, whatever it holds: an opaque token carries it, and its release
+        /// bumps it, so that the token's pair goes stale.
         var generation: UInt32
 
         /// No open task (a free slot, or a pinned one whose tasks ended).
@@ -264,7 +244,7 @@ extension TaskRegistry.Entry {
     /// Makes a free slot the entry of a first task begun at `now`.
     mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
         self.key = key
-        // A free slot's weak reference is already `nil` (see `free`): no weak store without an object.
+        // A free slot's weak reference is `nil` already (see `free`).
         if let object { token.object = object }
         count = 1
         startedAt = now
@@ -282,13 +262,12 @@ extension TaskRegistry.Entry {
 }
 
 /// Holds a caller's token without keeping it alive: once ``object`` reads `nil` the token is gone,
-/// whatever object later lives at the same address. ``load()`` is `mutating` so that it reads the
-/// weak reference in place in the registry's array, where a read through the array's getter copies
-/// and destroys it (Benchmarks/README.md, "Unsafe and hand-written constructs"). Under the lock only.
+/// whatever object later lives at its address. ``load()`` is `mutating` so that it reads the weak
+/// reference in place in the registry's array, not through a copy (Benchmarks/README.md, "Unsafe
+/// and hand-written constructs"). Under the lock only.
 struct WeakWrapper {
     weak var object: AnyObject?
 
-    /// The token, strongly, or `nil` if it is gone, read in place (see above).
     mutating func load() -> AnyObject? {
         object
     }
@@ -298,15 +277,14 @@ struct WeakWrapper {
 enum TaskKind: UInt8, Sendable {
     /// A caller's object, held weakly; ends when it dies.
     case token
-    /// A caller's object that can also report that its work is over (an `Operation`, a
-    /// `URLSessionTask`, a ``NetworkActivityCompletionReporting`` type).
+    /// A caller's object that can report that its work is over (``NetworkActivityCompletionReporting``).
     case completionReportingToken
     /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
     case opaqueToken
     /// A ``NetworkActivityGroup``, ended by its `deinit`; its key is held weakly so a cancel reaches its handler.
     case group
-    /// A load of the package's async `URLSession` helpers, ended by the helper when the call
-    /// returns or throws, never swept; held weakly so that a cancel reaches it.
+    /// A load of the package's async `URLSession` helpers, ended when the call returns or throws;
+    /// held weakly so that a cancel reaches it.
     case load
 
     /// Whether the entry holds a weak reference that the sweep must check.
@@ -316,13 +294,12 @@ enum TaskKind: UInt8, Sendable {
     var holdsObject: Bool { self != .opaqueToken }
 }
 
-/// Decides the kind of a caller's token, caching the answer for the last token type: apps use
-/// one or two, and a conformance check costs more than the rest of a begin. Under the lock.
+/// Decides the kind of a caller's token, caching the answer for the last token type (apps use one
+/// or two, and a conformance check costs more than the rest of a begin). Under the lock.
 struct TokenClassifier {
     private var lastType: ObjectIdentifier?
     private var lastTypeReportsCompletion = false
 
-    /// The kind of a task begun with the caller's object `token`, held weakly.
     mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
         if type != lastType {

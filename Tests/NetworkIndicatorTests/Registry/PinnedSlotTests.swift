@@ -300,7 +300,7 @@ extension TaskRegistry {
     var nextPinnedSlot: Int32 { firstFreeSlot >= 0 ? firstFreeSlot : Int32(slots.count) }
 
     func hasOpenTask(_ pinned: PinnedSlot) -> Bool {
-        hasOpenTask(pinnedAt: pinned.slot, generation: pinned.generation)
+        openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation) > 0
     }
 
     mutating func beginPinned(_ pinned: PinnedSlot, label: String?, now: TimeInterval) -> Bool {
