@@ -153,12 +153,6 @@ final class IndicatorDriver: Sendable {
         tree.withLock { $0.openTaskCount(key, pinned: pinned, in: node) }
     }
 
-    /// The open tasks of the manager and its descendants, and how often that count left zero (a new
-    /// busy period tells the progress roll-up the scope was idle in between).
-    var progressActivity: ProgressActivity {
-        tree.withLock { $0.progressActivity(of: node) }
-    }
-
     /// For the report of a finish that found no task: the label the live caller's token `key` was
     /// begun with, if its tasks ended lately (see ``EndedLabels``).
     func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
@@ -285,10 +279,4 @@ final class IndicatorDriver: Sendable {
     private func eventTime() -> EventTime {
         EventTime(preread: readsCoarseClock ? nil : scheduler.now)
     }
-}
-
-/// A manager's count and its current busy period, as the progress roll-up sees them.
-struct ProgressActivity: Equatable {
-    let count: Int
-    let busyPeriod: UInt64
 }

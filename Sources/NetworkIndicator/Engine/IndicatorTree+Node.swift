@@ -19,13 +19,6 @@ extension IndicatorTree {
         }
     }
 
-    /// The open tasks of `id` and its descendants, and how often that count left zero.
-    func progressActivity(of id: NodeID) -> ProgressActivity {
-        read(id, ifGone: ProgressActivity(count: 0, busyPeriod: 0)) {
-            ProgressActivity(count: $0.activeTaskCount, busyPeriod: $0.busyPeriod)
-        }
-    }
-
     /// The label the opaque token `pinned` was begun with in `id`, if its tasks were finished lately.
     func labelOfEndedToken(pinnedAt pinned: PinnedSlot, in id: NodeID) -> String? {
         read(id, ifGone: nil) { $0.registry.endedLabels.label(ofPinned: pinned) }

@@ -8,7 +8,6 @@ import Foundation
 ///
 /// Invariants, kept by every event:
 /// - a node's ``Node/activeTaskCount`` is its registry's tasks plus ``Node/descendantTaskCount``;
-/// - a node's ``Node/busyPeriod`` counts the times its count left zero;
 /// - a node's schedule hears of every change of its count, its own or a descendant's;
 /// - a node is reached only through a ``NodeID`` of its current generation (``contains(_:)``).
 struct IndicatorTree {
@@ -26,9 +25,7 @@ struct IndicatorTree {
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
-        /// How many times the count left zero: the progress roll-up's busy period.
-        var busyPeriod: UInt64 = 0
-        /// When the count last left zero (a parent's snapshot shows it).
+        /// When the count last left zero, for a scope (its parent's snapshot shows it).
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
@@ -45,8 +42,8 @@ struct IndicatorTree {
             OutputSchedule.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }
 
-        /// Runs `change` on the node's own tasks in one write access, starts a busy period if the
-        /// count left zero and, if `tellingSchedule`, tells the schedule (its wish for a hop goes
+        /// Runs `change` on the node's own tasks in one write access, notes when the count left
+        /// zero and, if `tellingSchedule`, tells the schedule (its wish for a hop goes
         /// to `hop`). Returns `change`'s result and how far the count moved.
         @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
         mutating func changeTasks<Result>(
@@ -59,7 +56,7 @@ struct IndicatorTree {
             let result = change(&self, &time)
             let new = activeTaskCount
             guard new != old else { return (result, 0) }
-            if old == 0 { startBusyPeriod(time: &time) }
+            if old == 0, parent >= 0 { activeSince = time.now() }
             if tellingSchedule {
                 hop = schedule.tasksChanged(from: old, to: activity(count: new), now: time.now())
             }
@@ -71,15 +68,8 @@ struct IndicatorTree {
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
             descendantTaskCount += delta
-            if old == 0 { startBusyPeriod(time: &time) }
+            if old == 0, parent >= 0 { activeSince = time.now() }
             return schedule.tasksChanged(from: old, to: activity(count: old + delta), now: time.now())
-        }
-
-        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
-        private mutating func startBusyPeriod(time: inout EventTime) {
-            busyPeriod &+= 1
-            // Only a parent's snapshot reads when a child became active.
-            if parent >= 0 { activeSince = time.now() }
         }
     }
 

@@ -310,14 +310,11 @@ final class OutputDelivery {
         return body(&outlets[index]!)
     }
 
-    /// Stops a removed node's timers, finishes its streams and tells its outputs goodbye.
+    /// Stops a removed node's timers and tells its outputs goodbye; its streams finish as the
+    /// outlet, their last holder, is let go.
     private func close(_ outlet: Outlet) {
         for timer in outlet.timers.values { timer.cancel() }
-        for target in outlet.attached {
-            if let stream = target.stream {
-                stream.continuation.finish()
-                continue
-            }
+        for target in outlet.attached where target.stream == nil {
             guard let output = target.output else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }

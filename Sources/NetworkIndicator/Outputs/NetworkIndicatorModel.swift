@@ -29,18 +29,8 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
     /// while tasks begun with a `Progress` run): a value for a determinate bar, or `nil` for an
     /// indeterminate spinner.
     public private(set) var fractionCompleted: Double?
-    /// The manager the model was last added to, while it lives and keeps the model attached.
-    /// Observed: attaching and detaching (`addOutput`, `removeOutput`) change it, so that a view
-    /// reading it follows a model attached after the view was drawn, or moved to another
-    /// manager.
-    package var attachedManager: NetworkIndicatorManager? {
-        _ = attachmentChanges  // registers the access for observers
-        return attached
-    }
+    /// The manager the model is attached to: it follows one at a time.
     @ObservationIgnored private weak var attached: NetworkIndicatorManager?
-    /// Counts the attachments and detachments: the observed side of ``attachedManager``, whose
-    /// weak reference the `@Observable` macro cannot track.
-    private var attachmentChanges = 0
 
     /// Creates a detached model; attach it with ``NetworkIndicatorManager/addOutput(_:)``. It
     /// follows one manager at a time: added to a second, it leaves the first.
@@ -73,21 +63,19 @@ public final class NetworkIndicatorModel: NetworkIndicatorOutput {
         if self.fractionCompleted != fractionCompleted { self.fractionCompleted = fractionCompleted }
     }
 }
-/// The model remembers the manager it is attached to, and follows one manager at a time: added
-/// to another, it leaves the first, so that two managers' counts never mix in it.
+/// The model follows one manager at a time: added to another, it leaves the first, so that two
+/// managers' counts never mix in it.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension NetworkIndicatorModel: ManagerAwareOutput {
     package func outputAdded(to manager: NetworkIndicatorManager) {
         if let previous = attached, previous !== manager { previous.removeOutput(self) }
         guard attached !== manager else { return }
         attached = manager
-        attachmentChanges += 1
     }
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {
         guard attached === manager else { return }
         attached = nil
-        attachmentChanges += 1
     }
 }
 #endif

@@ -76,21 +76,22 @@ struct IndicatorTreeTests {
         #expect(family.tree.pop(in: family.sibling, time: &time).1, "drained: the next edge asks again")
     }
 
-    /// Leaving zero starts a busy period in the node and in each ancestor that left zero with
-    /// it, at the event's time for a scope (a parent's snapshot shows it).
-    @Test func leavingZeroStartsABusyPeriodUpTheTree() {
+    /// Leaving zero is noted, at the event's time, in each scope that left zero with it (a
+    /// parent's snapshot shows it); an ancestor busy already keeps its time.
+    @Test func leavingZeroIsNotedUpTheTree() {
         var family = Family()
         var time = at(7)
         _ = family.tree.push(in: family.root, time: &time)
         var later = at(9)
         _ = family.tree.push(in: family.grandchild, time: &later)
-        #expect(family.tree[family.grandchild].busyPeriod == 1)
-        #expect(family.tree[family.child].busyPeriod == 1)
-        #expect(family.tree[family.root].busyPeriod == 1, "the root was busy already")
+        #expect(family.tree[family.grandchild].activeSince == 9)
         #expect(family.tree[family.child].activeSince == 9)
         _ = family.tree.pop(in: family.grandchild, time: &later)
+        var again = at(11)
+        _ = family.tree.push(in: family.grandchild, time: &again)
+        #expect(family.tree[family.child].activeSince == 11, "left zero again")
         _ = family.tree.push(in: family.grandchild, time: &later)
-        #expect(family.tree[family.child].busyPeriod == 2)
+        #expect(family.tree[family.child].activeSince == 11, "busy already")
     }
 
     /// A reset of a subtree ends every task in it at once; the ancestors lose them and a

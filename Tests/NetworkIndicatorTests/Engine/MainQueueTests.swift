@@ -138,6 +138,22 @@ struct MainQueueTests {
         #expect(values == [false])
     }
 
+    /// A scope's stream ends when the scope goes, while its root and the main queue live on; it
+    /// hears no value for the going.
+    @Test(.timeLimit(.minutes(1))) func aScopesStreamFinishesWhenTheScopeGoes() async {
+        let harness = Harness()
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager)
+        var values = scope!.visibilityUpdates().makeAsyncIterator()
+        harness.settle()
+        #expect(await values.next() == false)
+        scope!.pushNetworkActivity()
+        harness.settle()
+        #expect(await values.next() == true)
+        scope = nil
+        harness.settle()
+        #expect(await values.next() == nil, "finished")
+    }
+
     @Test func nothingIsScheduledWhileNothingIsTracked() {
         let harness = Harness(completionDelay: 0.2)
         let work = harness.scheduler.enqueuedWorkCount + harness.scheduler.scheduledTimerCount

@@ -10,6 +10,21 @@ struct TaskRegistryTests {
         func cancel() {}
     }
 
+    /// A late finish is absorbed only while the cancelled object lives: once it died, its key
+    /// may name a newcomer, whose finish is reported as unknown and forgets the record.
+    @Test func aCancelledObjectsRecordEndsWithTheObject() {
+        var registry = TaskRegistry()
+        var work: Work? = Work()
+        let key = ObjectIdentifier(work!)
+        registry.begin(key, object: work, kind: .load, label: nil, now: 0)
+        registry.begin(key, object: work, kind: .load, label: nil, now: 0)
+        #expect(registry.finishCancellableTasks().work.count == 1)
+        #expect(registry.finishOne(key) == .finished, "one late finish absorbed")
+        work = nil
+        #expect(registry.finishOne(key) == .unknown, "its object died: not absorbed")
+        #expect(registry.cancelledTasks.isEmpty)
+    }
+
     @Test func deadEntryAtAReusedKeyIsReplacedNotMerged() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)  // any stable key stands for "this address"
