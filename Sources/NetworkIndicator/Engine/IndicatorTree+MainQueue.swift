@@ -13,21 +13,23 @@ extension IndicatorTree {
     /// the order the nodes asked.
     mutating func drainDirtyNodes(now: TimeInterval) -> [Answer] {
         takeDirtyNodes().compactMap { index in
-            let node = Int(index)
-            // A node removed since it asked is a fresh node with no hop pending.
-            guard nodes[node].schedule.isHopPending else { return nil }
-            let activity = nodes[node].activity(count: nodes[node].activeTaskCount)
-            let id = NodeID(index: index, generation: nodes[node].generation)
-            return Answer(node: id, reconciliation: nodes[node].schedule.reconcile(activity, now: now))
+            withNode(Int(index)) { node in
+                // A node removed since it asked is a fresh node with no hop pending.
+                guard node.schedule.isHopPending else { return nil }
+                let reconciliation = node.schedule.reconcile(node.activity(count: node.activeTaskCount), now: now)
+                return Answer(node: NodeID(index: index, generation: node.generation), reconciliation: reconciliation)
+            }
         }
     }
 
     /// The delay timer of `generation` of `id` fired; `nil` if it is stale.
     mutating func delayTimerFired(_ id: NodeID, generation: UInt64, now: TimeInterval) -> Answer? {
         guard contains(id) else { return nil }
-        let activity = nodes[Int(id.index)].activity(count: nodes[Int(id.index)].activeTaskCount)
-        return nodes[Int(id.index)].schedule.delayTimerFired(generation: generation, activity, now: now).map {
-            Answer(node: id, reconciliation: $0)
+        return withNode(Int(id.index)) { node in
+            let activity = node.activity(count: node.activeTaskCount)
+            return node.schedule.delayTimerFired(generation: generation, activity, now: now).map {
+                Answer(node: id, reconciliation: $0)
+            }
         }
     }
 

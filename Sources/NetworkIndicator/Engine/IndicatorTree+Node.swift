@@ -86,7 +86,7 @@ extension IndicatorTree {
     // MARK: - Private
 
     private func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
-        contains(id) ? body(nodes[Int(id.index)]) : ifGone
+        contains(id) ? body(node(at: Int(id.index))) : ifGone
     }
 
     /// Runs `body` on the node `id`; marks the node dirty if it asks for a hop.
@@ -96,7 +96,7 @@ extension IndicatorTree {
         _ body: (inout Node) -> (Result, Bool)
     ) -> (Result, Bool) {
         guard contains(id) else { return (ifGone, false) }
-        let (result, asks) = body(&nodes[Int(id.index)])
+        let (result, asks) = withNode(Int(id.index), body)
         return (result, asks && markDirty(id.index))
     }
 }

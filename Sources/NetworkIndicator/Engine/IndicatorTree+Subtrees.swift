@@ -5,45 +5,31 @@ import Foundation
 extension IndicatorTree {
     // MARK: - Nodes
 
-    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot, at a
-    /// removed node's index (in the generation its removal left) or appended.
+    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot.
     mutating func addNode(
         childOf parent: NodeID,
         label: String?,
         diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
     ) -> NodeID {
         precondition(contains(parent))
-        var node = Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label)
-        let index: Int32
-        if let reused = freeIndices.popLast() {
-            index = reused
-            node.generation = nodes[Int(reused)].generation
-            nodes[Int(reused)] = node
-        } else {
-            index = Int32(nodes.count)
-            nodes.append(node)
-        }
-        nodes[Int(parent.index)].children.append(index)
-        return NodeID(index: index, generation: node.generation)
+        let id = storeScope(Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label))
+        withNode(Int(parent.index)) { $0.children.append(id.index) }
+        return id
     }
 
     /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its index moves to the next generation, which no id names yet.
-    /// Returns whether the tree's hop must be enqueued. Its descendants are gone already (each
+    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued. Its descendants are gone already (each
     /// keeps its parent's manager alive); its outputs and timers are ``OutputDelivery``'s to stop.
     mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
         guard contains(id) else { return false }
-        let index = Int(id.index)
-        let parent = nodes[index].parent
+        let removed = node(at: Int(id.index))
         var needsHop = false
-        if parent >= 0 {
-            nodes[Int(parent)].children.removeAll { $0 == id.index }
-            let ended = nodes[index].registry.activeTaskCount
-            needsHop = ended > 0 && rollUp(-ended, from: parent, time: &time)
-            freeIndices.append(id.index)
+        if removed.parent >= 0 {
+            withNode(Int(removed.parent)) { $0.children.removeAll { $0 == id.index } }
+            let ended = removed.registry.activeTaskCount
+            needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
         }
-        nodes[index] = Node(diagnosticsHandler: Self.silent, parent: -1)
-        nodes[index].generation = id.generation &+ 1
+        clearNode(id)
         return needsHop
     }
 
@@ -53,7 +39,7 @@ extension IndicatorTree {
     func subtree(of id: NodeID) -> [Int32] {
         var order: [Int32] = []
         func visit(_ index: Int32) {
-            for child in nodes[Int(index)].children { visit(child) }
+            for child in node(at: Int(index)).children { visit(child) }
             order.append(index)
         }
         visit(id.index)
@@ -83,7 +69,7 @@ extension IndicatorTree {
         guard contains(id) else { return false }
         var needsHop = false
         for index in subtree(of: id) {
-            let node = NodeID(index: index, generation: nodes[Int(index)].generation)
+            let node = NodeID(index: index, generation: node(at: Int(index)).generation)
             if changeTasks(in: node, time: &time, ifGone: (), { node, _ in change(&node) }).1 { needsHop = true }
         }
         return needsHop
@@ -97,9 +83,9 @@ extension IndicatorTree {
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
         guard contains(id) else { return ([], 0) }
-        let snapshotted = nodes[Int(id.index)]
+        let snapshotted = node(at: Int(id.index))
         var records = snapshotted.registry.records(keepingAlive: &keptAlive)
-        for child in snapshotted.children.map({ nodes[Int($0)] }) where child.activeTaskCount > 0 {
+        for child in snapshotted.children.map({ node(at: Int($0)) }) where child.activeTaskCount > 0 {
             records.append(
                 TaskRegistry.ActivityRecord(
                     label: child.label ?? "child NetworkIndicatorManager",

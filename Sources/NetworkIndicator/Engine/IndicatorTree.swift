@@ -30,7 +30,7 @@ struct IndicatorTree {
         /// The parent's index, `-1` for the root.
         var parent: Int32
         var children: [Int32] = []
-        /// The node's name in its parent's snapshot.
+        /// The name of the node in its parent's snapshot.
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
         var generation: UInt32 = 0
@@ -42,25 +42,18 @@ struct IndicatorTree {
             OutputSchedule.Activity(count: count, tracksWeakTokens: registry.sweptEntryCount > 0)
         }
 
-        /// Runs `change` on the node's own tasks in one write access, notes when the count left
-        /// zero and, if `tellingSchedule`, tells the schedule (its wish for a hop goes
-        /// to `hop`). Returns `change`'s result and how far the count moved.
-        @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
-        mutating func changeTasks<Result>(
-            time: inout EventTime,
-            tellingSchedule: Bool,
-            hop: inout Bool,
-            _ change: (inout Node, inout EventTime) -> Result
-        ) -> (Result, delta: Int) {
-            let old = activeTaskCount
-            let result = change(&self, &time)
+        /// After the node's own tasks changed from a count of `old`: notes when the count left zero
+        /// and, if `tellingSchedule`, tells the schedule (its wish for a hop goes to `hop`).
+        /// Returns how far the count moved.
+        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
+        mutating func settle(from old: Int, time: inout EventTime, tellingSchedule: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
-            guard new != old else { return (result, 0) }
-            if old == 0, parent >= 0 { activeSince = time.now() }
+            guard new != old else { return 0 }
+            if old == 0 { leftZero(time: &time) }
             if tellingSchedule {
                 hop = schedule.tasksChanged(from: old, to: activity(count: new), now: time.now())
             }
-            return (result, new - old)
+            return new - old
         }
 
         /// A descendant's count moved by `delta` (not 0); returns whether the schedule asks for a hop.
@@ -68,38 +61,20 @@ struct IndicatorTree {
         mutating func descendantsChanged(by delta: Int, time: inout EventTime) -> Bool {
             let old = activeTaskCount
             descendantTaskCount += delta
-            if old == 0, parent >= 0 { activeSince = time.now() }
+            if old == 0 { leftZero(time: &time) }
             return schedule.tasksChanged(from: old, to: activity(count: old + delta), now: time.now())
+        }
+
+        @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
+        private mutating func leftZero(time: inout EventTime) {
+            // Only a parent's snapshot reads when a child became active.
+            if parent >= 0 { activeSince = time.now() }
         }
     }
 
     /// The nodes whose schedule asked for a hop since the last ``drainDirtyNodes(now:)``, in the
     /// order they asked: while it is not empty, the tree's one hop is enqueued.
     private(set) var dirtyNodes: [Int32] = []
-    // Changed only by the tree's events (this file and its extensions).
-
-    /// Node `i` at `nodes[i]`, the root at 0; a removed node's index waits in `freeIndices`.
-    var nodes: [Node]
-    var freeIndices: [Int32] = []
-
-    /// The handler of a removed node, and the answer for a stale id.
-    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
-    static let rootID = NodeID(index: 0, generation: 0)
-
-    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
-        nodes = [Node(diagnosticsHandler: diagnosticsHandler, parent: -1)]
-    }
-
-    /// Whether `id` names a node of the tree (not removed since).
-    func contains(_ id: NodeID) -> Bool {
-        Int(id.index) < nodes.count && nodes[Int(id.index)].generation == id.generation
-    }
-
-    /// The node `id` names; it must be in the tree.
-    subscript(id: NodeID) -> Node {
-        precondition(contains(id))
-        return nodes[Int(id.index)]
-    }
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
     /// caller enqueues the tree's hop after the lock).
@@ -114,10 +89,82 @@ struct IndicatorTree {
         return dirtyNodes
     }
 
+    /// The root (index 0), kept out of `scopes`: a root's event skips an array access, and a
+    /// scope's roll-up reaches it without one (pays: 11-13 % of a depth-1 pair; Benchmarks/README.md).
+    private(set) var rootNode: Node
+    /// Node `i` at `scopes[i - 1]`; a removed node's index waits in ``freeIndices`` for reuse.
+    private(set) var scopes: [Node] = []
+
+    /// Runs `body` on `node` in one write access.
+    @inline(__always)  // pays: every scope's task event (Benchmarks/README.md, "The engine cut")
+    private static func modify<Result>(_ node: inout Node, _ body: (inout Node) -> Result) -> Result {
+        body(&node)
+    }
+
+    /// Runs `body` on the node at `index`, in place: for the tree's own events.
+    mutating func withNode<Result>(_ index: Int, _ body: (inout Node) -> Result) -> Result {
+        if index == 0 { return body(&rootNode) }
+        return body(&scopes[index - 1])
+    }
+
+    /// The node at `index`, copied (off the hot paths).
+    func node(at index: Int) -> Node {
+        index == 0 ? rootNode : scopes[index - 1]
+    }
+
+    private var freeIndices: [Int32] = []
+
+    /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
+    /// left) or appended; returns its id.
+    mutating func storeScope(_ node: Node) -> NodeID {
+        var node = node
+        guard let reused = freeIndices.popLast() else {
+            scopes.append(node)
+            return NodeID(index: Int32(scopes.count), generation: node.generation)
+        }
+        node.generation = scopes[Int(reused) - 1].generation
+        scopes[Int(reused) - 1] = node
+        return NodeID(index: reused, generation: node.generation)
+    }
+
+    /// Empties the node `id` and moves it to the next generation, which no id names yet:
+    /// ``contains(_:)`` refuses every id of the removed node. A scope's index waits for reuse.
+    mutating func clearNode(_ id: NodeID) {
+        precondition(contains(id), "a node is cleared once, by its removal")
+        withNode(Int(id.index)) { node in
+            node = Node(diagnosticsHandler: Self.silent, parent: -1)
+            node.generation = id.generation &+ 1
+        }
+        if id.index > 0 { freeIndices.append(id.index) }
+    }
+
+    /// The handler of a removed node, and the answer for a stale id.
+    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
+
+    static let rootID = NodeID(index: 0, generation: 0)
+
+    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
+        rootNode = Node(diagnosticsHandler: diagnosticsHandler, parent: -1)
+    }
+
+    /// Whether `id` names a node of the tree (not removed since).
+    func contains(_ id: NodeID) -> Bool {
+        let index = Int(id.index)
+        if index == 0 { return rootNode.generation == id.generation }
+        return index <= scopes.count && scopes[index - 1].generation == id.generation
+    }
+
+    /// The node `id` names; it must be in the tree.
+    subscript(id: NodeID) -> Node {
+        precondition(contains(id))
+        return node(at: Int(id.index))
+    }
+
     // MARK: - Count changes
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's move up
-    /// the tree. Returns `change`'s result and whether the tree's hop must be enqueued.
+    /// the tree and tells each schedule it reached (the node's own only if `tellingSchedule`).
+    /// Returns `change`'s result and whether the tree's hop must be enqueued.
     @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
     mutating func changeTasks<Result>(
         in id: NodeID,
@@ -128,29 +175,47 @@ struct IndicatorTree {
     ) -> (Result, Bool) {
         guard contains(id) else { return (ifGone, false) }
         var hop = false
-        let index = Int(id.index)
-        let (result, delta) = nodes[index].changeTasks(
-            time: &time,
-            tellingSchedule: tellingSchedule,
-            hop: &hop,
-            change
-        )
+        guard id.index > 0 else {
+            // The root, the common case: no ancestor to reach, no scope array to touch.
+            let old = rootNode.activeTaskCount
+            let result = change(&rootNode, &time)
+            _ = rootNode.settle(from: old, time: &time, tellingSchedule: tellingSchedule, hop: &hop)
+            return (result, hop && markDirty(0))
+        }
+        // One write access to the scope's node (one bounds and uniqueness check) for the change.
+        let (result, delta, parent) = Self.modify(&scopes[Int(id.index) - 1]) { node in
+            let old = node.activeTaskCount
+            let result = change(&node, &time)
+            let delta = node.settle(from: old, time: &time, tellingSchedule: tellingSchedule, hop: &hop)
+            return (result, delta, node.parent)
+        }
         var needsHop = hop && markDirty(id.index)
-        let parent = nodes[index].parent
-        if delta != 0, parent >= 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
+        if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
         return (result, needsHop)
     }
 
     /// The one roll-up: adds `delta` to the descendants' count of the node at `first` and of each
     /// of its ancestors, each schedule told; those that ask for a hop are marked dirty. Returns
-    /// whether the tree's hop must be enqueued.
+    /// whether the tree's hop must be enqueued; nothing for `first` == `-1` (above the root).
+    @inline(__always)  // pays: a depth-1 scope's pair (Benchmarks/README.md, "The engine cut")
     mutating func rollUp(_ delta: Int, from first: Int32, time: inout EventTime) -> Bool {
+        // A child of the root, the common scope, reaches its one ancestor without the loop's call.
+        guard first == 0 else { return rollUp(delta, fromScope: first, time: &time) }
+        return rootNode.descendantsChanged(by: delta, time: &time) && markDirty(0)
+    }
+
+    /// ``rollUp(_:from:time:)`` from a scope's parent that is not the root, or from above the root.
+    @inline(never)
+    private mutating func rollUp(_ delta: Int, fromScope first: Int32, time: inout EventTime) -> Bool {
         var needsHop = false
+        // Every chain of parents ends at the root (index 0), kept apart from the scopes.
         var next = first
-        while next >= 0 {
-            if nodes[Int(next)].descendantsChanged(by: delta, time: &time), markDirty(next) { needsHop = true }
-            next = nodes[Int(next)].parent
+        while next > 0 {
+            let position = Int(next) - 1
+            if scopes[position].descendantsChanged(by: delta, time: &time), markDirty(next) { needsHop = true }
+            next = scopes[position].parent
         }
+        if next == 0, rootNode.descendantsChanged(by: delta, time: &time), markDirty(0) { needsHop = true }
         return needsHop
     }
 
@@ -183,7 +248,9 @@ struct IndicatorTree {
 
     /// Pins a slot to a new opaque token and begins its first task; `nil` if `id` is stale.
     mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Bool) {
-        changeTasks(in: id, time: &time, ifGone: nil) { node, time in node.registry.pin(label: label, now: time.now()) }
+        changeTasks(in: id, time: &time, ifGone: nil) { node, time in
+            node.registry.pin(label: label, now: time.now())
+        }
     }
 
     /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
