@@ -1,12 +1,10 @@
 import Foundation
 
 /// The main-actor half of one tree: each node's outputs, progress listeners and timers, and the
-/// tree's one hop. Events on the tree ask for the hop (``enqueueHop(on:)``); the hop drains every
-/// dirty node in one hold of the tree's lock, then performs the answers here with the lock
-/// released: timers first, then outputs. Outputs are held weakly (a deallocated output is told
-/// nothing more); a visibility stream is an output kept until it ends. A node's progress
-/// listeners (outputs that receive the fraction, owner-bound closures) are told by its
-/// ``ProgressRollUp``'s readings (``deliverProgress(_:to:)``).
+/// tree's one hop, which drains every dirty node in one hold of the tree's lock, then performs the
+/// answers with the lock released: timers first, then outputs. Outputs are held weakly; a
+/// visibility stream is an output kept until it ends. Progress listeners (outputs that receive
+/// the fraction, owner-bound closures) hear the ``ProgressRollUp``'s readings.
 @MainActor
 final class OutputDelivery {
     /// One node's outputs and timers, for the node of `generation` at its index.
@@ -21,8 +19,7 @@ final class OutputDelivery {
         var fraction: Double?
     }
 
-    /// A listener of a node's fraction: an output that asked for it (held weakly, as every
-    /// output), or an owner-bound closure of `observeProgress(owner:_:)`.
+    /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
     @MainActor
     private struct ProgressListener {
         weak var output: (any NetworkIndicatorOutput)?
@@ -46,7 +43,7 @@ final class OutputDelivery {
     }
 
     /// A ``NetworkIndicatorManager/visibilityUpdates()`` stream as an output. It finishes the
-    /// stream when let go, even if the main queue never runs again (a test's scheduler dropped).
+    /// stream when let go, even if the main queue never runs again.
     private final class StreamOutput: NetworkIndicatorOutput {
         let continuation: AsyncStream<Bool>.Continuation
 
@@ -64,9 +61,8 @@ final class OutputDelivery {
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
-    /// The tree's scheduler until its root manager goes, then `nil`: the work still queued then
-    /// (the root's removal) holds this delivery, and must not hold it in a cycle through the
-    /// scheduler, or a test that drops its scheduler would never free them, nor end their streams.
+    /// The tree's scheduler until its root manager goes, then `nil`, so that work still queued then
+    /// (the root's removal) holds no cycle through the scheduler: a dropped scheduler frees both.
     private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
@@ -80,8 +76,7 @@ final class OutputDelivery {
         schedulerSlot.withLock { $0 }
     }
 
-    /// Queues the tree's hop on `scheduler` (the tree's); an event asks for it when it marked the
-    /// first dirty node.
+    /// Queues the tree's hop on `scheduler` (the tree's), for an event that marked the first dirty node.
     nonisolated func enqueueHop(on scheduler: any NetworkIndicatorScheduler) {
         scheduler.enqueue { [self] in hop() }
     }
@@ -128,8 +123,8 @@ final class OutputDelivery {
     }
 
     /// Attaches a visibility stream to `node` as an output kept here, and yields the current
-    /// visibility. The stream's end detaches it; the node's removal finishes it. Callable from
-    /// any thread: the attaching runs on the main actor, in order with the hops.
+    /// visibility. The stream's end detaches it; the node's removal finishes it. From any thread:
+    /// the attaching runs on the main actor, in order with the hops.
     nonisolated func attachStream(
         _ continuation: AsyncStream<Bool>.Continuation,
         to node: IndicatorTree.NodeID,
@@ -156,9 +151,8 @@ final class OutputDelivery {
         }
     }
 
-    /// Adds a progress listener to `node` (an output, or an observer): brings the others up to
-    /// `fraction` first, then tells the new one `fraction`. An output attached already is not
-    /// added twice.
+    /// Adds a progress listener to `node` (an output, once, or an observer) and tells it
+    /// `fraction`, after bringing the others up to it.
     func addProgressListener(
         output: (any NetworkIndicatorOutput)? = nil,
         observer: ProgressObserver? = nil,
@@ -182,10 +176,9 @@ final class OutputDelivery {
         _ = modifyOutlet(node) { $0.progressListeners.removeAll { $0.output === output } }
     }
 
-    /// Tells the progress listeners of `node` `fraction` if it differs from what they were last
-    /// told, and lets go of those no longer listening. Listeners may call back into the manager.
+    /// Tells the live progress listeners of `node` `fraction` if it differs from what they were
+    /// last told, then lets go of the others. Listeners may call back into the manager.
     func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
-        // A listener no longer live hears nothing (its owner or output is gone); it is let go after.
         let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
             guard fraction != outlet.fraction else { return [] }
             outlet.fraction = fraction
@@ -201,8 +194,7 @@ final class OutputDelivery {
     }
 
     /// The manager of `node` is gone: its timers stop, outputs that showed the indicator hear
-    /// `false`, count outputs hear `0` (a count output that outlives its manager keeps no stale
-    /// count), and all are let go. Nothing if the node's index went to a newer node already.
+    /// `false`, count outputs hear `0`, and all are let go. Nothing if a newer node has its index.
     func remove(_ node: IndicatorTree.NodeID) {
         guard let outlet = outlet(node) else { return }
         outlets[Int(node.index)] = nil
@@ -256,8 +248,8 @@ final class OutputDelivery {
         }
     }
 
-    /// Ends the tasks of `node`'s tokens that died or report completion, reports stale tasks, then
-    /// brings the schedule up to date. O(live tokens). Runs on the sweep timer.
+    /// The sweep timer: ends the tasks of `node`'s tokens that died or report completion, reports
+    /// stale tasks, then brings the schedule up to date. O(live tokens).
     private func sweep(_ node: IndicatorTree.NodeID) {
         guard let scheduler else { return }
         let now = scheduler.now
@@ -294,10 +286,9 @@ final class OutputDelivery {
         return outlet
     }
 
-    /// Runs `body` on the outlet of `node`, made if missing. An outlet of an older generation
-    /// (a removed node whose removal has not run yet) is closed first. `nil`, and nothing made,
-    /// if `node` is itself older than the outlet at its index: work for a removed node that
-    /// arrives after a new node took the index must not touch the new node's outlet.
+    /// Runs `body` on the outlet of `node`, made if missing; an outlet of an older generation (a
+    /// removed node whose removal has not run yet) is closed first. `nil`, and nothing made, if
+    /// `node` is older than the outlet at its index (late work for a removed node).
     private func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result? {
         let index = Int(node.index)
         while outlets.count <= index { outlets.append(nil) }
@@ -325,8 +316,7 @@ final class OutputDelivery {
         outlet(node)?.attached.contains { $0.output === output } ?? false
     }
 
-    /// Lets go of the deallocated outputs of `node`; the schedule stops asking for hops on behalf
-    /// of those that received counts.
+    /// Lets go of the deallocated outputs of `node`, and tells the schedule how many wanted counts.
     private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
         let released =
             modifyOutlet(node) { outlet -> Int in

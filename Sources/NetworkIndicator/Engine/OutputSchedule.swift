@@ -1,10 +1,9 @@
 import Foundation
 
-/// When a manager's outputs are told and which of its timers run, as a pure value: each event is
-/// a `mutating func` returning what to do, which ``OutputDelivery`` performs after the lock.
-/// Around the ``VisibilityPolicy`` (the state machine of the indicator's visibility) it
-/// coalesces main-queue hops (at most one pending) and decides which timers run: the policy's
-/// delay timer and the sweep timer.
+/// When a manager's outputs are told and which of its timers run, as a pure value: each event is a
+/// `mutating func` returning what ``OutputDelivery`` performs after the lock. Around the
+/// ``VisibilityPolicy`` (the visibility's state machine) it keeps at most one main-queue hop
+/// pending and decides which timers run: the policy's delay timer and the sweep timer.
 struct OutputSchedule {
     /// The manager's settings, read at each reconcile (the stale-task threshold by the sweep).
     typealias Settings = NetworkIndicatorSettings
@@ -24,14 +23,13 @@ struct OutputSchedule {
         case sweep
     }
 
-    /// A change to one timer. Every change carries a new generation: a firing or an
-    /// installation that carries an older one is stale.
+    /// A change to one timer, with a new generation: a firing that carries an older one is stale.
     enum TimerChange: Equatable {
         case start(after: TimeInterval, repeating: TimeInterval?, generation: UInt64)
         case cancel
     }
 
-    /// What a reconcile asks the driver to do, after the lock.
+    /// What a reconcile asks ``OutputDelivery`` to do, after the lock.
     struct Reconciliation: Equatable {
         /// For each timer, its change (a `.start` replaces a running timer).
         var timerChanges: [TimerKind: TimerChange] = [:]
@@ -50,15 +48,15 @@ struct OutputSchedule {
     private var generations: [TimerKind: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
     private(set) var sweepInterval: TimeInterval?
-    /// What the last reconcile reported (the outputs were told these, or are being told).
+    /// What the last reconcile reported to the outputs.
     private(set) var reportedVisibility = false
     private(set) var reportedCount = 0
 
     // MARK: - Events from any thread
 
     /// The task count went from `old` to `activity.count`; `true` when the caller must enqueue a
-    /// reconcile: on an edge no running delay absorbs, on every change while an output wants counts,
-    /// and for the first swept token (to start the sweep).
+    /// hop: on an edge no running delay absorbs, on every change while an output wants counts, and
+    /// for the first swept token (to start the sweep).
     mutating func tasksChanged(from old: Int, to activity: Activity, now: @autoclosure () -> TimeInterval) -> Bool {
         let new = activity.count
         var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
@@ -75,7 +73,7 @@ struct OutputSchedule {
     }
 
     /// An output was attached. One that wants counts is told the last reconciled count at once
-    /// (returned); if the registry moved since, the answer asks for a reconcile to catch up.
+    /// (returned), and a hop is asked for if the count moved since.
     mutating func outputAttached(
         receivesCount: Bool,
         activity: Activity
