@@ -12,6 +12,9 @@ public import Foundation
 ///   call that scheduled it (the manager may hold internal invariants across the call).
 /// - ``now`` is monotonic and measured in seconds from an arbitrary origin.
 /// - All requirements may be called from any thread.
+/// - A ``NetworkIndicatorTimer`` handle should not keep its scheduler alive. The manager's work
+///   queued on the scheduler holds the manager's timer handles until it runs, so a handle that
+///   retains a scheduler whose queue never runs again (a test's, dropped) keeps both in memory.
 public protocol NetworkIndicatorScheduler: Sendable {
     /// The current time, in seconds from an arbitrary origin; never decreases.
     ///
