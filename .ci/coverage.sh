@@ -7,12 +7,9 @@ min="${1:-90}"
 scratch=.build-coverage
 
 mkdir -p "$scratch"
-run_tests() { swift test --enable-code-coverage --scratch-path "$scratch" >"$scratch/coverage-test.log" 2>&1; }
-# Once more, and only once, on swift-corelibs-foundation's TaskRegistry trap (see .ci/run).
-run_tests || {
-    grep -q 'FoundationNetworking/TaskRegistry.swift.*not in the registry' "$scratch/coverage-test.log" &&
-        echo "!! swift-corelibs-foundation's TaskRegistry trap: running once more" && run_tests
-} || {
+source .ci/foundation-retry.sh
+with_foundation_retry "$scratch/coverage-test.log" \
+    swift test --enable-code-coverage --scratch-path "$scratch" >/dev/null || {
     tail -50 "$scratch/coverage-test.log"
     exit 1
 }
