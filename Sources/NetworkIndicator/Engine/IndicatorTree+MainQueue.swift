@@ -12,7 +12,8 @@ extension IndicatorTree {
     /// The tree's hop runs: every dirty node's schedule brings its policy and timers up to date, in
     /// the order the nodes asked.
     mutating func drainDirtyNodes(now: TimeInterval) -> [Answer] {
-        takeDirtyNodes().compactMap { index in
+        defer { clearDirtyNodes() }
+        return dirtyNodes.compactMap { index in
             withNode(Int(index)) { node in
                 // A node removed since it asked is a fresh node with no hop pending.
                 guard node.schedule.isHopPending else { return nil }

@@ -24,6 +24,12 @@ extension IndicatorTree {
         read(id, ifGone: nil) { $0.registry.endedLabels.label(ofPinned: pinned) }
     }
 
+    /// The label the caller's token `key` was begun with in `id`, if its tasks ended lately and it
+    /// is still alive (see ``EndedLabels``).
+    func labelOfEndedToken(_ key: ObjectIdentifier, in id: NodeID) -> String? {
+        read(id, ifGone: nil) { $0.registry.endedLabels.label(of: key) }
+    }
+
     /// The open operations of the group keyed `key` in `id`.
     func groupCount(for key: ObjectIdentifier, in id: NodeID) -> Int {
         read(id, ifGone: 0) { $0.registry.groupCount(for: key) }
@@ -38,12 +44,6 @@ extension IndicatorTree {
     }
 
     // MARK: - Events that move no count
-
-    /// The label the caller's token `key` was begun with in `id`, if its tasks ended lately and
-    /// it is still alive (see ``EndedLabels``, which forgets dead tokens as it reads).
-    mutating func labelOfEndedToken(_ key: ObjectIdentifier, in id: NodeID) -> String? {
-        event(id, ifGone: nil) { ($0.registry.endedLabels.label(of: key), false) }.0
-    }
 
     /// Replaces the handler of `id`; returns the old one, to release after the lock.
     mutating func replaceDiagnosticsHandler(

@@ -18,8 +18,9 @@ extension IndicatorTree {
     }
 
     /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued. Its descendants are gone already (each
-    /// keeps its parent's manager alive); its outputs and timers are ``OutputDelivery``'s to stop.
+    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued.
+    /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
+    /// timers are ``OutputDelivery``'s to stop.
     mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
         guard contains(id) else { return false }
         let removed = node(at: Int(id.index))

@@ -83,10 +83,9 @@ struct IndicatorTree {
         return dirtyNodes.count == 1
     }
 
-    /// Takes the dirty nodes, in the order they asked (for the hop).
-    mutating func takeDirtyNodes() -> [Int32] {
-        defer { dirtyNodes.removeAll(keepingCapacity: true) }
-        return dirtyNodes
+    /// The hop drained the dirty nodes.
+    mutating func clearDirtyNodes() {
+        dirtyNodes.removeAll(keepingCapacity: true)
     }
 
     /// The root (index 0), kept out of `scopes`: a root's event skips an array access, and a

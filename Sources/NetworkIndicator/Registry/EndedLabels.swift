@@ -41,7 +41,7 @@ struct EndedLabels {
     /// The label the token `key` was last begun with, if it is still alive and among the last
     /// ``capacity`` ended. Called with the lock held, for a token the caller still holds: the
     /// weak reference yields that token (or `nil`), so no object is released here.
-    mutating func label(of key: ObjectIdentifier) -> String? {
+    func label(of key: ObjectIdentifier) -> String? {
         for index in ended.indices.reversed() {
             guard case .token(key, var token) = ended[index].owner else { continue }
             return token.load() != nil ? ended[index].label : nil

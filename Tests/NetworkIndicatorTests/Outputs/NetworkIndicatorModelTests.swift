@@ -58,8 +58,7 @@ struct NetworkIndicatorModelTests {
         let released = WeakReference(manager)
         let model = NetworkIndicatorModel(manager: manager!)
         manager = nil
-        #expect(released.object == nil)
-        _ = model
+        withExtendedLifetime(model) { #expect(released.object == nil) }
     }
 
     @Test func observersAreToldOfChanges() {
