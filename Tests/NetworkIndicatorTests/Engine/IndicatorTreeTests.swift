@@ -173,6 +173,9 @@ struct IndicatorTreeTests {
         #expect(family.tree.openTaskCount(key, pinned: nil, in: family.sibling) == 0, "a gone node measures nothing")
         #expect(family.tree.openTaskCount(key, pinned: PinnedSlot(slot: 0, generation: 0), in: family.sibling) == 0)
         #expect(family.tree.groupCount(for: key, in: family.sibling) == 0, "nor has a group open")
+        var keptAlive: [AnyObject] = []
+        let snapshot = family.tree.snapshot(of: family.sibling, keepingAlive: &keptAlive)
+        #expect(snapshot.records.isEmpty && snapshot.count == 0, "nor a snapshot")
         // A sweep of a node gone meanwhile finds nothing, answers nothing and asks for no hop.
         let (swept, sweepNeedsHop) = family.tree.sweepRegistry(family.sibling, now: 1)
         #expect(swept == nil && !sweepNeedsHop)

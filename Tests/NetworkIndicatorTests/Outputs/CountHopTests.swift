@@ -68,6 +68,18 @@ struct CountHopTests {
         _ = manager
     }
 
+    /// A count output released by its owner is let go once: the one still alive keeps hearing
+    /// every count, however many hops run after the release.
+    @Test func aReleasedCountOutputIsLetGoOnce() {
+        let kept = CountingOutput()
+        var released: CountingOutput? = CountingOutput()
+        let manager = visibleManager(with: kept)
+        manager.addOutput(released!)
+        released = nil
+        changeCountsWithoutChangingVisibility(manager)
+        #expect(kept.counts == [0, 1, 2, 3, 4, 3, 2])
+    }
+
     @Test func anOutputThatAsksForCountsAndFractionsMayKeepTheDefaultHandlers() {
         let output = OptedInOutput()
         let manager = visibleManager(with: output)
