@@ -76,6 +76,18 @@ struct IndicatorTreeTests {
         #expect(family.tree.pop(in: family.sibling, time: &time).1, "drained: the next edge asks again")
     }
 
+    /// The roll-up walks the parent indices to the root and stops there: from above the root
+    /// (`-1`, the root's parent) it reaches nothing.
+    @Test func theRollUpStopsAtTheRoot() {
+        var family = Family()
+        var time = at(0)
+        #expect(!family.tree.rollUp(1, from: -1, time: &time))
+        #expect(family.count(family.root) == 0)
+        #expect(family.tree.rollUp(2, from: family.child.index, time: &time))
+        #expect(family.count(family.child) == 2 && family.count(family.root) == 2)
+        #expect(family.count(family.grandchild) == 0 && family.count(family.sibling) == 0)
+    }
+
     /// Leaving zero is noted, at the event's time, in each scope that left zero with it (a
     /// parent's snapshot shows it); an ancestor busy already keeps its time.
     @Test func leavingZeroIsNotedUpTheTree() {
