@@ -213,8 +213,7 @@ final class OutputDelivery {
             for (kind, change) in reconciliation.timerChanges {
                 outlet.timers.removeValue(forKey: kind)?.cancel()
                 guard case .start(let delay, let interval, let generation) = change else { continue }
-                let leeway = interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
-                outlet.timers[kind] = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) {
+                outlet.timers[kind] = scheduler.schedule(after: delay, repeating: interval, leeway: change.leeway) {
                     [weak self] in
                     switch kind {
                     case .delay: self?.delayTimerFired(node, generation: generation)

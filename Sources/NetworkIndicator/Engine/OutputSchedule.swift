@@ -27,6 +27,13 @@ struct OutputSchedule {
     enum TimerChange: Equatable {
         case start(after: TimeInterval, repeating: TimeInterval?, generation: UInt64)
         case cancel
+
+        /// How late the scheduler may run a started timer, so that it can coalesce wake-ups: a
+        /// tenth of a repeating timer's interval, or of a one-shot's delay but at most 50 ms.
+        var leeway: TimeInterval {
+            guard case .start(let delay, let interval, _) = self else { return 0 }
+            return interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
+        }
     }
 
     /// What a reconcile asks ``OutputDelivery`` to do, after the lock.

@@ -132,6 +132,19 @@ struct CancelTests {
         #expect(manager.activeTaskCount == 0)
     }
 
+    /// A reset ends everything, the cancel's memory included: a finish after it is reported, as
+    /// every finish after a reset is.
+    @Test func aFinishAfterAResetIsReportedEvenForACancelledTask() {
+        let diagnostics = DiagnosticsRecorder()
+        let manager = makeManager(diagnostics: diagnostics)
+        let operation = BlockOperation {}
+        manager.beganNetworkTask(withToken: operation)
+        manager.cancelNetworkTasks()
+        manager.resetNetworkActivity()
+        manager.finishedNetworkTask(forToken: operation)
+        #expect(diagnostics.kinds == [.unknownFinish])
+    }
+
     @Test func aTokenBegunAgainAfterTheCancelIsANewTask() {
         let manager = makeManager()
         let work = Work()

@@ -18,6 +18,18 @@ struct OutputScheduleTests {
         schedule.tasksChanged(from: old, to: activity(new, weak: weak), now: now)
     }
 
+    /// A timer may run a tenth of its interval late (the sweep), or a tenth of its delay but at
+    /// most 50 ms (the delay timer, whose firing the user sees).
+    @Test func aTimersLeewayIsATenthAndADelaysAtMostFiftyMilliseconds() {
+        func leeway(_ delay: TimeInterval, repeating: TimeInterval?) -> TimeInterval {
+            OutputSchedule.TimerChange.start(after: delay, repeating: repeating, generation: 1).leeway
+        }
+        #expect(abs(leeway(2, repeating: 2) - 0.2) < 1e-12)
+        #expect(abs(leeway(0.3, repeating: nil) - 0.03) < 1e-12)
+        #expect(leeway(2, repeating: nil) == 0.05)
+        #expect(OutputSchedule.TimerChange.cancel.leeway == 0)
+    }
+
     @Test mutating func theFirstTaskAsksForOneHopAndLaterChangesShareIt() {
         #expect(change(0, 1) == true)
         #expect(change(1, 0) == false, "a hop is pending already")
