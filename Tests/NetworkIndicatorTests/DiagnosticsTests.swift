@@ -44,6 +44,21 @@ struct DiagnosticsTests {
         harness.manager.popNetworkActivity()
     }
 
+    /// A later push while the counter is open restarts neither its age nor its report.
+    @Test func aLaterPushRestartsNeitherThePushCountersAgeNorItsReport() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 10
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 6)
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 4)
+        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "pushNetworkActivity()")])
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 20)
+        #expect(harness.diagnostics.all.count == 1, "reported once")
+        for _ in 0..<3 { harness.manager.popNetworkActivity() }
+    }
+
     @Test func aTaskBegunAfterAStaleOneEndedIsReportedWhenItTurnsStaleToo() {
         // The second task takes the first one's freed slot: its report is not taken as made.
         let harness = Harness()
