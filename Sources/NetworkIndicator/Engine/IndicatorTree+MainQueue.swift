@@ -12,15 +12,20 @@ extension IndicatorTree {
     /// The tree's hop runs: every dirty node's schedule brings its policy and timers up to date, in
     /// the order the nodes asked.
     mutating func drainDirtyNodes(now: TimeInterval) -> [Answer] {
-        defer { clearDirtyNodes() }
-        return dirtyNodes.compactMap { index in
+        var answers: [Answer] = []
+        // By position, so that no copy of the list outlives the loop and the clearing keeps its buffer.
+        for position in dirtyNodes.indices {
+            let index = dirtyNodes[position]
             withNode(Int(index)) { node in
                 // A node removed since it asked is a fresh node with no hop pending.
-                guard node.schedule.isHopPending else { return nil }
+                guard node.schedule.isHopPending else { return }
                 let reconciliation = node.schedule.reconcile(node.activity(count: node.activeTaskCount), now: now)
-                return Answer(node: NodeID(index: index, generation: node.generation), reconciliation: reconciliation)
+                let id = NodeID(index: index, generation: node.generation)
+                answers.append(Answer(node: id, reconciliation: reconciliation))
             }
         }
+        clearDirtyNodes()
+        return answers
     }
 
     /// The delay timer of `generation` of `id` fired; `nil` if it is stale.
