@@ -16,19 +16,19 @@ struct TaskRegistry {
         case tokenDead
     }
 
-    // Changed only by the registry's own methods (this file and its extensions).
+    // Changed only by the registry's own methods: `private(set)` where no extension writes it.
 
     /// The slots, free ones included: read only those that are not ``Entry/isIdle``.
     var slots: [Entry] = []
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
-    var labels: [ObjectIdentifier: String] = [:]
+    private(set) var labels: [ObjectIdentifier: String] = [:]
     /// The labels of labelled pinned entries, by slot.
     var pinnedLabels: [Int32: String] = [:]
     /// The generation of an appended slot: above that of every slot cut from the array, so that a
     /// stale pair never matches a later token at a re-appended slot.
-    var appendedGeneration: UInt32 = 0
+    private(set) var appendedGeneration: UInt32 = 0
     /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
     var endedLabels = EndedLabels()
     /// Every open task: the entries' counts plus ``pushCount``.
@@ -37,9 +37,9 @@ struct TaskRegistry {
     var entryCount: Int { table.count + pinnedCount }
     var pinnedCount = 0
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
-    var sweptEntryCount = 0
-    var pushCount = 0
-    var pushStartedAt: TimeInterval = 0
+    private(set) var sweptEntryCount = 0
+    private(set) var pushCount = 0
+    private(set) var pushStartedAt: TimeInterval = 0
     var isPushStaleReported = false
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
     /// not reported (`TaskRegistry+Cancel.swift`).
