@@ -89,6 +89,24 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all.map(\.label) == ["retry"])
     }
 
+    /// The list of ended labels fills between the two ends of one token: its newer label must win
+    /// over the older one, still kept.
+    @Test func aLateFinishNamesTheLastLabelEvenWhenTheListFilledBetween() {
+        let harness = Harness()
+        let others = (1..<EndedLabels.capacity).map { _ in NSObject() }
+        for (index, token) in others.enumerated() {
+            harness.manager.beganNetworkTask(withToken: token, label: "load \(index)")
+            harness.manager.finishedNetworkTask(forToken: token)
+        }
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.beganNetworkTask(withToken: request, label: "retry")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["retry"])
+    }
+
     // MARK: - Coalescing
 
     @Test func identicalReportsAreWrittenOnceAndSummedUpWhenTheirSecondIsOver() {

@@ -16,8 +16,8 @@ struct EndedLabels {
         var label: String
     }
 
+    /// Oldest first, so that a token remembered twice is found by its newer label.
     private var ended: [Ended] = []
-    private var oldest = 0
 
     /// Keeps `label` for the token `key` (held weakly by `token`), forgetting the oldest if full.
     mutating func remember(_ label: String, key: ObjectIdentifier, token: WeakWrapper) {
@@ -30,12 +30,8 @@ struct EndedLabels {
     }
 
     private mutating func remember(_ new: Ended) {
-        if ended.count < Self.capacity {
-            ended.append(new)
-        } else {
-            ended[oldest] = new
-            oldest = (oldest + 1) % Self.capacity
-        }
+        if ended.count == Self.capacity { ended.removeFirst() }
+        ended.append(new)
     }
 
     /// The label the token `key` was last begun with, if it is still alive and among the last
