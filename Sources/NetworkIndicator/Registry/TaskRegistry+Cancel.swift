@@ -37,9 +37,9 @@ extension TaskRegistry {
         return result
     }
 
-    /// A finish of `key` found no entry: `true` (and one fewer to absorb) if it is a late
-    /// finish of a task that a cancel ended, whose object still lives (so `key` is still its
-    /// address). Off the common path: only a finish that matches no entry comes here.
+    /// A finish of `key`: `true` (and one fewer to absorb) if it is a late finish of a task that
+    /// a cancel ended, whose object still lives (so `key` is still its address). Off the common
+    /// path: a finish comes here only while some cancelled task's finish is owed.
     @inline(never)
     mutating func absorbCancelledFinish(_ key: ObjectIdentifier) -> Bool {
         guard cancelledTasks[key] != nil else { return false }

@@ -79,9 +79,11 @@ struct TaskRegistry {
         if let label { labels[key] = label }
     }
 
-    /// Ends one task of `key`.
+    /// Ends one task of `key`; a late finish of a task a cancel ended is absorbed first, even if
+    /// `key` was begun again since (its new task stays open until its own finish).
     mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
-        guard let position = table.position(of: key) else { return absorbCancelledFinish(key) ? .finished : .unknown }
+        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .finished }
+        guard let position = table.position(of: key) else { return .unknown }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
             finishEntry(at: index, tablePosition: position)

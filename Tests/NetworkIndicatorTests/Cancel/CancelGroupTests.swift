@@ -61,6 +61,24 @@ struct CancelGroupTests {
         #expect(diagnostics.kinds == [.groupFinishWithoutStart])
     }
 
+    /// A refresh: the cancel stops the old load, a new one starts at once, and the old load's
+    /// completion arrives after it. That finish is the cancelled one's, absorbed: the new load
+    /// stays counted until its own finish.
+    @Test func aLateFinishAfterANewOperationBeganIsAbsorbedNotTakenFromIt() {
+        let diagnostics = DiagnosticsRecorder()
+        let manager = makeManager(diagnostics: diagnostics)
+        let group = NetworkActivityGroup(manager: manager, label: "feed")
+        group.operationStarted()
+        manager.cancelNetworkTasks()
+        group.operationStarted()  // the refresh
+        group.operationFinished()  // the cancelled load's completion, late
+        #expect(group.activeOperationCount == 1)
+        #expect(manager.activeTaskCount == 1)
+        group.operationFinished()  // the refresh's own
+        #expect(manager.activeTaskCount == 0)
+        #expect(diagnostics.kinds.isEmpty)
+    }
+
     @Test func theHandlerMayCallBackIntoTheManager() {
         let manager = makeManager()
         let group = NetworkActivityGroup(manager: manager)

@@ -145,6 +145,20 @@ struct CancelTests {
         #expect(diagnostics.kinds == [.unknownFinish])
     }
 
+    /// A token of work that can run again (a retrying request) is cancelled and begun again
+    /// before the cancelled run's finish arrives: that finish is absorbed, the new run stays.
+    @Test func aLateFinishOfATokenBegunAgainIsAbsorbedNotTakenFromTheNewRun() {
+        let manager = makeManager()
+        let work = Work()
+        manager.beganNetworkTask(withToken: work)
+        manager.cancelNetworkTasks()
+        manager.beganNetworkTask(withToken: work)
+        manager.finishedNetworkTask(forToken: work)  // the cancelled run's, late
+        #expect(manager.activeTaskCount == 1)
+        manager.finishedNetworkTask(forToken: work)
+        #expect(manager.activeTaskCount == 0)
+    }
+
     @Test func aTokenBegunAgainAfterTheCancelIsANewTask() {
         let manager = makeManager()
         let work = Work()
