@@ -49,6 +49,39 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
     }
 
+    /// A reset ends tasks as a finish does: a finish after it names the task the reset ended, not
+    /// an older one of the same token.
+    @Test func aFinishAfterAResetNamesTheTaskTheResetEnded() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.beganNetworkTask(withToken: request, label: "retry")
+        let token = harness.manager.beganNetworkTask(label: "download")
+        harness.manager.finishedNetworkTask(forToken: token)
+        harness.manager.beganNetworkTask(withToken: token, label: "download again")
+        harness.manager.resetNetworkActivity()
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.diagnostics.all.map(\.label) == ["retry", "download again"])
+    }
+
+    /// A labelled token that dies unfinished is ended by the sweep; it can never be named again,
+    /// so it must not push a live token's label out of the list.
+    @Test func deadTokensLeaveTheLabelsOfLiveOnesInPlace() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        harness.manager.finishedNetworkTask(forToken: request)
+        for index in 0..<EndedLabels.capacity {
+            harness.manager.beganNetworkTask(withToken: NSObject(), label: "abandoned \(index)")
+        }
+        harness.advance(by: 1)  // the sweep ends the dead tokens' tasks
+        #expect(harness.manager.activeTaskCount == 0)
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["upload"])
+    }
+
     @Test func aFinishOfATokenNeverBegunNamesItsType() {
         let harness = Harness()
         harness.manager.finishedNetworkTask(forToken: NSObject())

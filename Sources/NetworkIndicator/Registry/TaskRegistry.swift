@@ -143,8 +143,10 @@ struct TaskRegistry {
 
     // MARK: - Everything
 
-    /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task.
+    /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task. The labels of
+    /// the tokens' tasks are remembered, as a finish would (a dead token's is never read).
     mutating func finishEverything() {
+        if !labels.isEmpty || !pinnedLabels.isEmpty { rememberLabelsOfOpenTokens() }
         firstFreeSlot = -1
         if pinnedCount == 0 {
             forgetGenerations(ofSlotsFrom: 0)
@@ -177,6 +179,18 @@ struct TaskRegistry {
 
     // MARK: - Private
 
+    /// Before a reset: keeps the labels of the open labelled tokens in ``endedLabels``, loading
+    /// no weak reference (a load here could release a token's last owner under the lock).
+    private mutating func rememberLabelsOfOpenTokens() {
+        for index in slots.indices where !slots[index].isIdle && slots[index].hasLabel {
+            if slots[index].isPinned, let label = pinnedLabels[Int32(index)] {
+                endedLabels.remember(label, pinned: PinnedSlot(slot: Int32(index), generation: slots[index].generation))
+            } else if slots[index].kind.isSwept, let label = labels[slots[index].key] {
+                endedLabels.remember(label, key: slots[index].key, token: slots[index].token)
+            }
+        }
+    }
+
     /// A swept entry whose object is gone (or in its `deinit`). Safe under the lock: the weak load
     /// yields `nil`, or the caller's own token, which the caller still holds.
     private mutating func isDead(at index: Int) -> Bool {
@@ -193,7 +207,8 @@ struct TaskRegistry {
         let hasLabel = slots[index].hasLabel
         activeTaskCount -= count
         if isSwept { sweptEntryCount -= 1 }
-        if hasLabel, let label = labels.removeValue(forKey: key), isSwept {
+        // A dead token's label could never be read: it would only push a live one's out.
+        if hasLabel, let label = labels.removeValue(forKey: key), isSwept, !isDead(at: index) {
             endedLabels.remember(label, key: key, token: slots[index].token)
         }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
