@@ -45,6 +45,24 @@ struct OpaqueTokenTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
+    /// Each finish of a token begun three times ends one of its tasks: the third ends the last,
+    /// and a fourth is reported.
+    @Test func eachFinishOfAnOpaqueTokenBegunThriceEndsOneTask() {
+        let harness = Harness()
+        let token = harness.manager.beganNetworkTask()
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.beganNetworkTask(withToken: token)
+        var counts: [Int] = []
+        for _ in 0..<3 {
+            harness.manager.finishedNetworkTask(forToken: token)
+            counts.append(harness.manager.activeTaskCount)
+        }
+        #expect(counts == [2, 1, 0])
+        #expect(harness.diagnostics.all.isEmpty)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+    }
+
     /// Begun again after its task was finished, the token is still the manager's own: its death
     /// ends the new task at once, with no weak reference to sweep for.
     @Test func opaqueTokenBegunAgainAfterItsFinishIsStillOpaque() {

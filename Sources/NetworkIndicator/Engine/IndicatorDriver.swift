@@ -242,15 +242,15 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - The progress roll-up
 
-    /// The open tasks of the manager and its descendants that `measured` leaves, in one lock hold:
-    /// each measures up to its `cap` open tasks of its token in its node. For the progress snapshot.
-    func unmeasuredTaskCount(_ measured: [MeasuredTasks]) -> Int {
+    /// Whether `measured` leaves some open task of the manager and its descendants, in one lock
+    /// hold: each measures up to its `cap` open tasks of its token in its node. For the progress snapshot.
+    func hasUnmeasuredTasks(_ measured: [MeasuredTasks]) -> Bool {
         tree.withLock { tree in
             var count = tree.activeTaskCount(of: node)
             for tasks in measured {
                 count -= min(tree.openTaskCount(tasks.key, pinned: tasks.pinned, in: tasks.node), tasks.cap)
             }
-            return max(count, 0)
+            return count > 0
         }
     }
 

@@ -100,10 +100,10 @@ final class ProgressRollUp: Sendable {
     /// ended meanwhile measures nothing, and one that began meanwhile reads unmeasured.
     func snapshot() -> NetworkProgressSnapshot {
         let summary = read()
-        let unmeasured = driver.unmeasuredTaskCount(summary.measured)
-        guard unmeasured > 0 || summary.isRunning else { return NetworkProgressSnapshot() }
+        let hasUnmeasuredTasks = driver.hasUnmeasuredTasks(summary.measured)
+        guard hasUnmeasuredTasks || summary.isRunning else { return NetworkProgressSnapshot() }
         let now = driver.scheduler.now
-        return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: unmeasured > 0, now: now)
+        return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: hasUnmeasuredTasks, now: now)
     }
 }
 
