@@ -29,7 +29,9 @@ extension NetworkIndicatorManager {
     ///
     /// A finish that arrives afterwards for a cancelled task (an `Operation`'s completion
     /// calling ``finishedNetworkTask(forToken:)``, a group's ``NetworkActivityGroup/operationFinished()``)
-    /// is absorbed silently, as long as the token lives: the work was cancelled, not misused.
+    /// is absorbed silently, as long as the token lives: the work was cancelled, not misused. It
+    /// is absorbed first even when the same token or group has begun new work since (a refresh
+    /// that restarts at once), so the new work stays counted until its own finish.
     ///
     /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after
