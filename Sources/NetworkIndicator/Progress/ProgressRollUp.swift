@@ -62,9 +62,12 @@ final class ProgressRollUp: Sendable {
         let samples = parts.map { part in
             let openTasks = part.openTaskCount
             let hasEnded = openTasks == 0
-            let needsReading = hasEnded || !foundRunning || repeatedKeys.contains(part.key)
-            let reading = needsReading ? part.read() : nil
-            if !hasEnded, let reading, reading.isDeterminate, !reading.isCancelled { foundRunning = true }
+            let isRepeated = repeatedKeys.contains(part.key)
+            let reading = hasEnded || !foundRunning || isRepeated ? part.read() : nil
+            // Only a part of a token listed once keeps the batch running for sure: a repeated
+            // one may leave in the fold (superseded, or surplus), and the parts left unread
+            // would then look as if none ran.
+            if !hasEnded, !isRepeated, let reading, reading.isDeterminate, !reading.isCancelled { foundRunning = true }
             return Batch.Sample(entry: part, openTasks: openTasks, reading: reading)
         }
         // Nothing to fold while the batch runs and no part leaves: the common case.

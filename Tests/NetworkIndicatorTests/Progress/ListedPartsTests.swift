@@ -37,6 +37,24 @@ struct ListedPartsTests {
         group.operationFinished()
     }
 
+    /// A group's first part leaves (the group cannot tell which operation ended) while another
+    /// task runs with a known size: the batch goes on, with the part that left counted as done.
+    /// Nobody reads in between, so the next begin is what folds it.
+    @Test func aPartLeavingUnreadWhileAnotherTaskRunsKeepsTheBatch() throws {
+        let group = NetworkActivityGroup(manager: manager)
+        let first = progress(0, of: 100)
+        group.operationStarted(progress: first)
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        first.completedUnitCount = 50
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+        group.operationStarted(progress: Progress(totalUnitCount: -1))
+        group.operationFinished()  // one of the two: the older part leaves, as done
+        group.operationStarted(progress: progress(0, of: 100))
+        let fraction = try #require(manager.progressSnapshot().fractionCompleted)
+        #expect(abs(fraction - 100.0 / 300) < 1e-9, "the done part's 100 units stay in the batch")
+        withExtendedLifetime(other) {}
+    }
+
     @Test func aScopeNobodyReadsKeepsOnlyItsRunningParts() {
         for _ in 0..<1_000 {
             let download = manager.beganNetworkTask(progress: progress(0, of: 10))
