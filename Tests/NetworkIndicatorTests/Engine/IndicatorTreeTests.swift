@@ -193,6 +193,9 @@ struct IndicatorTreeTests {
         #expect(swept == nil && !sweepNeedsHop)
         let (answer, needsHop) = family.tree.finishSweep(family.sibling, completed: [], now: 1)
         #expect(answer == nil && !needsHop)
+        // Nor does a reset or a cancel of it.
+        #expect(!family.tree.resetSubtree(of: family.sibling, time: &time))
+        #expect(!family.tree.cancelSubtree(of: family.sibling, time: &time).1)
     }
 
     /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.

@@ -25,6 +25,19 @@ struct TaskRegistryTests {
         #expect(registry.cancelledTasks.isEmpty)
     }
 
+    /// A reset forgets the labels of the tasks it ends (the ended-labels list keeps the live
+    /// tokens' for a late finish), so that resets never pile labels up.
+    @Test func aResetKeepsNoLabelOfTheTasksItEnded() {
+        var registry = TaskRegistry()
+        let object = Object()
+        registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "upload", now: 0)
+        let pinned = registry.pin(label: "download", now: 0)
+        registry.finishEverything()
+        #expect(registry.labels.isEmpty && registry.pinnedLabels.isEmpty)
+        #expect(registry.endedLabels.label(of: ObjectIdentifier(object)) == "upload")
+        #expect(registry.endedLabels.label(ofPinned: pinned) == "download")
+    }
+
     @Test func deadEntryAtAReusedKeyIsReplacedNotMerged() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)  // any stable key stands for "this address"
