@@ -74,6 +74,23 @@ struct TaskRegistryTests {
         #expect(registry.cancelledTasks.isEmpty)
     }
 
+    /// A live object's record does not stop the forgetting: the next cancel forgets every dead
+    /// object's record and keeps every live one's, whatever order the records come in (with ten
+    /// of each, a loop that stopped at a live record would keep some dead ones almost surely).
+    @Test func aCancelForgetsTheDeadRecordsAndKeepsTheLiveOnes() {
+        var registry = TaskRegistry()
+        let live = (0..<10).map { _ in Work() }
+        var dead: [Work] = (0..<10).map { _ in Work() }
+        for work in live + dead {
+            registry.begin(ObjectIdentifier(work), object: work, kind: .token, label: nil, now: 0)
+        }
+        #expect(registry.finishCancellableTasks().work.count == 20)
+        dead.removeAll()
+        let next = registry.finishCancellableTasks()
+        #expect(Set(registry.cancelledTasks.keys) == Set(live.map(ObjectIdentifier.init)))
+        #expect(next.keptAlive.count == 10, "the live objects read, to release after the lock")
+    }
+
     @Test func finishAtAReusedKeyEndsTheDeadTasksOnly() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
