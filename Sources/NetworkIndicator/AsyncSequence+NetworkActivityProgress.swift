@@ -22,7 +22,7 @@ extension AsyncSequence {
     ///     `"trackingNetworkActivity"` by default.
     ///   - expectedElementCount: How many elements the sequence will produce, or `nil`.
     ///   - weight: The units the whole sequence weighs in the roll-up (bytes, beside transfers),
-    ///     or `nil` for one unit per element.
+    ///     or `nil` for one unit per element; 0 or less counts the sequence as of unknown size.
     public func trackingNetworkActivity(
         in manager: NetworkIndicatorManager = .shared,
         label: String? = nil,

@@ -21,7 +21,8 @@ extension NetworkActivityGroup {
     ///
     /// - Parameters:
     ///   - progress: The operation's progress, or `nil`.
-    ///   - weight: The units the operation weighs instead of `progress.totalUnitCount`, or `nil`.
+    ///   - weight: The units the operation weighs instead of `progress.totalUnitCount`, or `nil`;
+    ///     0 or less counts the operation as one of unknown size.
     public func operationStarted(progress: Progress?, weight: Int64? = nil) {
         guard let progress else { return operationStarted() }
         manager.settleProgress()

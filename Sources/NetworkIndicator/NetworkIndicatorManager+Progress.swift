@@ -42,7 +42,8 @@ extension NetworkIndicatorManager {
     ///   URLSession forms), or the `weight` it was begun with, and has done `fractionCompleted`
     ///   of it. The fraction is units done over units in all, so that a 1 KB request finishing
     ///   beside a 1 GB download does not jump the bar to 50 %, as averaging tasks would. Give a
-    ///   progress that counts pages or files a `weight` in bytes (an estimate will do).
+    ///   progress that counts pages or files a `weight` in bytes (an estimate will do). A
+    ///   `weight` of 0 or less makes the task one of unknown size, as if begun without progress.
     /// - **Batches.** A batch is the determinate work that overlaps: it begins with the first
     ///   task whose total is known, and ends when none of its tasks runs. Then the value is
     ///   `nil`, even while requests without progress (or of unknown size) still run, so that a

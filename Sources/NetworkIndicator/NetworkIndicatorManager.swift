@@ -135,7 +135,8 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     ///   - progress: The task's progress, or `nil` (the default) for none.
-    ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`.
+    ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`;
+    ///     0 or less counts the task as one of unknown size.
     @inlinable
     public func beganNetworkTask(
         withToken token: AnyObject,
@@ -197,7 +198,8 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - progress: The task's progress, or `nil` (the default) for none.
     ///   - weight: The units the whole task weighs in the roll-up instead of
     ///     `progress.totalUnitCount`, such as an estimate in bytes for a progress that counts
-    ///     pages or files; `nil` to use its own total.
+    ///     pages or files; `nil` to use its own total. 0 or less counts the task as one of
+    ///     unknown size, as if begun without progress.
     /// - Returns: The token. Discarding it ends the task immediately.
     @inlinable
     public func beganNetworkTask(
