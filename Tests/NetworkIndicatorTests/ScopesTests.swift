@@ -239,6 +239,17 @@ struct ScopesTests {
         #expect(tree.root.visibilityChanges == [false])
     }
 
+    /// A reset or cancel that ends nothing changes nothing: no manager of the tree asks for a
+    /// main-queue hop ("none at all while nothing changes").
+    @Test func aResetOrCancelOfAnIdleTreeAsksForNoHop() {
+        let tree = Tree()
+        tree.settle()
+        let before = tree.root.scheduler.enqueuedWorkCount
+        tree.root.manager.resetNetworkActivity()
+        tree.feed.cancelNetworkTasks()
+        #expect(tree.root.scheduler.enqueuedWorkCount == before)
+    }
+
     @Test func childUsesItsParentsScheduler() {
         let tree = Tree()
         let token = tree.feed.beganNetworkTask()

@@ -5,8 +5,8 @@ import Foundation
 extension IndicatorTree {
     /// One schedule's answer, for the main actor to perform after the lock, and the node it is for.
     struct Answer {
-        var node: NodeID
-        var reconciliation: OutputSchedule.Reconciliation
+        let node: NodeID
+        let reconciliation: OutputSchedule.Reconciliation
     }
 
     /// The tree's hop runs: every dirty node's schedule brings its policy and timers up to date, in

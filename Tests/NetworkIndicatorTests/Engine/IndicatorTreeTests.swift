@@ -198,6 +198,25 @@ struct IndicatorTreeTests {
         #expect(!family.tree.cancelSubtree(of: family.sibling, time: &time).1)
     }
 
+    /// A removed node's delay timer that fires late finds nothing, even when the node that took
+    /// its index runs a delay timer of the same generation.
+    @Test func aGoneNodesLateDelayTimerIsNotTakenForItsSuccessors() {
+        var family = Family()
+        var time = at(0)
+        _ = family.tree.removeNode(family.sibling, time: &time)
+        let reused = family.tree.addNode(childOf: family.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
+        _ = family.tree.changeSettings(of: reused) { $0.startDelay = 1 }
+        _ = family.tree.push(in: reused, time: &time)
+        let answers = family.tree.drainDirtyNodes(now: 0)
+        let started = answers.first { $0.node == reused }?.reconciliation.timerChanges[.delay]
+        guard case .start(_, _, let generation) = started else {
+            Issue.record("the successor's start delay did not start its timer")
+            return
+        }
+        #expect(family.tree.delayTimerFired(family.sibling, generation: generation, now: 1) == nil)
+        #expect(family.tree.delayTimerFired(reused, generation: generation, now: 1) != nil, "its own fires")
+    }
+
     /// A node removed while dirty gives no answer: its index holds a fresh node with no hop pending.
     @Test func aNodeRemovedWhileDirtyIsSkippedByTheDrain() {
         var family = Family()
