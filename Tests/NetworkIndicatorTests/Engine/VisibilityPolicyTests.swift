@@ -97,6 +97,18 @@ struct VisibilityPolicyTests {
         #expect(policy.isVisible)
     }
 
+    /// A delay timer that fires up to a microsecond before its deadline counts as on time (a
+    /// scheduler's clock and the policy's sums round differently). In binary, 2e-6 - 1e-6 is
+    /// exactly 1e-6, so the firing at 1e-6 falls exactly on that edge.
+    @Test(arguments: [(Policy.Phase.delayingStart, true), (.delayingHide, false)])
+    func aDelayThatFiresAMicrosecondEarlyCountsAsElapsed(phase: Policy.Phase, shows: Bool) {
+        var onTheEdge = policy(in: phase, startDelay: 2e-6, completionDelay: 2e-6)
+        #expect(onTheEdge.timerFired(now: 1e-6) == .init(visibility: shows))
+        var early = policy(in: phase, startDelay: 2e-6, completionDelay: 2e-6)
+        #expect(early.timerFired(now: 0.5e-6).visibility == nil, "1.5 µs early waits for the rest")
+        #expect(early.phase == phase)
+    }
+
     @Test(arguments: [Policy.Phase.hidden, .delayingStart, .visible, .delayingHide])
     func repeatedActivityNeverRestartsADelay(phase: Policy.Phase) {
         var policy = policy(in: phase)
