@@ -9,7 +9,7 @@ import Foundation
 final class OutputDelivery {
     /// One node's outputs and timers, for the node of `generation` at its index.
     private struct Outlet {
-        var generation: UInt32
+        let generation: UInt32
         var attached: [Attached] = []
         /// What the outputs were last told.
         var isVisible = false
