@@ -2,8 +2,8 @@
 #
 # swift-corelibs-foundation on Linux has a trap of its own, "Trying to access a behaviour for a
 # task that in not in the registry" (FoundationNetworking/TaskRegistry.swift): URLSessionTask.cancel()
-# racing the task's own end inside Foundation. The cancel tests provoke it on purpose about once in a
-# few dozen runs under load. It is Foundation's race, not a failure of ours, so a run that hit it is
+# racing the task's own end inside Foundation. The cancel tests, which cancel real loads, reach it
+# now and then under load. It is Foundation's race, not a failure of ours, so a run that hit it is
 # run again, at most twice; any other failure fails at once. Every rerun is announced (on stderr).
 #
 # Two guards keep a crash from costing the whole CI budget:
