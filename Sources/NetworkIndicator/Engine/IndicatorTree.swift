@@ -13,7 +13,7 @@ import Foundation
 struct IndicatorTree {
     /// A node's index, and the generation that index had when the node was added. A removed
     /// node's index is reused with the next generation.
-    struct NodeID: Equatable, Sendable {
+    struct NodeID: Hashable, Sendable {
         let index: Int32
         let generation: UInt32
     }

@@ -21,6 +21,9 @@ final class ProgressEntry: @unchecked Sendable {
     let weight: Int64?
     /// The registry key of the task (the token's identity).
     let key: ObjectIdentifier
+    /// The token and the manager that began the task: what groups a roll-up's parts, since one
+    /// token may run tasks in several managers of a tree, and each counts on its own.
+    let task: TaskKey
     /// The driver of the manager that began the task, held strongly: a driver does not keep its
     /// manager alive, and once that manager is gone the driver answers that nothing is open.
     private let driver: IndicatorDriver
@@ -48,6 +51,7 @@ final class ProgressEntry: @unchecked Sendable {
         self.mainQueueReading =
             progress is any SelfReadingProgress ? nil : LockedState(ProgressReading(total: -1, completed: 0))
         self.key = ObjectIdentifier(token)
+        self.task = TaskKey(token: key, node: driver.node)
         self.driver = driver
         self.token = token
         let opaque = (token as? NetworkActivityToken).flatMap { $0.manager.driver === driver ? $0 : nil }
@@ -89,6 +93,12 @@ final class ProgressEntry: @unchecked Sendable {
         if failure?.hasFailed == true { reading.isCancelled = true }
         return reading
     }
+}
+
+/// A token's tasks in one manager (``ProgressEntry/task``).
+struct TaskKey: Hashable, Sendable {
+    let token: ObjectIdentifier
+    let node: IndicatorTree.NodeID
 }
 
 /// Up to `cap` open tasks of the token `key` (or of the opaque token pinned at `pinned`) in node

@@ -62,7 +62,7 @@ final class ProgressRollUp: Sendable {
         let samples = parts.map { part in
             let openTasks = part.openTaskCount
             let hasEnded = openTasks == 0
-            let isRepeated = repeatedKeys.contains(part.key)
+            let isRepeated = repeatedKeys.contains(part.task)
             let reading = hasEnded || !foundRunning || isRepeated ? part.read() : nil
             // Only a part of a token listed once keeps the batch running for sure: a repeated
             // one may leave in the fold (superseded, or surplus), and the parts left unread
@@ -116,7 +116,7 @@ struct Batch: Sendable {
     private(set) var parts: [ProgressEntry] = [] {
         didSet { if parts.count <= 1 { keysAreUnique = true } }
     }
-    /// Whether no two parts share a token (a group's operations, a token begun again), so that
+    /// Whether no two parts share a ``TaskKey`` (a group's operations, a token begun again), so that
     /// no part can be superseded: the common case, checked without hashing. Once `false`, it
     /// stays so until the list shrinks to one part.
     private(set) var keysAreUnique = true
@@ -140,8 +140,8 @@ struct Batch: Sendable {
         var hasEnded: Bool { openTasks == 0 }
     }
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
-    /// again while still open), by token: that part measures them too.
-    private var repeatedBegins: [ObjectIdentifier: Int] = [:]
+    /// again while still open), by ``TaskKey``: that part measures them too.
+    private var repeatedBegins: [TaskKey: Int] = [:]
 
     /// An ended part, for its progress to take its units back if it is begun again.
     private struct EndedPart: Sendable {
@@ -157,7 +157,7 @@ struct Batch: Sendable {
         var total: Double = 0
         /// Running parts whose size is known.
         var runningDeterminate = 0
-        /// The open tasks that those parts measure, by token (see ``MeasuredTasks``).
+        /// The open tasks that those parts measure, by ``TaskKey`` (see ``MeasuredTasks``).
         var measured: [MeasuredTasks] = []
         var startedAt: TimeInterval?
 
@@ -167,11 +167,11 @@ struct Batch: Sendable {
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
         // The same progress for the same task, still listed (a task resumed before its pause
         // was folded, a token begun again): it counts already, and counts once, for both tasks.
-        guard !parts.contains(where: { $0.key == entry.key && $0.progress === entry.progress }) else {
-            repeatedBegins[entry.key, default: 0] += 1
+        guard !parts.contains(where: { $0.task == entry.task && $0.progress === entry.progress }) else {
+            repeatedBegins[entry.task, default: 0] += 1
             return
         }
-        let repeats = parts.contains { $0.key == entry.key }
+        let repeats = parts.contains { $0.task == entry.task }
         parts.append(entry)
         if repeats { keysAreUnique = false }
         if let index = ended.firstIndex(where: { $0.progress === entry.progress }) {
@@ -233,7 +233,7 @@ struct Batch: Sendable {
     }
 
     /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
-    private init(parts: [ProgressEntry], repeatedBegins: [ObjectIdentifier: Int]) {
+    private init(parts: [ProgressEntry], repeatedBegins: [TaskKey: Int]) {
         self.parts = parts
         self.repeatedBegins = repeatedBegins
         keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
@@ -247,11 +247,11 @@ struct Batch: Sendable {
     /// and the oldest parts of a token that has fewer open tasks than parts; all of these would
     /// otherwise stay listed for as long as the token is open.
     private func leavingParts(_ samples: [Sample]) -> [Sample] {
-        // By token: how many of its later parts stay.
-        var laterParts: [ObjectIdentifier: Int] = [:]
+        // By a token's tasks in one manager: how many of its later parts stay.
+        var laterParts: [TaskKey: Int] = [:]
         var leaving: [Sample] = []
         for sample in samples.reversed() {
-            let later = keysAreUnique ? 0 : laterParts[sample.entry.key, default: 0]
+            let later = keysAreUnique ? 0 : laterParts[sample.entry.task, default: 0]
             let reading = sample.reading
             let superseded = later > 0 && reading?.isComplete == true
             // A token with fewer open tasks than parts (a group's finished operations): which
@@ -260,17 +260,17 @@ struct Batch: Sendable {
             if sample.hasEnded || surplus || reading?.isCancelled == true || superseded {
                 leaving.append(sample)
             } else if !keysAreUnique {
-                laterParts[sample.entry.key, default: 0] += 1
+                laterParts[sample.entry.task, default: 0] += 1
             }
         }
         return leaving
     }
 
     /// The keys of the tasks listed more than once (a group's operations, a token begun again).
-    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<ObjectIdentifier> {
-        var seen = Set<ObjectIdentifier>()
-        var repeated = Set<ObjectIdentifier>()
-        for part in parts where !seen.insert(part.key).inserted { repeated.insert(part.key) }
+    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
+        var seen = Set<TaskKey>()
+        var repeated = Set<TaskKey>()
+        for part in parts where !seen.insert(part.task).inserted { repeated.insert(part.task) }
         return repeated
     }
 
@@ -279,13 +279,13 @@ struct Batch: Sendable {
     /// operation without progress, under the group's token, stays unmeasured.
     private mutating func measuredTasks(of measured: [Sample]) -> [MeasuredTasks] {
         if !repeatedBegins.isEmpty {
-            let listed = Set(parts.map(\.key))
+            let listed = Set(parts.map(\.task))
             repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
         }
         guard !keysAreUnique || !repeatedBegins.isEmpty else { return measured.map { $0.entry.measuring(1) } }
-        var byKey: [ObjectIdentifier: (entry: ProgressEntry, parts: Int)] = [:]
+        var byKey: [TaskKey: (entry: ProgressEntry, parts: Int)] = [:]
         for sample in measured {
-            byKey[sample.entry.key, default: (sample.entry, 0)].parts += 1
+            byKey[sample.entry.task, default: (sample.entry, 0)].parts += 1
         }
         return byKey.map { key, token in token.entry.measuring(token.parts + repeatedBegins[key, default: 0]) }
     }

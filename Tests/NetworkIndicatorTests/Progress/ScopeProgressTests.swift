@@ -65,6 +65,19 @@ struct ScopeProgressTests {
         withExtendedLifetime((request, other)) {}
     }
 
+    @Test func oneTokenWithProgressInTwoScopesCountsOnceInEach() {
+        let feed = NetworkIndicatorManager(parent: root, label: "Feed")
+        let profile = NetworkIndicatorManager(parent: root, label: "Profile")
+        let request = Token()
+        feed.beganNetworkTask(withToken: request, progress: progress(10, of: 100))
+        profile.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
+        #expect(feed.progressSnapshot().fractionCompleted == 0.1)
+        #expect(profile.progressSnapshot().fractionCompleted == 0.3)
+        #expect(root.progressSnapshot().fractionCompleted == 0.2, "two tasks of 100 units, 40 done")
+        #expect(root.progressSnapshot().hasIndeterminateWork == false, "both tasks are measured")
+        withExtendedLifetime(request) {}
+    }
+
     @Test func aParentIdleSinceTheLastReadingStartsAfreshWhenAChildBegins() {
         let screen = NetworkIndicatorManager(parent: root, label: "Screen")
         var old: NetworkActivityToken? = root.beganNetworkTask(progress: progress(100, of: 100))
