@@ -187,8 +187,10 @@ public final class NetworkIndicatorManager: Sendable {
     /// (`fractionCompleted × totalUnitCount`, so the partial work of child progresses counts).
     /// Update it as often as you like: the manager never hears of it, so an update costs nothing
     /// here. A progress whose `totalUnitCount` is not positive (unknown yet) takes no part until
-    /// it gets one. How ended, cancelled and paused tasks count is in ``progressSnapshot()``. The
-    /// manager holds `progress` strongly until the task ends. Passing the same `progress` to two
+    /// it gets one. How ended, cancelled and paused tasks count is in ``progressSnapshot()``. This
+    /// manager and each ancestor hold `progress` strongly until the task has ended and they fold
+    /// its part: at their next reading, or their next begin with progress (their own or a
+    /// descendant's). Passing the same `progress` to two
     /// running tasks counts its units twice. A plain `Progress` (which takes no lock on Linux)
     /// is read on the main queue only: change it there, or pass a ``NetworkActivityProgress``
     /// (see "Showing progress").
