@@ -140,6 +140,20 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all.map(\.label) == ["retry"])
     }
 
+    /// `finishedNetworkTask(forToken:)` promises the labels of the last 16 labelled tokens to
+    /// end: the 16th newest is still named by its label, the 17th by its type.
+    @Test func theLabelsOfTheLastSixteenEndedTokensAreKept() {
+        let harness = Harness()
+        let tokens = (0..<17).map { _ in NSObject() }
+        for (index, token) in tokens.enumerated() {
+            harness.manager.beganNetworkTask(withToken: token, label: "load \(index)")
+            harness.manager.finishedNetworkTask(forToken: token)
+        }
+        harness.manager.finishedNetworkTask(forToken: tokens[1])
+        harness.manager.finishedNetworkTask(forToken: tokens[0])
+        #expect(harness.diagnostics.all.map(\.label) == ["load 1", "NSObject"])
+    }
+
     // MARK: - Coalescing
 
     @Test func identicalReportsAreWrittenOnceAndSummedUpWhenTheirSecondIsOver() {

@@ -80,6 +80,32 @@ struct CountHopTests {
         #expect(kept.counts == [0, 1, 2, 3, 4, 3, 2])
     }
 
+    /// A screen replaced from an output's callback: the old scope and its count output go, and a
+    /// new scope takes the old one's place in the tree before the callback returns. Letting go of
+    /// the old scope's count output must not count against the new scope's.
+    @Test func aScopeMadeInACallbackInAReleasedScopesPlaceKeepsItsCountOutputs() {
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        var old: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "Old")
+        old!.settings.startDelay = 0
+        var oldCounts: CountingOutput? = CountingOutput()
+        old!.addOutput(oldCounts!)
+        var new: NetworkIndicatorManager?
+        let replacer = ShowingOutput {
+            old = nil
+            oldCounts = nil
+            new = NetworkIndicatorManager(parent: root, label: "New")
+        }
+        old!.addOutput(replacer)
+        old!.pushNetworkActivity()
+        scheduler.runPendingWork()
+        let newCounts = CountingOutput()
+        new!.addOutput(newCounts)
+        new!.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(newCounts.counts == [0, 1])
+        #expect(old == nil && oldCounts == nil, "the callback ran")
+    }
+
     @Test func anOutputThatAsksForCountsAndFractionsMayKeepTheDefaultHandlers() {
         let output = OptedInOutput()
         let manager = visibleManager(with: output)
@@ -133,5 +159,19 @@ private final class OptedInOutput: NetworkIndicatorOutput {
 
     func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         visibilityChanges.append(isVisible)
+    }
+}
+
+/// An output that runs `onShow` when the indicator shows.
+@MainActor
+private final class ShowingOutput: NetworkIndicatorOutput {
+    private let onShow: () -> Void
+
+    init(onShow: @escaping () -> Void) {
+        self.onShow = onShow
+    }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+        if isVisible { onShow() }
     }
 }
