@@ -33,10 +33,16 @@ extension NetworkIndicatorManager {
     /// is absorbed first even when the same token or group has begun new work since (a refresh
     /// that restarts at once), so the new work stays counted until its own finish.
     ///
+    /// In ``progressSnapshot()``, a tracked `URLSessionTask` (``track(_:label:)``) reads cancelled
+    /// from before its task ends, so its bytes leave the batch even when read before its own
+    /// `cancel()` runs (by a group's handler cancelled before it, say). A token of yours whose
+    /// `cancel()` cancels its `Progress` counts as done if read in between: read after this call.
+    ///
     /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after
     /// the lock is released, never under it.
     public func cancelNetworkTasks() {
+        progressRollUp.cancelIsComing()
         let cancelled = driver.cancelTree()
         for work in cancelled { work.cancel() }
     }

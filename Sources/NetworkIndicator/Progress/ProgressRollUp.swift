@@ -77,6 +77,18 @@ final class ProgressRollUp: Sendable {
         state.withLock { _ = $0.batch.fold(samples, now: now) }
     }
 
+    /// Before a cancel of this manager's subtree (``NetworkIndicatorManager/cancelNetworkTasks()``):
+    /// tells each tracked URLSession task still open that its cancel is coming, so that no reading
+    /// between its end and its `cancel()` counts it as done. A task that a finish ends between
+    /// this and the cancel reads failed until it completes.
+    func cancelIsComing() {
+        let parts = state.withLock { $0.batch.parts }
+        for part in parts {
+            guard let progress = part.progress as? URLSessionTaskProgress, part.openTaskCount > 0 else { continue }
+            progress.cancelIsComing()
+        }
+    }
+
     /// Adds an entry begun in this manager or a descendant, just after the begin.
     func add(_ entry: ProgressEntry) {
         // Listening first: a total given after the reading is told.

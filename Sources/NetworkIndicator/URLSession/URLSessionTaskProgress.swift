@@ -38,6 +38,8 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         var last = Reading(total: -1, completed: 0)
         /// Whether ``last`` is the task's final reading, never to change.
         var isFinal = false
+        /// Whether a cancel of the manager is about to cancel the task (``cancelIsComing()``).
+        var isBeingCancelled = false
     }
 
     /// Units as the task reports them: a total that is not positive is unknown.
@@ -82,6 +84,14 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         }
     }
 
+    /// A cancel of the manager is about to end the task there and then cancel it: until the task
+    /// completes, it reads failed. Its part then leaves its batch even when read between that end
+    /// and the task's `cancel()`, which may come after other work's cancel (a group's handler
+    /// that reads the progress, say), instead of counting as done.
+    func cancelIsComing() {
+        source.withLock { $0.isBeingCancelled = true }
+    }
+
     override var totalUnitCount: Int64 {
         get { sample().total }
         set { super.totalUnitCount = newValue }
@@ -112,7 +122,8 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
             if !known.isFinal && known.hasTask { last.isFailed = true }
             return last
         }
-        let reading = Self.reading(of: task)
+        var reading = Self.reading(of: task)
+        if known.isBeingCancelled && !reading.isCompleted { reading.isFailed = true }
         source.withLock { source in
             guard !source.isFinal else { return }
             source.last = reading

@@ -184,6 +184,53 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
         }
 
+        /// A scope's cancel ends its tasks, then cancels their work one by one: a reading in
+        /// between (here by the handler of a group cancelled first) must not count a download whose
+        /// own cancel has not run yet as done. Two downloads the cancel cannot stop count as done,
+        /// as before: one a finish already ended while it runs, and one that completed before the
+        /// cancel, though no poll has ended it yet.
+        @MainActor
+        @Test func aDownloadCancelledWithItsScopeLeavesItsBatchEvenIfReadBeforeItsCancel() async throws {
+            let server = try LocalHTTPServer()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let root = makeManager(scheduler)
+            let screen = NetworkIndicatorManager(parent: root, label: "Screen")
+            let session = makeSession()
+            server.holdResponses()
+            let refresh = NetworkActivityGroup(manager: screen, label: "Refresh")
+            let readByTheHandler = LockedState<Double?>(nil)
+            refresh.cancellationHandler = {
+                readByTheHandler.withLock { $0 = root.progressSnapshot().fractionCompleted }
+            }
+            refresh.operationStarted()
+            startDownload(server.url("/half/\(Self.half)"), on: session, in: root)
+            startDownload(server.url("/half/\(Self.half)"), on: session, in: screen)
+            let finishedEarly = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            screen.track(finishedEarly)
+            finishedEarly.resume()
+            // Begun now (a later begin with progress would fold the early finish's part), resumed
+            // once nothing reads any more: a reading that saw it complete would keep that reading.
+            let completed = session.downloadTask(with: server.url("/whole/\(2 * Self.half)"))
+            screen.track(completed)
+            await eventually {
+                root.progressSnapshot().totalUnitCount == 6 * Int64(Self.half)
+                    && root.progressSnapshot().fractionCompleted == 0.5
+            }
+            screen.finishedNetworkTask(forToken: finishedEarly)
+            completed.resume()
+            await eventually { completed.state == .completed }
+            screen.cancelNetworkTasks()
+            // Done: half of root's download, the two the cancel could not stop; in neither sum: the
+            // cancelled one. 5 of 6 halves; counted as done, the cancelled one would make it 7 of 8.
+            #expect(readByTheHandler.withLock { $0 } == 5.0 / 6)
+            #expect(root.progressSnapshot().fractionCompleted == 5.0 / 6)
+            await server.waitUntilCancelledLoadsHaveStopped()
+            server.releaseResponses()
+            await polling(scheduler) { root.activeTaskCount == 0 }
+            await eventually { finishedEarly.state == .completed }
+            session.finishTasksAndInvalidate()
+        }
+
         @Test func downloadInAChildScopeRollsIntoItsParent() async throws {
             let server = try LocalHTTPServer()
             let parent = makeManager()
