@@ -100,6 +100,16 @@ struct DiagnosticsTests {
         #expect(harness.diagnostics.all.isEmpty)
     }
 
+    @Test func aTokenThatReportsCompletionIsReportedWhenItTurnsStaleUncompleted() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 3
+        let upload = CompletableToken()
+        harness.manager.beganNetworkTask(withToken: upload, label: "upload")
+        harness.advance(by: 3)
+        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 3), label: "upload")])
+        harness.manager.finishedNetworkTask(forToken: upload)
+    }
+
     @Test func staleCheckStopsWhenNothingIsActive() {
         let harness = Harness()
         harness.manager.settings.staleTaskThreshold = 30

@@ -80,6 +80,26 @@ struct CountHopTests {
         #expect(kept.counts == [0, 1, 2, 3, 4, 3, 2])
     }
 
+    /// The sweep ends the tasks of dead tokens (its first step) and of tokens that report
+    /// completion (its last) and then brings the schedule up to date itself: the change reaches
+    /// the count output once, with no main-queue hop of its own.
+    @Test func aSweepThatEndsTasksQueuesNoHop() {
+        let output = CountingOutput()
+        let manager = visibleManager(with: output)
+        var request: Token? = Token()
+        let upload = CompletableToken()
+        manager.beganNetworkTask(withToken: request!)
+        manager.beganNetworkTask(withToken: upload)
+        scheduler.runPendingWork()
+        request = nil
+        upload.finish()
+        let hops = scheduler.enqueuedWorkCount
+        scheduler.advance(by: manager.settings.completionCheckInterval)
+        #expect(manager.activeTaskCount == 1)
+        #expect(output.counts == [0, 1, 3, 1])
+        #expect(scheduler.enqueuedWorkCount == hops, "the sweep's own reconcile told the count")
+    }
+
     /// A screen replaced from an output's callback: the old scope and its count output go, and a
     /// new scope takes the old one's place in the tree before the callback returns. Letting go of
     /// the old scope's count output must not count against the new scope's.
