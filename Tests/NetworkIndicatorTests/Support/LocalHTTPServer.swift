@@ -31,21 +31,26 @@ final class LocalHTTPServer: Sendable {
     /// sent everything it will send, and waits only for its response.
     var requestsReceived: Int { received.value }
 
-    /// How many held responses still wait for ``releaseResponses()`` on a connection that its
-    /// client keeps open. A held request whose client closes its connection (a cancelled load,
-    /// once swift-corelibs-foundation has stopped it) is dropped unanswered.
+    /// How many held responses (a `/half/N` load's second half among them) still wait for
+    /// ``releaseResponses()`` on a connection that its client keeps open. A held response whose
+    /// client closes its connection (a cancelled load, once swift-corelibs-foundation has stopped
+    /// it) is dropped unsent.
     ///
-    /// A test that cancels held loads waits for this to reach 0 before it releases the
-    /// responses: a response sent to a load whose cancel Foundation has not finished yet
+    /// A test that cancels held loads waits for this to fall to the loads it keeps running before
+    /// it releases the responses: a response sent to a load whose cancel Foundation has not finished yet
     /// completes that load first, and the cancel then crashes the process inside
     /// swift-corelibs-foundation ("Trying to access a behaviour for a task that in not in the
     /// registry", TaskRegistry.swift:118).
     var heldResponses: Int { waiting.value }
 
-    /// Waits until ``heldResponses`` is 0: every held load has been stopped by its client. A test
-    /// that cancels held loads calls this before ``releaseResponses()``.
-    func waitUntilCancelledLoadsHaveStopped(sourceLocation: SourceLocation = #_sourceLocation) async {
-        await eventually(sourceLocation: sourceLocation) { heldResponses == 0 }
+    /// Waits until ``heldResponses`` is `remaining`: every held load but the `remaining` ones the
+    /// test keeps running has been stopped by its client. A test that cancels held loads calls
+    /// this before ``releaseResponses()``.
+    func waitUntilCancelledLoadsHaveStopped(
+        leavingHeld remaining: Int = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await eventually(sourceLocation: sourceLocation) { heldResponses == remaining }
     }
 
     init() throws {
@@ -164,7 +169,7 @@ final class LocalHTTPServer: Sendable {
             usleep(milliseconds * 1_000)
         }
         if path.hasPrefix("/half/"), let half = Int(path.dropFirst("/half/".count)) {
-            sendInHalves(half, on: connection, held: held)
+            sendInHalves(half, on: connection, held: held, waiting: waiting)
             return
         }
         if path.hasPrefix("/whole/"), let size = Int(path.dropFirst("/whole/".count)) {
@@ -190,6 +195,12 @@ final class LocalHTTPServer: Sendable {
     private static func waitWhileHeld(_ held: DispatchGroup, on connection: Int32, waiting: ThreadCount) -> Bool {
         waiting.increment()
         defer { waiting.decrement() }
+        return waitUntilReleased(held, on: connection)
+    }
+
+    /// Waits until responses are released (`true`), or until the client closes `connection`
+    /// first (`false`).
+    private static func waitUntilReleased(_ held: DispatchGroup, on connection: Int32) -> Bool {
         while held.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
             if clientClosed(connection) { return false }
         }
@@ -205,14 +216,19 @@ final class LocalHTTPServer: Sendable {
     }
 
     /// Sends the headers of a 2 × `half`-byte body and its first half, then the second half once
-    /// responses are released: a load surely halfway through for as long as they are held.
-    private static func sendInHalves(_ half: Int, on connection: Int32, held: DispatchGroup) {
+    /// responses are released: a load surely halfway through for as long as they are held. Its
+    /// second half counts as a held response (``heldResponses``) from before the first byte goes,
+    /// so a test that saw the first half arrive sees it counted, and it is dropped if the client
+    /// closes the connection first (a cancelled load).
+    private static func sendInHalves(_ half: Int, on connection: Int32, held: DispatchGroup, waiting: ThreadCount) {
+        waiting.increment()
+        defer { waiting.decrement() }
         let head = "HTTP/1.1 200 OK\r\nContent-Length: \(half * 2)\r\nConnection: close\r\n\r\n"
         let chunk = [UInt8](repeating: 0x61, count: half)
         for bytes in [Array(head.utf8), chunk] {
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
         }
-        held.wait()
+        guard waitUntilReleased(held, on: connection) else { return }
         _ = chunk.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
     }
 

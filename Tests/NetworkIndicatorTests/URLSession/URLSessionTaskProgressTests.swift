@@ -178,7 +178,7 @@ extension RealLoadSuites {
             await polling(scheduler) { manager.activeTaskCount == 1 }
             // Counted as done, it would read 0.75; it drops out of both sums instead.
             #expect(manager.progressSnapshot().fractionCompleted == 0.5)
-            await server.waitUntilCancelledLoadsHaveStopped()
+            await server.waitUntilCancelledLoadsHaveStopped(leavingHeld: 1)
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
@@ -198,13 +198,17 @@ extension RealLoadSuites {
             let session = makeSession()
             server.holdResponses()
             let refresh = NetworkActivityGroup(manager: screen, label: "Refresh")
-            let readByTheHandler = LockedState<Double?>(nil)
-            refresh.cancellationHandler = {
-                readByTheHandler.withLock { $0 = root.progressSnapshot().fractionCompleted }
-            }
             refresh.operationStarted()
             startDownload(server.url("/half/\(Self.half)"), on: session, in: root)
-            startDownload(server.url("/half/\(Self.half)"), on: session, in: screen)
+            let cancelled = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            screen.track(cancelled)
+            cancelled.resume()
+            // What the handler read, and whether the download's own cancel had yet to run.
+            let readByTheHandler = LockedState<(fraction: Double?, beforeItsCancel: Bool)?>(nil)
+            refresh.cancellationHandler = {
+                let fraction = root.progressSnapshot().fractionCompleted
+                readByTheHandler.withLock { $0 = (fraction, cancelled.state == .running) }
+            }
             let finishedEarly = session.downloadTask(with: server.url("/half/\(Self.half)"))
             screen.track(finishedEarly)
             finishedEarly.resume()
@@ -222,13 +226,16 @@ extension RealLoadSuites {
             screen.cancelNetworkTasks()
             // Done: half of root's download, the two the cancel could not stop; in neither sum: the
             // cancelled one. 5 of 6 halves; counted as done, the cancelled one would make it 7 of 8.
-            #expect(readByTheHandler.withLock { $0 } == 5.0 / 6)
+            let handler = try #require(readByTheHandler.withLock { $0 })
+            #expect(handler.beforeItsCancel)
+            #expect(handler.fraction == 5.0 / 6)
             #expect(root.progressSnapshot().fractionCompleted == 5.0 / 6)
-            await server.waitUntilCancelledLoadsHaveStopped()
+            await server.waitUntilCancelledLoadsHaveStopped(leavingHeld: 2)
             server.releaseResponses()
             await polling(scheduler) { root.activeTaskCount == 0 }
             await eventually { finishedEarly.state == .completed }
             session.finishTasksAndInvalidate()
+            withExtendedLifetime(refresh) {}
         }
 
         @Test func downloadInAChildScopeRollsIntoItsParent() async throws {
