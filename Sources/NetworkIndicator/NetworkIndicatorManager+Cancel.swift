@@ -33,10 +33,14 @@ extension NetworkIndicatorManager {
     /// is absorbed first even when the same token or group has begun new work since (a refresh
     /// that restarts at once), so the new work stays counted until its own finish.
     ///
-    /// In ``progressSnapshot()``, a tracked `URLSessionTask` (``track(_:label:)``) reads cancelled
-    /// from before its task ends, so its bytes leave the batch even when read before its own
-    /// `cancel()` runs (by a group's handler cancelled before it, say). A token of yours whose
-    /// `cancel()` cancels its `Progress` counts as done if read in between: read after this call.
+    /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:)``) open when the
+    /// call begins reads cancelled from before its task ends, so its bytes leave the batch even
+    /// when read before its own `cancel()` runs (by a group's handler cancelled before it, say),
+    /// unless it completes first. Other work with progress counts as its `Progress` reads when
+    /// its part is folded: a token of yours whose `cancel()` cancels its `Progress`, or a group
+    /// whose handler cancels its operations' progresses, counts as done if read before that
+    /// runs, and a group's operation whose progress nobody cancels counts as done. Read after
+    /// this call returns.
     ///
     /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after
