@@ -88,26 +88,20 @@ struct DiagnosticsTests {
         withExtendedLifetime((upload, download, gone)) {}
     }
 
-    @Test func aTokenThatCompletesInTheSweepThatFindsItOldIsNotStale() {
+    /// A token that reports completion is stale when it turns old uncompleted, not when it
+    /// completes in the very sweep that finds it old.
+    @Test(arguments: [false, true])
+    func aTokenThatReportsCompletionIsStaleOnlyUncompleted(completesInTheSweep: Bool) {
         let harness = Harness()
         harness.manager.settings.staleTaskThreshold = 3
         let upload = CompletableToken()
         harness.manager.beganNetworkTask(withToken: upload, label: "upload")
         harness.advance(by: 2)
-        upload.finish()
+        if completesInTheSweep { upload.finish() }
         harness.advance(by: 1)
-        #expect(harness.manager.activeTaskCount == 0)
-        #expect(harness.diagnostics.all.isEmpty)
-    }
-
-    @Test func aTokenThatReportsCompletionIsReportedWhenItTurnsStaleUncompleted() {
-        let harness = Harness()
-        harness.manager.settings.staleTaskThreshold = 3
-        let upload = CompletableToken()
-        harness.manager.beganNetworkTask(withToken: upload, label: "upload")
-        harness.advance(by: 3)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 3), label: "upload")])
-        harness.manager.finishedNetworkTask(forToken: upload)
+        #expect(harness.manager.activeTaskCount == (completesInTheSweep ? 0 : 1))
+        let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 3), label: "upload")
+        #expect(harness.diagnostics.all == (completesInTheSweep ? [] : [stale]))
     }
 
     @Test func staleCheckStopsWhenNothingIsActive() {
