@@ -190,10 +190,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// it gets one. How ended, cancelled and paused tasks count is in ``progressSnapshot()``. This
     /// manager and each ancestor hold `progress` strongly until the task has ended and they fold
     /// its part: at their next reading, or their next begin with progress (their own or a
-    /// descendant's). Passing the same `progress` to two
-    /// running tasks counts its units twice. A plain `Progress` (which takes no lock on Linux)
-    /// is read on the main queue only: change it there, or pass a ``NetworkActivityProgress``
-    /// (see "Showing progress").
+    /// descendant's). Passing the same `progress` to two running tasks counts its units twice. A
+    /// plain `Progress` (which takes no lock on Linux) is read on the main queue only: change it
+    /// there, or pass a ``NetworkActivityProgress`` (see "Showing progress").
     ///
     /// - Parameters:
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
