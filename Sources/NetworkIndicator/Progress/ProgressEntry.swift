@@ -19,11 +19,11 @@ final class ProgressEntry: @unchecked Sendable {
     let progress: Progress
     /// The units the whole task weighs instead of its progress's total, if the caller said.
     let weight: Int64?
-    /// The registry key of the task (the token's identity).
-    let key: ObjectIdentifier
     /// The token and the manager that began the task: what groups a roll-up's parts, since one
     /// token may run tasks in several managers of a tree, and each counts on its own.
     let task: TaskKey
+    /// The registry key of the task (the token's identity).
+    var key: ObjectIdentifier { task.token }
     /// The driver of the manager that began the task, held strongly: a driver does not keep its
     /// manager alive, and once that manager is gone the driver answers that nothing is open.
     private let driver: IndicatorDriver
@@ -50,8 +50,7 @@ final class ProgressEntry: @unchecked Sendable {
         self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         self.mainQueueReading =
             progress is any SelfReadingProgress ? nil : LockedState(ProgressReading(total: -1, completed: 0))
-        self.key = ObjectIdentifier(token)
-        self.task = TaskKey(token: key, node: driver.node)
+        self.task = TaskKey(token: ObjectIdentifier(token), node: driver.node)
         self.driver = driver
         self.token = token
         let opaque = (token as? NetworkActivityToken).flatMap { $0.manager.driver === driver ? $0 : nil }
