@@ -37,8 +37,8 @@ final class LocalHTTPServer: Sendable {
     /// it) is dropped unsent.
     ///
     /// A test that cancels held loads waits for this to fall to the loads it keeps running before
-    /// it releases the responses: a response sent to a load whose cancel Foundation has not finished yet
-    /// completes that load first, and the cancel then crashes the process inside
+    /// it releases the responses: a response sent to a load whose cancel Foundation has not
+    /// finished yet completes that load first, and the cancel then crashes the process inside
     /// swift-corelibs-foundation ("Trying to access a behaviour for a task that in not in the
     /// registry", TaskRegistry.swift:118).
     var heldResponses: Int { waiting.value }
