@@ -23,7 +23,10 @@
 # start; its build folder is reused, so each build is incremental), built with `swift build --build-tests`, and tested with
 # `swift test` under a timeout (8 times the unmutated run's time, 120 to 300 s; --timeout or
 # MUTANTS_TIMEOUT to choose; a timeout counts as killed); then the file is restored. A mutant that
-# does not compile is skipped, not counted, and the next one is drawn. A killed mutant's first
+# does not compile is skipped, not counted, and the next one is drawn. Before that, the mutated
+# target is built once without debug information: a mutant whose object files and module are
+# byte for byte those of the original (given the same number of lines) is reported as equivalent
+# and not counted (trivial compiler equivalence; --no-same-code to skip). A killed mutant's first
 # failing test is run again alone (and if it then passes, the whole suite again) so that a flaky
 # test does not count as a kill. The unmutated copy must build and pass first.
 #

@@ -10,7 +10,8 @@ into a scratch copy of the package (one copy, synced from the work tree at the s
 folder is reused so that each build is incremental), built with `swift build --build-tests`, and
 tested with `swift test` under a timeout; then the file is restored. Mutants that do not compile
 are skipped and drawn again; those listed as equivalent are reported but neither built nor
-counted. The run stops once N mutants have been tested.
+counted, and so are those that compile to the same code as the original (see
+`Scratch.compiles_to_same_code`). The run stops once N mutants have been tested.
 """
 
 from __future__ import annotations
@@ -441,20 +442,63 @@ class Outcome:
 
 
 class Scratch:
-    def __init__(self, root: Path, timeout: float, build_timeout: float, tests: str | None = None):
+    def __init__(self, root: Path, timeout: float, build_timeout: float, tests: str | None = None,
+                 same_code_check: bool = True):
         self.root = root
         self.tests = tests
+        self.same_code_check = same_code_check
         self.repo = root / "repo"
         self.build = root / "build"
         self.logs = root / "logs"
+        # A second build folder, without debug information, for `compiles_to_same_code`.
+        self.code_build = root / "same-code-build"
         self.timeout = timeout
         self.build_timeout = build_timeout
+        self.code_digests: dict[str, str | None] = {}
         for folder in (self.repo, self.build, self.logs):
             folder.mkdir(parents=True, exist_ok=True)
 
     def build_tests(self, name: str) -> tuple[int | None, float]:
         return run(["swift", "build", "--build-tests", "--scratch-path", str(self.build)],
                    self.repo, self.logs / f"{name}-build.log", self.build_timeout)
+
+    def code_digest(self, target: str, name: str) -> str | None:
+        """The digest of `target`'s object files and module, built as the tests build it (debug,
+        `-enable-testing`) but with no debug information, so that where code sits in the file
+        does not count; `None` if it does not compile."""
+        status, _ = run(["swift", "build", "--target", target, "--scratch-path", str(self.code_build),
+                         "-Xswiftc", "-gnone"], self.repo, self.logs / f"{name}-code.log", self.build_timeout)
+        if status != 0:
+            return None
+        debug = self.code_build / "debug"
+        parts = sorted((debug / f"{target}.build").glob("*.o")) + [debug / "Modules" / f"{target}.swiftmodule"]
+        digest = hashlib.sha256()
+        for part in parts:
+            digest.update(part.name.encode() + b"\0" + part.read_bytes())
+        return digest.hexdigest()
+
+    def compiles_to_same_code(self, mutant: Mutant, original: str, name: str) -> bool | None:
+        """Trivial compiler equivalence: whether `mutant` compiles to exactly the code of the
+        original (`None` if it does not compile). The original is compared with as many lines as
+        the mutant, blank ones added after the changed lines, so that line numbers in messages
+        agree; code that is the same instruction for instruction cannot behave differently."""
+        target = Path(mutant.path).parts[1]
+        extra = len(mutant.new) - len(mutant.old)
+        control = dataclasses.replace(mutant, new=mutant.old + [""] * extra).apply(original)
+        mutated = dataclasses.replace(mutant, new=mutant.new + [""] * -extra).apply(original)
+        file = self.repo / mutant.path
+        key = hashlib.sha256(control.encode()).hexdigest()
+        try:
+            if key not in self.code_digests:
+                file.write_text(control, encoding="utf-8")
+                self.code_digests[key] = self.code_digest(target, name + "-original")
+            if self.code_digests[key] is None:
+                return False  # the original must build; if it does not, claim nothing
+            file.write_text(mutated, encoding="utf-8")
+            digest = self.code_digest(target, name)
+            return None if digest is None else digest == self.code_digests[key]
+        finally:
+            file.write_text(original, encoding="utf-8")
 
     def test(self, name: str, filter_: str | None = None) -> tuple[int | None, float, str]:
         command = ["swift", "test", "--skip-build", "--scratch-path", str(self.build)]
@@ -470,6 +514,14 @@ def evaluate(scratch: Scratch, mutant: Mutant, index: int, confirm: bool) -> Out
     file = scratch.repo / mutant.path
     original = file.read_text(encoding="utf-8")
     name = f"mutant-{index:03d}"
+    started = time.monotonic()
+    same = scratch.compiles_to_same_code(mutant, original, name) if scratch.same_code_check else False
+    if same is None:
+        return Outcome(mutant, "uncompiled", "", time.monotonic() - started)
+    if same:
+        return Outcome(mutant, "equivalent", "compiles to the same code as the original (trivial compiler "
+                       "equivalence: object files and module identical, built without debug information)",
+                       time.monotonic() - started)
     try:
         file.write_text(mutant.apply(original), encoding="utf-8")
         status, seconds = scratch.build_tests(name)
@@ -522,10 +574,12 @@ def report(outcomes: list[Outcome], header: list[str]) -> str:
         lines.append(f"| {number} | {o.mutant.location} | {cell(o.mutant.old_text)} → {cell(o.mutant.new_text)} | {result} |")
     uncompiled = [o for o in outcomes if o.result == "uncompiled"]
     equivalent = [o for o in outcomes if o.result == "equivalent"]
+    same_code = [o for o in equivalent if o.detail.startswith("compiles to the same code")]
     survivors = [o for o in counted if o.result == "survived"]
     lines += ["", f"Tested {len(counted)} mutant{'' if len(counted) == 1 else 's'}: {len(killed)} killed "
               f"({sum(o.result == 'timeout' for o in counted)} by a timeout), {len(survivors)} survived; "
-              f"{len(equivalent)} listed as equivalent; {len(uncompiled)} more were drawn but did not compile "
+              f"{len(equivalent) - len(same_code)} listed as equivalent, {len(same_code)} found to compile to the "
+              f"same code as the original (neither counted); {len(uncompiled)} more were drawn but did not compile "
               f"(skipped, not counted)."]
     percent = 100 * len(killed) / len(counted) if counted else 0
     lines += ["", f"score: {len(killed)}/{len(counted)} killed ({percent:.1f}%)"]
@@ -578,6 +632,9 @@ def main() -> None:
                              "baseline: faster, and never kinder (a mutant only other tests kill survives)")
     parser.add_argument("--list", action="store_true",
                         help="only print the first COUNT mutants of the draw; build and test nothing")
+    parser.add_argument("--no-same-code", dest="same_code", action="store_false",
+                        help="do not first build each mutant without debug information to leave out, as "
+                             "equivalent, one that compiles to the same code as the original")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="do not re-run the failing test of a killed mutant to rule out a flaky failure")
     args = parser.parse_args()
@@ -592,7 +649,7 @@ def main() -> None:
     scratch_root = scratch_root.resolve()
     if scratch_root == repo or repo in scratch_root.parents and not scratch_root.name.startswith(".build"):
         fail(f"the scratch folder {scratch_root} must be outside the work tree, or a .build-* folder in it")
-    scratch = Scratch(scratch_root, args.timeout or 600, args.build_timeout, args.tests)
+    scratch = Scratch(scratch_root, args.timeout or 600, args.build_timeout, args.tests, args.same_code)
     lock = open(scratch_root / "lock", "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -675,6 +732,8 @@ def main() -> None:
         + (f"the tests matching `{args.tests}`" if args.tests else "the whole `swift test`")
         + f" (a failure or a {scratch.timeout:.0f} s timeout kills it); one that does not compile "
         f"is skipped and not counted. Equivalent mutants come from `{args.equivalent}`"
+        + (", or compile to the same code as the original (object files and module identical, built "
+           "without debug information, the original given the same number of lines)" if args.same_code else "")
         + (f"; original lines matching the {len(extra_ignored)} patterns of `.ci/mutants/ignored-lines.txt` "
            f"are never mutated." if extra_ignored else "."),
     ]
@@ -694,10 +753,11 @@ def main() -> None:
         log(prefix[:200])
         outcome = evaluate(scratch, mutant, index, args.confirm)
         outcomes.append(outcome)
-        if outcome.result != "uncompiled":
+        if outcome.result in ("killed", "survived", "timeout"):
             tested += 1
         killed = sum(o.result in ("killed", "timeout") for o in outcomes)
         text = {"uncompiled": "does not compile, skipped", "survived": "SURVIVED",
+                "equivalent": "equivalent: compiles to the same code, not counted",
                 "timeout": "timeout (killed)", "killed": "killed by " + outcome.detail}[outcome.result]
         if outcome.result == "survived" and outcome.detail:
             text += f" ({outcome.detail})"
