@@ -439,6 +439,7 @@ class Outcome:
     result: str  # killed, survived, timeout, equivalent, uncompiled
     detail: str = ""
     seconds: float = 0
+    same_code: bool = False  # an equivalent found by compiling, not listed
 
 
 class Scratch:
@@ -462,15 +463,24 @@ class Scratch:
         return run(["swift", "build", "--build-tests", "--scratch-path", str(self.build)],
                    self.repo, self.logs / f"{name}-build.log", self.build_timeout)
 
-    def code_digest(self, target: str, name: str) -> str | None:
+    def code_digest(self, target: str, source: str, name: str) -> str | None:
         """The digest of `target`'s object files and module, built as the tests build it (debug,
         `-enable-testing`) but with no debug information, so that where code sits in the file
-        does not count; `None` if it does not compile."""
+        does not count; `None` if it does not compile. Raises `TimeoutError` if the build timed
+        out, and `RuntimeError` if `source` (just written) was not compiled again."""
+        debug = self.code_build / "debug"
+        # Removed first, so that a build that took the rewritten file for unchanged (same size,
+        # same time stamp on a coarse file system) is caught instead of hashing the old code.
+        source_object = debug / f"{target}.build" / f"{Path(source).name}.o"
+        source_object.unlink(missing_ok=True)
         status, _ = run(["swift", "build", "--target", target, "--scratch-path", str(self.code_build),
                          "-Xswiftc", "-gnone"], self.repo, self.logs / f"{name}-code.log", self.build_timeout)
+        if status is None:
+            raise TimeoutError
         if status != 0:
             return None
-        debug = self.code_build / "debug"
+        if not source_object.exists():
+            raise RuntimeError(f"{source_object} was not rebuilt")
         parts = sorted((debug / f"{target}.build").glob("*.o")) + [debug / "Modules" / f"{target}.swiftmodule"]
         digest = hashlib.sha256()
         for part in parts:
@@ -483,20 +493,24 @@ class Scratch:
         the mutant, blank ones added after the changed lines, so that line numbers in messages
         agree; code that is the same instruction for instruction cannot behave differently."""
         target = Path(mutant.path).parts[1]
+        # `None`, or a `False` that claims nothing, also when the check itself cannot be trusted.
         extra = len(mutant.new) - len(mutant.old)
         control = dataclasses.replace(mutant, new=mutant.old + [""] * extra).apply(original)
         mutated = dataclasses.replace(mutant, new=mutant.new + [""] * -extra).apply(original)
         file = self.repo / mutant.path
-        key = hashlib.sha256(control.encode()).hexdigest()
+        key = mutant.path + ":" + hashlib.sha256(control.encode()).hexdigest()
         try:
             if key not in self.code_digests:
                 file.write_text(control, encoding="utf-8")
-                self.code_digests[key] = self.code_digest(target, name + "-original")
+                self.code_digests[key] = self.code_digest(target, mutant.path, name + "-original")
             if self.code_digests[key] is None:
                 return False  # the original must build; if it does not, claim nothing
             file.write_text(mutated, encoding="utf-8")
-            digest = self.code_digest(target, name)
+            digest = self.code_digest(target, mutant.path, name)
             return None if digest is None else digest == self.code_digests[key]
+        except (TimeoutError, RuntimeError) as error:
+            log(f"    the same-code check could not decide ({error or 'build timed out'}); testing the mutant")
+            return False
         finally:
             file.write_text(original, encoding="utf-8")
 
@@ -521,7 +535,7 @@ def evaluate(scratch: Scratch, mutant: Mutant, index: int, confirm: bool) -> Out
     if same:
         return Outcome(mutant, "equivalent", "compiles to the same code as the original (trivial compiler "
                        "equivalence: object files and module identical, built without debug information)",
-                       time.monotonic() - started)
+                       time.monotonic() - started, same_code=True)
     try:
         file.write_text(mutant.apply(original), encoding="utf-8")
         status, seconds = scratch.build_tests(name)
@@ -574,7 +588,7 @@ def report(outcomes: list[Outcome], header: list[str]) -> str:
         lines.append(f"| {number} | {o.mutant.location} | {cell(o.mutant.old_text)} → {cell(o.mutant.new_text)} | {result} |")
     uncompiled = [o for o in outcomes if o.result == "uncompiled"]
     equivalent = [o for o in outcomes if o.result == "equivalent"]
-    same_code = [o for o in equivalent if o.detail.startswith("compiles to the same code")]
+    same_code = [o for o in equivalent if o.same_code]
     survivors = [o for o in counted if o.result == "survived"]
     lines += ["", f"Tested {len(counted)} mutant{'' if len(counted) == 1 else 's'}: {len(killed)} killed "
               f"({sum(o.result == 'timeout' for o in counted)} by a timeout), {len(survivors)} survived; "
@@ -764,7 +778,7 @@ def main() -> None:
         log(f"    {text} ({outcome.seconds:.0f} s; {killed}/{tested} killed; "
             f"{(time.monotonic() - started) / 60:.1f} min so far)")
     if tested < args.count:
-        log(f"mutants: only {tested} mutants compiled out of the {len(order)} drawn")
+        log(f"mutants: only {tested} mutants could be tested out of the {len(order)} drawn")
 
     text = report(outcomes, header)
     report_path.parent.mkdir(parents=True, exist_ok=True)
