@@ -33,10 +33,12 @@ public final class NetworkActivityToken: Sendable {
         }
     }
 
-    /// Finishes the token's tasks, reporting nothing if they already ended; the slot stays pinned, so
-    /// the token can begin again. For this module's inlinable code (the async sequence's iterator).
+    /// Ends the token's tasks for good, as its release would, reporting nothing if they already
+    /// ended: the token can begin no task after this (its slot is freed, and its release does
+    /// nothing more). For this module's inlinable code (the async sequence's iterator, which
+    /// stops tracking once cancelled or done).
     @usableFromInline
     func finishAll() {
-        manager.driver.finishAll(pinnedAt: slot, generation: generation)
+        manager.driver.release(slot: slot, generation: generation)
     }
 }

@@ -168,8 +168,6 @@ struct OpaqueTokenSlotTests {
         manager.driver.release(slot: stale.slot, generation: stale.generation)
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.map(\.label) == ["new"])
-        manager.driver.finishAll(pinnedAt: stale.slot, generation: stale.generation)
-        #expect(manager.activeTaskCount == 1)
         manager.finishedNetworkTask(forToken: current)
         #expect(manager.activeTaskCount == 0)
         #expect(harness.diagnostics.all.isEmpty)

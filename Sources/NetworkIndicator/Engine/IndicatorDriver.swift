@@ -86,11 +86,6 @@ final class IndicatorDriver: Sendable {
         runEvent { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
-    /// Ends every task of the opaque token at (`slot`, `generation`); the slot stays pinned.
-    func finishAll(pinnedAt slot: Int32, generation: UInt32) {
-        runEventWithoutResult { $0.finishAll(pinnedAt: slot, generation: generation, in: node, time: &$1) }
-    }
-
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed
     /// and its generation bumped. A stale pair changes nothing.
     @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")

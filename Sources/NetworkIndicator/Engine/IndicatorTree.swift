@@ -286,17 +286,10 @@ struct IndicatorTree {
         }
     }
 
-    /// Ends every task of the opaque token at (`slot`, `generation`); the slot stays pinned.
-    mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
-        changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
-            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: false)
-        }.1
-    }
-
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed.
     mutating func release(pinnedAt slot: Int32, generation: UInt32, in id: NodeID, time: inout EventTime) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, _ in
-            node.registry.finishAll(pinnedAt: slot, generation: generation, unpinning: true)
+            node.registry.release(pinnedAt: slot, generation: generation)
         }.1
     }
 

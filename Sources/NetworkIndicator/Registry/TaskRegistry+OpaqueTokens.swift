@@ -44,10 +44,12 @@ extension TaskRegistry {
         guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
             if slots[Int(slot)].hasLabel, let label = pinnedLabels[slot] {
-                // For the report of a second finish (the helpers' `finishAll(pinnedAt:)` pays nothing).
+                // For the report of a second finish (a helper's release pays nothing).
                 endedLabels.remember(label, pinned: PinnedSlot(slot: slot, generation: generation))
             }
-            finishTasks(ofPinned: Int(slot))
+            // The slot stays pinned (`hasLabel` is read only while it has tasks).
+            subtractTasks(ofPinned: Int(slot))
+            slots[Int(slot)].count = 0
         } else {
             slots[Int(slot)].count -= 1
             activeTaskCount -= 1
@@ -55,13 +57,12 @@ extension TaskRegistry {
         return .finished
     }
 
-    /// Ends every task of the opaque token pinned at `slot` in `generation` and, if `unpinning`
-    /// (the token is being released), frees the slot and bumps its generation. A stale pair
-    /// (another generation, or a slot out of range) changes nothing.
-    mutating func finishAll(pinnedAt slot: Int32, generation: UInt32, unpinning: Bool) {
+    /// The opaque token pinned at `slot` in `generation` is released (or done for good): its
+    /// tasks end, the slot is freed and its generation bumped, so that the pair goes stale. A
+    /// stale pair (another generation, or a slot out of range) changes nothing.
+    mutating func release(pinnedAt slot: Int32, generation: UInt32) {
         guard isPinned(slot, in: generation) else { return }
         let index = Int(slot)
-        guard unpinning else { return finishTasks(ofPinned: index) }
         subtractTasks(ofPinned: index)
         pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)
@@ -80,14 +81,8 @@ extension TaskRegistry {
             && slots[index].generation == generation
     }
 
-    /// Ends the tasks of the pinned entry at `index`; it stays pinned (`hasLabel` is read only while it has tasks).
-    private mutating func finishTasks(ofPinned index: Int) {
-        subtractTasks(ofPinned: index)
-        slots[index].count = 0
-    }
-
     /// Takes the tasks of the pinned entry at `index` out of the count and drops its label; the
-    /// caller writes the entry (``finishTasks(ofPinned:)`` or ``Entry/unpin(next:)``).
+    /// caller writes the entry (its count, or ``Entry/unpin(next:)``).
     private mutating func subtractTasks(ofPinned index: Int) {
         activeTaskCount -= slots[index].count
         if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }

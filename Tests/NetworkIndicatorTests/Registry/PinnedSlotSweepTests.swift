@@ -50,7 +50,7 @@ struct PinnedSlotSweepTests {
         }
         #expect(registry.activeTaskCount == 17 + 2 + 180)
         for slot in pinned {
-            registry.finishAll(pinned: slot, unpinning: true)
+            registry.release(pinned: slot)
         }
         #expect(registry.activeTaskCount == 17 + 180)
         #expect(registry.pinnedCount == 0)

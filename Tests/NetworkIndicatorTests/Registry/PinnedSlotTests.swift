@@ -43,10 +43,10 @@ struct PinnedSlotTests {
         // Pinned first, so that they lie at the front and the sweep below can trim the tail.
         let slot = registry.pin(label: nil, now: 0)
         let idleSlot = registry.pin(label: nil, now: 0)
-        registry.finishAll(pinned: idleSlot, unpinning: false)
+        let ended = registry.finishOne(pinned: idleSlot)
         let reopened = registry.beginPinned(idleSlot, label: nil, now: 0)
         let finishedAgain = registry.finishOne(pinned: idleSlot)
-        #expect(reopened && finishedAgain == .finished)
+        #expect(ended == .finished && reopened && finishedAgain == .finished)
         expectCounted("pinned slots, one without a task")
         var tokens: [Object] = (0..<120).map { _ in Object() }
         for token in tokens {
@@ -84,7 +84,7 @@ struct PinnedSlotTests {
         registry.finishEverything()
         expectCounted("a reset")
         #expect(registry.entryCount == 2, "the two pinned slots stay")
-        registry.finishAll(pinned: slot, unpinning: true)
+        registry.release(pinned: slot)
         expectCounted("a release")
         #expect(registry.entryCount == 1)
         _ = (tokens, dead, finished, newcomer)
@@ -97,11 +97,12 @@ struct PinnedSlotTests {
         let releasedSlot = registry.pin(label: "upload", now: 0)
         let endedSlot = registry.pin(label: "download", now: 0)
         #expect(registry.pinnedLabels.count == 2)
-        registry.finishAll(pinned: releasedSlot, unpinning: true)
+        registry.release(pinned: releasedSlot)
         #expect(registry.pinnedLabels[releasedSlot.slot] == nil, "released with its task open")
-        registry.finishAll(pinned: endedSlot, unpinning: false)
+        let finished = registry.finishOne(pinned: endedSlot)
+        #expect(finished == .finished)
         #expect(registry.pinnedLabels.isEmpty, "its tasks ended, the token still alive")
-        registry.finishAll(pinned: endedSlot, unpinning: true)
+        registry.release(pinned: endedSlot)
         #expect(registry.entryCount == 0)
         #expect(registry.activeTaskCount == 0)
     }
@@ -121,7 +122,7 @@ struct PinnedSlotTests {
         #expect(!begun)
         let finished = registry.finishOne(pinned: slot)
         #expect(finished == .unknown)
-        registry.finishAll(pinned: slot, unpinning: true)
+        registry.release(pinned: slot)
         #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
         #expect(registry.table.value(for: key) == index, "and its entry")
         let finishedByKey = registry.finishOne(key)
@@ -148,7 +149,7 @@ struct PinnedSlotTests {
     @Test func aReleasedSlotIsReusedAndTheOldKeyFindsNothingThere() {
         var registry = TaskRegistry()
         let slot = registry.pin(label: nil, now: 0)
-        registry.finishAll(pinned: slot, unpinning: true)
+        registry.release(pinned: slot)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.entryCount == 0)
         #expect(registry.pinnedCount == 0)
@@ -160,7 +161,7 @@ struct PinnedSlotTests {
         #expect(result7 == .unknown)
         let begun8 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(!begun8)
-        registry.finishAll(pinned: slot, unpinning: true)
+        registry.release(pinned: slot)
         #expect(!registry.hasOpenTask(slot))
         #expect(!registry.hasOpenTask(PinnedSlot(slot: 99, generation: 0)), "an index out of range is no open task")
         #expect(registry.count(for: ObjectIdentifier(other)) == 1)
@@ -173,7 +174,7 @@ struct PinnedSlotTests {
     @Test func aStalePairIsIgnoredAfterItsSlotIsPinnedAgain() {
         var registry = TaskRegistry()
         let old = registry.pin(label: "old", now: 0)
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         let new = registry.pin(label: "new", now: 1)
         #expect(new.slot == old.slot, "the released slot is reused")
         #expect(new.generation != old.generation)
@@ -182,8 +183,7 @@ struct PinnedSlotTests {
         #expect(!begun)
         let finished = registry.finishOne(pinned: old)
         #expect(finished == .unknown)
-        registry.finishAll(pinned: old, unpinning: false)
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         #expect(registry.hasOpenTask(new))
         #expect(registry.activeTaskCount == 1)
         #expect(registry.pinnedCount == 1)
@@ -204,7 +204,7 @@ struct PinnedSlotTests {
         }
         let old = registry.pin(label: nil, now: 0)
         #expect(old.slot == 100)
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         objects.removeAll()
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.slots.isEmpty, "every slot cut")
@@ -212,7 +212,7 @@ struct PinnedSlotTests {
         for _ in 0...100 { pairs.append(registry.pin(label: nil, now: 2)) }
         #expect(pairs[100].slot == old.slot)
         #expect(!registry.hasOpenTask(old))
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         #expect(registry.hasOpenTask(pairs[100]))
         #expect(registry.activeTaskCount == 101)
     }
@@ -226,7 +226,7 @@ struct PinnedSlotTests {
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
         }
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         objects.removeFirst(180)  // the 20 entries at slots 181 to 200 live
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.table.value(for: ObjectIdentifier(objects[0])) == old.slot, "moved into the slot")
@@ -234,7 +234,7 @@ struct PinnedSlotTests {
         let new = registry.pin(label: nil, now: 2)
         #expect(new.slot == old.slot)
         #expect(!registry.hasOpenTask(old))
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         #expect(registry.hasOpenTask(new))
     }
 
@@ -242,7 +242,7 @@ struct PinnedSlotTests {
     @Test func aStalePairStaysStaleAfterAResetEmptiesTheSlots() {
         var registry = TaskRegistry()
         let old = registry.pin(label: nil, now: 0)
-        registry.finishAll(pinned: old, unpinning: true)
+        registry.release(pinned: old)
         registry.finishEverything()
         #expect(registry.slots.isEmpty)
         let new = registry.pin(label: nil, now: 1)
@@ -251,12 +251,14 @@ struct PinnedSlotTests {
         #expect(registry.hasOpenTask(new))
     }
 
-    @Test func endingWithoutUnpinningKeepsTheSlot() {
+    /// Finishing every task of an opaque token, one by one, keeps its slot pinned for its next begin.
+    @Test func finishingEveryTaskKeepsTheSlot() {
         var registry = TaskRegistry()
         let slot = registry.pin(label: nil, now: 0)
         let result9 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result9)
-        registry.finishAll(pinned: slot, unpinning: false)
+        let outcomes = [registry.finishOne(pinned: slot), registry.finishOne(pinned: slot)]
+        #expect(outcomes == [.finished, .finished])
         #expect(registry.activeTaskCount == 0)
         #expect(registry.pinnedCount == 1)
         #expect(registry.nextPinnedSlot != slot.slot)
@@ -311,7 +313,7 @@ extension TaskRegistry {
         finishOne(pinnedAt: pinned.slot, generation: pinned.generation)
     }
 
-    mutating func finishAll(pinned: PinnedSlot, unpinning: Bool) {
-        finishAll(pinnedAt: pinned.slot, generation: pinned.generation, unpinning: unpinning)
+    mutating func release(pinned: PinnedSlot) {
+        release(pinnedAt: pinned.slot, generation: pinned.generation)
     }
 }
