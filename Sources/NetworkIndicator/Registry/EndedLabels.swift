@@ -12,8 +12,8 @@ struct EndedLabels {
     }
 
     private struct Ended {
-        var owner: Owner
-        var label: String
+        let owner: Owner
+        let label: String
     }
 
     /// Oldest first, so that a token remembered twice is found by its newer label.
