@@ -44,6 +44,20 @@ struct DiagnosticsTests {
         harness.manager.popNetworkActivity()
     }
 
+    /// Once every push is popped, the next push starts a new period, reported stale on its own.
+    @Test func aPushAfterTheCounterWentBackToZeroIsReportedStaleAgain() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 10
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 10)
+        harness.manager.popNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.advance(by: 10)
+        let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 10), label: "pushNetworkActivity()")
+        #expect(harness.diagnostics.all == [stale, stale])
+        harness.manager.popNetworkActivity()
+    }
+
     /// A later push while the counter is open restarts neither its age nor its report.
     @Test func aLaterPushRestartsNeitherThePushCountersAgeNorItsReport() {
         let harness = Harness()
