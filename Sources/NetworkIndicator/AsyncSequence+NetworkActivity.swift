@@ -113,7 +113,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
                 } onCancel: {
                     // Cancelled first: its part leaves the batch rather than count as done.
                     progress?.cancel()
-                    activity.finishAll()
+                    activity.stopTracking()
                 }
                 if element == nil { finish() } else { progress?.completedUnitCount += 1 }
                 return element
@@ -139,7 +139,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline
         mutating func finish() {
             isDone = true
-            activity?.finishAll()
+            activity?.stopTracking()
             activity = nil
         }
     }

@@ -35,10 +35,11 @@ public final class NetworkActivityToken: Sendable {
 
     /// Ends the token's tasks for good, as its release would, reporting nothing if they already
     /// ended: the token can begin no task after this (its slot is freed, and its release does
-    /// nothing more). For this module's inlinable code (the async sequence's iterator, which
-    /// stops tracking once cancelled or done).
+    /// nothing more). For work that stops being tracked before its token goes: a cancelled
+    /// ``NetworkIndicatorManager/withNetworkActivity(isolation:label:progress:_:)`` body, and the
+    /// async sequence's iterator (this module's inlinable code) once cancelled or done.
     @usableFromInline
-    func finishAll() {
+    func stopTracking() {
         manager.driver.release(slot: slot, generation: generation)
     }
 }

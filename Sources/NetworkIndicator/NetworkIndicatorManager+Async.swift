@@ -41,13 +41,13 @@ extension NetworkIndicatorManager {
     ) async rethrows -> Result {
         let failure = progress == nil ? nil : FailureRecord()
         let token = beganNetworkTask(label: label ?? "withNetworkActivity", progress: progress, failure: failure)
-        defer { token.finishAll() }
+        defer { token.stopTracking() }
         do {
             return try await withTaskCancellationHandler {
                 try await body()
             } onCancel: {
                 failure?.recordFailure()
-                token.finishAll()
+                token.stopTracking()
             }
         } catch {
             failure?.recordFailure()

@@ -136,7 +136,7 @@ struct CountHopTests {
         let download = manager.beganNetworkTask(label: "download", progress: Progress(totalUnitCount: 10))
         #expect(scheduler.scheduledTimerCount > timers, "it asked for fractions: the progress timer runs")
         scheduler.advance(by: 1)  // fractions for the default handler
-        download.finishAll()
+        download.stopTracking()
         for _ in 0..<2 { manager.popNetworkActivity() }
         scheduler.advance(by: 1)
         #expect(manager.activeTaskCount == 0)

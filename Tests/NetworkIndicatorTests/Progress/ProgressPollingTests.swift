@@ -133,7 +133,7 @@ struct ProgressPollingTests {
         let base = manager.beganNetworkTask()
         scheduler.runPendingWork()
         let hops = scheduler.enqueuedWorkCount
-        for _ in 0..<10 { manager.beganNetworkTask().finishAll() }
+        for _ in 0..<10 { manager.beganNetworkTask().stopTracking() }
         #expect(scheduler.enqueuedWorkCount == hops, "no count receiver is left")
         #expect(manager.outputs.isEmpty)
         withExtendedLifetime((longLived, download, base)) {}
