@@ -491,9 +491,10 @@ class Scratch:
         """Trivial compiler equivalence: whether `mutant` compiles to exactly the code of the
         original (`None` if it does not compile). The original is compared with as many lines as
         the mutant, blank ones added after the changed lines, so that line numbers in messages
-        agree; code that is the same instruction for instruction cannot behave differently."""
+        agree; code that is the same instruction for instruction cannot behave differently.
+        Whenever the check itself cannot decide (the original does not build, a build times out
+        or skips the file), the answer is `False`, which claims nothing: the mutant is tested."""
         target = Path(mutant.path).parts[1]
-        # `None`, or a `False` that claims nothing, also when the check itself cannot be trusted.
         extra = len(mutant.new) - len(mutant.old)
         control = dataclasses.replace(mutant, new=mutant.old + [""] * extra).apply(original)
         mutated = dataclasses.replace(mutant, new=mutant.new + [""] * -extra).apply(original)
