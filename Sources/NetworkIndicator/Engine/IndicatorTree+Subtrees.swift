@@ -1,41 +1,8 @@
 import Foundation
 
-/// The events on a node as a whole or on a subtree: adding and removing a node; reset, cancel and
-/// snapshot of a subtree, each one event, hence one hold of the driver's lock.
+/// The events on a subtree: reset, cancel and snapshot, each one event, hence one hold of the
+/// driver's lock.
 extension IndicatorTree {
-    // MARK: - Nodes
-
-    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot.
-    mutating func addNode(
-        childOf parent: NodeID,
-        label: String?,
-        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
-    ) -> NodeID {
-        precondition(contains(parent))
-        let id = storeScope(Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label))
-        withNode(Int(parent.index)) { $0.children.append(id.index) }
-        return id
-    }
-
-    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued.
-    /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
-    /// timers are ``OutputDelivery``'s to stop.
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
-        guard contains(id) else { return false }
-        let removed = node(at: Int(id.index))
-        var needsHop = false
-        if removed.parent >= 0 {
-            withNode(Int(removed.parent)) { $0.children.removeAll { $0 == id.index } }
-            let ended = removed.registry.activeTaskCount
-            needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
-        }
-        clearNode(id)
-        return needsHop
-    }
-
-    // MARK: - Subtrees
-
     /// The indices of `id`'s subtree, children before their parent (`id` last).
     func subtree(of id: NodeID) -> [Int32] {
         var order: [Int32] = []

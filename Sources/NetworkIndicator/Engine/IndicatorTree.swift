@@ -113,28 +113,49 @@ struct IndicatorTree {
 
     private var freeIndices: [Int32] = []
 
-    /// Stores `node` as a new scope, at a removed scope's index (in the generation its removal
-    /// left) or appended; returns its id.
-    mutating func storeScope(_ node: Node) -> NodeID {
-        var node = node
-        guard let reused = freeIndices.popLast() else {
+    /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot, at a
+    /// removed scope's index (in the generation its removal left) or appended.
+    mutating func addNode(
+        childOf parent: NodeID,
+        label: String?,
+        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
+    ) -> NodeID {
+        precondition(contains(parent))
+        var node = Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label)
+        let id: NodeID
+        if let reused = freeIndices.popLast() {
+            node.generation = scopes[Int(reused) - 1].generation
+            scopes[Int(reused) - 1] = node
+            id = NodeID(index: reused, generation: node.generation)
+        } else {
             scopes.append(node)
-            return NodeID(index: Int32(scopes.count), generation: node.generation)
+            id = NodeID(index: Int32(scopes.count), generation: node.generation)
         }
-        node.generation = scopes[Int(reused) - 1].generation
-        scopes[Int(reused) - 1] = node
-        return NodeID(index: reused, generation: node.generation)
+        withNode(Int(parent.index)) { $0.children.append(id.index) }
+        return id
     }
 
-    /// Empties the node `id` and moves it to the next generation, which no id names yet:
-    /// ``contains(_:)`` refuses every id of the removed node. A scope's index waits for reuse.
-    mutating func clearNode(_ id: NodeID) {
-        precondition(contains(id), "a node is cleared once, by its removal")
+    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
+    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued.
+    /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
+    /// timers are ``OutputDelivery``'s to stop.
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
+        guard contains(id) else { return false }
+        let removed = node(at: Int(id.index))
+        var needsHop = false
+        if removed.parent >= 0 {
+            withNode(Int(removed.parent)) { $0.children.removeAll { $0 == id.index } }
+            let ended = removed.registry.activeTaskCount
+            needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
+        }
+        // Empty the node and move it to the next generation, which no id names yet: `contains`
+        // refuses every id of the removed node. A scope's index waits for reuse.
         withNode(Int(id.index)) { node in
             node = Node(diagnosticsHandler: Self.silent, parent: -1)
             node.generation = id.generation &+ 1
         }
         if id.index > 0 { freeIndices.append(id.index) }
+        return needsHop
     }
 
     /// The handler of a removed node, and the answer for a stale id.
