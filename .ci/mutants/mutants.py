@@ -680,6 +680,10 @@ def main() -> None:
         if line.strip() and not line.startswith("#")]
     ignored = [re.compile(p) for p in DEFAULT_IGNORED_LINES] + extra_ignored
 
+    # What the report names is the tree as copied now: later edits to the work tree do not count.
+    commit = git(repo, "rev-parse", "--short", "HEAD") or "unknown commit"
+    if git(repo, "status", "--porcelain", "--", "Sources"):
+        commit += " with uncommitted changes in Sources"
     log(f"mutants: syncing {repo} into {scratch.repo}")
     changed = sync(repo, scratch.repo)
     log(f"  {changed} files written or removed")
@@ -729,9 +733,6 @@ def main() -> None:
     log(f"  {ran.group(1) if ran else 'all'} tests passed in {seconds:.0f} s; a mutant's run times out after "
         f"{scratch.timeout:.0f} s")
 
-    commit = git(repo, "rev-parse", "--short", "HEAD") or "unknown commit"
-    if git(repo, "status", "--porcelain", "--", "Sources"):
-        commit += " with uncommitted changes in Sources"
     command = f"bash .ci/mutants.sh {args.count} {args.seed}" + "".join(f" --files '{g}'" for g in args.files)
     if args.tests:
         command += f" --tests '{args.tests}'"
