@@ -193,9 +193,15 @@ struct IndicatorTreeTests {
         #expect(swept == nil && !sweepNeedsHop)
         let (answer, needsHop) = family.tree.finishSweep(family.sibling, completed: [], now: 1)
         #expect(answer == nil && !needsHop)
-        // Nor does a reset or a cancel of it.
+        // Nor does a reset or a cancel of it, a settings change or an attached output.
+        let dirty = family.tree.dirtyNodes
         #expect(!family.tree.resetSubtree(of: family.sibling, time: &time))
         #expect(!family.tree.cancelSubtree(of: family.sibling, time: &time).1)
+        #expect(!family.tree.changeSettings(of: family.sibling) { $0.startDelay = 5 })
+        #expect(family.tree.settings(of: reused).startDelay == NetworkIndicatorSettings().startDelay)
+        let (count, attachNeedsHop) = family.tree.outputAttached(receivesCount: true, in: family.sibling)
+        #expect(count == nil && !attachNeedsHop)
+        #expect(family.tree.dirtyNodes == dirty)
     }
 
     /// A removed node's delay timer that fires late finds nothing, even when the node that took
