@@ -8,6 +8,9 @@ import Testing
 @Suite("Indicator tree")
 struct IndicatorTreeTests {
     private final class Token {}
+    private final class Work: NetworkActivityCancellable, Sendable {
+        func cancel() {}
+    }
 
     /// A root with a child and a grandchild, and a second child (a sibling).
     private struct Family {
@@ -139,6 +142,23 @@ struct IndicatorTreeTests {
             Set(family.tree.dirtyNodes)
                 == [family.root.index, family.child.index, family.grandchild.index, family.sibling.index]
         )
+    }
+
+    /// A cancel of a subtree ends the tasks it can cancel in every node and hands back every
+    /// object it read: the work to cancel, and the tokens it cannot cancel, which the caller
+    /// releases after the lock (so that no `deinit` runs under it).
+    @Test func aCancelOfASubtreeHandsBackEveryObjectItRead() {
+        var family = Family()
+        var time = at(0)
+        let work = Work()
+        let token = Token()
+        _ = family.tree.beginToken(work, label: nil, in: family.child, time: &time)
+        _ = family.tree.beginToken(token, label: nil, in: family.grandchild, time: &time)
+        let (cancellation, _) = family.tree.cancelSubtree(of: family.root, time: &time)
+        #expect(cancellation.work.count == 1 && cancellation.work.first as? Work === work)
+        #expect(cancellation.keptAlive.elementsEqual([token]) { $0 === $1 })
+        #expect(family.count(family.child) == 1, "the token it cannot cancel keeps its task")
+        #expect(family.count(family.root) == 1)
     }
 
     /// A snapshot of a node: its own entries, one record per child with tasks, and its count,
