@@ -49,18 +49,22 @@ struct CancelTests {
         #expect(work.cancelCount == 1, "a second cancel finds nothing open")
     }
 
+    /// Work with nothing to cancel stays counted until its own finish, which ends it even while
+    /// a cancelled token that lives on may still send its late finish.
     @Test func workWithNothingToCancelStaysCounted() {
         let manager = makeManager()
         let opaque = manager.beganNetworkTask(label: "opaque")
         manager.pushNetworkActivity()
         let plain = NSObject()
         manager.beganNetworkTask(withToken: plain)
+        let cancelled = Work()
+        manager.beganNetworkTask(withToken: cancelled)
         manager.cancelNetworkTasks()
         #expect(manager.activeTaskCount == 3)
         manager.popNetworkActivity()
         manager.finishedNetworkTask(forToken: plain)
         #expect(manager.activeTaskCount == 1)
-        withExtendedLifetime(opaque) {}
+        withExtendedLifetime((opaque, cancelled)) {}
     }
 
     @Test func aCancelWithNothingOpenChangesNothing() {
