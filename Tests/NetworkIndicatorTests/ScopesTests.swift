@@ -92,6 +92,22 @@ struct ScopesTests {
         _ = token
     }
 
+    /// A grandchild's task that ends while its two scopes wait out their start delays hides the
+    /// app's indicator: only the root asks for a hop then, and its hop must still run.
+    @Test func theAppHidesWhenAGrandchildsTaskEndsDuringItsScopesStartDelays() {
+        let tree = Tree()
+        tree.feed.settings.startDelay = 1
+        tree.feedImages.settings.startDelay = 1
+        tree.settle()
+        tree.feedImages.pushNetworkActivity()
+        tree.settle()
+        #expect(tree.root.visibilityChanges == [false, true])
+        tree.feedImages.popNetworkActivity()
+        tree.settle()
+        #expect(tree.root.visibilityChanges == [false, true, false])
+        #expect(tree.feedOutput.visibilityChanges == [false] && tree.imagesOutput.visibilityChanges == [false])
+    }
+
     @Test func parentStartDelayNeverHoldsBackItsChild() {
         let tree = Tree()
         tree.manager.settings.startDelay = 1
