@@ -253,6 +253,16 @@ struct IndicatorTreeTests {
         #expect(family.tree.drainDirtyNodes(now: 0).map(\.node) == [family.root])
     }
 
+    /// An id the tree never issued (another tree's scope) names nothing in it, and changes nothing.
+    @Test func anotherTreesIdFindsNothing() {
+        let family = Family()
+        var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
+        var time = at(0)
+        #expect(!tree.contains(family.sibling))
+        #expect(!tree.push(in: family.sibling, time: &time))
+        #expect(tree.activeTaskCount(of: IndicatorTree.rootID) == 0)
+    }
+
     @Test func aRemovedRootFindsNothing() {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         var time = at(0)
