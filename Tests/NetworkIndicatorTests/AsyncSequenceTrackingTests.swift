@@ -26,6 +26,17 @@ struct AsyncSequenceTrackingTests {
         #expect(harness.manager.activeTaskCount == 0)
     }
 
+    /// An iterator that reaches the end ends the task, even while a copy of it is still held.
+    @Test func theEndEndsTheTaskWhileACopyOfTheIteratorLives() async {
+        let harness = Harness()
+        var iterator = [1].async.trackingNetworkActivity(in: harness.manager).makeAsyncIterator()
+        #expect(await iterator.next() == 1)
+        let copy = iterator
+        #expect(await iterator.next() == nil)
+        #expect(harness.manager.activeTaskCount == 0)
+        withExtendedLifetime(copy) {}
+    }
+
     @Test func aSequenceTrackedWithoutALabelIsLabelledByTheMethodsName() async {
         let harness = Harness()
         var iterator = [1, 2].async.trackingNetworkActivity(in: harness.manager).makeAsyncIterator()
