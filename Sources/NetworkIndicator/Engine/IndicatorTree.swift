@@ -141,12 +141,11 @@ struct IndicatorTree {
     /// timers are ``OutputDelivery``'s to stop.
     mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
         guard contains(id) else { return false }
-        let removed = node(at: Int(id.index))
+        let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
         var needsHop = false
-        if removed.parent >= 0 {
-            withNode(Int(removed.parent)) { $0.children.removeAll { $0 == id.index } }
-            let ended = removed.registry.activeTaskCount
-            needsHop = ended > 0 && rollUp(-ended, from: removed.parent, time: &time)
+        if parent >= 0 {
+            withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
+            needsHop = ended > 0 && rollUp(-ended, from: parent, time: &time)
         }
         // Empty the node and move it to the next generation, which no id names yet: `contains`
         // refuses every id of the removed node. A scope's index waits for reuse.
