@@ -23,7 +23,7 @@ final class OutputDelivery {
     @MainActor
     private struct ProgressListener {
         weak var output: (any NetworkIndicatorOutput)?
-        var observer: ProgressObserver?
+        let observer: ProgressObserver?
 
         /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
         var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
