@@ -27,6 +27,6 @@ extension NetworkActivityGroup {
         guard let progress else { return operationStarted() }
         manager.settleProgress()
         operationStarted()
-        manager.trackProgress(progress, weight: weight, token: key)
+        manager.trackProgress(progress, weight: weight, token: key, failure: key.failureOfNewPart())
     }
 }

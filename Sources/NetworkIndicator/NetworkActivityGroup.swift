@@ -51,6 +51,31 @@ public final class NetworkActivityGroup: Sendable {
         if manager.driver.finishOne(ObjectIdentifier(key)) != .finished {
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
+        // The finished operation's part leaves its batch now, as done: a later cancel of the
+        // group's other operations fails only the parts it finds running.
+        if key.hasProgressParts { manager.settleProgress() }
+    }
+
+    /// Ends one operation's count while its work goes on unseen (a live stream whose headers
+    /// have arrived): the indicator no longer waits for it, but the work stays the screen's.
+    /// Until the group is released, the next ``NetworkIndicatorManager/cancelNetworkTasks()`` of
+    /// the group's manager (or of an ancestor) calls ``cancellationHandler``, once, even with no
+    /// operation open.
+    ///
+    /// ```swift
+    /// feed.operationStarted()
+    /// let stream = try await openStream()      // headers here: stop the spinner
+    /// feed.operationStoppedCounting()          // the screen's cancel still stops the stream
+    /// ```
+    ///
+    /// The manager holds the group weakly: release the group when the work ends. With no
+    /// operation open it does nothing and reports
+    /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
+    /// does. Safe from any thread; O(1) plus the work already held in that manager.
+    public func operationStoppedCounting() {
+        if manager.driver.stopCounting(ObjectIdentifier(key), object: key) != .finished {
+            manager.driver.report(.groupFinishWithoutStart, label: label)
+        }
     }
 
     /// Ends every open operation of this group, and only of this group. Finishes that arrive
@@ -89,8 +114,35 @@ public final class NetworkActivityGroup: Sendable {
 /// An object that exists only to give a group's entry an identity no caller can hold; it holds
 /// the group's ``NetworkActivityGroup/cancellationHandler``, which a cancel reaches through the
 /// entry's weak reference to it.
-final class ActivityKey: NetworkActivityCancellable, Sendable {
+final class ActivityKey: FailsProgressWhenCancelled, Sendable {
     let handler = LockedState<(@Sendable () -> Void)?>(nil)
+    /// Where the parts begun since the last cancel record that a cancel failed them; `nil` until
+    /// the group's first operation with progress.
+    private let partsFailure = LockedState<FailureRecord?>(nil)
+
+    /// Whether an operation with progress was ever begun in the group.
+    var hasProgressParts: Bool {
+        partsFailure.withLock { $0 != nil }
+    }
+
+    /// The record a new part of the group reads its cancel from.
+    func failureOfNewPart() -> FailureRecord {
+        partsFailure.withLock { record in
+            if let record { return record }
+            let new = FailureRecord()
+            record = new
+            return new
+        }
+    }
+
+    /// A cancel ends every open operation: the parts begun so far fail, later ones start afresh.
+    func recordCancellation() {
+        partsFailure.withLock { record in
+            guard let cancelled = record else { return }
+            cancelled.recordFailure()
+            record = FailureRecord()
+        }
+    }
 
     /// The manager's cancel ended the group's operations: tells the handler (outside its lock).
     func cancel() {

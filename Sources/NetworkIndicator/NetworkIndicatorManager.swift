@@ -166,6 +166,7 @@ public final class NetworkIndicatorManager: Sendable {
     @usableFromInline
     func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?) {
         settleProgress()
+        if beganTaskReadingItself(token, label: label, progress: progress, weight: weight) { return }
         beginTask(withToken: token, label: label)
         trackProgress(progress, weight: weight, token: token)
     }

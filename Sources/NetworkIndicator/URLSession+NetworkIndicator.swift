@@ -55,6 +55,19 @@ extension NetworkIndicatorManager {
 
     /// Ends every task of `task` as soon as it completes, `progress`'s final reading recorded
     /// first: by key-value observation where Foundation has it, by polling otherwise.
+    /// Begins `token`'s task as ``track(_:label:)`` does, if it is a `URLSessionTask` and
+    /// `progress` its own; `false` (and nothing done) otherwise. A task's own `progress` may keep
+    /// its task alive (the weak token would never die), reads a failed load as done, and never
+    /// moves on Linux: the task is read instead.
+    func beganTaskReadingItself(_ token: AnyObject, label: String?, progress: Progress, weight: Int64?) -> Bool {
+        guard let task = token as? URLSessionTask, progress === task.progress else { return false }
+        let taskProgress = URLSessionTaskProgress(task: task)
+        beginTask(withToken: task, label: label ?? ActivityLabel.request(of: task))
+        trackProgress(taskProgress, weight: weight, token: task)
+        endOnCompletion(of: task, recordingIn: taskProgress)
+        return true
+    }
+
     func endOnCompletion(of task: URLSessionTask, recordingIn progress: URLSessionTaskProgress) {
         #if canImport(ObjectiveC)
         URLSessionTaskStateObservation.endOnCompletion(of: task, in: self, recordingIn: progress)

@@ -99,6 +99,20 @@ final class IndicatorDriver: Sendable {
         runEvent { $0.finishOne(key, in: node, time: &$1) }
     }
 
+    /// Ends one task under `key` while `object`'s work goes on: a cancel of this manager or of
+    /// an ancestor still reaches it, until it dies.
+    func stopCounting(_ key: ObjectIdentifier, object: any AnyObject & Sendable) -> TaskRegistry.FinishOutcome {
+        var time = eventTime()
+        var keptAlive: [AnyObject] = []
+        // A caller's object enters the tree (see the header); what was read leaves after the lock.
+        let (outcome, needsHop) = tree.withLockUnchecked {
+            $0.stopCounting(key, object: object, in: node, keepingAlive: &keptAlive, time: &time)
+        }
+        if needsHop { delivery.enqueueHop(on: scheduler) }
+        withExtendedLifetime(keptAlive) {}
+        return outcome
+    }
+
     /// Ends every task under `key` without reporting anything (a token or group going away).
     func finishAll(_ key: ObjectIdentifier) {
         runEventWithoutResult { $0.finishAll(key, in: node, time: &$1) }

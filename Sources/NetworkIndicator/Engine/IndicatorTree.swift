@@ -294,6 +294,20 @@ struct IndicatorTree {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
     }
 
+    /// Ends one task of `key` and keeps `object` within a cancel's reach, uncounted (see
+    /// `TaskRegistry.stopCounting`); the live objects read go to `keptAlive`.
+    mutating func stopCounting(
+        _ key: ObjectIdentifier,
+        object: AnyObject,
+        in id: NodeID,
+        keepingAlive keptAlive: inout [AnyObject],
+        time: inout EventTime
+    ) -> (TaskRegistry.FinishOutcome, Bool) {
+        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
+            node.registry.stopCounting(key, object: object, keepingAlive: &keptAlive)
+        }
+    }
+
     /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
     mutating func finishOne(
         pinnedAt slot: Int32,

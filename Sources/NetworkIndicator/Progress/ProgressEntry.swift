@@ -126,7 +126,9 @@ final class FailureRecord: Sendable {
 /// Work that ``NetworkIndicatorManager/cancelNetworkTasks()`` can cancel and whose progress a
 /// cancel fails: the registry records the failure before it ends the task.
 protocol FailsProgressWhenCancelled: NetworkActivityCancellable {
-    var failure: FailureRecord { get }
+    /// Records that the progress of the work's running tasks failed. Called under the tree's
+    /// lock, as the cancel ends those tasks: it takes no lock but its own and runs no caller code.
+    func recordCancellation()
 }
 
 /// The roll-ups listing a progress of unknown size, told when its total becomes known, so

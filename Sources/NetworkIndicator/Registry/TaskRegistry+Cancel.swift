@@ -29,12 +29,51 @@ extension TaskRegistry {
             }
             result.work.append(work)
             // Before the task ends: a reading in between would count its progress as done.
-            (work as? any FailsProgressWhenCancelled)?.failure.recordFailure()
+            (work as? any FailsProgressWhenCancelled)?.recordCancellation()
             let key = slots[index].key
             let ended = finishEntry(at: index)
             cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
+        takeUncountedWork(into: &result)
         return result
+    }
+
+    /// Ends one task of `key` while its work goes on, uncounted: `object` stays within a cancel's
+    /// reach until a cancel takes it or it dies. Nothing is held unless a task ended. The live
+    /// objects read go to `keptAlive`, released after the lock.
+    mutating func stopCounting(
+        _ key: ObjectIdentifier,
+        object: AnyObject,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> FinishOutcome {
+        let outcome = finishOne(key)
+        guard outcome == .finished else { return outcome }
+        var isHeld = false
+        uncountedWork.removeAll { held in
+            var held = held
+            guard let live = held.load() else { return true }
+            keptAlive.append(live)
+            if live === object { isHeld = true }
+            return false
+        }
+        if !isHeld { uncountedWork.append(WeakWrapper(object: object)) }
+        return outcome
+    }
+
+    /// Hands the live uncounted work to `cancellation` (once per object, whatever else of it the
+    /// cancel found) and lets go of all of it.
+    private mutating func takeUncountedWork(into cancellation: inout Cancellation) {
+        guard !uncountedWork.isEmpty else { return }
+        for var held in uncountedWork {
+            guard let object = held.load() else { continue }
+            if let work = object as? any NetworkActivityCancellable, !cancellation.work.contains(where: { $0 === work })
+            {
+                cancellation.work.append(work)
+            } else {
+                cancellation.keptAlive.append(object)
+            }
+        }
+        uncountedWork.removeAll()
     }
 
     /// A finish of `key`: `true` (and one fewer to absorb) if it is a late finish of a task that

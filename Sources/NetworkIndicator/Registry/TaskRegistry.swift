@@ -44,6 +44,10 @@ struct TaskRegistry {
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
     /// not reported (`TaskRegistry+Cancel.swift`).
     var cancelledTasks: [ObjectIdentifier: CancelledTasks] = [:]
+    /// Work that counts no task but that a cancel still reaches (a group's operation that
+    /// stopped counting: a live stream), held weakly until a cancel takes it or it dies
+    /// (`TaskRegistry+Cancel.swift`).
+    var uncountedWork: [WeakWrapper] = []
 
     // MARK: - Tokens and groups
 

@@ -30,6 +30,10 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     /// Recorded when the load throws or is cancelled, before its task ends.
     let failure = FailureRecord()
 
+    func recordCancellation() {
+        failure.recordFailure()
+    }
+
     /// Runs `operation` as one task of `manager` (labelled `label`, with `progress` rolled up
     /// if given), ended when the call returns or throws.
     static func run(
@@ -45,7 +49,11 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
         if let progress { manager.trackProgress(progress, token: load, failure: load.failure) }
         defer { manager.driver.finishAll(key) }
         do {
-            return try await load.run(operation)
+            let result = try await load.run(operation)
+            // Before the task ends: URLSession lets go of a task as it completes, and a task gone
+            // without a recorded end reads failed.
+            (progress as? URLSessionTaskProgress)?.recordCompletion()
+            return result
         } catch {
             load.failure.recordFailure()
             throw error

@@ -84,6 +84,24 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         }
     }
 
+    /// The load that ran the task returned its result: the task completed without an error,
+    /// whether or not it is still there to read. Call it before the load's task ends in the
+    /// manager; a reading already final stays as it is.
+    func recordCompletion() {
+        // The task, if still there, is read outside the lock, as in `sample()`.
+        let reading = source.withLock { $0.task }.map(Self.reading(of:))
+        source.withLock { source in
+            guard !source.isFinal else { return }
+            var final = reading ?? source.last
+            final.isCompleted = true
+            final.isFailed = false
+            final.isSuspended = false
+            source.last = final
+            source.isFinal = true
+            source.task = nil
+        }
+    }
+
     /// A cancel of the manager is about to end the task there and then cancel it: until the task
     /// completes, it reads failed. Its part then leaves its batch even when read between that end
     /// and the task's `cancel()`, which may come after other work's cancel (a group's handler

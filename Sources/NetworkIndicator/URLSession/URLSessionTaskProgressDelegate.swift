@@ -63,6 +63,13 @@ final class URLSessionTaskProgressDelegate: NSObject, URLSessionTaskDelegate, Se
         (session.delegate as? any URLSessionTaskDelegate)?.urlSession?(session, didCreateTask: task)
     }
 
+    /// Records the task's end while URLSession still holds it (it lets go right after), then
+    /// tells the caller's delegate.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        progress.recordEnd(of: task)
+        forwardee?.urlSession?(session, task: task, didCompleteWithError: error)
+    }
+
     override func responds(to aSelector: Selector!) -> Bool {
         super.responds(to: aSelector) || (forwardee?.responds(to: aSelector) ?? false)
     }
