@@ -23,8 +23,9 @@ extension NetworkIndicatorManager {
     /// `body` then finishes.
     ///
     /// With a `progress`, the task is begun as ``beganNetworkTask(label:progress:weight:)``
-    /// begins one, and its progress rolls up into ``progressSnapshot()``; update it from anywhere,
-    /// `body` included. If `body` throws, or the surrounding task is cancelled, the work failed:
+    /// begins one, and its progress rolls up into ``progressSnapshot()``. A plain `Progress`
+    /// (which takes no lock on Linux) is read on the main queue only: update it there, or pass a
+    /// ``NetworkActivityProgress``, which may be updated from any thread. If `body` throws, or the surrounding task is cancelled, the work failed:
     /// its progress leaves its batch (see ``progressSnapshot()``) rather than count as done.
     ///
     /// - Parameters:

@@ -126,9 +126,11 @@ public final class NetworkIndicatorManager: Sendable {
     /// token's last task ends (twice with the same progress, once). To pause a task and resume it
     /// later, `pause()` its progress and end the task, then begin the task again with the same
     /// progress and `resume()` it: its units count once, kept across the pause. How a progress
-    /// counts is in ``beganNetworkTask(label:progress:weight:)``. For a `URLSessionTask`,
-    /// ``track(_:label:)`` does all of this (its bytes included) and ends the task as soon as it
-    /// completes.
+    /// counts is in ``beganNetworkTask(label:progress:weight:)``. For a `URLSessionTask`, call
+    /// ``track(_:label:)``: it does all of this (its bytes included) and ends the task as soon as
+    /// it completes. A `URLSessionTask` begun here with its own `progress` is read as `track`
+    /// reads it (the task's own `progress` may keep the task alive, reads a failed load as done,
+    /// and never moves on Linux), with the `weight` given.
     ///
     /// - Parameters:
     ///   - token: Any object whose lifetime (or completion) is the task's.
@@ -175,7 +177,7 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// ```swift
     /// let activity = manager.beganNetworkTask(label: "Sync")
-    /// let download = manager.beganNetworkTask(label: "Download", progress: task.progress)
+    /// let export = manager.beganNetworkTask(label: "Export", progress: exportProgress)
     /// ```
     ///
     /// Hold the token for as long as the work runs; releasing the last reference ends the task

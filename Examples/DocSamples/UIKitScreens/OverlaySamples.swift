@@ -66,8 +66,8 @@ final class DownloadViewController: UIViewController {
 
     func download(_ url: URL) {
         let task = session.downloadTask(with: url)
-        // The task is its own token: it ends when it completes.
-        downloads.beganNetworkTask(withToken: task, label: "Download", progress: task.progress)
+        // Counted until it completes, its bytes in the bar; a failed load leaves the batch.
+        downloads.track(task, label: "Download")
         task.resume()
     }
 }

@@ -29,11 +29,20 @@ public import OpenAPIRuntime
 ///   each read of the response body that starts after the cancel throws `CancellationError` (a
 ///   read already waiting returns its bytes first). A generated client wraps the error in its
 ///   `ClientError`, whose `underlyingError` is the `CancellationError`;
-/// - at once when the response has no body, or a body whose length is known to be zero;
-/// - at once when the response is a stream of server-sent events (`Content-Type:
-///   text/event-stream`, whatever its parameters and case): such a stream may stay open for the
-///   life of a screen, so it counts only until its headers arrive, and its body is handed on
-///   untouched. Pass a `countsOperation` that returns `false` for it to count nothing at all;
+/// - at once when the response has no body, a body whose length is known to be zero, or cannot
+///   have a body whatever its header fields say: an informational (1xx), 204 No Content or
+///   304 Not Modified response, any answer to a HEAD request (RFC 9112 §6.3), or 205 Reset
+///   Content (RFC 9110 §15.3.6). No timer runs for it, and its body is handed on untouched;
+/// - at once when the response is a live feed: its `Content-Type`, whatever its parameters and
+///   case, is `text/event-stream` (server-sent events), `application/jsonl`,
+///   `application/json-seq` or `application/x-ndjson` (swift-openapi-runtime decodes the first
+///   three as async sequences). Such a feed may stay open for the life of a screen, so it counts
+///   only until its headers arrive, and no timer cuts it. It is still the screen's work: until
+///   its body ends, fails or is released, ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()``
+///   of its manager (or of an ancestor) cancels it, and each read that starts after that cancel
+///   throws `CancellationError` (a read already waiting returns its bytes first). Its body is
+///   handed on with the same bytes, length and iteration behaviour. Pass a `countsOperation`
+///   that returns `false` for it to count nothing at all;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
 ///   has sat for ``unreadBodyTimeout`` seconds with nobody asking for its bytes.
@@ -61,6 +70,8 @@ public import OpenAPIRuntime
 ///   response's length is unknown, whatever either says: `URLSessionTransport` takes the body's
 ///   length from `Content-Length`, which counts the encoded bytes, while the client reads the
 ///   decoded ones.
+/// - A response that has no body (see above) is a known length of 0: the request weighs its
+///   upload's bytes alone, and counts as done.
 /// - A response body of unknown length holds the request where its upload left it until the end;
 ///   a request with neither length known is indeterminate: it neither adds to nor dilutes the
 ///   fraction. Lengths beyond 2⁵³ bytes count as 2⁵³, so that no header can overflow the sums.
@@ -210,8 +221,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         } else {
             task = NetworkActivityGroup(manager: manager)
         }
-        // The manager's cancel: the part leaves its batch (its bytes never all come) before
-        // anyone can read it again, then the request stops.
+        // The manager's cancel: the group's part already failed as the cancel ended its task (so
+        // no reading in between counts it as done); the request's progress stops too, then the
+        // request itself.
         task.cancellationHandler = {
             progress.end(reachedEnd: false)
             cancellation.cancel()
@@ -230,12 +242,23 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             task.operationFinished()
             throw error
         }
-        // No body to wait for, or a stream of events that may stay open for the life of a screen:
-        // the request is done once its headers are here.
-        guard let responseBody, responseBody.length != .known(0), !Self.isEventStream(response) else {
+        // No body can come: the request is done once its headers are here, and weighs its upload.
+        guard let responseBody, responseBody.length != .known(0), !Self.cannotHaveBody(response, answering: request)
+        else {
+            progress.responseArrived(expectedLength: 0)
             progress.end(reachedEnd: true)
             task.operationFinished()
             return (response, responseBody)
+        }
+        // A live feed may stay open for the life of a screen: it counts until its headers, and
+        // stays its screen's work, which a cancel stops, until its body ends or is released.
+        if Self.isLiveFeed(response) {
+            progress.end(reachedEnd: true)
+            task.operationStoppedCounting()
+            let feed = LiveFeedBody(upstream: responseBody, hold: LiveFeedHold(task: task, cancellation: cancellation))
+            return (
+                response, HTTPBody(feed, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior)
+            )
         }
         // The upload, if any, counts as sent once the response is here; the response's bytes
         // follow it.
@@ -271,12 +294,26 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         )
     }
 
-    /// Whether the response is a stream of server-sent events (`Content-Type:
-    /// text/event-stream`, parameters and case aside), which counts only until its headers.
-    static func isEventStream(_ response: HTTPResponse) -> Bool {
+    /// The media types of live feeds: bodies a client reads as a sequence of events or lines
+    /// that may stay open for the life of a screen (swift-openapi-runtime decodes the first three
+    /// as async sequences). The one list the middleware reads; the type's documentation names it.
+    static let liveFeedMediaTypes: Set<String> = [
+        "text/event-stream", "application/jsonl", "application/json-seq", "application/x-ndjson",
+    ]
+
+    /// Whether the response is a live feed (its `Content-Type`, parameters and case aside, is one
+    /// of ``liveFeedMediaTypes``), which counts only until its headers.
+    static func isLiveFeed(_ response: HTTPResponse) -> Bool {
         guard let contentType = response.headerFields[.contentType] else { return false }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
-        return mediaType.trimmingCharacters(in: .whitespaces).lowercased() == "text/event-stream"
+        return liveFeedMediaTypes.contains(mediaType.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// Whether `response` cannot have a body, whatever its header fields say: an informational
+    /// (1xx), 204 or 304 response, any answer to HEAD (RFC 9112 §6.3), or a 205 (RFC 9110 §15.3.6).
+    static func cannotHaveBody(_ response: HTTPResponse, answering request: HTTPRequest) -> Bool {
+        if request.method == .head || response.status.kind == .informational { return true }
+        return response.status == .noContent || response.status == .resetContent || response.status == .notModified
     }
 
     /// The body's expected length in bytes, if known and positive: unknown under a

@@ -26,7 +26,7 @@ final class RequestProgress: Sendable {
         update { $0.sent(upTo: count) }
     }
 
-    /// The response arrived, with a body of `expectedLength` bytes if known.
+    /// The response arrived, with a body of `expectedLength` bytes if known (0: no body).
     func responseArrived(expectedLength: Int64?) {
         update { $0.responseArrived(expectedLength: expectedLength) }
     }

@@ -12,7 +12,8 @@
 ///   (``reserve(forUploadOf:)``) stands for the response, whose size nobody knows yet: the upload
 ///   alone never fills the request, and a transport that reads the whole body before sending it
 ///   (the buffered one) moves the fraction only to the upload's share.
-/// - When the response's length `L` is known, the request weighs `U + L` bytes: it starts from
+/// - When the response's length `L` is known, the request weighs `U + L` bytes (a response that
+///   has no body is a known length of 0: the request weighs `U`): it starts from
 ///   the larger of what the upload showed and `U ÷ (U + L)`, and the response's bytes fill the
 ///   rest, linearly.
 /// - A response of unknown length after an upload holds what the upload showed until the end; with
@@ -83,9 +84,9 @@ struct RequestProgressState: Sendable {
         return publish(completed: min(max(count, 0), length))
     }
 
-    /// The response arrived, with a body of `expectedLength` bytes (`nil` when unknown or when
-    /// the response has no body to count). The request body counts as sent from now on. Returns
-    /// the units to publish, or `nil` when nothing changes.
+    /// The response arrived, with a body of `expectedLength` bytes (`nil` when unknown, 0 when
+    /// the response has no body). The request body counts as sent from now on. Returns the units
+    /// to publish, or `nil` when nothing changes.
     mutating func responseArrived(expectedLength: Int64?) -> Units? {
         let upload: Int64
         switch phase {
@@ -93,9 +94,14 @@ struct RequestProgressState: Sendable {
         case .waiting: upload = 0
         case .receiving, .holding, .over: return nil
         }
-        guard let length = expectedLength, length > 0 else {
+        guard let length = expectedLength, length >= 0 else {
             phase = .holding
             return upload > 0 ? publish(completed: upload) : nil
+        }
+        guard length > 0 else {
+            // No body: the request weighs its upload alone, all sent.
+            phase = .holding
+            return upload > 0 ? publish(total: upload, completed: upload) : nil
         }
         let expectedLength = min(length, Self.maximumLength)
         let total = Self.saturatingSum(upload, expectedLength)

@@ -31,11 +31,16 @@ import Testing
         #expect(harness.diagnostics.isEmpty, "its task ended once")
     }
 
-    @Test func eventStreamIsHandedOnUntouched() async throws {
+    /// The stream is handed on with its length and iteration behaviour (wrapped only so that its
+    /// screen's cancel reaches it: `HTTPEdgeTests`).
+    @Test func eventStreamIsHandedOnWithItsLengthAndIterationBehavior() async throws {
         let harness = MiddlewareHarness()
-        let manual = ManualBody()
-        let body = try await harness.respond(with: manual.body, headerFields: [.contentType: "text/event-stream"])
-        #expect(body === manual.body)
+        let manual = ManualBody(length: .known(12))
+        let body = try #require(
+            try await harness.respond(with: manual.body, headerFields: [.contentType: "text/event-stream"])
+        )
+        #expect(body.length == .known(12))
+        #expect(body.iterationBehavior == .single)
         manual.continuation.finish()
     }
 

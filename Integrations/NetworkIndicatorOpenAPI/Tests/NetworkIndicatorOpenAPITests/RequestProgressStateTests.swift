@@ -32,6 +32,22 @@ import Testing
         #expect(state.units.total == -1)
     }
 
+    /// A response that has no body is a known length of 0: the request weighs its upload alone,
+    /// all sent, and its end is no failure.
+    @Test func responseWithoutABodyWeighsTheUploadAlone() {
+        var state = RequestProgressState(uploadLength: 2_000)
+        _ = state.sent(upTo: 2_000)
+        #expect(state.responseArrived(expectedLength: 0) == Units(total: 2_000, completed: 1_999))
+        #expect(state.received(upTo: 5) == nil)
+        #expect(state.end(reachedEnd: true) == false)
+    }
+
+    @Test func responseWithoutABodyAndNoUploadStaysIndeterminate() {
+        var state = RequestProgressState(uploadLength: nil)
+        #expect(state.responseArrived(expectedLength: 0) == nil)
+        #expect(state.units.total == -1)
+    }
+
     @Test func smallUploadReservesAtLeastTheMinimumForTheResponse() {
         let state = RequestProgressState(uploadLength: 10)
         #expect(state.units == Units(total: 10 + RequestProgressState.minimumResponseReserve, completed: 0))

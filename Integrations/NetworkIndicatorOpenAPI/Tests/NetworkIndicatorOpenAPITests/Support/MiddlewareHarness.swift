@@ -39,10 +39,11 @@ struct MiddlewareHarness: Sendable {
 
     var diagnostics: [NetworkIndicatorDiagnostic] { reported.withLock { $0 } }
 
-    /// Runs the middleware with a `next` that answers `body` (status 200, with `headerFields`),
-    /// and returns the body the middleware handed on.
+    /// Runs the middleware with a `next` that answers `body` (with `status`, 200 unless told, and
+    /// `headerFields`), and returns the body the middleware handed on.
     func respond(
         with body: HTTPBody?,
+        status: HTTPResponse.Status = .ok,
         headerFields: HTTPFields = [:],
         request: HTTPRequest = Self.request,
         operationID: String = "getThing",
@@ -55,12 +56,12 @@ struct MiddlewareHarness: Sendable {
             operationID: operationID
         ) { _, _, _ in
             whileRunning()
-            return (HTTPResponse(status: .ok, headerFields: headerFields), body)
+            return (HTTPResponse(status: status, headerFields: headerFields), body)
         }
         return responseBody
     }
 
-    /// The request ``respond(with:headerFields:request:operationID:whileRunning:)`` sends unless
+    /// The request ``respond(with:status:headerFields:request:operationID:whileRunning:)`` sends unless
     /// told otherwise.
     static let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1", path: "/thing")
 
