@@ -76,11 +76,10 @@ enum URLSessionTaskPoller {
         recordingIn progress: URLSessionTaskProgress
     ) {
         let key = ObjectIdentifier(manager)
-        let (id, replaced, needsTimer) = watches.withLock { watches in
-            var replaced: (timer: (any NetworkIndicatorTimer)?, tasks: [URLSessionTask])?
-            if watches.byManager[key]?.manager !== manager {
-                // None yet, or one left by a dead manager whose address this one reuses.
-                replaced = watches.byManager[key].map { ($0.timer, $0.tasks.values.map(\.task)) }
+        let (id, needsTimer) = watches.withLock { watches in
+            // None yet. A dead manager's watch is never found here: its `deinit` drops it
+            // (`managerWentAway`) before another manager can take its address.
+            if watches.byManager[key] == nil {
                 watches.byManager[key] = Watch(id: watches.nextID, manager: manager)
                 watches.nextID += 1
             }
@@ -93,10 +92,8 @@ enum URLSessionTaskPoller {
             } else {
                 watches.byManager[key]!.tasks[taskKey] = HeldTask(task, progress)
             }
-            return (watches.byManager[key]!.id, replaced, needsTimer)
+            return (watches.byManager[key]!.id, needsTimer)
         }
-        // A replaced watch's tasks are released with it, here, after the lock.
-        replaced?.timer?.cancel()
         guard needsTimer else { return }
         let timer = manager.driver.scheduler.schedule(after: interval, repeating: interval, leeway: leeway) {
             poll(key, id: id)
