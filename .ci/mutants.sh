@@ -3,7 +3,7 @@
 # takes long on two cores).
 #
 #   bash .ci/mutants.sh [N] [seed] [options]     N mutants that compile (default 60), seed (default 1)
-#   bash .ci/mutants.sh 105 2                    the run whose table is .ci/mutants-report.md
+#   bash .ci/mutants.sh 105 2                    the run whose table is .ci/mutants/reports/package.md
 #   bash .ci/mutants.sh 10 7 --list              only print the first 10 mutants of seed 7's draw
 #   bash .ci/mutants.sh 15 3 --files 'Sources/NetworkIndicator/Scheduling/*.swift'   a narrower run
 #   bash .ci/mutants.sh 30 5 --files 'Sources/NetworkIndicator/Progress/*.swift' --tests 'Progress|Batch'
@@ -30,9 +30,9 @@
 # failing test is run again alone (and if it then passes, the whole suite again) so that a flaky
 # test does not count as a kill. The unmutated copy must build and pass first.
 #
-# The markdown table goes to stdout and to .ci/mutants-report.md (option --report or env
+# The markdown table goes to stdout and to .ci/mutants/reports/package.md (option --report or env
 # MUTANTS_REPORT); its last line is `score: K/M killed (P%)`, M being the mutants that compiled
-# and are not listed as equivalent in .ci/mutants-equivalent.txt (--equivalent, MUTANTS_EQUIVALENT).
+# and are not listed as equivalent in .ci/mutants/equivalent.txt (--equivalent, MUTANTS_EQUIVALENT).
 # Progress goes to stderr; per-mutant logs to the scratch folder's logs/ (MUTANTS_SCRATCH).
 # Mutants of imports, lone attributes and comments are never drawn; regexes in
 # .ci/mutants/ignored-lines.txt (one a line, if the file exists) exclude more original lines.

@@ -628,11 +628,11 @@ def main() -> None:
                         help="how many mutants that compile to test (default 60)")
     parser.add_argument("seed", nargs="?", type=int, default=1, help="the seed of the draw (default 1)")
     parser.add_argument("--repo", type=Path, default=Path.cwd(), help="the package (the wrapper passes its own)")
-    parser.add_argument("--report", type=Path, default=os.environ.get("MUTANTS_REPORT", ".ci/mutants-report.md"),
-                        help="where to write the report (env MUTANTS_REPORT; default .ci/mutants-report.md)")
+    parser.add_argument("--report", type=Path, default=os.environ.get("MUTANTS_REPORT", ".ci/mutants/reports/package.md"),
+                        help="where to write the report (env MUTANTS_REPORT; default .ci/mutants/reports/package.md)")
     parser.add_argument("--equivalent", type=Path,
-                        default=os.environ.get("MUTANTS_EQUIVALENT", ".ci/mutants-equivalent.txt"),
-                        help="the equivalent mutants (env MUTANTS_EQUIVALENT; default .ci/mutants-equivalent.txt)")
+                        default=os.environ.get("MUTANTS_EQUIVALENT", ".ci/mutants/equivalent.txt"),
+                        help="the equivalent mutants (env MUTANTS_EQUIVALENT; default .ci/mutants/equivalent.txt)")
     parser.add_argument("--timeout", type=float, default=float(os.environ.get("MUTANTS_TIMEOUT", 0)) or None,
                         help="seconds for one `swift test`; a timeout counts as killed (env MUTANTS_TIMEOUT; "
                         "default 8 times the unmutated run, at least 120 and at most 300)")

@@ -50,10 +50,8 @@ struct LiveFeedBody: AsyncSequence, Sendable {
         let hold: LiveFeedHold
 
         mutating func next() async throws -> Element? {
-            guard !hold.isCancelled else {
-                hold.feedEnded()
-                throw CancellationError()
-            }
+            // The cancel already took the group out of the manager's reach.
+            guard !hold.isCancelled else { throw CancellationError() }
             do {
                 guard let chunk = try await upstream.next() else {
                     hold.feedEnded()

@@ -29,7 +29,8 @@ public import OpenAPIRuntime
 ///   each read of the response body that starts after the cancel throws `CancellationError` (a
 ///   read already waiting returns its bytes first). A generated client wraps the error in its
 ///   `ClientError`, whose `underlyingError` is the `CancellationError`;
-/// - at once when the response has no body, a body whose length is known to be zero, or cannot
+/// - at once when the response has no body, a body whose length is known to be zero (its
+///   ``OpenAPIRuntime/HTTPBody/length``, or else its `Content-Length`), or cannot
 ///   have a body whatever its header fields say: an informational (1xx), 204 No Content or
 ///   304 Not Modified response, any answer to a HEAD request (RFC 9112 §6.3), or 205 Reset
 ///   Content (RFC 9110 §15.3.6). No timer runs for it, and its body is handed on untouched;
@@ -243,7 +244,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             throw error
         }
         // No body can come: the request is done once its headers are here, and weighs its upload.
-        guard let responseBody, responseBody.length != .known(0), !Self.cannotHaveBody(response, answering: request)
+        let isBodiless = responseBody.map { Self.expectedLength(of: $0, in: response) == 0 } ?? true
+        guard let responseBody, !isBodiless, responseBody.length != .known(0),
+            !Self.cannotHaveBody(response, answering: request)
         else {
             progress.responseArrived(expectedLength: 0)
             progress.end(reachedEnd: true)
@@ -316,10 +319,10 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         return response.status == .noContent || response.status == .resetContent || response.status == .notModified
     }
 
-    /// The body's expected length in bytes, if known and positive: unknown under a
+    /// The body's expected length in bytes, if known (0: no body): unknown under a
     /// `Content-Encoding` other than `identity` (both the body's length and the header count the
     /// encoded bytes, the reader sees the decoded ones); else the body's own length, or else the
-    /// response's `Content-Length`.
+    /// response's `Content-Length`. A negative or unreadable length is unknown.
     static func expectedLength(of body: HTTPBody, in response: HTTPResponse) -> Int64? {
         if let encoding = response.headerFields[.contentEncoding],
             encoding.trimmingCharacters(in: .whitespaces).lowercased() != "identity"
@@ -327,10 +330,10 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             return nil
         }
         if case .known(let length) = body.length {
-            return length > 0 ? length : nil
+            return length >= 0 ? length : nil
         }
         guard let header = response.headerFields[.contentLength],
-            let length = Int64(header.trimmingCharacters(in: .whitespaces)), length > 0
+            let length = Int64(header.trimmingCharacters(in: .whitespaces)), length >= 0
         else { return nil }
         return length
     }

@@ -39,6 +39,16 @@ import Testing
         manual.continuation.finish()
     }
 
+    /// A `Content-Length: 0` says there is no body, though the body's own length is unknown.
+    @Test func responseWhoseContentLengthIsZeroEndsAtItsHeaders() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .unknown)
+        _ = try await harness.respond(with: manual.body, headerFields: [.contentLength: "0"])
+        #expect(harness.count == 0)
+        #expect(harness.scheduler.scheduledTimerCount == 0)
+        manual.continuation.finish()
+    }
+
     @Test func okAnsweringAGetStillCountsUntilItsBodyEnds() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .unknown)

@@ -7,6 +7,29 @@ import Testing
 
 /// Which clock a request's body uses: the middleware's scheduler's, or its manager's.
 @Suite struct UnreadBodyClockTests {
+    /// A body due sooner than the one the timer waits for re-arms the clock: the later timer is
+    /// cancelled, so one timer runs per clock.
+    @Test func anEarlierDeadlineReplacesTheTimer() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let clock = UnreadBodyClock(scheduler: scheduler)
+        let group = NetworkActivityGroup(manager: manager)
+        let bodies = (0..<2).map { _ in
+            ResponseBodyActivity(
+                task: group,
+                cancellation: RequestCancellation(),
+                progress: RequestProgress(uploadLength: nil),
+                clock: clock,
+                unreadTimeout: nil
+            )
+        }
+        clock.tell(bodies[0], after: 30)
+        clock.tell(bodies[1], after: 5)
+        #expect(scheduler.scheduledTimerCount == 2)
+        #expect(scheduler.pendingWorkCount == 1, "the timer for 30 s was cancelled")
+        withExtendedLifetime(bodies) {}
+    }
+
     @Test func requestsOfOneManagerShareOneClockOnItsScheduler() {
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
