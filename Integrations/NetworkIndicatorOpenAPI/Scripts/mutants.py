@@ -18,6 +18,7 @@ skipped and replaced by the next one drawn. The markdown table goes to stdout.
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -77,10 +78,16 @@ def mutants_of(path):
 
 
 def run(command, timeout=None):
+    # A session of its own, so that a timeout ends the test process that `swift test` started
+    # too: left running, a hung test binary would slow every later mutant.
+    process = subprocess.Popen(command, cwd=PACKAGE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, start_new_session=True)
     try:
-        result = subprocess.run(command, cwd=PACKAGE, capture_output=True, text=True, timeout=timeout)
-        return result.returncode, result.stdout + result.stderr
+        output, _ = process.communicate(timeout=timeout)
+        return process.returncode, output
     except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
         return None, "timeout"
 
 

@@ -23,12 +23,13 @@ final class LiveFeedHold: Sendable {
 
     /// The feed ended: it is no longer its screen's work. A second call does nothing.
     func feedEnded() {
-        // The group is released after the lock.
-        let released = task.withLock { task in
-            defer { task = nil }
-            return task
-        }
-        _ = released
+        // Taken out under the lock, released after it, at the end of this statement.
+        withExtendedLifetime(
+            task.withLock { task in
+                defer { task = nil }
+                return task
+            }
+        ) {}
     }
 }
 

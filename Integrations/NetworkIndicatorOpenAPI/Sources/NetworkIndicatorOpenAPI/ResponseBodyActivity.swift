@@ -57,10 +57,9 @@ final class ResponseBodyActivity: Sendable {
         cancellation.isCancelled
     }
 
-    /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin(at:)``.
+    /// A reader asks for the next bytes; see ``ResponseBodyActivityState/readWillBegin()``.
     func readWillBegin() -> Bool {
-        let now = scheduler.now
-        return state.withLock { $0.readWillBegin(at: now) }
+        state.withLock { $0.readWillBegin() }
     }
 
     /// A counted read returned bytes; re-arms the timer if it stopped for this read.

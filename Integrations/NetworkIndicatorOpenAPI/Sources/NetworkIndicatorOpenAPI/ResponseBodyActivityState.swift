@@ -64,10 +64,9 @@ struct ResponseBodyActivityState: Sendable {
 
     /// A reader asks for the next bytes. Returns whether the read counts (the task is open), so
     /// that only counted reads report ``readDidEnd(at:)``.
-    mutating func readWillBegin(at now: TimeInterval) -> Bool {
+    mutating func readWillBegin() -> Bool {
         guard open != nil else { return false }
         pendingReads += 1
-        lastActivity = max(lastActivity, now)
         return true
     }
 

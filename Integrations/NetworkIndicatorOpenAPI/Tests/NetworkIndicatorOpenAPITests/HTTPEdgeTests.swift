@@ -29,7 +29,8 @@ import Testing
         let body = try await harness.respond(
             with: manual.body,
             status: status,
-            headerFields: [.contentLength: method == .head ? "500" : "0"],
+            // swift-openapi-urlsession's 204 has no Content-Length; a HEAD has the resource's.
+            headerFields: method == .head ? [.contentLength: "500"] : [:],
             request: HTTPRequest(method: method, scheme: "http", authority: "127.0.0.1", path: "/items/7")
         )
         #expect(harness.count == 0, "the spinner is off once the headers are here")
@@ -142,4 +143,65 @@ import Testing
         await #expect(throws: CancellationError.self) { _ = try await iterator.next() }
         manual.continuation.finish()
     }
+
+    /// A feed read to its end is no longer its screen's work: a later cancel leaves a body that
+    /// can be read again alone.
+    @Test func feedReadToItsEndIsNoLongerCancelled() async throws {
+        let harness = MiddlewareHarness()
+        let feed = HTTPBody("data: one\n\n", length: .known(11))  // iterationBehavior .multiple
+        let body = try #require(
+            try await harness.respond(with: feed, headerFields: [.contentType: "text/event-stream"])
+        )
+        #expect(try await String(collecting: body, upTo: 100) == "data: one\n\n")
+        harness.manager.cancelNetworkTasks()
+        #expect(try await String(collecting: body, upTo: 100) == "data: one\n\n", "read again, not cancelled")
+    }
+
+    /// A feed that failed is no longer its screen's work either.
+    @Test func feedThatFailedIsNoLongerCancelled() async throws {
+        let harness = MiddlewareHarness()
+        let failing = FailingThenReadableBody()
+        let body = try #require(
+            try await harness.respond(with: failing.body, headerFields: [.contentType: "application/jsonl"])
+        )
+        await #expect(throws: TransportFailure.self) { _ = try await String(collecting: body, upTo: 100) }
+        harness.manager.cancelNetworkTasks()
+        #expect(try await String(collecting: body, upTo: 100) == "{}\n", "read again, not cancelled")
+    }
+}
+
+/// A body that can be read many times, whose first read fails and whose later reads return
+/// `{}` and a newline.
+private struct FailingThenReadableBody {
+    private final class Reads: Sendable {
+        let count = LockedValue(0)
+    }
+
+    private struct Lines: AsyncSequence, Sendable {
+        typealias Element = HTTPBody.ByteChunk
+        let reads: Reads
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(
+                isFirst: reads.count.withLock { count in
+                    defer { count += 1 }
+                    return count == 0
+                }
+            )
+        }
+
+        struct Iterator: AsyncIteratorProtocol {
+            let isFirst: Bool
+            var isDone = false
+
+            mutating func next() async throws -> HTTPBody.ByteChunk? {
+                if isFirst { throw TransportFailure() }
+                guard !isDone else { return nil }
+                isDone = true
+                return ArraySlice("{}\n".utf8)
+            }
+        }
+    }
+
+    let body = HTTPBody(Lines(reads: Reads()), length: .unknown, iterationBehavior: .multiple)
 }

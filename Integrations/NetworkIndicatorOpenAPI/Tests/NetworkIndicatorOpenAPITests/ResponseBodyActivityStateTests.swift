@@ -33,7 +33,7 @@ import Testing
 
     @Test func timerWithAPendingReadStopsAndTheReadRearmsItForAWholeTimeout() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin()
         guard case .nothing = state.timerFired(at: 200) else {
             Issue.record("expected the timer to stop")
             return
@@ -43,14 +43,14 @@ import Testing
 
     @Test func readReturningWhileTheTimerRunsRearmsNothing() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin()
         #expect(state.readDidEnd(at: 120) == nil)
     }
 
     @Test func onlyTheLastWaitingReadRearmsTheTimer() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
-        _ = state.readWillBegin(at: 111)
+        _ = state.readWillBegin()
+        _ = state.readWillBegin()
         _ = state.timerFired(at: 200)
         let first = state.readDidEnd(at: 210)
         let second = state.readDidEnd(at: 220)
@@ -60,7 +60,7 @@ import Testing
 
     @Test func readReturningAfterTheTaskEndedRearmsNothing() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin()
         _ = state.timerFired(at: 200)
         _ = state.end()
         #expect(state.readDidEnd(at: 210) == nil)
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: [0, -5] as [Double])
     func zeroOrNegativeTimeoutRearmsAtOnceWhenAWaitingReadReturns(timeout: Double) {
         var state = makeState(timeout: timeout)
-        _ = state.readWillBegin(at: 100)
+        _ = state.readWillBegin()
         guard case .nothing = state.timerFired(at: 100) else {
             Issue.record("expected the timer to stop")
             return
@@ -93,7 +93,7 @@ import Testing
 
     @Test func timerAfterARecentReadWaitsOnlyForTheRest() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin()
         _ = state.readDidEnd(at: 120)
         guard case .rearm(let delay) = state.timerFired(at: 130) else {
             Issue.record("expected a rearm")
@@ -123,7 +123,7 @@ import Testing
     @Test func readAfterTheTaskEndedDoesNotCount() {
         var state = makeState()
         _ = state.end()
-        #expect(state.readWillBegin(at: 200) == false)
+        #expect(state.readWillBegin() == false)
     }
 
     @Test func aDeadlineToldAfterTheTaskEndedEndsNothing() {
@@ -137,10 +137,10 @@ import Testing
 
     @Test func readsAfterTheRearmingOneRearmNothingMore() {
         var state = makeState()
-        _ = state.readWillBegin(at: 110)
+        _ = state.readWillBegin()
         _ = state.timerFired(at: 130)  // finds the read waiting: stops
         let rearmed = state.readDidEnd(at: 140)
-        _ = state.readWillBegin(at: 141)
+        _ = state.readWillBegin()
         let later = state.readDidEnd(at: 142)
         #expect(rearmed == 30)
         #expect(later == nil, "one timer at a time: the re-armed one is still running")

@@ -85,6 +85,22 @@ import Testing
         #expect(shape.1 == .multiple)
     }
 
+    @Test func emptyRequestBodyIsHandedOnUntouched() async throws {
+        let harness = MiddlewareHarness()
+        let empty = HTTPBody()
+        let handedOn = LockedValue<HTTPBody?>(nil)
+        _ = try await harness.middleware.intercept(
+            HTTPRequest(method: .post, scheme: "http", authority: "127.0.0.1", path: "/upload"),
+            body: empty,
+            baseURL: URL(string: "http://127.0.0.1")!,
+            operationID: "upload"
+        ) { _, body, _ in
+            handedOn.withLock { $0 = body }
+            return (HTTPResponse(status: .noContent), nil)
+        }
+        #expect(handedOn.withLock { $0 } === empty, "nothing to count: not wrapped")
+    }
+
     @Test func requestBodyOfUnknownLengthIsHandedOnUntouchedAndStaysIndeterminate() async throws {
         let harness = MiddlewareHarness()
         let body = requestBody(length: .unknown)
