@@ -57,6 +57,9 @@ final class ProgressEntry: @unchecked Sendable {
         self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
     }
 
+    /// Whether the progress is a caller's plain `Progress`, read on the main queue only.
+    var readsOnMainQueueOnly: Bool { mainQueueReading != nil }
+
     /// How many tasks are open under the task's token in the manager that began it: none once
     /// the task has ended. Takes the lock of that manager: call it without holding a roll-up's
     /// lock.

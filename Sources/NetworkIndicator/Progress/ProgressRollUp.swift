@@ -59,9 +59,17 @@ final class ProgressRollUp: Sendable {
         guard !parts.isEmpty else { return }
         let repeatedKeys = keysAreUnique ? [] : Batch.repeatedKeys(of: parts)
         var foundRunning = false
-        let samples = parts.map { part in
+        let onMainQueue = MainQueue.isCurrent
+        var deferred: [ProgressEntry] = []
+        let samples = parts.compactMap { part -> Batch.Sample? in
             let openTasks = part.openTaskCount
             let hasEnded = openTasks == 0
+            // An ended plain `Progress` is folded from a main-queue reading only: elsewhere its
+            // reading is the main queue's last, which may predate its end (a cancel, say).
+            if hasEnded && !onMainQueue && part.readsOnMainQueueOnly {
+                deferred.append(part)
+                return nil
+            }
             let isRepeated = repeatedKeys.contains(part.task)
             let reading = hasEnded || !foundRunning || isRepeated ? part.read() : nil
             // Only a part of a token listed once keeps the batch running for sure: a repeated
@@ -74,7 +82,7 @@ final class ProgressRollUp: Sendable {
         let leaves = samples.contains { $0.hasEnded || $0.reading?.isCancelled == true }
         guard leaves || !foundRunning || !keysAreUnique else { return }
         let now = driver.scheduler.now
-        state.withLock { _ = $0.batch.fold(samples, now: now) }
+        state.withLock { _ = $0.batch.fold(samples, deferring: deferred, now: now) }
     }
 
     /// Before a cancel of this manager's subtree (``NetworkIndicatorManager/cancelNetworkTasks()``):
@@ -105,9 +113,19 @@ final class ProgressRollUp: Sendable {
     func read() -> Batch.Summary {
         let parts = state.withLock { $0.batch.parts }
         // Whether it ended first: a reading after it is at least as recent.
-        let samples = parts.map { Batch.Sample(entry: $0, openTasks: $0.openTaskCount, reading: $0.read()) }
+        let onMainQueue = MainQueue.isCurrent
+        var deferred: [ProgressEntry] = []
+        let samples = parts.compactMap { part -> Batch.Sample? in
+            let openTasks = part.openTaskCount
+            // As in `settle()`: an ended plain `Progress` waits for a main-queue reading.
+            if openTasks == 0 && !onMainQueue && part.readsOnMainQueueOnly {
+                deferred.append(part)
+                return nil
+            }
+            return Batch.Sample(entry: part, openTasks: openTasks, reading: part.read())
+        }
         let now = driver.scheduler.now
-        return state.withLock { $0.batch.fold(samples, now: now) }
+        return state.withLock { $0.batch.fold(samples, deferring: deferred, now: now) }
     }
 
     /// What ``NetworkIndicatorManager/progressSnapshot()`` returns. Whether some task is not
@@ -196,8 +214,10 @@ struct Batch: Sendable {
     }
 
     /// Folds the samples' ended parts into the batch, ends the batch if none of its parts runs,
-    /// and sums what is left.
-    mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
+    /// and sums what is left. The `deferred` parts ended but could not be read here (a caller's
+    /// plain `Progress`, off the main queue): they stay listed for a main-queue reading, unless
+    /// the batch ends, which they no longer belong to; they leave it then, uncounted.
+    mutating func fold(_ samples: [Sample], deferring deferred: [ProgressEntry] = [], now: TimeInterval) -> Summary {
         // Arrays, not sets: few parts leave at a time, and hashing each part costs more.
         let leaving = leavingParts(samples).map { ObjectIdentifier($0.entry) }
         var summary = Summary()
@@ -233,6 +253,12 @@ struct Batch: Sendable {
         }
         summary.measured = measuredTasks(of: measured)
         guard summary.isRunning else {
+            // A part listed since the samples were taken may run: the batch goes on until a fold
+            // that sampled every listed part (the deferred aside) finds none running.
+            let isDeferred = { (part: ProgressEntry) in deferred.contains { $0 === part } }
+            let isSampled = { (part: ProgressEntry) in samples.contains { $0.entry === part } }
+            if parts.contains(where: { !isSampled($0) && !isDeferred($0) }) { return Summary() }
+            parts.removeAll(where: isDeferred)
             self = Batch(parts: parts, repeatedBegins: repeatedBegins)
             return Summary()
         }
@@ -253,32 +279,37 @@ struct Batch: Sendable {
 
     init() {}
 
-    /// The parts that leave the list: those whose task ended, those cancelled (they leave the
-    /// batch at once, even while their task still runs), those complete that a later part of
-    /// the same token follows (a group's operations, a token begun again while still open),
-    /// and the oldest parts of a token that has fewer open tasks than parts; all of these would
-    /// otherwise stay listed for as long as the token is open.
+    /// The parts that leave the batch: every ended or cancelled one and, for a token with fewer
+    /// open tasks than running parts (a group's finished operations: which one finished, the
+    /// engine cannot tell), as many more as it has parts too many, its complete ones first, then
+    /// its oldest running ones; and a complete part a later part of its token outlives.
     private func leavingParts(_ samples: [Sample]) -> [Sample] {
-        // By a token's tasks in one manager: how many of its later parts stay.
-        var laterParts: [TaskKey: Int] = [:]
-        var leaving: [Sample] = []
-        for sample in samples.reversed() {
-            let later = keysAreUnique ? 0 : laterParts[sample.entry.task, default: 0]
-            let reading = sample.reading
-            let superseded = later > 0 && reading?.isComplete == true
-            // A token with fewer open tasks than parts (a group's finished operations): which
-            // one ended it cannot tell, so its oldest parts leave, as ended ones do.
-            let surplus = later >= sample.openTasks
-            if sample.hasEnded || surplus || reading?.isCancelled == true || superseded {
-                leaving.append(sample)
-            } else if !keysAreUnique {
-                laterParts[sample.entry.task, default: 0] += 1
+        guard !keysAreUnique else { return samples.filter { $0.hasEnded || $0.reading?.isCancelled == true } }
+        var byToken: [TaskKey: [Int]] = [:]
+        for index in samples.indices { byToken[samples[index].entry.task, default: []].append(index) }
+        var leaves = [Bool](repeating: false, count: samples.count)
+        for indices in byToken.values {
+            let running = indices.filter { !samples[$0].hasEnded && samples[$0].reading?.isCancelled != true }
+            for index in indices where !running.contains(index) { leaves[index] = true }
+            // The newest sample's count is the latest reading of the token's open tasks.
+            var surplus = running.count - (samples[indices.last!].openTasks)
+            for index in running where surplus > 0 && samples[index].reading?.isComplete == true {
+                leaves[index] = true
+                surplus -= 1
+            }
+            for index in running where surplus > 0 && !leaves[index] {
+                leaves[index] = true
+                surplus -= 1
+            }
+            var laterStays = false
+            for index in running.reversed() where !leaves[index] {
+                if laterStays && samples[index].reading?.isComplete == true { leaves[index] = true }
+                laterStays = true
             }
         }
-        return leaving
+        return samples.indices.filter { leaves[$0] }.map { samples[$0] }
     }
 
-    /// The keys of the tasks listed more than once (a group's operations, a token begun again).
     static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
         var seen = Set<TaskKey>()
         var repeated = Set<TaskKey>()
