@@ -31,8 +31,8 @@ import Musl
 /// It draws only when its destination is a terminal (so redirected logs stay clean), redraws its
 /// line in place with a carriage return and an erase-line sequence, and animates on the main
 /// queue through its scheduler. Lines you write elsewhere to the same terminal while it spins
-/// share its line until the next frame; print them through ``printLine(_:)`` to keep both
-/// intact. Main actor only.
+/// share its line until the next frame; print them through ``printLine(_:)``, from any thread,
+/// to keep both intact. Everything else is main actor only.
 @MainActor
 public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOutput {
     /// Where the spinner writes, and whether that is an interactive terminal.
@@ -84,9 +84,9 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// (see ``networkIndicatorFractionCompletedDidChange(_:)``).
     private(set) var fractionCompleted: Double?
 
-    private let destination: Destination
-    private let isDrawing: Bool
-    private let scheduler: any NetworkIndicatorScheduler
+    private nonisolated let destination: Destination
+    private nonisolated let isDrawing: Bool
+    private nonisolated let scheduler: any NetworkIndicatorScheduler
     private var frameIndex = 0
     private var timer: (any NetworkIndicatorTimer)?
 
@@ -151,13 +151,34 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// Writes `line` and a newline to the spinner's destination without garbling either: the
     /// spinner is erased first and redrawn below the line. Works (as a plain write) when the
     /// spinner is not drawing.
-    public func printLine(_ line: String) {
+    ///
+    /// Safe from any thread (a URLSession delegate's queue, say). On the main queue the line and
+    /// the redraw happen at once; elsewhere the line is one write, erasing whatever frame is
+    /// drawn, and the spinner is redrawn below it on the main queue, through its scheduler.
+    public nonisolated func printLine(_ line: String) {
+        guard MainQueue.isCurrent else {
+            // One write, so that no frame drawn meanwhile lands inside it.
+            destination.write(isDrawing ? Self.eraseLine + line + "\n" : line + "\n")
+            guard isDrawing else { return }
+            scheduler.enqueue { [weak self] in self?.redraw() }
+            return
+        }
+        MainActor.assumeIsolated { printLineOnMainQueue(line) }
+    }
+
+    /// ``printLine(_:)`` on the main queue.
+    private func printLineOnMainQueue(_ line: String) {
         guard isSpinning else {
             destination.write(line + "\n")
             return
         }
         destination.write(Self.eraseLine + line + "\n")
         draw()
+    }
+
+    /// Draws the current frame again, if spinning: after a line printed from another thread.
+    private func redraw() {
+        if isSpinning { draw() }
     }
 
     private func advanceFrame() {
@@ -203,21 +224,14 @@ enum SpinningTerminals {
     }
 
     /// Writes the line `text` (ending in a newline) to `handle` without garbling a spinner on
-    /// it: on the main queue through the spinner's ``TerminalSpinnerOutput/printLine(_:)``
-    /// (erased, the line, redrawn below); elsewhere after erasing the spinner's line, which its
-    /// next frame redraws below. Safe from any thread.
+    /// it, through the spinner's ``TerminalSpinnerOutput/printLine(_:)`` (erased, the line,
+    /// redrawn below). Safe from any thread.
     static func write(line text: String, to handle: FileHandle) {
         let descriptor = handle.fileDescriptor
         guard let spinner = spinners.withLock({ $0[descriptor]?.output }) else {
             handle.write(Data(text.utf8))
             return
         }
-        if MainQueue.isCurrent {
-            MainActor.assumeIsolated {
-                spinner.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
-            }
-        } else {
-            handle.write(Data((TerminalSpinnerOutput.eraseLine + text).utf8))
-        }
+        spinner.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 }

@@ -85,6 +85,33 @@ struct TerminalSpinnerOutputTests {
         #expect(output == ["before\n", "\r\u{1B}[2K- Loading", "\r\u{1B}[2Kfetched /a\n", "\r\u{1B}[2K- Loading"])
     }
 
+    /// A URLSession delegate prints from its own queue: the line is written whole, above the
+    /// spinner's line, and the spinner is redrawn below it on the main queue.
+    @Test func aLinePrintedFromAnotherThreadGoesAboveTheSpinner() {
+        let spinner = spinner()
+        spinner.networkIndicatorVisibilityDidChange(true)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            spinner.printLine("finished c.bin: 5000000 bytes")
+            done.signal()
+        }
+        done.wait()
+        #expect(output.last == "\r\u{1B}[2Kfinished c.bin: 5000000 bytes\n", "one write: erased, the line, a newline")
+        scheduler.runPendingWork()
+        #expect(output.last == "\r\u{1B}[2K- Loading", "redrawn below")
+    }
+
+    @Test func aLinePrintedFromAnotherThreadIsPlainWhenNothingIsDrawn() {
+        let spinner = spinner(isTerminal: false)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            spinner.printLine("done")
+            done.signal()
+        }
+        done.wait()
+        #expect(output == ["done\n"])
+    }
+
     @Test func changingTheLabelRedraws() {
         let spinner = spinner()
         spinner.networkIndicatorVisibilityDidChange(true)
