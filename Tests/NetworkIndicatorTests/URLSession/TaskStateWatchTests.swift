@@ -12,6 +12,8 @@ import FoundationNetworking
 @Suite("A tracked task's state reports")
 struct TaskStateWatchTests {
     private typealias Actions = TaskStateWatch.Actions
+    /// Spelled out, not `Actions()`, so that the defaults themselves are checked.
+    private static let nothing = Actions(finish: false, stopObserving: false)
 
     private func answers(_ states: [URLSessionTask.State]) -> [Actions] {
         var watch = TaskStateWatch()
@@ -21,7 +23,7 @@ struct TaskStateWatchTests {
     @Test func trackedTaskEndsAndStopsObservingAtCompletion() {
         #expect(
             answers([.suspended, .running, .canceling, .completed])
-                == [Actions(), Actions(), Actions(), Actions(finish: true, stopObserving: true)]
+                == [Self.nothing, Self.nothing, Self.nothing, Actions(finish: true, stopObserving: true)]
         )
     }
 
@@ -35,7 +37,7 @@ struct TaskStateWatchTests {
     @Test func reportsAfterCompletionAskForNothing() {
         #expect(
             answers([.running, .completed, .running, .suspended, .completed])
-                == [Actions(), Actions(finish: true, stopObserving: true), Actions(), Actions(), Actions()]
+                == [Self.nothing, Actions(finish: true, stopObserving: true), Self.nothing, Self.nothing, Self.nothing]
         )
     }
 }

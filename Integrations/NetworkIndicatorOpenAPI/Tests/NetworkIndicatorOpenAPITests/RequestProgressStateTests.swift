@@ -49,6 +49,11 @@ import Testing
         #expect(state.units.total == -1)
     }
 
+    @Test func emptyUploadIsNoUploadAtAll() {
+        let state = RequestProgressState(uploadLength: 0)
+        #expect(state.units == Units(total: -1, completed: 0), "indeterminate until the response")
+    }
+
     @Test func smallUploadReservesAtLeastTheMinimumForTheResponse() {
         let state = RequestProgressState(uploadLength: 10)
         #expect(state.units == Units(total: 10 + RequestProgressState.minimumResponseReserve, completed: 0))
