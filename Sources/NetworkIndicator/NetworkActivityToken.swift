@@ -27,10 +27,7 @@ public final class NetworkActivityToken: Sendable {
     var pinned: PinnedSlot { PinnedSlot(slot: slot, generation: generation) }
 
     deinit {
-        // The manager, held by this token, holds its driver in a `let`: borrowed, not retained.
-        Unmanaged.passUnretained(manager.driver)._withUnsafeGuaranteedRef {
-            $0.release(slot: slot, generation: generation)
-        }
+        manager.driver.release(slot: slot, generation: generation)
     }
 
     /// Ends the token's tasks for good, as its release would, reporting nothing if they already

@@ -14,6 +14,14 @@ private typealias LockPrimitive = os_unfair_lock
 private typealias LockPrimitive = pthread_mutex_t
 #endif
 
+// Unsafe code in this file: `@unchecked Sendable`, and a lock primitive reached through
+// `ManagedBuffer`'s element pointer. Why it is correct: the pointer is the buffer's own element
+// storage, the lock initialized once in `make` and destroyed in `deinit`, and the state (the
+// header) is touched only between `acquire` and `release` of that lock. It is not a speed trick but a
+// stand-in for the standard `Mutex`, which needs macOS 15 / iOS 18 (the package's floor is
+// iOS 13); one allocation for lock and state, as swift-nio's `NIOLockedValueBox`, instead of an
+// `NSLock` object beside the state. No A/B against `NSLock` was run.
+
 /// All of a component's mutable state behind one non-recursive lock, reachable only through
 /// ``withLock(_:)`` (or, inside this module, ``withLockUnchecked(_:)``), so that nobody can forget
 /// to take it. Modelled on the standard library's `Mutex` (macOS 15 / iOS 18): the state goes in

@@ -1,3 +1,9 @@
+// Unsafe code in this file: `withUnsafePointer`/`withUnsafeMutablePointer` to pass a
+// `sockaddr_in` to `bind` and `getsockname`, and `withUnsafeBytes` to hand bytes to `send`. Why
+// it is correct: each pointer lives only inside its closure, which makes one system call with
+// the buffer's own size. It is not a speed trick: BSD sockets take raw pointers, and a test
+// server needs no faster path, so nothing was measured.
+
 import Foundation
 
 #if canImport(Glibc)
