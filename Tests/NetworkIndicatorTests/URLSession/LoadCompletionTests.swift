@@ -26,6 +26,21 @@ struct LoadCompletionTests {
         #expect(!progress.reading.isCancelled, "the load succeeded")
     }
 
+    /// A task last read before it ran (suspended) is not left paused by its load's success: it
+    /// counts as done, not as the bytes it had when paused.
+    @Test func aLoadThatReturnedIsNotLeftPaused() async throws {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let progress = URLSessionTaskProgress(task: nil)
+        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+            let task = URLSessionDataTask()  // made, never resumed: suspended
+            progress.attach(task)
+            #expect(progress.reading.isPaused)
+            return 1
+        }
+        #expect(!progress.reading.isPaused)
+        #expect(!progress.reading.isCancelled)
+    }
+
     @Test func aLoadThatThrewStillLeavesItsBatch() async throws {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let progress = URLSessionTaskProgress(task: nil)

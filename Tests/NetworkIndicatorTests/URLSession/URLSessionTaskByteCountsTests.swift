@@ -51,6 +51,13 @@ struct URLSessionTaskByteCountsTests {
         #expect(counts.reading == Reading(total: 8_000, completed: 4_000))
     }
 
+    /// An upload task whose expected length is known but which has sent nothing yet, as
+    /// `init(_:)` reads it (only its sending direction).
+    @Test func uploadWithNothingSentYetIsIndeterminate() {
+        let counts = Counts(isUpload: true, isCompleted: false, expectedToSend: 8_000)
+        #expect(counts.reading.total <= 0)
+    }
+
     @Test func countedBytesBeyondTheExpectedLengthAreClamped() {
         let counts = Counts(isUpload: false, isCompleted: false, received: 1_500, expectedToReceive: 1_000)
         #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
