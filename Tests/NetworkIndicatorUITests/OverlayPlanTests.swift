@@ -49,12 +49,17 @@ struct OverlayPlanTests {
         scheduler.advance(by: 0.5)
     }
 
-    @Test func aBlockingCardBlocksInputAndAccessibilityAndOnlyWhileDrawn() {
+    /// `.blocksHost` blocks from the first moment of a load: during the show delay "Pay" cannot
+    /// be tapped again, and a load faster than the delay is blocked too. Only the drawing waits;
+    /// VoiceOver keeps the screen until the card is there to read.
+    @Test func aBlockingCardBlocksInputFromTheStartOfTheLoad() {
         let shell = Shell(blocking)
         shell.controller.appear(manager: manager, refreshes: nil)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
-        #expect(shell.last.hostTakesInput, "nothing blocks during the show delay")
+        #expect(!shell.last.showsCard, "not drawn during the show delay")
+        #expect(shell.last.showsCover && !shell.last.hostTakesInput, "but blocked at once")
+        #expect(!shell.last.hidesHostFromAccessibility, "nothing to read instead yet")
         scheduler.advance(by: 0.5)
         let plan = shell.last
         #expect(plan.showsCard && !plan.showsLightIndicator)
@@ -62,11 +67,34 @@ struct OverlayPlanTests {
         #expect(!plan.hostTakesInput, "the host's scrolling, controls and keys are off too")
         #expect(plan.hidesHostFromAccessibility, "VoiceOver reaches only the card")
         #expect(plan.cardTakesInput)
+    }
+
+    /// Blocking ends with the work, not with the fade: the card may stay its minimum time, but
+    /// the host takes input again as soon as nothing loads.
+    @Test func aBlockingCardUnblocksWhenTheWorkEnds() {
+        let shell = Shell(blocking)
+        drawn(shell)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.last.showsCard, "kept for its minimum time")
+        #expect(!shell.last.showsCover && shell.last.hostTakesInput && !shell.last.hidesHostFromAccessibility)
+        scheduler.advance(by: 1)
+        #expect(shell.last == .hidden.with(title: "Paying", fadeDuration: 0.2), "all of it goes with the card")
+    }
+
+    /// A load faster than the show delay is blocked for as long as it runs, and never drawn.
+    @Test func aLoadFasterThanTheShowDelayIsBlockedButNeverDrawn() {
+        let shell = Shell(blocking)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.2)
+        #expect(!shell.last.hostTakesInput)
         manager.popNetworkActivity()
         scheduler.runPendingWork()
         scheduler.advance(by: 1)
-        #expect(shell.last == .hidden.with(title: "Paying", fadeDuration: 0.2), "all of it goes with the card")
-        #expect(shell.last.hostTakesInput && !shell.last.hidesHostFromAccessibility && !shell.last.showsCover)
+        #expect(shell.last.hostTakesInput && !shell.last.showsCover)
+        #expect(shell.plans.filter(\.isDrawn).isEmpty, "no flash")
     }
 
     @Test func theOtherSettingsNeverBlockTheHost() {
@@ -192,7 +220,8 @@ extension OverlayPlan {
             title: title,
             isStillLoading: isStillLoading,
             progress: progress,
-            fadeDuration: fadeDuration
+            fadeDuration: fadeDuration,
+            isLoading: showsCover
         )
     }
 }
@@ -239,7 +268,8 @@ struct OverlayPlanTransitionTests {
             title: "Paying",
             isStillLoading: false,
             progress: .indeterminate,
-            fadeDuration: 0.2
+            fadeDuration: 0.2,
+            isLoading: drawn
         )
     }
 

@@ -197,7 +197,8 @@ final class NetworkActivityOverlayController {
             title: title,
             isStillLoading: stillLoading.isStillLoading,
             progress: progressModel.shown,
-            fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated)
+            fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
+            isLoading: model.isOnScreen && model.isLoading
         )
         guard plan != self.plan else { return }
         self.plan = plan

@@ -104,9 +104,12 @@ extension NetworkActivityOverlaySettings {
         case passesThrough
         /// The card takes the touches that land on it; the rest of the host view stays usable.
         case blocksCard
-        /// While the card is drawn, nothing reaches the host's content: no touch, scroll, key,
-        /// VoiceOver or Switch Control action, as SVProgressHUD's and MBProgressHUD's blocking
-        /// modes do; VoiceOver reads only the card. For a form that must not be sent twice (a
+        /// From the first moment of the card's load until the load ends, nothing reaches the
+        /// host's content: no touch, scroll, key, VoiceOver or Switch Control action, as
+        /// SVProgressHUD's and MBProgressHUD's blocking modes do. Only the drawing waits for the
+        /// show delay: a load faster than the delay is blocked and never drawn. Blocking ends
+        /// with the load, though the card may stay its minimum time; while the card is drawn,
+        /// VoiceOver reads only it. For a form that must not be sent twice (a
         /// payment), or a screen that must not change while it saves. Behind the light indicator
         /// of a screen with content, nothing is blocked. On macOS the cover takes clicks, scrolls
         /// and typing, but a window's default button still answers Return, menu commands still

@@ -7,10 +7,13 @@
 /// The rules, each a field below:
 /// - The card is drawn for a screen with nothing to show; the light indicator (a spinner or bar
 ///   at the top edge, no title, covering nothing) for a screen that shows content.
-/// - `.blocksHost` blocks the host while the *card* is drawn, and only then: a cover takes every
-///   touch, the host's own input (its scrolling, its controls, its keys) is off, and its content
-///   is hidden from VoiceOver so that only the card is reached. Behind the light indicator the
-///   content stays usable, whatever the settings say.
+/// - `.blocksHost` blocks the host of a card from the first moment of its load until the load
+///   ends: a cover takes every touch and the host's own input (its scrolling, its controls, its
+///   keys) is off, during the show delay too (so "Pay" cannot be tapped twice, and a load faster
+///   than the delay is blocked as well), and no longer once nothing loads, though the card may
+///   stay its minimum time. While the card is drawn and blocks, the host's content is hidden from
+///   VoiceOver so that only the card is reached. Behind the light indicator the content stays
+///   usable, whatever the settings say.
 /// - A switch of style while drawn applies at once, cover included; no rule depends on the way
 ///   the overlay got here.
 /// - Once erased (or released, or gone with its view) nothing is present and the host takes
@@ -25,7 +28,7 @@ struct OverlayPlan: Equatable, Sendable {
     /// Whether the drawn card takes the touches that land on it (`.blocksCard`, `.blocksHost`).
     let cardTakesInput: Bool
     /// Whether the host's own content takes input: touches, scrolling, keys and accessibility
-    /// activation. `false` only while a `.blocksHost` card is drawn.
+    /// activation. `false` only while a `.blocksHost` card's load runs (drawn or not yet).
     let hostTakesInput: Bool
     /// Whether the host's content is hidden from VoiceOver, so that only the card is reached.
     let hidesHostFromAccessibility: Bool
@@ -63,12 +66,13 @@ struct OverlayPlan: Equatable, Sendable {
         title: "",
         isStillLoading: false,
         progress: .indeterminate,
-        fadeDuration: 0
+        fadeDuration: 0,
+        isLoading: false
     )
 
     /// The plan for an overlay that is drawn (`isDrawn`) in `style`, with the settings'
     /// `interaction`, titled `title` (its own; "Still loading…" replaces it while
-    /// `isStillLoading`), showing `progress`.
+    /// `isStillLoading`), showing `progress`, while its work runs (`isLoading`) or not.
     init(
         isDrawn: Bool,
         style: OverlayContentStyle,
@@ -76,15 +80,16 @@ struct OverlayPlan: Equatable, Sendable {
         title: String,
         isStillLoading: Bool,
         progress: OverlayProgress,
-        fadeDuration: Double
+        fadeDuration: Double,
+        isLoading: Bool
     ) {
-        let blocks = isDrawn && style == .card && interaction.coverTakesTouches
+        let blocks = isLoading && style == .card && interaction.coverTakesTouches
         showsCard = isDrawn && style == .card
         showsLightIndicator = isDrawn && style == .bar
         showsCover = blocks
         cardTakesInput = isDrawn && style == .card && interaction.cardTakesTouches
         hostTakesInput = !blocks
-        hidesHostFromAccessibility = blocks
+        hidesHostFromAccessibility = blocks && isDrawn
         self.title = isStillLoading ? OverlayStillLoading.title() : title
         self.isStillLoading = isStillLoading
         self.progress = progress
