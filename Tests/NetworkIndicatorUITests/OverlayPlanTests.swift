@@ -127,9 +127,51 @@ struct OverlayPlanTests {
         drawn(shell)
         shell.controller.hasContent = false
         #expect(shell.last.showsCard && shell.last.showsCover && !shell.last.hostTakesInput)
+    }
+
+    /// Content arriving under a drawn card erases the card, where it is: it never morphs into
+    /// the light indicator (a pill jumping to the top, then fading).
+    @Test func contentArrivingUnderADrawnCardErasesTheCard() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1))
+        drawn(shell)
+        #expect(shell.last.showsCard && !shell.last.isAtTopEdge)
         shell.controller.hasContent = true
-        #expect(shell.last.showsLightIndicator && !shell.last.showsCover && shell.last.hostTakesInput)
-        #expect(shell.plans.filter(\.isDrawn).count == 3, "switched without erasing")
+        #expect(!shell.last.isDrawn, "the card goes")
+        #expect(!shell.last.isAtTopEdge, "from the centre, where it was")
+        #expect(shell.plans.filter(\.showsLightIndicator).isEmpty, "never the light indicator")
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 2)
+        #expect(shell.plans.filter(\.showsLightIndicator).isEmpty, "nor once the work ends")
+    }
+
+    /// An erase keeps the placement of what was drawn: the light indicator fades at the top
+    /// edge, without its title, instead of jumping to the centre as it fades.
+    @Test func anEraseKeepsThePlacementOfWhatWasDrawn() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1))
+        shell.controller.hasContent = true
+        drawn(shell)
+        #expect(shell.last.showsLightIndicator && shell.last.isAtTopEdge)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(!shell.last.isDrawn)
+        #expect(shell.last.isAtTopEdge, "faded where it was")
+    }
+
+    /// The next load with content after the card gave way draws the light indicator, as any load
+    /// with content does.
+    @Test func theNextLoadAfterTheCardGaveWayDrawsTheLightIndicator() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 0))
+        drawn(shell)
+        shell.controller.hasContent = true
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        #expect(shell.last.showsLightIndicator && shell.last.isAtTopEdge)
     }
 
     /// A title that changes while loading (an interpolated count) applies in place: the
@@ -221,7 +263,8 @@ extension OverlayPlan {
             isStillLoading: isStillLoading,
             progress: progress,
             fadeDuration: fadeDuration,
-            isLoading: showsCover
+            isLoading: showsCover,
+            placement: isAtTopEdge ? .bar : .card
         )
     }
 }
@@ -269,7 +312,8 @@ struct OverlayPlanTransitionTests {
             isStillLoading: false,
             progress: .indeterminate,
             fadeDuration: 0.2,
-            isLoading: drawn
+            isLoading: drawn,
+            placement: .card
         )
     }
 

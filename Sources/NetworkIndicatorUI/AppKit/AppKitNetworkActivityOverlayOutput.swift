@@ -212,8 +212,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         if changes.endsEditing { cover.window?.makeFirstResponder(cover) }
         if changes.takesInput == true, cover.window?.firstResponder === cover { cover.window?.makeFirstResponder(nil) }
         card.apply(plan)
-        centerYConstraint.isActive = !plan.showsLightIndicator
-        topConstraint.isActive = plan.showsLightIndicator
+        centerYConstraint.isActive = !plan.isAtTopEdge
+        topConstraint.isActive = plan.isAtTopEdge
         card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)
         card.updateSpinner()
         NSAnimationContext.runAnimationGroup { context in

@@ -82,7 +82,7 @@ final class AppKitOverlayCard: NSVisualEffectView {
     /// reads), whether it takes clicks, and whether it is modal for VoiceOver (a blocking card).
     func apply(_ plan: OverlayPlan) {
         titleLabel.stringValue = plan.title
-        titleLabel.isHidden = plan.showsLightIndicator
+        titleLabel.isHidden = plan.isAtTopEdge
         setAccessibilityLabel(plan.title)
         setAccessibilityModal(plan.hidesHostFromAccessibility)
         blocksClicks = plan.cardTakesInput

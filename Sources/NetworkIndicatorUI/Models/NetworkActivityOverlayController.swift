@@ -73,8 +73,19 @@ final class NetworkActivityOverlayController {
     /// Whether the screen already shows content: the overlay then draws a light bar instead of
     /// the card (``OverlayContentStyle``), switching at once if it is drawn.
     var hasContent = false {
-        didSet { publishPlan() }
+        didSet {
+            // Content under a drawn card: the card goes, rather than turn into the light
+            // indicator; nothing more is drawn until the model's next draw.
+            if hasContent, model.isDrawn, drawnStyle == .card { cardGaveWayToContent = true }
+            publishPlan()
+        }
     }
+
+    /// The style drawn last: what an erase keeps the placement of.
+    private var drawnStyle = OverlayContentStyle.card
+
+    /// Whether content arrived under the card drawn now, which then erased.
+    private var cardGaveWayToContent = false
 
     /// The style to draw in now.
     var style: OverlayContentStyle { OverlayContentStyle(hasContent: hasContent) }
@@ -190,15 +201,18 @@ final class NetworkActivityOverlayController {
 
     /// Makes the plan from the state now and tells it if it changed.
     private func publishPlan() {
+        let isDrawn = model.isDrawn && !cardGaveWayToContent
+        if isDrawn { drawnStyle = style }
         let plan = OverlayPlan(
-            isDrawn: model.isDrawn,
+            isDrawn: isDrawn,
             style: style,
             interaction: model.settings.interaction,
             title: title,
             isStillLoading: stillLoading.isStillLoading,
             progress: progressModel.shown,
             fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
-            isLoading: model.isOnScreen && model.isLoading
+            isLoading: model.isOnScreen && model.isLoading,
+            placement: drawnStyle
         )
         guard plan != self.plan else { return }
         self.plan = plan
@@ -264,7 +278,10 @@ final class NetworkActivityOverlayController {
         // shows (its title, its bar).
         for action in actions {
             if case .erase(let animated) = action { isAnimated = animated }
-            if case .draw = action { isAnimated = true }
+            if case .draw = action {
+                isAnimated = true
+                cardGaveWayToContent = false
+            }
         }
         publishPlan()
         for action in actions {

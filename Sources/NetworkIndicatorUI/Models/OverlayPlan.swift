@@ -14,8 +14,10 @@
 ///   stay its minimum time. While the card is drawn and blocks, the host's content is hidden from
 ///   VoiceOver so that only the card is reached. Behind the light indicator the content stays
 ///   usable, whatever the settings say.
-/// - A switch of style while drawn applies at once, cover included; no rule depends on the way
-///   the overlay got here.
+/// - Placement is part of what is drawn, and an erase keeps it: the light indicator fades at the
+///   top edge, the card at the centre. Content arriving under a drawn card erases the card; it
+///   never morphs into the light indicator. The content going from under the light indicator
+///   draws the card in its place, cover included.
 /// - Once erased (or released, or gone with its view) nothing is present and the host takes
 ///   input: ``hidden``.
 struct OverlayPlan: Equatable, Sendable {
@@ -23,6 +25,10 @@ struct OverlayPlan: Equatable, Sendable {
     let showsCard: Bool
     /// Whether the light indicator (spinner or bar, no title) is drawn at the top edge.
     let showsLightIndicator: Bool
+    /// Whether the overlay's view sits at the top edge, without its title (the light
+    /// indicator's place), rather than centred: kept through an erase, so that what fades out
+    /// stays where it was drawn.
+    let isAtTopEdge: Bool
     /// Whether the clear cover over the whole host is present and takes every touch.
     let showsCover: Bool
     /// Whether the drawn card takes the touches that land on it (`.blocksCard`, `.blocksHost`).
@@ -67,12 +73,14 @@ struct OverlayPlan: Equatable, Sendable {
         isStillLoading: false,
         progress: .indeterminate,
         fadeDuration: 0,
-        isLoading: false
+        isLoading: false,
+        placement: .card
     )
 
     /// The plan for an overlay that is drawn (`isDrawn`) in `style`, with the settings'
     /// `interaction`, titled `title` (its own; "Still loading…" replaces it while
-    /// `isStillLoading`), showing `progress`, while its work runs (`isLoading`) or not.
+    /// `isStillLoading`), showing `progress`, while its work runs (`isLoading`) or not; its view
+    /// sits where `placement` draws (the style drawn last, for an erase).
     init(
         isDrawn: Bool,
         style: OverlayContentStyle,
@@ -81,11 +89,13 @@ struct OverlayPlan: Equatable, Sendable {
         isStillLoading: Bool,
         progress: OverlayProgress,
         fadeDuration: Double,
-        isLoading: Bool
+        isLoading: Bool,
+        placement: OverlayContentStyle
     ) {
         let blocks = isLoading && style == .card && interaction.coverTakesTouches
         showsCard = isDrawn && style == .card
         showsLightIndicator = isDrawn && style == .bar
+        isAtTopEdge = (isDrawn ? style : placement) == .bar
         showsCover = blocks
         cardTakesInput = isDrawn && style == .card && interaction.cardTakesTouches
         hostTakesInput = !blocks

@@ -232,8 +232,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         host?.isUserInteractionEnabled = hostInput.apply(changes, current: host?.isUserInteractionEnabled ?? true)
         if changes.endsEditing { host?.endEditing(true) }
         card.apply(plan)
-        guideConstraints[1].isActive = !plan.showsLightIndicator
-        topConstraint.isActive = plan.showsLightIndicator
+        guideConstraints[1].isActive = !plan.isAtTopEdge
+        topConstraint.isActive = plan.isAtTopEdge
         card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)
         updatePlacement()
         UIView.animate(withDuration: plan.fadeDuration) {

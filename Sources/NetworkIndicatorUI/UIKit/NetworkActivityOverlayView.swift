@@ -162,7 +162,7 @@ final class NetworkActivityOverlayView: UIView {
     func apply(_ plan: OverlayPlan) {
         title = plan.title
         show(plan.progress)
-        titleLabel.isHidden = plan.showsLightIndicator
+        titleLabel.isHidden = plan.isAtTopEdge
         isUserInteractionEnabled = plan.cardTakesInput
         accessibilityViewIsModal = plan.hidesHostFromAccessibility
     }
