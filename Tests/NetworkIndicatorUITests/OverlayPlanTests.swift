@@ -257,14 +257,14 @@ extension OverlayPlan {
     fileprivate func with(title: String, fadeDuration: Double) -> OverlayPlan {
         OverlayPlan(
             isDrawn: isDrawn,
-            style: showsLightIndicator ? .bar : .card,
+            style: showsLightIndicator ? .lightIndicator : .card,
             interaction: showsCover ? .blocksHost : (cardTakesInput ? .blocksCard : .passesThrough),
             title: title,
             isStillLoading: isStillLoading,
             progress: progress,
             fadeDuration: fadeDuration,
             isLoading: showsCover,
-            placement: isAtTopEdge ? .bar : .card
+            placement: isAtTopEdge ? .lightIndicator : .card
         )
     }
 }

@@ -174,7 +174,7 @@ struct OverlayProgressControllerTests {
         let token = manager.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
         scheduler.runPendingWork()
         scheduler.advance(by: 0.5)
-        #expect(shell.controller.style == .bar)
+        #expect(shell.controller.style == .lightIndicator)
         #expect(shell.controller.progress == OverlayProgress(fractionCompleted: 0.4))
         manager.pushNetworkActivity()
         scheduler.runPendingWork()

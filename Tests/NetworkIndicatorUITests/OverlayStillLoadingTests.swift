@@ -135,7 +135,7 @@ struct OverlayStillLoadingTests {
         let shell = Shell(stillLoadingAfter: nil)
         #expect(shell.controller.style == .card)
         shell.controller.hasContent = true
-        #expect(shell.controller.style == .bar)
+        #expect(shell.controller.style == .lightIndicator)
         shell.controller.appear(manager: manager, refreshes: nil)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
@@ -162,7 +162,7 @@ struct OverlayStillLoadingTests {
         core.stillLoadingChanged = { told.append($0) }
         core.hasContent = true  // before the controller exists
         core.activeTaskCountChanged(1)
-        #expect(core.controller?.style == .bar)
+        #expect(core.controller?.style == .lightIndicator)
         scheduler.advance(by: 1)
         #expect(told == [true])
         core.hasContent = false

@@ -94,8 +94,8 @@ struct OverlayPlan: Equatable, Sendable {
     ) {
         let blocks = isLoading && style == .card && interaction.coverTakesTouches
         showsCard = isDrawn && style == .card
-        showsLightIndicator = isDrawn && style == .bar
-        isAtTopEdge = (isDrawn ? style : placement) == .bar
+        showsLightIndicator = isDrawn && style == .lightIndicator
+        isAtTopEdge = (isDrawn ? style : placement) == .lightIndicator
         showsCover = blocks
         cardTakesInput = isDrawn && style == .card && interaction.cardTakesTouches
         hostTakesInput = !blocks
