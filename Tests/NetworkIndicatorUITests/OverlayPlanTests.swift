@@ -359,11 +359,26 @@ struct OverlayPlanTransitionTests {
         #expect(keeper.apply(.init(takesInput: nil, endsEditing: false), current: true) == true, "left alone")
     }
 
-    /// An output released while its blocking card is drawn: going to the hidden plan gives the
-    /// host its input back, and nothing is left drawn.
-    @Test func releaseGivesTheHostBackAndDrawsNothing() {
-        let changes = OverlayPlan.hidden.hostChanges(from: plan(drawn: true))
-        #expect(changes.takesInput == true)
-        #expect(!OverlayPlan.hidden.isDrawn && !OverlayPlan.hidden.showsCover)
+    /// An output taken off its manager while its blocking card is drawn, its load still running:
+    /// the plan it is told gives the host its input back, draws nothing and erases at once.
+    @MainActor
+    @Test func removalGivesTheHostBackAndDrawsNothing() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        var plans: [OverlayPlan] = []
+        let core = OverlayOutputCore(
+            settings: NetworkActivityOverlaySettings(showDelay: 0, interaction: .blocksHost),
+            scheduler: scheduler,
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            planChanged: { plans.append($0) }
+        )
+        _ = core.added(to: manager)
+        core.activeTaskCountChanged(1)
+        #expect(plans.last?.showsCard == true && plans.last?.hostTakesInput == false)
+        core.removed(from: manager)
+        let last = plans.last ?? .hidden
+        #expect(!last.isDrawn && !last.showsCover && last.hostTakesInput && !last.hidesHostFromAccessibility)
+        #expect(last.fadeDuration == 0, "at once")
+        #expect(last.hostChanges(from: plans[plans.count - 2]).takesInput == true, "the host's input given back")
     }
 }

@@ -35,15 +35,38 @@ struct OverlayShellRulesTests {
         )
     }
 
-    /// A new title is not among them: it changes in place (``OverlayPlanTests``).
+    /// What the configuration compares decides a restart; a new title, which is not in it,
+    /// changes in place (``OverlayPlanTests/aNewTitleChangesInPlaceWithoutRestarting()``).
     @Test func newSettingsOrANewManagerRestartTheController() {
         #expect(configuration() == configuration(), "a rebuild with the same values keeps it")
         #expect(configuration() != configuration(settings: .init(showDelay: 0)))
         #expect(configuration() != configuration(manager: NetworkIndicatorManager(parent: manager)))
     }
 
+    /// The plans a controller tells: a draw and an erase at the work's end fade over the same
+    /// 0.2 s on every platform; a view that went away is erased at once.
     @Test func everyPlatformFadesAlikeAndAGoneViewAtOnce() {
-        #expect(OverlayPlan.fadeDuration(animated: true) == 0.2)
-        #expect(OverlayPlan.fadeDuration(animated: false) == 0)
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        var plans: [OverlayPlan] = []
+        let controller = NetworkActivityOverlayController(
+            settings: NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            drawnChanged: { _, _ in }
+        )
+        controller.planChanged = { plans.append($0) }
+        controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(plans.last?.isDrawn == true && plans.last?.fadeDuration == 0.2, "drawn, fading in")
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(plans.last?.isDrawn == false && plans.last?.fadeDuration == 0.2, "erased at the end, fading out")
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(plans.last?.isDrawn == true)
+        controller.disappear()
+        #expect(plans.last?.isDrawn == false && plans.last?.fadeDuration == 0, "a gone view at once")
     }
 }
