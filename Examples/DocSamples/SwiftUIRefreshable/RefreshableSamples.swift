@@ -59,7 +59,7 @@ struct SyncView: View {
     var body: some View {
         List(model.articles) { Text($0.title) }
             .networkActivityTask(label: "sync") { await model.load() }
-            .networkActivityOverlay(settings: .init(interaction: .blocksCard)) {
+            .networkActivityOverlay(hasContent: !model.articles.isEmpty, settings: .init(interaction: .blocksCard)) {
                 Label("Syncing", systemImage: "arrow.triangle.2.circlepath")
                     .padding()
                     .background(.thinMaterial, in: Capsule())
@@ -78,7 +78,10 @@ struct InboxView: View {
     var body: some View {
         List(model.articles) { Text($0.title) }
             .networkActivityTask(label: "inbox") { await model.load() }
-            .networkActivityOverlay(title: LocalizedStringResource("Loading messages", bundle: .main))
+            .networkActivityOverlay(
+                hasContent: !model.articles.isEmpty,
+                title: LocalizedStringResource("Loading messages", bundle: .main)
+            )
             .networkActivityScope("Inbox")
     }
 }

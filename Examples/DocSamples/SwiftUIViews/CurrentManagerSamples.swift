@@ -23,7 +23,6 @@ enum MailAPI {
 struct MessagesScreen: View {
     var body: some View {
         MessagesList()  // inside the scope: its environment holds "Messages"
-            .networkActivityOverlay()
             .networkActivityScope("Messages")
     }
 }
@@ -34,6 +33,8 @@ struct MessagesList: View {
 
     var body: some View {
         List(messages) { Text($0.subject) }
+            // Inside the scope, too: a reload over loaded messages draws the light indicator.
+            .networkActivityOverlay(hasContent: !messages.isEmpty)
             .task {
                 // Every request of the shared client in here counts in "Messages".
                 messages = await NetworkIndicatorManager.$current.withValue(networkIndicator) {
