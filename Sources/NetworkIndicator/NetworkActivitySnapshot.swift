@@ -1,7 +1,19 @@
 public import Foundation
 
 /// What a manager is tracking at one moment, for debugging: returned by
-/// ``NetworkIndicatorManager/activitySnapshot()``.
+/// ``NetworkIndicatorManager/activitySnapshot()``. It lists the manager's own tasks and, nested
+/// under each scope (child manager) with tasks, that scope's, so that the app's manager answers
+/// "what keeps my spinner on?" for every screen:
+///
+/// ```
+/// 5 active task(s)
+///   weak token FeedLoader ×1, 6.0 s
+///   opaque token sync ×1, 6.0 s
+///   push ×1, 6.0 s
+///   group uploads ×1, 6.0 s
+///   scope Feed ×1, 6.0 s
+///     opaque token feed page 2 ×1, 6.0 s
+/// ```
 public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     /// How a task was begun.
     public enum Kind: String, Sendable, Equatable {
@@ -15,8 +27,19 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         /// ``NetworkIndicatorManager/pushNetworkActivity()`` counting.
         case counter
         /// A child manager (``NetworkIndicatorManager/init(parent:label:)``): all of its tasks and
-        /// its descendants', as one record.
+        /// its descendants', as one record, with theirs in ``Activity/activities``.
         case childManager
+
+        /// The kind in words, as ``NetworkActivitySnapshot/description`` prints it.
+        var words: String {
+            switch self {
+            case .weakToken: "weak token"
+            case .opaqueToken: "opaque token"
+            case .group: "group"
+            case .counter: "push"
+            case .childManager: "scope"
+            }
+        }
     }
 
     /// The open tasks of one token, group or counter.
@@ -33,11 +56,21 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         public let age: TimeInterval
         /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
         public let isTokenAlive: Bool
+        /// For a scope (``Kind/childManager``): its own tasks and its scopes', oldest first, nested
+        /// the same way; empty for every other kind.
+        public let activities: [Activity]
 
-        /// One line: label, kind, count and age.
+        /// One line: kind and label in words ("opaque token sync", "push"), count and age; a
+        /// scope's tasks follow on lines of their own, indented under it.
         public var description: String {
+            lines(indent: "").joined(separator: "\n")
+        }
+
+        func lines(indent: String) -> [String] {
             let age = (age * 10).rounded() / 10
-            return "\(label) [\(kind.rawValue)] ×\(taskCount), \(age) s\(isTokenAlive ? "" : " (token deallocated)")"
+            let name = kind == .counter ? kind.words : "\(kind.words) \(label)"
+            let line = "\(indent)\(name) ×\(taskCount), \(age) s\(isTokenAlive ? "" : " (token deallocated)")"
+            return [line] + activities.flatMap { $0.lines(indent: indent + "  ") }
         }
     }
 
@@ -51,7 +84,7 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
 
     /// A multi-line listing, one activity per line.
     public var description: String {
-        (["\(activeTaskCount) active task(s)"] + activities.map { "  \($0)" }).joined(separator: "\n")
+        (["\(activeTaskCount) active task(s)"] + activities.flatMap { $0.lines(indent: "  ") }).joined(separator: "\n")
     }
 }
 
@@ -65,21 +98,29 @@ extension NetworkIndicatorManager {
         // The manager's entries, its children's records and its count, in one hold of the lock.
         let (records, count) = driver.snapshot(keepingAlive: &keptAlive)
         keptAlive.removeAll()
-        let activities = records.map { record in
-            NetworkActivitySnapshot.Activity(
+        return NetworkActivitySnapshot(
+            activities: NetworkActivitySnapshot.Activity.nested(records, now: now),
+            activeTaskCount: count,
+            takenAt: now
+        )
+    }
+}
+
+extension NetworkActivitySnapshot.Activity {
+    /// The activities of `records`, oldest first, each scope's nested the same way.
+    static func nested(_ records: [TaskRegistry.ActivityRecord], now: TimeInterval) -> [Self] {
+        records.map { record in
+            Self(
                 label: record.label,
                 kind: record.kind,
                 taskCount: record.taskCount,
                 startedAt: record.startedAt,
                 age: max(0, now - record.startedAt),
-                isTokenAlive: record.isTokenAlive
+                isTokenAlive: record.isTokenAlive,
+                activities: nested(record.children, now: now)
             )
         }
-        return NetworkActivitySnapshot(
-            activities: activities.sorted { $0.startedAt < $1.startedAt },
-            activeTaskCount: count,
-            takenAt: now
-        )
+        .sorted { $0.startedAt < $1.startedAt }
     }
 }
 
@@ -91,6 +132,8 @@ extension TaskRegistry {
         let taskCount: Int
         let startedAt: TimeInterval
         let isTokenAlive: Bool
+        /// A scope's own records and its scopes'; none for any other kind.
+        var children: [ActivityRecord] = []
     }
 
     /// Every entry (and the push counter) as the snapshot shows it. The live objects whose

@@ -146,7 +146,7 @@ struct DiagnosticsTests {
         #expect(byLabel["pushNetworkActivity()"]?.taskCount == 2)
         #expect(byLabel["pushNetworkActivity()"]?.kind == .counter)
         #expect(byLabel["comments"]?.kind == .group)
-        #expect(snapshot.description.hasPrefix("5 active task(s)\n  feed [weakToken] ×1, 4.0 s"))
+        #expect(snapshot.description.hasPrefix("5 active task(s)\n  weak token feed ×1, 4.0 s"))
         withExtendedLifetime((token, opaque)) {}
     }
 

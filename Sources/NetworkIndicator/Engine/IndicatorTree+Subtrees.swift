@@ -43,27 +43,37 @@ extension IndicatorTree {
         return needsHop
     }
 
-    /// One record per open entry of `id` and one per child with tasks, and `id`'s count: one
-    /// consistent moment of the subtree. The live objects whose type names a default label go to
-    /// `keptAlive`, to be released after the lock.
+    /// One record per open entry of `id` and one per child with tasks, holding the child's own
+    /// records the same way, and `id`'s count: one consistent moment of the subtree. The live
+    /// objects whose type names a default label go to `keptAlive`, to be released after the lock.
     func snapshot(
         of id: NodeID,
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
         guard contains(id) else { return ([], 0) }
-        let snapshotted = node(at: Int(id.index))
+        return (records(ofNodeAt: Int(id.index), keepingAlive: &keptAlive), node(at: Int(id.index)).activeTaskCount)
+    }
+
+    /// The records of the node at `index` and, nested, of its children with tasks.
+    private func records(
+        ofNodeAt index: Int,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> [TaskRegistry.ActivityRecord] {
+        let snapshotted = node(at: index)
         var records = snapshotted.registry.records(keepingAlive: &keptAlive)
-        for child in snapshotted.children.map({ node(at: Int($0)) }) where child.activeTaskCount > 0 {
+        for childIndex in snapshotted.children where node(at: Int(childIndex)).activeTaskCount > 0 {
+            let child = node(at: Int(childIndex))
             records.append(
                 TaskRegistry.ActivityRecord(
                     label: child.label ?? "child NetworkIndicatorManager",
                     kind: .childManager,
                     taskCount: child.activeTaskCount,
                     startedAt: child.activeSince,
-                    isTokenAlive: true
+                    isTokenAlive: true,
+                    children: self.records(ofNodeAt: Int(childIndex), keepingAlive: &keptAlive)
                 )
             )
         }
-        return (records, snapshotted.activeTaskCount)
+        return records
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+/// "What keeps my spinner on?" answered from the app's manager: its snapshot lists every
+/// scope's tasks, nested under the scope, in words.
+@MainActor
+@Suite("The whole tree in one snapshot")
+struct WholeTreeSnapshotTests {
+    private final class FeedLoader {}
+
+    @Test func theRootsSnapshotListsAScopesTasksUnderIt() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let app = NetworkIndicatorManager(scheduler: scheduler)
+        let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+        let images = NetworkIndicatorManager(parent: feed, label: "Images")
+        let page = feed.beganNetworkTask(label: "feed page 2")
+        let thumbnail = images.beganNetworkTask(label: "thumbnail")
+        scheduler.advance(by: 6)
+        let snapshot = app.activitySnapshot()
+        let scope = snapshot.activities.first
+        #expect(scope?.kind == .childManager && scope?.label == "Feed")
+        #expect(scope?.activities.map(\.label) == ["feed page 2", "Images"])
+        #expect(scope?.activities.last?.activities.map(\.label) == ["thumbnail"])
+        withExtendedLifetime((page, thumbnail)) {}
+    }
+
+    @Test func theListingReadsAsWordsNestedUnderEachScope() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let app = NetworkIndicatorManager(scheduler: scheduler)
+        let loader = FeedLoader()
+        app.beganNetworkTask(withToken: loader)
+        let sync = app.beganNetworkTask(label: "sync")
+        app.pushNetworkActivity()
+        let uploads = NetworkActivityGroup(manager: app, label: "uploads")
+        uploads.operationStarted()
+        let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+        let page = feed.beganNetworkTask(label: "feed page 2")
+        scheduler.advance(by: 6)
+        #expect(
+            app.activitySnapshot().description == """
+                5 active task(s)
+                  weak token FeedLoader ×1, 6.0 s
+                  opaque token sync ×1, 6.0 s
+                  group uploads ×1, 6.0 s
+                  push ×1, 6.0 s
+                  scope Feed ×1, 6.0 s
+                    opaque token feed page 2 ×1, 6.0 s
+                """
+        )
+        withExtendedLifetime((loader, sync, uploads, page)) {}
+    }
+}
