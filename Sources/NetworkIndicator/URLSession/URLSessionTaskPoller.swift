@@ -85,7 +85,9 @@ enum URLSessionTaskPoller {
             }
             // Mutated in place, never copied out and back: a copy would copy every watched task
             // (linear in their number for each new one).
-            let needsTimer = watches.byManager[key]!.tasks.isEmpty && watches.byManager[key]!.timer == nil
+            // A watch with no task is new (a poll drops a watch whose tasks all ended, with its
+            // timer, in one hold): it has no timer yet.
+            let needsTimer = watches.byManager[key]!.tasks.isEmpty
             let taskKey = ObjectIdentifier(task)
             if let held = watches.byManager[key]!.tasks[taskKey] {
                 held.progresses.append(progress)
