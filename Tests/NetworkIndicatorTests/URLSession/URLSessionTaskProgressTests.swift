@@ -136,8 +136,12 @@ extension RealLoadSuites {
             task.resume()
         }
 
+        /// Tracked, or begun with its own `progress` (`beganNetworkTask(withToken: task, progress:
+        /// task.progress)`, which is read as `track(task)` reads it: the task's bytes, which its own
+        /// `progress` does not show on Linux, a failure that leaves the batch, an end at completion).
         @MainActor
-        @Test func aFailedDownloadLeavesItsBatch() async throws {
+        @Test(arguments: [false, true])
+        func aFailedDownloadLeavesItsBatch(begunWithItsOwnProgress: Bool) async throws {
             let server = try LocalHTTPServer()
             let scheduler = ManualNetworkIndicatorScheduler()
             let manager = makeManager(scheduler)
@@ -145,38 +149,19 @@ extension RealLoadSuites {
             server.holdResponses()
             server.holdCuts()
             startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
-            startDownload(server.url("/cut/\(Self.half)"), on: session, in: manager)
+            if begunWithItsOwnProgress {
+                let cut = session.downloadTask(with: server.url("/cut/\(Self.half)"))
+                manager.beganNetworkTask(withToken: cut, progress: cut.progress)
+                cut.resume()
+            } else {
+                startDownload(server.url("/cut/\(Self.half)"), on: session, in: manager)
+            }
             // Half of 2 × half, and a quarter of 4 × half.
             await eventually { manager.progressSnapshot().fractionCompleted == 2.0 / 6 }
             server.cutConnections()
             await polling(scheduler) { manager.activeTaskCount == 1 }
             // Counted as done, it would read (4 + 1) of (4 + 2) halves; it leaves both sums instead.
             #expect(manager.progressSnapshot().fractionCompleted == 0.5)
-            server.releaseResponses()
-            await polling(scheduler) { manager.activeTaskCount == 0 }
-            session.finishTasksAndInvalidate()
-        }
-
-        /// `beganNetworkTask(withToken: task, progress: task.progress)` is read as `track(task)`
-        /// reads it: the task's bytes (which its own `progress` does not show on Linux), a failure
-        /// that leaves the batch, and an end at completion.
-        @MainActor
-        @Test func aTaskBegunWithItsOwnProgressIsReadAsTrackReadsIt() async throws {
-            let server = try LocalHTTPServer()
-            let scheduler = ManualNetworkIndicatorScheduler()
-            let manager = makeManager(scheduler)
-            let session = makeSession()
-            server.holdResponses()
-            server.holdCuts()
-            startDownload(server.url("/half/\(Self.half)"), on: session, in: manager)
-            let cut = session.downloadTask(with: server.url("/cut/\(Self.half)"))
-            manager.beganNetworkTask(withToken: cut, progress: cut.progress)
-            cut.resume()
-            // Half of 2 × half, and a quarter of 4 × half: the task's bytes count.
-            await eventually { manager.progressSnapshot().fractionCompleted == 2.0 / 6 }
-            server.cutConnections()
-            await polling(scheduler) { manager.activeTaskCount == 1 }
-            #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the failed one left both sums")
             server.releaseResponses()
             await polling(scheduler) { manager.activeTaskCount == 0 }
             session.finishTasksAndInvalidate()
