@@ -99,14 +99,10 @@ public final class NetworkActivityGroup: Sendable {
     /// The group keeps the handler until it is replaced or the group is released: capture the
     /// group or its owner weakly. Safe to set and read from any thread; `nil` by default.
     public var cancellationHandler: (@Sendable () -> Void)? {
-        get { key.handler.withLock { $0 } }
+        get { key.handler }
         set {
             // The old handler (and what it captured) is released after the lock.
-            let old = key.handler.withLock { handler in
-                defer { handler = newValue }
-                return handler
-            }
-            _ = old
+            withExtendedLifetime(key.replaceHandler(with: newValue)) {}
         }
     }
 }
@@ -115,37 +111,55 @@ public final class NetworkActivityGroup: Sendable {
 /// the group's ``NetworkActivityGroup/cancellationHandler``, which a cancel reaches through the
 /// entry's weak reference to it.
 final class ActivityKey: FailsProgressWhenCancelled, Sendable {
-    let handler = LockedState<(@Sendable () -> Void)?>(nil)
-    /// Where the parts begun since the last cancel record that a cancel failed them; `nil` until
-    /// the group's first operation with progress.
-    private let partsFailure = LockedState<FailureRecord?>(nil)
+    private struct State {
+        var handler: (@Sendable () -> Void)?
+        /// Where the parts begun since the last cancel record that a cancel failed them; `nil`
+        /// until the group's first operation with progress.
+        var partsFailure: FailureRecord?
+    }
+
+    /// One box for both, so that a group costs one allocation more than its key.
+    private let state = LockedState(State())
+
+    /// The group's ``NetworkActivityGroup/cancellationHandler``.
+    var handler: (@Sendable () -> Void)? {
+        state.withLock { $0.handler }
+    }
+
+    /// Sets the handler; returns the old one, to release after the lock.
+    func replaceHandler(with handler: (@Sendable () -> Void)?) -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            defer { state.handler = handler }
+            return state.handler
+        }
+    }
 
     /// Whether an operation with progress was ever begun in the group.
     var hasProgressParts: Bool {
-        partsFailure.withLock { $0 != nil }
+        state.withLock { $0.partsFailure != nil }
     }
 
     /// The record a new part of the group reads its cancel from.
     func failureOfNewPart() -> FailureRecord {
-        partsFailure.withLock { record in
-            if let record { return record }
+        state.withLock { state in
+            if let record = state.partsFailure { return record }
             let new = FailureRecord()
-            record = new
+            state.partsFailure = new
             return new
         }
     }
 
     /// A cancel ends every open operation: the parts begun so far fail, later ones start afresh.
     func recordCancellation() {
-        partsFailure.withLock { record in
-            guard let cancelled = record else { return }
+        state.withLock { state in
+            guard let cancelled = state.partsFailure else { return }
             cancelled.recordFailure()
-            record = FailureRecord()
+            state.partsFailure = FailureRecord()
         }
     }
 
     /// The manager's cancel ended the group's operations: tells the handler (outside its lock).
     func cancel() {
-        handler.withLock { $0 }?()
+        handler?()
     }
 }

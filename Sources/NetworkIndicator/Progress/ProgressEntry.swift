@@ -115,8 +115,9 @@ struct MeasuredTasks: Equatable, Sendable {
 
 /// Whether a task with progress failed or was cancelled, recorded by the code that runs it
 /// before the task ends, so that its part leaves the batch instead of counting as done.
-/// Safe from any thread; once recorded, it stays so.
-final class FailureRecord: Sendable {
+/// Safe from any thread; once recorded, it stays so. A value sharing one lock box: its copies
+/// are the same record (one allocation, not an object and its box).
+struct FailureRecord: Sendable {
     private let failed = LockedState(false)
 
     var hasFailed: Bool { failed.withLock { $0 } }
