@@ -53,6 +53,13 @@ struct URLSessionTaskByteCountsTests {
 
     /// An upload task whose expected length is known but which has sent nothing yet, as
     /// `init(_:)` reads it (only its sending direction).
+    /// A download whose expected length was never set, as `init(_:)` reads a download (only its
+    /// receiving direction), the expected count left at its default.
+    @Test func downloadWithNoExpectedLengthIsIndeterminate() {
+        let counts = Counts(isUpload: false, isCompleted: false, received: 300)
+        #expect(counts.reading.total <= 0)
+    }
+
     @Test func uploadWithNothingSentYetIsIndeterminate() {
         let counts = Counts(isUpload: true, isCompleted: false, expectedToSend: 8_000)
         #expect(counts.reading.total <= 0)
