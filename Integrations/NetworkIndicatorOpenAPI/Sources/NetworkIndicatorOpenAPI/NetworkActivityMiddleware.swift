@@ -243,9 +243,10 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             task.operationFinished()
             throw error
         }
+        // Read once: whether a body can come, and how long it will be.
+        let expectedLength = responseBody.flatMap { Self.expectedLength(of: $0, in: response) }
         // No body can come: the request is done once its headers are here, and weighs its upload.
-        let isBodiless = responseBody.map { Self.expectedLength(of: $0, in: response) == 0 } ?? true
-        guard let responseBody, !isBodiless, responseBody.length != .known(0),
+        guard let responseBody, expectedLength != 0, responseBody.length != .known(0),
             !Self.cannotHaveBody(response, answering: request)
         else {
             progress.responseArrived(expectedLength: 0)
@@ -265,7 +266,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         }
         // The upload, if any, counts as sent once the response is here; the response's bytes
         // follow it.
-        progress.responseArrived(expectedLength: Self.expectedLength(of: responseBody, in: response))
+        progress.responseArrived(expectedLength: expectedLength)
         let activity = ResponseBodyActivity(
             task: task,
             cancellation: cancellation,
