@@ -195,5 +195,18 @@ extension RealLoadSuites {
             session.invalidateAndCancel()
             withExtendedLifetime(task) {}
         }
+
+        /// The tasks a released manager tracked are let go with it: nothing keeps a watch for a
+        /// manager that is gone.
+        @Test func releasedManagerLetsGoOfItsTrackedTasks() async throws {
+            weak var watched: URLSessionDataTask?
+            do {
+                let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+                let task = URLSessionDataTask()  // of no session: nothing else holds it
+                watched = task
+                manager.track(task)
+            }
+            #expect(watched == nil)
+        }
     }
 }
