@@ -14,41 +14,13 @@ extension RealLoadSuites {
     /// `schedule`: between the moment a watch makes its timer and the moment it stores it.
     @Suite("Completion poll interleavings")
     struct PollerInterleavingTests {
-        /// A manual scheduler whose next `schedule` runs `hook` with the scheduled work, before
-        /// it returns the timer.
-        private final class HookingScheduler: NetworkIndicatorScheduler, @unchecked Sendable {
-            // `@unchecked`: the hook is set and taken on the main actor only (the test's).
-            let base = ManualNetworkIndicatorScheduler()
-            var hook: (@MainActor (_ work: @escaping @MainActor @Sendable () -> Void) -> Void)?
-
-            var now: TimeInterval { base.now }
-
-            func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
-                base.enqueue(work)
-            }
-
-            func schedule(
-                after delay: TimeInterval,
-                repeating interval: TimeInterval?,
-                leeway: TimeInterval,
-                _ work: @escaping @MainActor @Sendable () -> Void
-            ) -> any NetworkIndicatorTimer {
-                let timer = base.schedule(after: delay, repeating: interval, leeway: leeway, work)
-                if let hook {
-                    self.hook = nil
-                    MainActor.assumeIsolated { hook(work) }
-                }
-                return timer
-            }
-        }
-
         /// A task's watch ends (its task completed and the poll ran) before its timer is stored,
         /// and a new watch of the same manager begins in between: the first timer is cancelled
         /// as an orphan, and the new watch keeps its own, so that no poll outlives its watch.
         @MainActor
         @Test func aWatchThatEndsBeforeItsTimerIsStoredLeavesNoTimerRunning() async throws {
             let server = try LocalHTTPServer()
-            let scheduler = HookingScheduler()
+            let scheduler = SchedulingRecorder()
             let manager = NetworkIndicatorManager(scheduler: scheduler)
             manager.settings.completionCheckInterval = 3600
             manager.settings.completionDelay = 0
@@ -59,7 +31,7 @@ extension RealLoadSuites {
             server.holdResponses()
             let second = session.dataTask(with: server.url("/b"))
             second.resume()
-            scheduler.hook = { poll in
+            scheduler.beforeNextTimerIsReturned { poll in
                 poll()  // the first watch's poll: its task completed, the watch ends
                 manager.track(second)  // a new watch of the same manager, with its own timer
             }
