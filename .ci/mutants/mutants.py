@@ -326,7 +326,24 @@ def read_equivalents(path: Path) -> list[Equivalent]:
     return entries
 
 
+AVAILABILITY = re.compile(r"#available\s*\(([^)]*)\)")
+AVAILABILITY_REASON = ("Apple platform versions (and their order) are not evaluated here: on Linux `*` makes "
+                       "`#available` true whatever they say; the Apple side is type-checked by "
+                       ".ci/apple-sdk-check.sh")
+
+
+def changes_only_apple_versions(mutant: Mutant) -> bool:
+    """Whether the mutant changes only the arguments of an `#available` that keeps its `*`."""
+    old, new = AVAILABILITY.search(mutant.old_text), AVAILABILITY.search(mutant.new_text)
+    if not old or not new or "*" not in [part.strip() for part in new.group(1).split(",")]:
+        return False
+    rest = mutant.old_text[:old.start()] + mutant.old_text[old.end():]
+    return normalized(rest) == normalized(mutant.new_text[:new.start()] + mutant.new_text[new.end():])
+
+
 def equivalent_reason(mutant: Mutant, entries: list[Equivalent]) -> str | None:
+    if changes_only_apple_versions(mutant):
+        return AVAILABILITY_REASON
     for entry in entries:
         if not (mutant.path == entry.path or mutant.path.endswith("/" + entry.path)):
             continue

@@ -48,7 +48,8 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         var completed: Int64
         var isFailed = false
         var isSuspended = false
-        /// Whether the task had completed: the reading is its last.
+        /// Whether the task had completed: the reading is its last. Read only on a fresh
+        /// reading, to decide whether it is final; a final reading is never read for it.
         var isCompleted = false
     }
 
@@ -93,7 +94,6 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         source.withLock { source in
             guard !source.isFinal else { return }
             var final = reading ?? source.last
-            final.isCompleted = true
             final.isFailed = false
             final.isSuspended = false
             source.last = final

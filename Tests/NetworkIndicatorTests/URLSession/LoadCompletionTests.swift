@@ -53,3 +53,40 @@ struct LoadCompletionTests {
         #expect(progress.reading.isCancelled)
     }
 }
+
+extension LoadCompletionTests {
+    /// A load that returned its result counts as done even when a cancel of its manager was
+    /// announced, and its task read failed, before it returned: the load won the race.
+    @Test func aLoadThatReturnedAfterACancelWasAnnouncedCountsAsDone() async throws {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let progress = URLSessionTaskProgress(task: nil)
+        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+            let task = URLSessionDataTask()
+            progress.attach(task)
+            progress.cancelIsComing()
+            #expect(progress.reading.isCancelled, "read failed while the cancel is coming")
+            return 1  // the task goes as the load returns
+        }
+        #expect(!progress.reading.isCancelled)
+    }
+
+    /// A task read once it completed keeps that reading after it is gone: a part that completed
+    /// counts as done in its batch, even when its task was let go before anything ended it in
+    /// the manager (a sweep finds it dead and cannot record its end).
+    @Test func aTaskReadCompletedCountsAsDoneOnceItIsGone() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        var task: URLSessionDataTask? = session.dataTask(with: URL(string: "data:,hello")!)
+        let progress = URLSessionTaskProgress(task: task)
+        task!.resume()
+        let deadline = Date().addingTimeInterval(10)
+        while task!.state != .completed && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(task!.state == .completed)
+        #expect(!progress.reading.isCancelled, "read while the task is there")
+        let gone = WeakReference(task)
+        task = nil
+        session.finishTasksAndInvalidate()
+        while gone.object != nil && Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(gone.object == nil)
+        #expect(!progress.reading.isCancelled, "still done once the task is gone")
+    }
+}
