@@ -1,3 +1,9 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// The names the snapshot and the diagnostics give to tasks begun without a label.
 enum ActivityLabel {
     /// The push/pop counter's label.
@@ -21,4 +27,32 @@ enum ActivityLabel {
             return "NetworkActivityGroup"
         }
     }
+
+    /// What keeps a stale task of `kind` open, and what would end it, for its report; `object`
+    /// is its live token, if any.
+    static func whatKeepsOpen(_ kind: TaskKind, object: AnyObject?) -> String {
+        switch kind {
+        case .token, .completionReportingToken:
+            if let task = object as? URLSessionTask {
+                return
+                    "a \(typeName(of: task)) not completed keeps it open; it ends when the task completes or is cancelled"
+            }
+            let type = object.map(typeName(of:)) ?? "unknown type"
+            let report = kind == .completionReportingToken ? ", report isNetworkActivityFinished" : ""
+            return
+                "a weak token of type \(type) still alive keeps it open; let go of it\(report) or call finishedNetworkTask(forToken:)"
+        case .opaqueToken:
+            return
+                "an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)"
+        case .load:
+            return
+                "a URLSession load still waiting for its answer keeps it open; it ends when the call returns or throws (cancel its Task to give up)"
+        case .group:
+            return "a group operation not finished keeps it open; call operationFinished() or release the group"
+        }
+    }
+
+    /// What keeps the push counter open, for its stale report.
+    static let pushKeptOpen =
+        "a push without its pop keeps it open; call popNetworkActivity(), or resetNetworkActivity() to end every push"
 }

@@ -21,10 +21,13 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// group. Ignored.
         case groupFinishWithoutStart
         /// A token, group or push counter has had a task open for longer than
-        /// ``NetworkIndicatorSettings/staleTaskThreshold`` (measured from its first begin); reported
-        /// once per token, group or counter, at a sweep.
+        /// the stale-task threshold in force (``NetworkIndicatorSettings/staleTaskThreshold``,
+        /// measured from its first begin); reported once per token, group or counter, at a sweep,
+        /// on the main thread, to the handler of the manager that holds it. ``task`` and
+        /// ``scopePath`` say which task and where; the description says what would end it.
         case staleTask(age: TimeInterval)
-        /// A setting was given a value it cannot take (negative, zero or not finite); the
+        /// A setting was given a value it cannot take (negative, zero or not a number, or
+        /// infinite where only the stale-task threshold takes `.infinity`); the
         /// stated replacement was used instead.
         case invalidSetting(name: String, replacement: TimeInterval?)
         /// The main queue has not run for a few seconds while the manager (on
@@ -44,11 +47,44 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
     public let kind: Kind
     /// The label of the task or token concerned (by default its type's name).
     public let label: String
+    /// For ``Kind/staleTask(age:)``: the stuck task as ``NetworkIndicatorManager/activitySnapshot()``
+    /// shows it (label, kind, count, age, whether its token is alive); `nil` for every other kind.
+    public let task: NetworkActivitySnapshot.Activity?
+    /// For ``Kind/staleTask(age:)``: the labels of the scopes from the root manager down to the
+    /// manager that holds the task (`["Feed", "Detail"]`); empty for the root's own tasks and for
+    /// every other kind.
+    public let scopePath: [String]
+    /// For a stale task: what keeps it open and what would end it, in words.
+    let keptOpenBy: String
 
     /// Creates a diagnostic; only the manager creates them.
     init(kind: Kind, label: String) {
+        self.init(kind: kind, label: label, task: nil, scopePath: [], keptOpenBy: "")
+    }
+
+    /// The report of `task`, open longer than the threshold in its manager at `scopePath`.
+    init(staleTask task: NetworkActivitySnapshot.Activity, scopePath: [String], keptOpenBy: String) {
+        self.init(
+            kind: .staleTask(age: task.age),
+            label: task.label,
+            task: task,
+            scopePath: scopePath,
+            keptOpenBy: keptOpenBy
+        )
+    }
+
+    private init(
+        kind: Kind,
+        label: String,
+        task: NetworkActivitySnapshot.Activity?,
+        scopePath: [String],
+        keptOpenBy: String
+    ) {
         self.kind = kind
         self.label = label
+        self.task = task
+        self.scopePath = scopePath
+        self.keptOpenBy = keptOpenBy
     }
 
     /// One line describing the problem, suitable for a log.
@@ -63,7 +99,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .groupFinishWithoutStart:
             "operationFinished() on group '\(label)' with no operation outstanding; ignored"
         case .staleTask(let age):
-            "task '\(label)' has been active for \(Int(age.rounded())) s; is a finish missing or a token still held?"
+            "task '\(label)'\(scopePath.isEmpty ? "" : " in scope \(scopePath.joined(separator: " > "))") has been active for \(Int(age.rounded())) s: \(keptOpenBy)"
         case .invalidSetting(let name, let replacement):
             "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
         case .overlayFollowsShared:

@@ -109,18 +109,20 @@ extension NetworkIndicatorManager {
 extension NetworkActivitySnapshot.Activity {
     /// The activities of `records`, oldest first, each scope's nested the same way.
     static func nested(_ records: [TaskRegistry.ActivityRecord], now: TimeInterval) -> [Self] {
-        records.map { record in
-            Self(
-                label: record.label,
-                kind: record.kind,
-                taskCount: record.taskCount,
-                startedAt: record.startedAt,
-                age: max(0, now - record.startedAt),
-                isTokenAlive: record.isTokenAlive,
-                activities: nested(record.children, now: now)
-            )
-        }
-        .sorted { $0.startedAt < $1.startedAt }
+        records.map { Self($0, now: now) }.sorted { $0.startedAt < $1.startedAt }
+    }
+
+    /// The activity of `record`, its scopes' nested, at `now`.
+    init(_ record: TaskRegistry.ActivityRecord, now: TimeInterval) {
+        self.init(
+            label: record.label,
+            kind: record.kind,
+            taskCount: record.taskCount,
+            startedAt: record.startedAt,
+            age: max(0, now - record.startedAt),
+            isTokenAlive: record.isTokenAlive,
+            activities: Self.nested(record.children, now: now)
+        )
     }
 }
 
@@ -144,28 +146,32 @@ extension TaskRegistry {
         for index in slots.indices where !slots[index].isIdle {
             let object = slots[index].kind.isSwept ? slots[index].token.object : nil
             if let object { keptAlive.append(object) }
-            records.append(
-                ActivityRecord(
-                    label: ActivityLabel.of(slots[index], label: label(at: index), object: object),
-                    kind: NetworkActivitySnapshot.Kind(slots[index].kind),
-                    taskCount: slots[index].count,
-                    startedAt: slots[index].startedAt,
-                    isTokenAlive: !slots[index].kind.isSwept || object != nil
-                )
-            )
+            records.append(record(at: index, object: object))
         }
-        if pushCount > 0 {
-            records.append(
-                ActivityRecord(
-                    label: ActivityLabel.push,
-                    kind: .counter,
-                    taskCount: pushCount,
-                    startedAt: pushStartedAt,
-                    isTokenAlive: true
-                )
-            )
-        }
+        if pushCount > 0 { records.append(pushRecord) }
         return records
+    }
+
+    /// The entry at `index` (in use) as the snapshot shows it; `object` is its live token, if any.
+    func record(at index: Int, object: AnyObject?) -> ActivityRecord {
+        ActivityRecord(
+            label: ActivityLabel.of(slots[index], label: label(at: index), object: object),
+            kind: NetworkActivitySnapshot.Kind(slots[index].kind),
+            taskCount: slots[index].count,
+            startedAt: slots[index].startedAt,
+            isTokenAlive: !slots[index].kind.isSwept || object != nil
+        )
+    }
+
+    /// The push counter (with pushes open) as the snapshot shows it.
+    var pushRecord: ActivityRecord {
+        ActivityRecord(
+            label: ActivityLabel.push,
+            kind: .counter,
+            taskCount: pushCount,
+            startedAt: pushStartedAt,
+            isTokenAlive: true
+        )
     }
 }
 

@@ -57,13 +57,22 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
     /// left. A value that is not a positive finite number is replaced by `1.0` and reported.
     public var completionCheckInterval: TimeInterval
 
-    /// Tasks active for longer than this many seconds are reported once, with their label, to
+    /// Tasks active for longer than this many seconds are reported once to
     /// ``NetworkIndicatorManager/diagnosticsHandler`` as
-    /// ``NetworkIndicatorDiagnostic/Kind/staleTask(age:)``. Default `nil` (off).
+    /// ``NetworkIndicatorDiagnostic/Kind/staleTask(age:)``, with the scope they are in and what
+    /// would end them (see <doc:FindingAStuckTask>).
+    ///
+    /// A setting of the tree. `nil`, the default, means the threshold in force in the parent
+    /// manager, so one value set on ``NetworkIndicatorManager/shared`` reaches every scope below
+    /// it, those SwiftUI makes included. A root manager that sets none uses 60 s in debug builds
+    /// when it runs on ``MainQueueScheduler`` (an app's managers), and nothing in release builds
+    /// or on another scheduler (a test's manual scheduler: no timer appears that the test did not
+    /// ask for). `.infinity` turns the check off for this manager and the scopes below it that
+    /// set none. Reading the property gives what was set here, not what is in force.
     ///
     /// The check runs at each sweep, so it is as precise as ``completionCheckInterval``; while
-    /// a threshold is set the sweep runs whenever any task is active. A value that is not a
-    /// positive finite number is replaced by `nil` and reported.
+    /// a threshold is in force the sweep runs whenever a task is active. Zero, a negative value
+    /// or NaN is replaced by `nil` and reported.
     public var staleTaskThreshold: TimeInterval?
 
     /// Settings with the given values; each defaults to the manager's default.
@@ -95,7 +104,7 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
         check(&valid.completionDelay, "completionDelay", allowsZero: true, replacement: 0)
         check(&valid.minimumVisibleDuration, "minimumVisibleDuration", allowsZero: true, replacement: 0)
         check(&valid.completionCheckInterval, "completionCheckInterval", allowsZero: false, replacement: 1)
-        if let threshold = staleTaskThreshold, !Self.isValid(threshold, allowsZero: false) {
+        if let threshold = staleTaskThreshold, threshold != .infinity, !Self.isValid(threshold, allowsZero: false) {
             report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), "staleTaskThreshold")
             valid.staleTaskThreshold = nil
         }

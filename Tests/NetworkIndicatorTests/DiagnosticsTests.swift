@@ -14,7 +14,8 @@ struct DiagnosticsTests {
         harness.advance(by: 29)
         #expect(harness.diagnostics.all.isEmpty)
         harness.advance(by: 1)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 30), label: "avatar upload")])
+        #expect(harness.diagnostics.kinds == [.staleTask(age: 30)])
+        #expect(harness.diagnostics.all.map(\.label) == ["avatar upload"])
         harness.advance(by: 100)
         #expect(harness.diagnostics.all.count == 1, "reported once")
         withExtendedLifetime(forgotten) {}
@@ -28,7 +29,8 @@ struct DiagnosticsTests {
         harness.advance(by: 9)
         #expect(harness.diagnostics.all.isEmpty, "9 s old at t = 14")
         harness.advance(by: 1)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "late")])
+        #expect(harness.diagnostics.kinds == [.staleTask(age: 10)])
+        #expect(harness.diagnostics.all.map(\.label) == ["late"])
         withExtendedLifetime(late) {}
     }
 
@@ -40,7 +42,8 @@ struct DiagnosticsTests {
         harness.advance(by: 9)
         #expect(harness.diagnostics.all.isEmpty, "pushed 9 s ago at t = 14")
         harness.advance(by: 1)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "pushNetworkActivity()")])
+        #expect(harness.diagnostics.kinds == [.staleTask(age: 10)])
+        #expect(harness.diagnostics.all.map(\.label) == ["pushNetworkActivity()"])
         harness.manager.popNetworkActivity()
     }
 
@@ -53,7 +56,8 @@ struct DiagnosticsTests {
         harness.advance(by: 6)
         harness.manager.pushNetworkActivity()
         harness.advance(by: 4)
-        #expect(harness.diagnostics.all == [.init(kind: .staleTask(age: 10), label: "pushNetworkActivity()")])
+        #expect(harness.diagnostics.kinds == [.staleTask(age: 10)])
+        #expect(harness.diagnostics.all.map(\.label) == ["pushNetworkActivity()"])
         harness.manager.pushNetworkActivity()
         harness.advance(by: 20)
         #expect(harness.diagnostics.all.count == 1, "reported once")
@@ -105,8 +109,8 @@ struct DiagnosticsTests {
         if completesInTheSweep { upload.finish() }
         harness.advance(by: 1)
         #expect(harness.manager.activeTaskCount == (completesInTheSweep ? 0 : 1))
-        let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 3), label: "upload")
-        #expect(harness.diagnostics.all == (completesInTheSweep ? [] : [stale]))
+        #expect(harness.diagnostics.kinds == (completesInTheSweep ? [] : [.staleTask(age: 3)]))
+        #expect(harness.diagnostics.all.map(\.label) == (completesInTheSweep ? [] : ["upload"]))
     }
 
     @Test func staleCheckStopsWhenNothingIsActive() {
@@ -186,9 +190,20 @@ struct DiagnosticsTests {
         let diagnostic = NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "Request")
         #expect(diagnostic.description.contains("'Request'"))
         #expect(diagnostic.description.contains("ignored"))
-        let stale = NetworkIndicatorDiagnostic(kind: .staleTask(age: 61.4), label: "upload")
+        let record = TaskRegistry.ActivityRecord(
+            label: "upload",
+            kind: .group,
+            taskCount: 1,
+            startedAt: 0,
+            isTokenAlive: true
+        )
+        let stale = NetworkIndicatorDiagnostic(
+            staleTask: .init(record, now: 61.4),
+            scopePath: ["Feed", "Detail"],
+            keptOpenBy: "what keeps it open"
+        )
         #expect(
-            stale.description == "task 'upload' has been active for 61 s; is a finish missing or a token still held?"
+            stale.description == "task 'upload' in scope Feed > Detail has been active for 61 s: what keeps it open"
         )
     }
 

@@ -24,7 +24,10 @@ final class IndicatorDriver: Sendable {
     init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
-        self.tree = LockedState(IndicatorTree(diagnosticsHandler: diagnosticsHandler))
+        let defaultStaleThreshold = readsCoarseClock ? OutputSchedule.debugStaleThreshold : nil
+        self.tree = LockedState(
+            IndicatorTree(diagnosticsHandler: diagnosticsHandler, defaultStaleThreshold: defaultStaleThreshold)
+        )
         self.node = IndicatorTree.rootID
         self.delivery = OutputDelivery(tree: tree, scheduler: scheduler)
     }
@@ -180,6 +183,12 @@ final class IndicatorDriver: Sendable {
 
     var settings: NetworkIndicatorSettings {
         tree.withLock { $0.settings(of: node) }
+    }
+
+    /// The stale-task threshold in force for this manager: its own, its parent's or its tree's
+    /// default; `nil` when off.
+    var staleThresholdInForce: TimeInterval? {
+        tree.withLock { $0.contains(node) ? $0[node].schedule.staleThreshold : nil }
     }
 
     var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {

@@ -44,9 +44,11 @@ extension IndicatorTree {
     /// if the tree's hop must be enqueued.
     mutating func sweepRegistry(_ id: NodeID, now: TimeInterval) -> (TaskRegistry.SweepResult?, Bool) {
         var time = EventTime(preread: now)
-        return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, _ in
-            node.registry.sweep(now: now, staleThreshold: node.schedule.settings.staleTaskThreshold)
+        var (result, needsHop) = changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, _ in
+            node.registry.sweep(now: now, staleThreshold: node.schedule.staleThreshold)
         }
+        if result?.staleTasks.isEmpty == false { result?.scopePath = scopePath(ofNodeAt: id.index) }
+        return (result, needsHop)
     }
 
     /// The sweep's last step on `id`: ends the tasks of the tokens that reported completion (if

@@ -58,10 +58,25 @@ extension IndicatorTree {
         }.0
     }
 
-    /// Changes the settings of `id`; they apply at its next reconcile. Returns whether the tree's
-    /// hop must be enqueued.
+    /// Changes the settings of `id`; they apply at its next reconcile. The stale-task threshold
+    /// in force passes down to the scopes below that set none. Returns whether the tree's hop must
+    /// be enqueued.
     mutating func changeSettings(of id: NodeID, _ update: (inout NetworkIndicatorSettings) -> Void) -> Bool {
-        event(id, ifGone: ()) { ((), $0.schedule.settingsChanged(update)) }.1
+        guard contains(id) else { return false }
+        let needsHop = event(id, ifGone: ()) { ((), $0.schedule.settingsChanged(update)) }.1
+        return passStaleThresholdDown(from: id.index) || needsHop
+    }
+
+    /// The labels of the scopes from the root (left out) down to the node at `index`.
+    func scopePath(ofNodeAt index: Int32) -> [String] {
+        var path: [String] = []
+        var current = index
+        while current > 0 {
+            let node = node(at: Int(current))
+            path.append(node.label ?? "child NetworkIndicatorManager")
+            current = node.parent
+        }
+        return path.reversed()
     }
 
     /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
@@ -84,6 +99,19 @@ extension IndicatorTree {
     }
 
     // MARK: - Private
+
+    /// Gives the stale-task threshold in force at `index` to its scopes; each whose own threshold
+    /// in force changed asks for a hop (its sweep may start or stop) and passes it on. Returns
+    /// whether the tree's hop must be enqueued.
+    private mutating func passStaleThresholdDown(from index: Int32) -> Bool {
+        let (threshold, children) = withNode(Int(index)) { ($0.schedule.staleThreshold, $0.children) }
+        var needsHop = false
+        for child in children where withNode(Int(child), { $0.schedule.inherit(staleThreshold: threshold) }) {
+            if withNode(Int(child), { $0.schedule.requestHop() }), markDirty(child) { needsHop = true }
+            if passStaleThresholdDown(from: child) { needsHop = true }
+        }
+        return needsHop
+    }
 
     private func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
         contains(id) ? body(node(at: Int(id.index))) : ifGone

@@ -122,6 +122,7 @@ struct IndicatorTree {
     ) -> NodeID {
         precondition(contains(parent))
         var node = Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label)
+        _ = node.schedule.inherit(staleThreshold: withNode(Int(parent.index)) { $0.schedule.staleThreshold })
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -162,8 +163,11 @@ struct IndicatorTree {
 
     static let rootID = NodeID(index: 0, generation: 0)
 
-    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
+    /// A tree whose root reports to `diagnosticsHandler` and, unless its settings say otherwise,
+    /// reports tasks older than `defaultStaleThreshold` (`nil`: none).
+    init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler, defaultStaleThreshold: TimeInterval? = nil) {
         rootNode = Node(diagnosticsHandler: diagnosticsHandler, parent: -1)
+        _ = rootNode.schedule.inherit(staleThreshold: defaultStaleThreshold)
     }
 
     /// Whether `id` names a node of the tree (not removed since).

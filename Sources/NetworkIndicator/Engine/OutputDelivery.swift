@@ -272,7 +272,10 @@ final class OutputDelivery {
         // A token that reported completion in this very sweep is not stale.
         let finishedKeys = Set(finished.map(\.key))
         for stale in found.staleTasks where stale.key.map({ !finishedKeys.contains($0) }) ?? true {
-            handler(NetworkIndicatorDiagnostic(kind: .staleTask(age: stale.age), label: stale.label))
+            let task = NetworkActivitySnapshot.Activity(stale.record, now: now)
+            handler(
+                NetworkIndicatorDiagnostic(staleTask: task, scopePath: found.scopePath, keptOpenBy: stale.keptOpenBy)
+            )
         }
     }
 

@@ -47,6 +47,9 @@ struct OutputSchedule {
     }
 
     private(set) var settings = Settings()
+    /// The stale-task threshold of the parent, in force here while ``settings`` sets none: for a
+    /// root, its tree's default (see ``IndicatorTree/init(diagnosticsHandler:defaultStaleThreshold:)``).
+    private(set) var inheritedStaleThreshold: TimeInterval?
     private(set) var policy = VisibilityPolicy()
     /// Whether a hop was asked for and has not run yet (the tree's drain skips a node without one).
     private(set) var isHopPending = false
@@ -77,6 +80,39 @@ struct OutputSchedule {
     mutating func settingsChanged(_ update: (inout Settings) -> Void) -> Bool {
         update(&settings)
         return hopRequested()
+    }
+
+    /// The stale-task threshold of a root on ``MainQueueScheduler`` that sets none: 60 s in
+    /// debug builds, off in release builds. A root on another scheduler (a test's) has none, so
+    /// that no timer appears in a test that did not ask for one.
+    static var debugStaleThreshold: TimeInterval? {
+        #if DEBUG
+        60
+        #else
+        nil
+        #endif
+    }
+
+    /// The stale-task threshold in force: the node's own, else its parent's; `nil` when off
+    /// (`.infinity` turns it off).
+    var staleThreshold: TimeInterval? {
+        guard let threshold = settings.staleTaskThreshold ?? inheritedStaleThreshold, threshold.isFinite else {
+            return nil
+        }
+        return threshold
+    }
+
+    /// The parent's threshold in force is now `threshold`; returns whether the one in force here
+    /// changed (then the caller asks for a hop, with ``requestHop()``, for the sweep to follow).
+    mutating func inherit(staleThreshold threshold: TimeInterval?) -> Bool {
+        let old = staleThreshold
+        inheritedStaleThreshold = threshold
+        return staleThreshold != old
+    }
+
+    /// Asks for a hop with no other change; `true` when the caller must enqueue one.
+    mutating func requestHop() -> Bool {
+        hopRequested()
     }
 
     /// An output was attached. One that wants counts is told the last reconciled count at once
@@ -122,7 +158,7 @@ struct OutputSchedule {
     // MARK: - Private
 
     private func needsSweep(_ activity: Activity) -> Bool {
-        activity.tracksWeakTokens || (settings.staleTaskThreshold != nil && activity.count > 0)
+        activity.tracksWeakTokens || (staleThreshold != nil && activity.count > 0)
     }
 
     /// At most one reconcile is pending at a time: `true` when the caller must enqueue one.

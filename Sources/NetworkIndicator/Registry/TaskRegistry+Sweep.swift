@@ -8,8 +8,18 @@ extension TaskRegistry {
         var keptAlive: [AnyObject] = []
         /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock.
         var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
-        /// `key` is `nil` for the push counter and for an opaque token (a pinned slot).
-        var staleTasks: [(key: ObjectIdentifier?, label: String, age: TimeInterval)] = []
+        /// The tasks that turned stale.
+        var staleTasks: [StaleTask] = []
+        /// For stale tasks: the scopes from the root down to the swept node (set by the tree).
+        var scopePath: [String] = []
+    }
+
+    /// A task that turned stale, with what keeps it open (see ``ActivityLabel``).
+    struct StaleTask {
+        /// `nil` for the push counter and for an opaque token (a pinned slot).
+        let key: ObjectIdentifier?
+        let record: ActivityRecord
+        let keptOpenBy: String
     }
 
     /// Removes the entries whose objects died, and collects the live objects (to release after
@@ -37,9 +47,11 @@ extension TaskRegistry {
                 now - slots[index].startedAt >= staleThreshold
             {
                 slots[index].isStaleReported = true
-                let label = ActivityLabel.of(slots[index], label: label(at: index), object: liveObject)
                 let key = slots[index].isPinned ? nil : slots[index].key
-                result.staleTasks.append((key, label, now - slots[index].startedAt))
+                let keptOpenBy = ActivityLabel.whatKeepsOpen(slots[index].kind, object: liveObject)
+                result.staleTasks.append(
+                    StaleTask(key: key, record: record(at: index, object: liveObject), keptOpenBy: keptOpenBy)
+                )
             }
         }
         for index in deadIndices {
@@ -48,7 +60,7 @@ extension TaskRegistry {
         compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
             isPushStaleReported = true
-            result.staleTasks.append((nil, ActivityLabel.push, now - pushStartedAt))
+            result.staleTasks.append(StaleTask(key: nil, record: pushRecord, keptOpenBy: ActivityLabel.pushKeptOpen))
         }
         return result
     }

@@ -131,8 +131,8 @@ struct TaskRegistryTests {
         registry.begin(ObjectIdentifier(Object.self), object: nil, kind: .group, label: "group", now: 0)
         registry.push(now: 5)
         #expect(registry.sweep(now: 9, staleThreshold: 10).staleTasks.isEmpty)
-        #expect(registry.sweep(now: 10, staleThreshold: 10).staleTasks.map(\.label) == ["group"])
-        #expect(registry.sweep(now: 15, staleThreshold: 10).staleTasks.map(\.label) == [ActivityLabel.push])
+        #expect(registry.sweep(now: 10, staleThreshold: 10).staleTasks.map(\.record.label) == ["group"])
+        #expect(registry.sweep(now: 15, staleThreshold: 10).staleTasks.map(\.record.label) == [ActivityLabel.push])
         #expect(registry.sweep(now: 20, staleThreshold: 10).staleTasks.isEmpty)
     }
 
