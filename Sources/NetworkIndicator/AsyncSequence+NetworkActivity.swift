@@ -20,25 +20,36 @@ extension AsyncSequence {
     ///
     /// - Parameters:
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
-    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
-    ///     `"trackingNetworkActivity"` by default.
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics; by
+    ///     default the task is named by where this was called.
+    ///   - file: Where the sequence was made, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     public func trackingNetworkActivity(
         in manager: NetworkIndicatorManager = .shared,
-        label: String? = nil
+        label: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> NetworkActivityTrackingSequence<Self> {
-        NetworkActivityTrackingSequence(base: self, manager: manager, label: label ?? "trackingNetworkActivity")
+        NetworkActivityTrackingSequence(
+            base: self,
+            manager: manager,
+            label: label,
+            site: CallSite(fileID: file, line: line)
+        )
     }
 }
 
 /// An async sequence that keeps one network task open while it is being iterated; see
-/// ``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:)``.
+/// ``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:file:line:)``.
 public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequence {
     /// The base sequence's element.
     public typealias Element = Base.Element
 
     @usableFromInline let base: Base
     @usableFromInline let manager: NetworkIndicatorManager
-    @usableFromInline let label: String
+    @usableFromInline let label: String?
+    @usableFromInline let site: CallSite
     @usableFromInline let expectedElementCount: Int?
     @usableFromInline let weight: Int64?
 
@@ -46,13 +57,15 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     init(
         base: Base,
         manager: NetworkIndicatorManager,
-        label: String,
+        label: String?,
+        site: CallSite,
         expectedElementCount: Int? = nil,
         weight: Int64? = nil
     ) {
         self.base = base
         self.manager = manager
         self.label = label
+        self.site = site
         self.expectedElementCount = expectedElementCount
         self.weight = weight
     }
@@ -64,6 +77,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             base: base.makeAsyncIterator(),
             manager: manager,
             label: label,
+            site: site,
             expectedElementCount: expectedElementCount,
             weight: weight
         )
@@ -75,7 +89,8 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
     public struct Iterator: AsyncIteratorProtocol {
         @usableFromInline var base: Base.AsyncIterator
         @usableFromInline let manager: NetworkIndicatorManager
-        @usableFromInline let label: String
+        @usableFromInline let label: String?
+        @usableFromInline let site: CallSite
         /// The open task; its release ends the task, so a dropped iterator ends it too.
         @usableFromInline var activity: NetworkActivityToken?
         @usableFromInline var isDone = false
@@ -88,13 +103,15 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         init(
             base: Base.AsyncIterator,
             manager: NetworkIndicatorManager,
-            label: String,
+            label: String?,
+            site: CallSite,
             expectedElementCount: Int?,
             weight: Int64?
         ) {
             self.base = base
             self.manager = manager
             self.label = label
+            self.site = site
             self.expectedElementCount = expectedElementCount
             self.weight = weight
         }
@@ -128,12 +145,12 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline
         mutating func begin() -> NetworkActivityToken {
             guard let expectedElementCount, expectedElementCount > 0 else {
-                return manager.beganNetworkTask(label: label)
+                return manager.beginTask(label: label, site: site)
             }
             // Counted under a lock: the iterating task updates it while the main queue reads it.
             let progress = NetworkActivityProgress(totalUnitCount: Int64(expectedElementCount))
             self.progress = progress
-            return manager.beganNetworkTask(label: label, progress: progress, weight: weight)
+            return manager.beginTask(label: label, progress: progress, weight: weight, site: site)
         }
 
         @usableFromInline

@@ -8,7 +8,7 @@ extension AsyncSequence {
     /// }
     /// ```
     ///
-    /// The task is the one of ``trackingNetworkActivity(in:label:)``; it carries a `Progress` of
+    /// The task is the one of ``trackingNetworkActivity(in:label:file:line:)``; it carries a `Progress` of
     /// `expectedElementCount` units, one completed per element, which rolls up into
     /// ``NetworkIndicatorManager/progressSnapshot()``. `nil`, or a count that is not positive,
     /// adds no progress. Each element updates a `Progress`: count chunks or pages, not single
@@ -18,21 +18,27 @@ extension AsyncSequence {
     ///
     /// - Parameters:
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
-    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics;
-    ///     `"trackingNetworkActivity"` by default.
+    ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics; by
+    ///     default the task is named by where this was called.
     ///   - expectedElementCount: How many elements the sequence will produce, or `nil`.
     ///   - weight: The units the whole sequence weighs in the roll-up (bytes, beside transfers),
     ///     or `nil` for one unit per element; 0 or less counts the sequence as of unknown size.
+    ///   - file: Where the sequence was made, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     public func trackingNetworkActivity(
         in manager: NetworkIndicatorManager = .shared,
         label: String? = nil,
         expectedElementCount: Int?,
-        weight: Int64? = nil
+        weight: Int64? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> NetworkActivityTrackingSequence<Self> {
         NetworkActivityTrackingSequence(
             base: self,
             manager: manager,
-            label: label ?? "trackingNetworkActivity",
+            label: label,
+            site: CallSite(fileID: file, line: line),
             expectedElementCount: expectedElementCount,
             weight: weight
         )

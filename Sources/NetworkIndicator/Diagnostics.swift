@@ -57,6 +57,13 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
     /// For a stale task: what keeps it open and what would end it, in words.
     let keptOpenBy: String
 
+    /// For a stale task: the scope it is in and where it began, as the description says them.
+    private var whereTheTaskIs: String {
+        var words = scopePath.isEmpty ? "" : " in scope \(scopePath.joined(separator: " > "))"
+        if let site = task?.callSite, site != label { words += ", begun at \(site)," }
+        return words
+    }
+
     /// Creates a diagnostic; only the manager creates them.
     init(kind: Kind, label: String) {
         self.init(kind: kind, label: label, task: nil, scopePath: [], keptOpenBy: "")
@@ -99,7 +106,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .groupFinishWithoutStart:
             "operationFinished() on group '\(label)' with no operation outstanding; ignored"
         case .staleTask(let age):
-            "task '\(label)'\(scopePath.isEmpty ? "" : " in scope \(scopePath.joined(separator: " > "))") has been active for \(Int(age.rounded())) s: \(keptOpenBy)"
+            "task '\(label)'\(whereTheTaskIs) has been active for \(Int(age.rounded())) s: \(keptOpenBy)"
         case .invalidSetting(let name, let replacement):
             "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
         case .overlayFollowsShared:

@@ -9,7 +9,7 @@ extension NetworkActivityGroup {
     /// uploads.operationStarted(progress: upload)
     /// ```
     ///
-    /// The operation is the same as ``operationStarted()``'s, which this calls first. A group's
+    /// The operation is the same as ``operationStarted(file:line:)``'s, which this calls first. A group's
     /// operations share one identity, so the manager cannot tell which one an
     /// ``operationFinished()`` ends: each progress counts as it reports until the group has no
     /// open operation (or is released, or ``cancelOperations()`` is called), or until it is
@@ -17,16 +17,25 @@ extension NetworkActivityGroup {
     /// it reach its total), or cancel it, as its operation finishes, so that a group that always
     /// has an operation open keeps only its running ones. Then it counts as the manager's
     /// ``NetworkIndicatorManager/progressSnapshot()`` says. Passing `nil` is exactly
-    /// ``operationStarted()``. Safe from any thread.
+    /// ``operationStarted(file:line:)``. Safe from any thread.
     ///
     /// - Parameters:
     ///   - progress: The operation's progress, or `nil`.
     ///   - weight: The units the operation weighs instead of `progress.totalUnitCount`, or `nil`;
     ///     0 or less counts the operation as one of unknown size.
-    public func operationStarted(progress: Progress?, weight: Int64? = nil) {
-        guard let progress else { return operationStarted() }
+    ///   - file: Where the operation began, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
+    public func operationStarted(
+        progress: Progress?,
+        weight: Int64? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        let site = CallSite(fileID: file, line: line)
+        guard let progress else { return begin(site: site) }
         manager.settleProgress()
-        operationStarted()
+        begin(site: site)
         manager.trackProgress(progress, weight: weight, token: key, failure: key.failureOfNewPart())
     }
 }

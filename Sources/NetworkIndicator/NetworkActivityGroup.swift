@@ -39,9 +39,19 @@ public final class NetworkActivityGroup: Sendable {
         manager.driver.groupCount(for: ObjectIdentifier(key))
     }
 
-    /// Begins one operation in this group.
-    public func operationStarted() {
-        manager.driver.begin(ObjectIdentifier(key), object: key, kind: .group, label: label)
+    /// Begins one operation in this group. Safe from any thread; O(1).
+    ///
+    /// - Parameters:
+    ///   - file: Where the operation began, for snapshots and diagnostics (a group shows where
+    ///     its first open operation began): leave the default, the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
+    public func operationStarted(file: StaticString = #fileID, line: UInt = #line) {
+        begin(site: CallSite(fileID: file, line: line))
+    }
+
+    /// Begins one operation begun at `site`.
+    func begin(site: CallSite) {
+        manager.driver.begin(ObjectIdentifier(key), object: key, kind: .group, label: label, site: site)
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after

@@ -7,24 +7,24 @@ public import Foundation
 ///
 /// ```
 /// 5 active task(s)
-///   weak token FeedLoader ×1, 6.0 s
-///   opaque token sync ×1, 6.0 s
-///   push ×1, 6.0 s
-///   group uploads ×1, 6.0 s
+///   weak token FeedLoader ×1, 6.0 s, began at FeedViewModel.swift:31
+///   opaque token SyncService.swift:42 ×1, 6.0 s
+///   group uploads ×1, 6.0 s, began at UploadQueue.swift:18
+///   push ×1, 6.0 s, began at AppDelegate.swift:22
 ///   scope Feed ×1, 6.0 s
-///     opaque token feed page 2 ×1, 6.0 s
+///     opaque token feed page 2 ×1, 6.0 s, began at FeedViewModel.swift:48
 /// ```
 public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     /// How a task was begun.
     public enum Kind: String, Sendable, Equatable {
-        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:)``: held weakly, swept.
+        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)``: held weakly, swept.
         case weakToken
-        /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:)`` (or scoped activity): ends with
+        /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:file:line:)`` (or scoped activity): ends with
         /// its ``NetworkActivityToken``.
         case opaqueToken
         /// A ``NetworkActivityGroup``'s operations.
         case group
-        /// ``NetworkIndicatorManager/pushNetworkActivity()`` counting.
+        /// ``NetworkIndicatorManager/pushNetworkActivity(file:line:)`` counting.
         case counter
         /// A child manager (``NetworkIndicatorManager/init(parent:label:)``): all of its tasks and
         /// its descendants', as one record, with theirs in ``Activity/activities``.
@@ -56,12 +56,17 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         public let age: TimeInterval
         /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
         public let isTokenAlive: Bool
+        /// Where the task began in your code, `File.swift:42`: the call that began it (for a
+        /// token begun several times, a group or the push counter, the first of its open tasks);
+        /// `nil` for a scope. A task begun without a label is named by it.
+        public let callSite: String?
         /// For a scope (``Kind/childManager``): its own tasks and its scopes', oldest first, nested
         /// the same way; empty for every other kind.
         public let activities: [Activity]
 
-        /// One line: kind and label in words ("opaque token sync", "push"), count and age; a
-        /// scope's tasks follow on lines of their own, indented under it.
+        /// One line: kind and label in words ("opaque token sync", "push"), count, age and
+        /// where the task began (unless that is its name); a scope's tasks follow on lines of
+        /// their own, indented under it.
         public var description: String {
             lines(indent: "").joined(separator: "\n")
         }
@@ -69,7 +74,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         func lines(indent: String) -> [String] {
             let age = (age * 10).rounded() / 10
             let name = kind == .counter ? kind.words : "\(kind.words) \(label)"
-            let line = "\(indent)\(name) ×\(taskCount), \(age) s\(isTokenAlive ? "" : " (token deallocated)")"
+            let site = callSite.map { $0 == label ? "" : ", began at \($0)" } ?? ""
+            let line = "\(indent)\(name) ×\(taskCount), \(age) s\(site)\(isTokenAlive ? "" : " (token deallocated)")"
             return [line] + activities.flatMap { $0.lines(indent: indent + "  ") }
         }
     }
@@ -121,6 +127,7 @@ extension NetworkActivitySnapshot.Activity {
             startedAt: record.startedAt,
             age: max(0, now - record.startedAt),
             isTokenAlive: record.isTokenAlive,
+            callSite: record.site.name,
             activities: Self.nested(record.children, now: now)
         )
     }
@@ -134,6 +141,7 @@ extension TaskRegistry {
         let taskCount: Int
         let startedAt: TimeInterval
         let isTokenAlive: Bool
+        var site = CallSite.none
         /// A scope's own records and its scopes'; none for any other kind.
         var children: [ActivityRecord] = []
     }
@@ -159,7 +167,8 @@ extension TaskRegistry {
             kind: NetworkActivitySnapshot.Kind(slots[index].kind),
             taskCount: slots[index].count,
             startedAt: slots[index].startedAt,
-            isTokenAlive: !slots[index].kind.isSwept || object != nil
+            isTokenAlive: !slots[index].kind.isSwept || object != nil,
+            site: slots[index].site
         )
     }
 
@@ -170,9 +179,11 @@ extension TaskRegistry {
             kind: .counter,
             taskCount: pushCount,
             startedAt: pushStartedAt,
-            isTokenAlive: true
+            isTokenAlive: true,
+            site: pushSite
         )
     }
+
 }
 
 extension NetworkActivitySnapshot.Kind {

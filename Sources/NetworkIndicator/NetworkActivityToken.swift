@@ -1,5 +1,5 @@
 /// An opaque token for one network task, returned by
-/// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:)``.
+/// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:file:line:)``.
 ///
 /// The task lasts exactly as long as the token: when the last reference to it goes away its
 /// `deinit` ends the task at once, on whichever thread released it. Store it next to the work
@@ -33,7 +33,7 @@ public final class NetworkActivityToken: Sendable {
     /// Ends the token's tasks for good, as its release would, reporting nothing if they already
     /// ended: the token can begin no task after this (its slot is freed, and its release does
     /// nothing more). For work that stops being tracked before its token goes: a cancelled
-    /// ``NetworkIndicatorManager/withNetworkActivity(isolation:label:progress:_:)`` body, and the
+    /// ``NetworkIndicatorManager/withNetworkActivity(isolation:label:progress:file:line:_:)`` body, and the
     /// async sequence's iterator (this module's inlinable code) once cancelled or done.
     @usableFromInline
     func stopTracking() {

@@ -22,7 +22,7 @@ extension NetworkIndicatorManager {
     /// A ``resetNetworkActivity()`` during `body` ends the task early; nothing is reported when
     /// `body` then finishes.
     ///
-    /// With a `progress`, the task is begun as ``beganNetworkTask(label:progress:weight:)``
+    /// With a `progress`, the task is begun as ``beganNetworkTask(label:progress:weight:file:line:)``
     /// begins one, and its progress rolls up into ``progressSnapshot()``. A plain `Progress`
     /// (which takes no lock on Linux) is read on the main queue only: update it there, or pass a
     /// ``NetworkActivityProgress``, which may be updated from any thread. If `body` throws, or the surrounding task is cancelled, the work failed:
@@ -32,16 +32,22 @@ extension NetworkIndicatorManager {
     ///   - isolation: The actor `body` runs on; leave the default, the caller's actor.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics.
     ///   - progress: The work's progress, or `nil` (the default) for none.
+    ///   - file: Where the work began, for snapshots and diagnostics (an unlabelled task is
+    ///     named by it): leave the default, the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     ///   - body: The network work.
     /// - Returns: What `body` returns.
     public func withNetworkActivity<Result>(
         isolation: isolated (any Actor)? = #isolation,
         label: String? = nil,
         progress: Progress? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
         let failure = progress == nil ? nil : FailureRecord()
-        let token = beganNetworkTask(label: label ?? "withNetworkActivity", progress: progress, failure: failure)
+        let site = CallSite(fileID: file, line: line)
+        let token = beganNetworkTask(label: label, progress: progress, failure: failure, site: site)
         defer { token.stopTracking() }
         do {
             return try await withTaskCancellationHandler {

@@ -22,7 +22,7 @@ extension NetworkIndicatorManager {
     ///   own work.
     ///
     /// What has no work to cancel stays counted and ends as usual: opaque tokens
-    /// (``beganNetworkTask(label:progress:weight:)``, `withNetworkActivity`, scoped activity), pushes, tokens
+    /// (``beganNetworkTask(label:progress:weight:file:line:)``, `withNetworkActivity`, scoped activity), pushes, tokens
     /// that do not conform, and tokens already deallocated (the sweep ends those). A parent's or
     /// another ancestor's own tasks are never touched; their counts lose the descendants' tasks
     /// that ended, so the ancestors' indicators follow, after their delays.
@@ -33,7 +33,7 @@ extension NetworkIndicatorManager {
     /// is absorbed first even when the same token or group has begun new work since (a refresh
     /// that restarts at once), so the new work stays counted until its own finish.
     ///
-    /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:)``) open when the
+    /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:file:line:)``) open when the
     /// call begins reads cancelled from before its task ends, so its bytes leave the batch even
     /// when read before its own `cancel()` runs (by a group's handler cancelled before it, say),
     /// unless it completes first. Other work with progress counts as its `Progress` reads when

@@ -1,22 +1,23 @@
 public import Foundation
 
 extension NetworkIndicatorManager {
-    /// ``beganNetworkTask(label:progress:weight:)`` with a progress.
+    /// ``beganNetworkTask(label:progress:weight:file:line:)`` with a progress.
     @usableFromInline
-    func beginTask(label: String?, progress: Progress, weight: Int64?) -> NetworkActivityToken {
-        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil)
+    func beginTask(label: String?, progress: Progress, weight: Int64?, site: CallSite) -> NetworkActivityToken {
+        beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil, site: site)
     }
 
-    /// ``beganNetworkTask(label:progress:weight:)``, with where its code records a failure.
+    /// ``beganNetworkTask(label:progress:weight:file:line:)``, with where its code records a failure.
     func beganNetworkTask(
         label: String?,
         progress: Progress?,
         weight: Int64? = nil,
-        failure: FailureRecord?
+        failure: FailureRecord?,
+        site: CallSite
     ) -> NetworkActivityToken {
-        guard let progress else { return beginTask(label: label) }
+        guard let progress else { return beginTask(label: label, site: site) }
         settleProgress()
-        let token = beginTask(label: label)
+        let token = beginTask(label: label, site: site)
         trackProgress(progress, weight: weight, token: token, failure: failure)
         return token
     }
@@ -34,7 +35,7 @@ extension NetworkIndicatorManager {
     ///
     /// Its ``NetworkProgressSnapshot/fractionCompleted`` says how far the batch has come, from 0
     /// to 1, or `nil` when no determinate task runs. It rolls up the tasks begun with a
-    /// `Progress` (``beganNetworkTask(label:progress:weight:)`` and the other `progress:` forms)
+    /// `Progress` (``beganNetworkTask(label:progress:weight:file:line:)`` and the other `progress:` forms)
     /// in this manager and in every descendant scope, computed when read: nothing is kept up to
     /// date while tasks report progress.
     ///

@@ -4,11 +4,16 @@ extension NetworkIndicatorManager {
     ///
     /// Pushes are counted apart from token tasks and groups: a pop never ends a token's task.
     /// Safe from any thread; O(1).
-    public func pushNetworkActivity() {
-        driver.push()
+    ///
+    /// - Parameters:
+    ///   - file: Where the push was made, for snapshots and diagnostics (the counter shows where
+    ///     its first open push was made): leave the default, the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
+    public func pushNetworkActivity(file: StaticString = #fileID, line: UInt = #line) {
+        driver.push(site: CallSite(fileID: file, line: line))
     }
 
-    /// Ends one task begun with ``pushNetworkActivity()``.
+    /// Ends one task begun with ``pushNetworkActivity(file:line:)``.
     ///
     /// With no push outstanding (more pops than pushes, or a pop after
     /// ``resetNetworkActivity()``) the call does nothing and reports

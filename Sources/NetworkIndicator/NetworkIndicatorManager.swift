@@ -126,8 +126,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// token's last task ends (twice with the same progress, once). To pause a task and resume it
     /// later, `pause()` its progress and end the task, then begin the task again with the same
     /// progress and `resume()` it: its units count once, kept across the pause. How a progress
-    /// counts is in ``beganNetworkTask(label:progress:weight:)``. For a `URLSessionTask`, call
-    /// ``track(_:label:)``: it does all of this (its bytes included) and ends the task as soon as
+    /// counts is in ``beganNetworkTask(label:progress:weight:file:line:)``. For a `URLSessionTask`, call
+    /// ``track(_:label:file:line:)``: it does all of this (its bytes included) and ends the task as soon as
     /// it completes. A `URLSessionTask` begun here with its own `progress` is read as `track`
     /// reads it (the task's own `progress` may keep the task alive, reads a failed load as done,
     /// and never moves on Linux), with the `weight` given.
@@ -139,37 +139,43 @@ public final class NetworkIndicatorManager: Sendable {
     ///   - progress: The task's progress, or `nil` (the default) for none.
     ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`;
     ///     0 or less counts the task as one of unknown size.
+    ///   - file: Where the task began, for ``activitySnapshot()`` and diagnostics: leave the
+    ///     default, the caller's `#fileID` (a wrapper of yours passes its own caller's on).
+    ///   - line: The line of `file`; leave the default, `#line`.
     @inlinable
     public func beganNetworkTask(
         withToken token: AnyObject,
         label: String? = nil,
         progress: Progress? = nil,
-        weight: Int64? = nil
+        weight: Int64? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
         // Inlined into the caller, whose literal `nil` removes the branch: the common path
         // (no progress) pays nothing for the optional parameters (pays: 21 instructions a pair
         // under callgrind, 1 084 against 1 063, when this was one function).
-        guard let progress else { return beginTask(withToken: token, label: label) }
-        beginTask(withToken: token, label: label, progress: progress, weight: weight)
+        let site = CallSite(fileID: file, line: line)
+        guard let progress else { return beginTask(withToken: token, label: label, site: site) }
+        beginTask(withToken: token, label: label, progress: progress, weight: weight, site: site)
     }
 
     /// Opens a task of `token`, without progress.
     @usableFromInline
-    func beginTask(withToken token: AnyObject, label: String?) {
+    func beginTask(withToken token: AnyObject, label: String?, site: CallSite) {
         if let opaque = ownOpaqueToken(token) {
-            let begun = driver.beginOpaqueToken(opaque.pinned, label: label)
+            let begun = driver.beginOpaqueToken(opaque.pinned, label: label, site: site)
             assert(begun, "a live opaque token always has its pinned slot")
         } else {
-            driver.beginToken(token, label: label)
+            driver.beginToken(token, label: label, site: site)
         }
     }
 
     /// Opens a task of `token` whose units `progress` measures.
     @usableFromInline
-    func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?) {
+    func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?, site: CallSite) {
         settleProgress()
-        if beganTaskReadingItself(token, label: label, progress: progress, weight: weight) { return }
-        beginTask(withToken: token, label: label)
+        if beganTaskReadingItself(token, label: label, progress: progress, weight: weight, site: site) { return }
+        beginTask(withToken: token, label: label, site: site)
         trackProgress(progress, weight: weight, token: token)
     }
 
@@ -204,23 +210,29 @@ public final class NetworkIndicatorManager: Sendable {
     ///     `progress.totalUnitCount`, such as an estimate in bytes for a progress that counts
     ///     pages or files; `nil` to use its own total. 0 or less counts the task as one of
     ///     unknown size, as if begun without progress.
+    ///   - file: Where the task began, for ``activitySnapshot()`` and diagnostics: leave the
+    ///     default, the caller's `#fileID` (a wrapper of yours passes its own caller's on).
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The token. Discarding it ends the task immediately.
     @inlinable
     public func beganNetworkTask(
         label: String? = nil,
         progress: Progress? = nil,
-        weight: Int64? = nil
+        weight: Int64? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> NetworkActivityToken {
         // Inlined into the caller, as the form above.
-        guard let progress else { return beginTask(label: label) }
-        return beginTask(label: label, progress: progress, weight: weight)
+        let site = CallSite(fileID: file, line: line)
+        guard let progress else { return beginTask(label: label, site: site) }
+        return beginTask(label: label, progress: progress, weight: weight, site: site)
     }
 
     /// Opens an opaque token's task, without progress.
     @usableFromInline
-    func beginTask(label: String?) -> NetworkActivityToken {
+    func beginTask(label: String?, site: CallSite) -> NetworkActivityToken {
         // The driver pins the slot under its lock; the token is made here, after the lock.
-        NetworkActivityToken(manager: self, pinned: driver.beginOpaqueToken(label: label))
+        NetworkActivityToken(manager: self, pinned: driver.beginOpaqueToken(label: label, site: site))
     }
 
     /// `token` as this manager's own opaque token (which has a pinned slot here), or `nil`. A type

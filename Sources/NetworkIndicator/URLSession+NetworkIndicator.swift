@@ -47,22 +47,37 @@ extension NetworkIndicatorManager {
     ///   - label: The task's label, in place of the default `"METHOD host/path"`; `nil` (the
     ///     default) keeps that one. Keep secrets out of it: snapshots and diagnostics end up in
     ///     logs.
-    public func track(_ task: URLSessionTask, label: String? = nil) {
+    ///   - file: Where the task was tracked, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
+    public func track(_ task: URLSessionTask, label: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
         let progress = URLSessionTaskProgress(task: task)
-        beganNetworkTask(withToken: task, label: label ?? ActivityLabel.request(of: task), progress: progress)
+        beganNetworkTask(
+            withToken: task,
+            label: label ?? ActivityLabel.request(of: task),
+            progress: progress,
+            file: file,
+            line: line
+        )
         endOnCompletion(of: task, recordingIn: progress)
     }
 
     /// Ends every task of `task` as soon as it completes, `progress`'s final reading recorded
     /// first: by key-value observation where Foundation has it, by polling otherwise.
-    /// Begins `token`'s task as ``track(_:label:)`` does, if it is a `URLSessionTask` and
+    /// Begins `token`'s task as ``track(_:label:file:line:)`` does, if it is a `URLSessionTask` and
     /// `progress` its own; `false` (and nothing done) otherwise. A task's own `progress` may keep
     /// its task alive (the weak token would never die), reads a failed load as done, and never
     /// moves on Linux: the task is read instead.
-    func beganTaskReadingItself(_ token: AnyObject, label: String?, progress: Progress, weight: Int64?) -> Bool {
+    func beganTaskReadingItself(
+        _ token: AnyObject,
+        label: String?,
+        progress: Progress,
+        weight: Int64?,
+        site: CallSite
+    ) -> Bool {
         guard let task = token as? URLSessionTask, progress === task.progress else { return false }
         let taskProgress = URLSessionTaskProgress(task: task)
-        beginTask(withToken: task, label: label ?? ActivityLabel.request(of: task))
+        beginTask(withToken: task, label: label ?? ActivityLabel.request(of: task), site: site)
         trackProgress(taskProgress, weight: weight, token: task)
         endOnCompletion(of: task, recordingIn: taskProgress)
         return true
@@ -100,16 +115,22 @@ extension URLSession {
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
     ///     async methods take none.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The response body and metadata, as `data(for:)` returns them.
     public func data(
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (Data, URLResponse) {
         try await withTaskProgress(
             tracking: manager,
             label: label ?? ActivityLabel.request(request),
+            site: CallSite(fileID: file, line: line),
             delegate: delegate
         ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
@@ -141,15 +162,25 @@ extension URLSession {
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
     ///     async methods take none.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The response body and metadata, as `data(from:)` returns them.
     public func data(
         from url: URL,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (Data, URLResponse) {
         let label = label ?? ActivityLabel.request(method: "GET", url: url)
-        return try await withTaskProgress(tracking: manager, label: label, delegate: delegate) { delegate in
+        return try await withTaskProgress(
+            tracking: manager,
+            label: label,
+            site: CallSite(fileID: file, line: line),
+            delegate: delegate
+        ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
                 return try await self.data(from: url, delegate: delegate)
             }

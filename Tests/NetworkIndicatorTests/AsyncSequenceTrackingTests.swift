@@ -37,11 +37,14 @@ struct AsyncSequenceTrackingTests {
         withExtendedLifetime(copy) {}
     }
 
-    @Test func aSequenceTrackedWithoutALabelIsLabelledByTheMethodsName() async {
+    @Test func aSequenceTrackedWithoutALabelIsNamedByWhereItWasMade() async {
         let harness = Harness()
-        var iterator = [1, 2].async.trackingNetworkActivity(in: harness.manager).makeAsyncIterator()
+        let (sequence, line) = ([1, 2].async.trackingNetworkActivity(in: harness.manager), #line)
+        var iterator = sequence.makeAsyncIterator()
         #expect(await iterator.next() == 1)
-        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["trackingNetworkActivity"])
+        #expect(
+            harness.manager.activitySnapshot().activities.map(\.label) == ["AsyncSequenceTrackingTests.swift:\(line)"]
+        )
     }
 
     @Test func errorEndsTheTaskAndPassesThrough() async {

@@ -175,9 +175,9 @@ struct LifetimeTests {
             diagnosticsHandler: { diagnostic in reported.withLock { $0.append(diagnostic) } }
         )
         let driver = manager!.driver
-        driver.push()
+        driver.push(site: .none)
         manager = nil
-        driver.push()
+        driver.push(site: .none)
         #expect(driver.activeTaskCount == 0)
         #expect(!driver.pop())
         driver.diagnosticsHandler(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "late"))

@@ -133,9 +133,13 @@ struct OpaqueTokenSlotTests {
         var opaque: NetworkActivityToken? = manager.beganNetworkTask(label: "sync")
         manager.resetNetworkActivity()
         #expect(manager.activeTaskCount == 0)
+        let line = #line + 1
         manager.beganNetworkTask(withToken: opaque!)
         #expect(manager.activeTaskCount == 1)
-        #expect(manager.activitySnapshot().activities.map(\.label) == ["NetworkActivityToken"])
+        #expect(
+            manager.activitySnapshot().activities.map(\.label) == ["OpaqueTokenTests.swift:\(line)"],
+            "unlabelled this time: named by where it began again"
+        )
         opaque = nil
         #expect(manager.activeTaskCount == 0)
         #expect(harness.diagnostics.all.isEmpty)

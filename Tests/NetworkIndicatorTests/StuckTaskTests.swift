@@ -16,7 +16,7 @@ struct StuckTaskTests {
         let harness = Harness()
         harness.manager.settings.staleTaskThreshold = 5
         let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
-        let page = feed.beganNetworkTask(label: "feed page 2")
+        let (page, line) = (feed.beganNetworkTask(label: "feed page 2"), #line)
         harness.advance(by: 4)
         #expect(harness.diagnostics.all.isEmpty)
         harness.advance(by: 1)
@@ -27,7 +27,7 @@ struct StuckTaskTests {
         #expect(reports.first?.task?.age == 5)
         #expect(
             reports.first?.description
-                == "task 'feed page 2' in scope Feed has been active for 5 s: an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)"
+                == "task 'feed page 2' in scope Feed, begun at StuckTaskTests.swift:\(line), has been active for 5 s: an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)"
         )
         harness.advance(by: 60)
         #expect(harness.diagnostics.all.count == 1, "reported once")
@@ -87,11 +87,11 @@ struct StuckTaskTests {
         group.operationStarted()
         harness.advance(by: 10)
         let reasons = Dictionary(
-            harness.diagnostics.all.map { ($0.label, $0.description) },
+            harness.diagnostics.all.map { ($0.task?.kind == .opaqueToken ? "opaque" : $0.label, $0.description) },
             uniquingKeysWith: { first, _ in first }
         )
         #expect(reasons["FeedLoader"]?.contains("a weak token of type FeedLoader still alive keeps it open") == true)
-        #expect(reasons["NetworkActivityToken"]?.contains("an opaque token still held keeps it open") == true)
+        #expect(reasons["opaque"]?.contains("an opaque token still held keeps it open") == true)
         #expect(reasons["pushNetworkActivity()"]?.contains("a push without its pop keeps it open") == true)
         #expect(reasons["uploads"]?.contains("a group operation not finished keeps it open") == true)
         #expect(harness.diagnostics.all.allSatisfy { $0.scopePath.isEmpty }, "all on the root")
@@ -138,35 +138,40 @@ struct StuckTaskTests {
             diagnosticsHandler: NetworkIndicatorManager.diagnosticsHandler(writingTo: pipe.fileHandleForWriting)
         )
         app.settings.staleTaskThreshold = 60  // what a debug build's `.shared` uses unasked
+        // The app's code, as if written in its own files (`file:` and `line:` stand in for the
+        // `#fileID` and `#line` the calls would record there).
+        let sync = app.beganNetworkTask(file: "MyApp/SyncService.swift", line: 42)
+        app.pushNetworkActivity(file: "MyApp/AppDelegate.swift", line: 22)
         let feed = NetworkIndicatorManager(parent: app, label: "Feed")
         let loader = FeedLoader()
-        feed.beganNetworkTask(withToken: loader)
-        let page = feed.beganNetworkTask(label: "feed page 2")
-        app.pushNetworkActivity()
+        feed.beganNetworkTask(withToken: loader, file: "MyApp/FeedViewModel.swift", line: 31)
+        let page = feed.beganNetworkTask(label: "feed page 2", file: "MyApp/FeedViewModel.swift", line: 48)
         scheduler.advance(by: 61)
         try pipe.fileHandleForWriting.close()
         let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #if DEBUG
         #expect(
             written == """
-                NetworkIndicator: task 'pushNetworkActivity()' has been active for 60 s: a push without its pop keeps it open; call popNetworkActivity(), or resetNetworkActivity() to end every push
-                NetworkIndicator: task 'FeedLoader' in scope Feed has been active for 60 s: a weak token of type FeedLoader still alive keeps it open; let go of it or call finishedNetworkTask(forToken:)
-                NetworkIndicator: task 'feed page 2' in scope Feed has been active for 60 s: an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)
+                NetworkIndicator: task 'SyncService.swift:42' has been active for 60 s: an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)
+                NetworkIndicator: task 'pushNetworkActivity()', begun at AppDelegate.swift:22, has been active for 60 s: a push without its pop keeps it open; call popNetworkActivity(), or resetNetworkActivity() to end every push
+                NetworkIndicator: task 'FeedLoader' in scope Feed, begun at FeedViewModel.swift:31, has been active for 60 s: a weak token of type FeedLoader still alive keeps it open; let go of it or call finishedNetworkTask(forToken:)
+                NetworkIndicator: task 'feed page 2' in scope Feed, begun at FeedViewModel.swift:48, has been active for 60 s: an opaque token still held keeps it open; release the NetworkActivityToken or call finishedNetworkTask(forToken:)
 
                 """
         )
         #endif
         #expect(
             app.activitySnapshot().description == """
-                3 active task(s)
-                  push ×1, 61.0 s
+                4 active task(s)
+                  opaque token SyncService.swift:42 ×1, 61.0 s
+                  push ×1, 61.0 s, began at AppDelegate.swift:22
                   scope Feed ×2, 61.0 s
-                    weak token FeedLoader ×1, 61.0 s
-                    opaque token feed page 2 ×1, 61.0 s
+                    weak token FeedLoader ×1, 61.0 s, began at FeedViewModel.swift:31
+                    opaque token feed page 2 ×1, 61.0 s, began at FeedViewModel.swift:48
                 """
         )
         app.popNetworkActivity()
-        withExtendedLifetime((loader, page)) {}
+        withExtendedLifetime((sync, loader, page)) {}
     }
 
     /// Only the threshold's own misuse is refused: zero, negative or NaN.

@@ -26,27 +26,29 @@ struct WholeTreeSnapshotTests {
         withExtendedLifetime((page, thumbnail)) {}
     }
 
+    /// The listing `NetworkActivitySnapshot`'s documentation shows, from this run. `file:` and
+    /// `line:` stand in for the `#fileID` and `#line` the calls would record in an app's files.
     @Test func theListingReadsAsWordsNestedUnderEachScope() {
         let scheduler = ManualNetworkIndicatorScheduler()
         let app = NetworkIndicatorManager(scheduler: scheduler)
         let loader = FeedLoader()
-        app.beganNetworkTask(withToken: loader)
-        let sync = app.beganNetworkTask(label: "sync")
-        app.pushNetworkActivity()
+        app.beganNetworkTask(withToken: loader, file: "MyApp/FeedViewModel.swift", line: 31)
+        let sync = app.beganNetworkTask(file: "MyApp/SyncService.swift", line: 42)
         let uploads = NetworkActivityGroup(manager: app, label: "uploads")
-        uploads.operationStarted()
+        uploads.operationStarted(file: "MyApp/UploadQueue.swift", line: 18)
+        app.pushNetworkActivity(file: "MyApp/AppDelegate.swift", line: 22)
         let feed = NetworkIndicatorManager(parent: app, label: "Feed")
-        let page = feed.beganNetworkTask(label: "feed page 2")
+        let page = feed.beganNetworkTask(label: "feed page 2", file: "MyApp/FeedViewModel.swift", line: 48)
         scheduler.advance(by: 6)
         #expect(
             app.activitySnapshot().description == """
                 5 active task(s)
-                  weak token FeedLoader ×1, 6.0 s
-                  opaque token sync ×1, 6.0 s
-                  group uploads ×1, 6.0 s
-                  push ×1, 6.0 s
+                  weak token FeedLoader ×1, 6.0 s, began at FeedViewModel.swift:31
+                  opaque token SyncService.swift:42 ×1, 6.0 s
+                  group uploads ×1, 6.0 s, began at UploadQueue.swift:18
+                  push ×1, 6.0 s, began at AppDelegate.swift:22
                   scope Feed ×1, 6.0 s
-                    opaque token feed page 2 ×1, 6.0 s
+                    opaque token feed page 2 ×1, 6.0 s, began at FeedViewModel.swift:48
                 """
         )
         withExtendedLifetime((loader, sync, uploads, page)) {}

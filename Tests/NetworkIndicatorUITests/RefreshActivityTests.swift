@@ -99,4 +99,20 @@ struct RefreshActivityTests {
         #expect(manager.activeTaskCount == 0)
         #expect(refreshes.count == 0)
     }
+
+    /// A refresh without a label is named by where the view's code wrote the modifier, which
+    /// passes its own caller's `#fileID` and `#line` on.
+    @Test func anUnlabelledRefreshIsNamedByWhereTheModifierIsWritten() async {
+        var labels: [String] = []
+        await RefreshActivity.run(
+            in: manager,
+            label: nil,
+            refreshes: refreshes,
+            file: "MyApp/FeedView.swift",
+            line: 27
+        ) {
+            labels = manager.activitySnapshot().activities.map(\.label)
+        }
+        #expect(labels == ["FeedView.swift:27"])
+    }
 }

@@ -60,28 +60,37 @@ final class IndicatorDriver: Sendable {
 
     /// Begins one task for a caller's `token`, held weakly.
     @inline(__always)  // pays: every begin (Benchmarks/README.md, "The engine cut")
-    func beginToken(_ token: AnyObject, label: String?) {
+    func beginToken(_ token: AnyObject, label: String?, site: CallSite) {
         var time = eventTime()
         // A caller's object enters the tree (see the header).
-        let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, in: node, time: &time) }
+        let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, site: site, in: node, time: &time) }
         if needsHop { delivery.enqueueHop(on: scheduler) }
     }
 
     /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
-    func begin(_ key: ObjectIdentifier, object: (any AnyObject & Sendable)?, kind: TaskKind, label: String?) {
-        runEventWithoutResult { $0.begin(key, object: object, kind: kind, label: label, in: node, time: &$1) }
+    func begin(
+        _ key: ObjectIdentifier,
+        object: (any AnyObject & Sendable)?,
+        kind: TaskKind,
+        label: String?,
+        site: CallSite
+    ) {
+        runEventWithoutResult {
+            $0.begin(key, object: object, kind: kind, label: label, site: site, in: node, time: &$1)
+        }
     }
 
     /// Pins a slot for a new opaque token and begins its first task; returns the pair to make the
     /// token with (a never-pinned pair once the manager is gone).
     @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "The engine cut")
-    func beginOpaqueToken(label: String?) -> PinnedSlot {
-        runEvent { $0.beginOpaqueToken(label: label, in: node, time: &$1) } ?? PinnedSlot(slot: -1, generation: 0)
+    func beginOpaqueToken(label: String?, site: CallSite) -> PinnedSlot {
+        runEvent { $0.beginOpaqueToken(label: label, site: site, in: node, time: &$1) }
+            ?? PinnedSlot(slot: -1, generation: 0)
     }
 
     /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
-    func beginOpaqueToken(_ pinned: PinnedSlot, label: String?) -> Bool {
-        runEvent { $0.beginOpaqueToken(pinned, label: label, in: node, time: &$1) }
+    func beginOpaqueToken(_ pinned: PinnedSlot, label: String?, site: CallSite) -> Bool {
+        runEvent { $0.beginOpaqueToken(pinned, label: label, site: site, in: node, time: &$1) }
     }
 
     /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
@@ -122,8 +131,8 @@ final class IndicatorDriver: Sendable {
     }
 
     /// Begins one counted task.
-    func push() {
-        runEventWithoutResult { $0.push(in: node, time: &$1) }
+    func push(site: CallSite) {
+        runEventWithoutResult { $0.push(site: site, in: node, time: &$1) }
     }
 
     /// Ends one counted task; `false` (and no change) if none is open.

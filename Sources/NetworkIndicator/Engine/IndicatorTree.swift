@@ -248,10 +248,23 @@ struct IndicatorTree {
     // stale id changes nothing.
 
     /// Begins one task for a caller's `token`, held weakly; its kind is decided once per type.
-    mutating func beginToken(_ token: AnyObject, label: String?, in id: NodeID, time: inout EventTime) -> Bool {
+    mutating func beginToken(
+        _ token: AnyObject,
+        label: String?,
+        site: CallSite = .none,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in
             let kind = node.classifier.kind(of: token)
-            node.registry.begin(ObjectIdentifier(token), object: token, kind: kind, label: label, now: time.now())
+            node.registry.begin(
+                ObjectIdentifier(token),
+                object: token,
+                kind: kind,
+                label: label,
+                site: site,
+                now: time.now()
+            )
         }.1
     }
 
@@ -261,18 +274,24 @@ struct IndicatorTree {
         object: AnyObject?,
         kind: TaskKind,
         label: String?,
+        site: CallSite = .none,
         in id: NodeID,
         time: inout EventTime
     ) -> Bool {
         changeTasks(in: id, time: &time, ifGone: ()) { node, time in
-            node.registry.begin(key, object: object, kind: kind, label: label, now: time.now())
+            node.registry.begin(key, object: object, kind: kind, label: label, site: site, now: time.now())
         }.1
     }
 
     /// Pins a slot to a new opaque token and begins its first task; `nil` if `id` is stale.
-    mutating func beginOpaqueToken(label: String?, in id: NodeID, time: inout EventTime) -> (PinnedSlot?, Bool) {
+    mutating func beginOpaqueToken(
+        label: String?,
+        site: CallSite = .none,
+        in id: NodeID,
+        time: inout EventTime
+    ) -> (PinnedSlot?, Bool) {
         changeTasks(in: id, time: &time, ifGone: nil) { node, time in
-            node.registry.pin(label: label, now: time.now())
+            node.registry.pin(label: label, site: site, now: time.now())
         }
     }
 
@@ -280,11 +299,18 @@ struct IndicatorTree {
     mutating func beginOpaqueToken(
         _ pinned: PinnedSlot,
         label: String?,
+        site: CallSite = .none,
         in id: NodeID,
         time: inout EventTime
     ) -> (Bool, Bool) {
         changeTasks(in: id, time: &time, ifGone: false) { node, time in
-            node.registry.beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: time.now())
+            node.registry.beginPinned(
+                at: pinned.slot,
+                generation: pinned.generation,
+                label: label,
+                site: site,
+                now: time.now()
+            )
         }
     }
 
@@ -337,8 +363,8 @@ struct IndicatorTree {
     }
 
     /// Begins one counted task.
-    mutating func push(in id: NodeID, time: inout EventTime) -> Bool {
-        changeTasks(in: id, time: &time, ifGone: ()) { node, time in node.registry.push(now: time.now()) }.1
+    mutating func push(site: CallSite = .none, in id: NodeID, time: inout EventTime) -> Bool {
+        changeTasks(in: id, time: &time, ifGone: ()) { node, time in node.registry.push(site: site, now: time.now()) }.1
     }
 
     /// Ends one counted task; `false` (and no change) if none is open.

@@ -8,10 +8,10 @@ import Foundation
 extension TaskRegistry {
     /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
     /// labelled `label`); returns the slot and its generation, which the token carries.
-    mutating func pin(label: String?, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
+    mutating func pin(label: String?, site: CallSite = .none, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
         let slot = takeFreeSlot()
         let index = Int(slot)
-        slots[index].fillPinned(hasLabel: label != nil, now: now())
+        slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
         activeTaskCount += 1
         pinnedCount += 1
         if let label { pinnedLabels[slot] = label }
@@ -25,12 +25,13 @@ extension TaskRegistry {
         at slot: Int32,
         generation: UInt32,
         label: String?,
+        site: CallSite = .none,
         now: @autoclosure () -> TimeInterval
     ) -> Bool {
         guard isPinned(slot, in: generation) else { return false }
         let index = Int(slot)
         if slots[index].count == 0 {
-            slots[index].fillPinned(hasLabel: label != nil, now: now())
+            slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
             if let label { pinnedLabels[slot] = label }
         } else {
             slots[index].count += 1
@@ -103,9 +104,10 @@ extension TaskRegistry {
 extension TaskRegistry.Entry {
     /// Makes a free slot (or a pinned one without a task) the pinned entry of an opaque
     /// token's first task begun at `now`; the key and the weak reference stay untouched.
-    mutating func fillPinned(hasLabel: Bool, now: TimeInterval) {
+    mutating func fillPinned(hasLabel: Bool, site: CallSite, now: TimeInterval) {
         count = 1
         startedAt = now
+        self.site = site
         kind = .opaqueToken
         self.hasLabel = hasLabel
         isStaleReported = false

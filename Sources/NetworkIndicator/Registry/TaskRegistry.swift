@@ -40,6 +40,8 @@ struct TaskRegistry {
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
     private(set) var pushStartedAt: TimeInterval = 0
+    /// Where the first push of the open counter was made.
+    private(set) var pushSite = CallSite.none
     var isPushStaleReported = false
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
     /// not reported (`TaskRegistry+Cancel.swift`).
@@ -58,6 +60,7 @@ struct TaskRegistry {
         object: AnyObject?,
         kind: TaskKind,
         label: String?,
+        site: CallSite = .none,
         now: @autoclosure () -> TimeInterval
     ) {
         activeTaskCount += 1
@@ -78,7 +81,7 @@ struct TaskRegistry {
         } else {
             slots.append(Entry.blank(generation: appendedGeneration))
         }
-        slots[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, now: now())
+        slots[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, site: site, now: now())
         if kind.isSwept { sweptEntryCount += 1 }
         if let label { labels[key] = label }
     }
@@ -128,9 +131,10 @@ struct TaskRegistry {
 
     // MARK: - Push/pop
 
-    mutating func push(now: @autoclosure () -> TimeInterval) {
+    mutating func push(site: CallSite = .none, now: @autoclosure () -> TimeInterval) {
         if pushCount == 0 {
             pushStartedAt = now()
+            pushSite = site
             isPushStaleReported = false
         }
         pushCount += 1
@@ -230,6 +234,8 @@ extension TaskRegistry {
         var token: WeakWrapper
         var count: Int
         var startedAt: TimeInterval
+        /// Where the entry's first task began in the caller's code.
+        var site: CallSite
         var kind: TaskKind
         /// The label lives in ``TaskRegistry/labels`` or ``TaskRegistry/pinnedLabels``.
         var hasLabel: Bool
@@ -256,6 +262,7 @@ extension TaskRegistry.Entry {
             token: WeakWrapper(),
             count: 0,
             startedAt: 0,
+            site: .none,
             kind: .group,
             hasLabel: false,
             generation: generation
@@ -263,12 +270,20 @@ extension TaskRegistry.Entry {
     }
 
     /// Makes a free slot the entry of a first task begun at `now`.
-    mutating func fill(key: ObjectIdentifier, object: AnyObject?, kind: TaskKind, hasLabel: Bool, now: TimeInterval) {
+    mutating func fill(
+        key: ObjectIdentifier,
+        object: AnyObject?,
+        kind: TaskKind,
+        hasLabel: Bool,
+        site: CallSite,
+        now: TimeInterval
+    ) {
         self.key = key
         // A free slot's weak reference is `nil` already (see `free`).
         if let object { token.object = object }
         count = 1
         startedAt = now
+        self.site = site
         self.kind = kind
         self.hasLabel = hasLabel
         isStaleReported = false

@@ -39,13 +39,14 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     static func run(
         in manager: NetworkIndicatorManager,
         label: String?,
+        site: CallSite = .none,
         progress: Progress?,
         _ operation: @escaping @Sendable () async throws -> Success
     ) async throws -> Success {
         let load = CancellableLoad()
         let key = ObjectIdentifier(load)
         if progress != nil { manager.settleProgress() }
-        manager.driver.begin(key, object: load, kind: .load, label: label ?? "withNetworkActivity")
+        manager.driver.begin(key, object: load, kind: .load, label: label, site: site)
         if let progress { manager.trackProgress(progress, token: load, failure: load.failure) }
         defer { manager.driver.finishAll(key) }
         do {

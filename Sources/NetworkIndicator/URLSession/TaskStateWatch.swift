@@ -24,7 +24,7 @@ struct TaskStateWatch: Sendable, Equatable {
     var hasStopped: Bool { isOver }
 
     /// The task reported `state` (as the observation's change carries it, never read from the
-    /// task). A tracked task counts from before the watch (``NetworkIndicatorManager/track(_:label:)``)
+    /// task). A tracked task counts from before the watch (``NetworkIndicatorManager/track(_:label:file:line:)``)
     /// until it completes: only `.completed` asks for anything, and only once.
     mutating func stateChanged(to state: URLSessionTask.State) -> Actions {
         guard !isOver, state == .completed else { return Actions() }

@@ -42,11 +42,14 @@ extension URLSession {
         for request: URLRequest,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (URL, URLResponse) {
         try await withTaskProgress(
             tracking: manager,
             label: label ?? ActivityLabel.request(request),
+            site: CallSite(fileID: file, line: line),
             delegate: delegate
         ) {
             try await self.download(for: request, delegate: $0)
@@ -83,10 +86,17 @@ extension URLSession {
         from url: URL,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (URL, URLResponse) {
         let label = label ?? ActivityLabel.request(method: "GET", url: url)
-        return try await withTaskProgress(tracking: manager, label: label, delegate: delegate) {
+        return try await withTaskProgress(
+            tracking: manager,
+            label: label,
+            site: CallSite(fileID: file, line: line),
+            delegate: delegate
+        ) {
             try await self.download(from: url, delegate: $0)
         }
     }
@@ -116,17 +126,23 @@ extension URLSession {
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
     ///     async methods take none.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The response body and metadata, as `upload(for:from:)` returns them.
     public func upload(
         for request: URLRequest,
         from bodyData: Data,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (Data, URLResponse) {
         try await withTaskProgress(
             tracking: manager,
             label: label ?? ActivityLabel.request(request),
+            site: CallSite(fileID: file, line: line),
             delegate: delegate
         ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {
@@ -161,17 +177,23 @@ extension URLSession {
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion. Ignored before iOS 15, macOS 12, tvOS 15 and watchOS 8, whose
     ///     async methods take none.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The response body and metadata, as `upload(for:fromFile:)` returns them.
     public func upload(
         for request: URLRequest,
         fromFile fileURL: URL,
         tracking manager: NetworkIndicatorManager,
         label: String? = nil,
-        delegate: (any URLSessionTaskDelegate)? = nil
+        delegate: (any URLSessionTaskDelegate)? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) async throws -> (Data, URLResponse) {
         try await withTaskProgress(
             tracking: manager,
             label: label ?? ActivityLabel.request(request),
+            site: CallSite(fileID: file, line: line),
             delegate: delegate
         ) { delegate in
             if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *), let delegate {

@@ -20,6 +20,7 @@ extension URLSession {
     func withTaskProgress<Result: Sendable>(
         tracking manager: NetworkIndicatorManager,
         label: String?,
+        site: CallSite,
         delegate: (any URLSessionTaskDelegate)?,
         _ load: @escaping @Sendable (_ delegate: (any URLSessionTaskDelegate)?) async throws -> Result
     ) async throws -> Result {
@@ -27,12 +28,12 @@ extension URLSession {
         if #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *) {
             let progress = URLSessionTaskProgress(task: nil)
             let progressDelegate = URLSessionTaskProgressDelegate(progress: progress, forwardingTo: delegate)
-            return try await CancellableLoad.run(in: manager, label: label, progress: progress) {
+            return try await CancellableLoad.run(in: manager, label: label, site: site, progress: progress) {
                 try await load(progressDelegate)
             }
         }
         #endif
-        return try await CancellableLoad.run(in: manager, label: label, progress: nil) {
+        return try await CancellableLoad.run(in: manager, label: label, site: site, progress: nil) {
             try await load(delegate)
         }
     }

@@ -18,13 +18,17 @@ final class RefreshActivity {
         self.refreshes = refreshes
     }
 
-    /// Begins a task labelled `label` in `manager`, then counts it in `refreshes` (if any).
+    /// Begins a task labelled `label` (or named by `file` and `line`, where the view's code
+    /// asked for the refresh) in `manager`, then counts it in `refreshes` (if any).
     static func begin(
         in manager: NetworkIndicatorManager,
-        label: String,
-        refreshes: NetworkActivityRefreshes?
+        label: String?,
+        refreshes: NetworkActivityRefreshes?,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) -> RefreshActivity {
-        let activity = RefreshActivity(token: manager.beganNetworkTask(label: label), refreshes: refreshes)
+        let token = manager.beganNetworkTask(label: label, file: file, line: line)
+        let activity = RefreshActivity(token: token, refreshes: refreshes)
         refreshes?.begin()
         return activity
     }
@@ -42,11 +46,13 @@ final class RefreshActivity {
     /// after it, when the surrounding task is cancelled (even if `action` keeps running).
     static func run(
         in manager: NetworkIndicatorManager,
-        label: String,
+        label: String?,
         refreshes: NetworkActivityRefreshes?,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ action: @MainActor () async -> Void
     ) async {
-        let activity = begin(in: manager, label: label, refreshes: refreshes)
+        let activity = begin(in: manager, label: label, refreshes: refreshes, file: file, line: line)
         await withTaskCancellationHandler {
             await action()
         } onCancel: {

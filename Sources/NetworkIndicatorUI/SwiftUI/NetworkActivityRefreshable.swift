@@ -29,14 +29,20 @@ extension View {
     /// The task ends when `action` returns, or when the refresh is cancelled.
     ///
     /// - Parameters:
-    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics; by
+    ///     default each refresh is named by where this modifier is written.
+    ///   - file: Where the modifier is written, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     ///   - action: The refresh; it runs on the main actor, as the view's other tasks do.
     @MainActor
     public func networkActivityRefreshable(
         label: String? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ action: @escaping @MainActor @Sendable () async -> Void
     ) -> some View {
-        modifier(NetworkActivityRefreshableModifier(label: label, action: action))
+        modifier(NetworkActivityRefreshableModifier(label: label, file: file, line: line, action: action))
     }
 }
 
@@ -46,18 +52,18 @@ extension View {
 @MainActor
 private struct NetworkActivityRefreshableModifier: ViewModifier {
     let label: String?
+    let file: StaticString
+    let line: UInt
     let action: @MainActor @Sendable () async -> Void
     @Environment(\.networkIndicator) private var manager
     @Environment(\.networkActivityScopeContext) private var scope
 
     func body(content: Content) -> some View {
         let refreshes = scope?.refreshesToLeaveOut(of: manager)
-        return content.refreshable { @MainActor [manager, label, action] in
-            await RefreshActivity.run(
-                in: manager,
-                label: label ?? "networkActivityRefreshable",
-                refreshes: refreshes
-            ) { await action() }
+        return content.refreshable { @MainActor [manager, label, file, line, action] in
+            await RefreshActivity.run(in: manager, label: label, refreshes: refreshes, file: file, line: line) {
+                await action()
+            }
         }
     }
 }

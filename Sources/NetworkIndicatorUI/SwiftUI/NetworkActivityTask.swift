@@ -22,16 +22,24 @@ extension View {
     /// running. It counts in the manager the environment held when it started.
     ///
     /// - Parameters:
-    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics; by
+    ///     default the task is named by where this modifier is written.
     ///   - priority: The priority of the task.
+    ///   - file: Where the modifier is written, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     ///   - action: The network work; it runs on the main actor, as a view's `task` does.
     @MainActor
     public func networkActivityTask(
         label: String? = nil,
         priority: TaskPriority = .userInitiated,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ action: @escaping @MainActor @Sendable () async -> Void
     ) -> some View {
-        modifier(NetworkActivityTaskModifier(id: 0, label: label, priority: priority, action: action))
+        modifier(
+            NetworkActivityTaskModifier(id: 0, label: label, priority: priority, file: file, line: line, action: action)
+        )
     }
 
     /// SwiftUI's `task(id:priority:_:)`, counted as one network task in the environment's
@@ -48,17 +56,32 @@ extension View {
     ///
     /// - Parameters:
     ///   - id: The value whose change restarts the task.
-    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics.
+    ///   - label: A name for `NetworkIndicatorManager.activitySnapshot()` and diagnostics; by
+    ///     default the task is named by where this modifier is written.
     ///   - priority: The priority of the task.
+    ///   - file: Where the modifier is written, for snapshots and diagnostics: leave the default,
+    ///     the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     ///   - action: The network work; it runs on the main actor, as a view's `task` does.
     @MainActor
     public func networkActivityTask<ID: Equatable>(
         id: ID,
         label: String? = nil,
         priority: TaskPriority = .userInitiated,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ action: @escaping @MainActor @Sendable () async -> Void
     ) -> some View {
-        modifier(NetworkActivityTaskModifier(id: id, label: label, priority: priority, action: action))
+        modifier(
+            NetworkActivityTaskModifier(
+                id: id,
+                label: label,
+                priority: priority,
+                file: file,
+                line: line,
+                action: action
+            )
+        )
     }
 }
 
@@ -69,12 +92,14 @@ private struct NetworkActivityTaskModifier<ID: Equatable>: ViewModifier {
     let id: ID
     let label: String?
     let priority: TaskPriority
+    let file: StaticString
+    let line: UInt
     let action: @MainActor @Sendable () async -> Void
     @Environment(\.networkIndicator) private var manager
 
     func body(content: Content) -> some View {
-        content.task(id: id, priority: priority) { [manager, label, action] in
-            await manager.withNetworkActivity(label: label ?? "networkActivityTask") { await action() }
+        content.task(id: id, priority: priority) { [manager, label, file, line, action] in
+            await manager.withNetworkActivity(label: label, file: file, line: line) { await action() }
         }
     }
 }

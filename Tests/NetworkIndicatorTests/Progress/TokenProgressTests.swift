@@ -116,12 +116,13 @@ struct TokenProgressTests {
         #expect(manager.progressSnapshot().fractionCompleted == nil)
     }
 
-    @Test func withNetworkActivityWithoutALabelIsNamedAfterItself() async {
+    @Test func withNetworkActivityWithoutALabelIsNamedByWhereItWasCalled() async {
         let work = progress(3, of: 4)
+        let line = #line + 1
         let (labels, fraction) = await manager.withNetworkActivity(progress: work) {
             (manager.activitySnapshot().activities.map(\.label), manager.progressSnapshot().fractionCompleted)
         }
-        #expect(labels == ["withNetworkActivity"])
+        #expect(labels == ["TokenProgressTests.swift:\(line)"])
         #expect(fraction == 0.75)
     }
 
