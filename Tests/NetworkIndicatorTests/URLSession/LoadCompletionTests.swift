@@ -90,3 +90,48 @@ extension LoadCompletionTests {
         #expect(!progress.reading.isCancelled, "still done once the task is gone")
     }
 }
+
+/// Draw 70's survivors: a load's failure and an early cancel, from the caller's side.
+extension LoadCompletionTests {
+    /// A load that threw, whose progress is a plain `Progress` (not its task's), leaves its
+    /// batch: its half-done units never count as done beside the work still running.
+    @MainActor
+    @Test func aLoadThatThrewWithAPlainProgressLeavesItsBatch() async {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let running = Progress(totalUnitCount: 10)
+        let other = manager.beganNetworkTask(label: "other", progress: running)
+        let failing = Progress(totalUnitCount: 10)
+        failing.completedUnitCount = 5
+        await #expect(throws: URLError.self) {
+            try await CancellableLoad<Int>.run(in: manager, label: "download", progress: failing) {
+                throw URLError(.networkConnectionLost)
+            }
+        }
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "0 of 10: the failed load left")
+        withExtendedLifetime(other) {}
+    }
+
+    /// A load cancelled before its caller starts to wait throws at once, and its operation
+    /// never runs.
+    @Test func aLoadCancelledBeforeItsCallerWaitsThrowsAtOnce() async {
+        let load = CancellableLoad<Int>()
+        load.cancel()
+        let ran = LockedState(false)
+        await #expect(throws: URLError.self) {
+            try await load.run {
+                ran.withLock { $0 = true }
+                return 1
+            }
+        }
+        #expect(!ran.withLock { $0 })
+    }
+
+    /// A task whose end is recorded before it completed (let go, or never resumed) reads failed:
+    /// it leaves its batch instead of counting as done.
+    @Test func aTaskEndedBeforeItCompletedReadsFailed() {
+        let task = URLSessionDataTask()  // made, never resumed
+        let progress = URLSessionTaskProgress(task: task)
+        progress.recordEnd(of: task)
+        #expect(progress.reading.isCancelled)
+    }
+}
