@@ -103,4 +103,29 @@ struct OverlayOutputCoreTests {
         view.core.fractionCompletedChanged(0.25)
         #expect(view.shown.isEmpty, "a spinner-only overlay shows no bar")
     }
+
+    /// Issue 63, item 4: once the host view is gone, the output does nothing: no plan reaches
+    /// the shell, whose constraints point at the gone host's layout guide.
+    @Test func anOutputWhoseHostIsGoneAppliesNoPlan() {
+        final class Host { var isGone = false }
+        let host = Host()
+        var plans: [OverlayPlan] = []
+        let core = OverlayOutputCore(
+            settings: settings,
+            scheduler: scheduler,
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            hostIsGone: { host.isGone },
+            planChanged: { plans.append($0) }
+        )
+        core.activeTaskCountChanged(1)
+        scheduler.advance(by: 0.5)
+        #expect(plans.last?.isDrawn == true, "drawn while the host lives")
+        let heard = plans.count
+        host.isGone = true
+        core.activeTaskCountChanged(0)
+        scheduler.advance(by: 5)
+        core.activeTaskCountChanged(3)
+        scheduler.advance(by: 5)
+        #expect(plans.count == heard, "nothing applied once the host is gone")
+    }
 }

@@ -34,6 +34,9 @@ extension URLSession {
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The downloaded file's location and the response, as `download(for:)` returns
     ///   them. Move or open the file before the next suspension you do not control: Foundation
     ///   may delete it.
@@ -79,6 +82,9 @@ extension URLSession {
     ///     which forwards them. On Linux it is handed as is to swift-corelibs-foundation's own
     ///     `delegate:`, which (as of Swift 6.3) tells it of the bytes and the response, not of
     ///     the load's completion.
+    ///   - file: Where the load began, for snapshots and diagnostics: leave the default, the
+    ///     caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     /// - Returns: The downloaded file's location and the response, as `download(from:)`
     ///   returns them.
     @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)

@@ -84,6 +84,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
             title: { [weak self] in self?.plan.title ?? "" }
         ),
+        hostIsGone: { [weak self] in self?.hostView == nil },
         planChanged: { [weak self] plan in self?.apply(plan) }
     )
 

@@ -22,6 +22,7 @@ final class OverlayOutputCore {
     private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
     private let progressChanged: @MainActor (OverlayProgress) -> Void
     private let planChanged: @MainActor (OverlayPlan) -> Void
+    private let hostIsGone: @MainActor () -> Bool
     /// Made at the first count; `nil` until then, and again once removed from the manager.
     private(set) var controller: NetworkActivityOverlayController?
     /// The manager the output was last added to.
@@ -49,6 +50,9 @@ final class OverlayOutputCore {
     ///   - accessibility: Where the announcements go, and the conditions they need.
     ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
     ///   - progressChanged: Told what to show: a bar and its percentage, or the spinner.
+    ///   - hostIsGone: Whether the output's host view is gone: from then on no plan is told,
+    ///     since the views' constraints point at the host (issue 63, item 4). The output does
+    ///     nothing, as its documentation promises.
     ///   - planChanged: Told each new plan, all that the output's views apply; and
     ///     ``OverlayPlan/hidden`` when the overlay is taken down.
     init(
@@ -57,6 +61,7 @@ final class OverlayOutputCore {
         accessibility: NetworkActivityOverlayController.Accessibility,
         drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void = { _, _ in },
         progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in },
+        hostIsGone: @escaping @MainActor () -> Bool = { false },
         planChanged: @escaping @MainActor (OverlayPlan) -> Void = { _ in }
     ) {
         self.settings = settings
@@ -65,6 +70,7 @@ final class OverlayOutputCore {
         self.drawnChanged = drawnChanged
         self.progressChanged = progressChanged
         self.planChanged = planChanged
+        self.hostIsGone = hostIsGone
     }
 
     /// Whether the output wants the manager's `fractionCompleted`: the settings' `showsProgress`.
@@ -81,7 +87,7 @@ final class OverlayOutputCore {
                 progressChanged: progressChanged
             )
             // Connected first, so that the output hears the plan with its title and style at once.
-            controller.planChanged = planChanged
+            controller.planChanged = { [weak self] plan in self?.tell(plan) }
             controller.title = title
             controller.hasContent = hasContent
             controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
@@ -120,6 +126,12 @@ final class OverlayOutputCore {
         controller?.disappear()
         controller = nil
         self.manager = nil
+    }
+
+    /// Tells the output `plan`, unless its host is gone.
+    private func tell(_ plan: OverlayPlan) {
+        guard !hostIsGone() else { return }
+        planChanged(plan)
     }
 
     /// The manager told its `fractionCompleted`; ignored before the first count.
