@@ -11,9 +11,10 @@ final class FeedViewController: NSViewController {
 
     override func viewDidLoad() {
         super.viewDidLoad()
-        // A key of the app's Localizable.strings, which Xcode does not extract for you; from
-        // macOS 13, `title: LocalizedStringResource("Loading feed")` is extracted.
-        let output = NetworkActivityOverlayOutput(hostView: view, title: "Loading feed")
+        // NSLocalizedString: Xcode extracts the key into the String Catalog. From macOS 13,
+        // `title: LocalizedStringResource("Loading feed")` is extracted as well.
+        let title = NSLocalizedString("Loading feed", comment: "Overlay title while the feed loads")
+        let output = NetworkActivityOverlayOutput(hostView: view, title: title)
         networkActivity.addOutput(output)
         overlay = output  // the manager holds outputs weakly
     }

@@ -12,7 +12,8 @@ final class InboxViewController: UITableViewController {
         navigationItem.titleView = loadingLabel
         // Nothing to store: each call lasts as long as this controller, which it is handed.
         NetworkIndicatorManager.shared.observeVisibility(owner: self) { controller, isVisible in
-            controller.loadingLabel.text = isVisible ? "Updating…" : nil
+            let updating = NSLocalizedString("Updating…", comment: "Navigation title while loading")
+            controller.loadingLabel.text = isVisible ? updating : nil
         }
     }
 }
@@ -27,7 +28,7 @@ final class CatalogViewController: UIViewController {
         super.viewDidLoad()
         let output = NetworkActivityOverlayOutput(
             hostView: view,
-            title: "Loading catalog",  // a key of Localizable.strings
+            title: NSLocalizedString("Loading catalog", comment: "Overlay title while the catalog loads"),
             settings: NetworkActivityOverlaySettings(showDelay: 0.3, interaction: .blocksCard)
         )
         networkActivity.addOutput(output)

@@ -37,9 +37,9 @@ final class ShareViewController: UIViewController {
         // While it uploads, touches on the card do not reach the form beneath the card.
         let output = NetworkActivityOverlayOutput(
             hostView: view,
-            // A key of the app's Localizable.strings, which Xcode does not extract for you: add
-            // it yourself. From iOS 16, `title: LocalizedStringResource("Uploading")` is extracted.
-            title: "Uploading",
+            // NSLocalizedString: Xcode extracts the key into the String Catalog. From iOS 16,
+            // `title: LocalizedStringResource("Uploading")` is extracted as well.
+            title: NSLocalizedString("Uploading", comment: "Overlay title while a photo uploads"),
             settings: NetworkActivityOverlaySettings(interaction: .blocksCard)
         )
         networkActivity.addOutput(output)
@@ -57,9 +57,9 @@ final class DownloadViewController: UIViewController {
     override func viewDidLoad() {
         super.viewDidLoad()
         // A bar and "40%" while the downloads' sizes are known, the spinner otherwise.
-        // "Downloading": a Localizable.strings key that Xcode does not extract (add it yourself),
-        // or, from iOS 16, a LocalizedStringResource, which it does.
-        let output = NetworkActivityOverlayOutput(hostView: view, title: "Downloading")
+        // NSLocalizedString, so that Xcode extracts the title into the String Catalog.
+        let title = NSLocalizedString("Downloading", comment: "Overlay title while files download")
+        let output = NetworkActivityOverlayOutput(hostView: view, title: title)
         downloads.addOutput(output)
         networkActivity = output  // the manager holds it weakly
     }
