@@ -167,11 +167,12 @@ final class NetworkActivityOverlayView: UIView {
         accessibilityViewIsModal = plan.hidesHostFromAccessibility
     }
 
+    /// Spins as the tested rule says (``OverlayProgress/spinnerAnimates(isHidden:isInWindow:)``).
     private func updateAnimation() {
-        if window == nil || isHidden || progress.isDeterminate {
-            activityIndicator.stopAnimating()
-        } else {
+        if progress.spinnerAnimates(isHidden: isHidden, isInWindow: window != nil) {
             activityIndicator.startAnimating()
+        } else {
+            activityIndicator.stopAnimating()
         }
     }
 }
