@@ -50,6 +50,9 @@ struct OutputSchedule {
     /// The stale-task threshold of the parent, in force here while ``settings`` sets none: for a
     /// root, its tree's default (see ``IndicatorTree/init(diagnosticsHandler:defaultStaleThreshold:)``).
     private(set) var inheritedStaleThreshold: TimeInterval?
+    /// The stale-task threshold in force: the node's own, else its parent's; `nil` when off
+    /// (`.infinity` turns it off). Kept, not derived, because every count change reads it.
+    private(set) var staleThreshold: TimeInterval?
     private(set) var policy = VisibilityPolicy()
     /// Whether a hop was asked for and has not run yet (the tree's drain skips a node without one).
     private(set) var isHopPending = false
@@ -79,6 +82,7 @@ struct OutputSchedule {
     /// The settings changed; they apply at the next reconcile. `true`: the caller must enqueue one.
     mutating func settingsChanged(_ update: (inout Settings) -> Void) -> Bool {
         update(&settings)
+        updateStaleThreshold()
         return hopRequested()
     }
 
@@ -93,21 +97,18 @@ struct OutputSchedule {
         #endif
     }
 
-    /// The stale-task threshold in force: the node's own, else its parent's; `nil` when off
-    /// (`.infinity` turns it off).
-    var staleThreshold: TimeInterval? {
-        guard let threshold = settings.staleTaskThreshold ?? inheritedStaleThreshold, threshold.isFinite else {
-            return nil
-        }
-        return threshold
-    }
-
     /// The parent's threshold in force is now `threshold`; returns whether the one in force here
     /// changed (then the caller asks for a hop, with ``requestHop()``, for the sweep to follow).
     mutating func inherit(staleThreshold threshold: TimeInterval?) -> Bool {
         let old = staleThreshold
         inheritedStaleThreshold = threshold
+        updateStaleThreshold()
         return staleThreshold != old
+    }
+
+    private mutating func updateStaleThreshold() {
+        let threshold = settings.staleTaskThreshold ?? inheritedStaleThreshold
+        staleThreshold = threshold?.isFinite == true ? threshold : nil
     }
 
     /// Asks for a hop with no other change; `true` when the caller must enqueue one.
