@@ -39,7 +39,7 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     static func run(
         in manager: NetworkIndicatorManager,
         label: String?,
-        site: CallSite = .none,
+        site: CallSite,
         progress: Progress?,
         _ operation: @escaping @Sendable () async throws -> Success
     ) async throws -> Success {

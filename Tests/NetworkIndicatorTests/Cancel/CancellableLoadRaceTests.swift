@@ -23,7 +23,7 @@ struct CancellableLoadRaceTests {
         var (returned, cancelled) = (0, 0)
         for _ in 0..<Self.rounds {
             do {
-                _ = try await CancellableLoad<Int>.run(in: manager, label: "race", progress: nil) { 1 }
+                _ = try await CancellableLoad<Int>.run(in: manager, label: "race", site: .none, progress: nil) { 1 }
                 returned += 1
             } catch let error as URLError where error.code == .cancelled {
                 cancelled += 1

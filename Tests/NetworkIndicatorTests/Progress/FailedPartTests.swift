@@ -38,6 +38,7 @@ struct FailedPartTests {
         let fraction = try await CancellableLoad.run(
             in: manager,
             label: "load",
+            site: .none,
             progress: NetworkActivityProgress(totalUnitCount: 10)
         ) { [manager] in await MainActor.run { manager.progressSnapshot().fractionCompleted } }
         #expect(fraction == 0, "a batch of its own, not (10 + 0) of 20")
@@ -101,7 +102,12 @@ struct FailedPartTests {
     @Test func aHelpersLoadThatThrowsLeavesItsBatch() async {
         let other = manager.beganNetworkTask(progress: progress(50, of: 100))
         await #expect(throws: Failure.self) {
-            try await CancellableLoad<Void>.run(in: manager, label: "load", progress: progress(20, of: 100)) {
+            try await CancellableLoad<Void>.run(
+                in: manager,
+                label: "load",
+                site: .none,
+                progress: progress(20, of: 100)
+            ) {
                 throw Failure()
             }
         }
@@ -114,7 +120,12 @@ struct FailedPartTests {
         let other = manager.beganNetworkTask(progress: progress(50, of: 100))
         let (entered, enteredContinuation) = AsyncStream.makeStream(of: Void.self)
         let load = Task.detached {
-            try await CancellableLoad<Void>.run(in: manager, label: "load", progress: Progress(totalUnitCount: 100)) {
+            try await CancellableLoad<Void>.run(
+                in: manager,
+                label: "load",
+                site: .none,
+                progress: Progress(totalUnitCount: 100)
+            ) {
                 enteredContinuation.yield()
                 try await Task.sleep(nanoseconds: 60_000_000_000)
             }

@@ -17,7 +17,7 @@ struct LoadCompletionTests {
     @Test func aLoadThatReturnedCountsAsDoneThoughItsTaskIsGone() async throws {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let progress = URLSessionTaskProgress(task: nil)
-        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", site: .none, progress: progress) {
             // URLSession makes the task, the delegate attaches it, and it is released as it
             // completes, before the load returns.
             progress.attach(URLSessionDataTask())
@@ -31,7 +31,7 @@ struct LoadCompletionTests {
     @Test func aLoadThatReturnedIsNotLeftPaused() async throws {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let progress = URLSessionTaskProgress(task: nil)
-        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", site: .none, progress: progress) {
             let task = URLSessionDataTask()  // made, never resumed: suspended
             progress.attach(task)
             #expect(progress.reading.isPaused)
@@ -45,7 +45,7 @@ struct LoadCompletionTests {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let progress = URLSessionTaskProgress(task: nil)
         await #expect(throws: URLError.self) {
-            try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+            try await CancellableLoad<Int>.run(in: manager, label: "download", site: .none, progress: progress) {
                 progress.attach(URLSessionDataTask())
                 throw URLError(.networkConnectionLost)
             }
@@ -60,7 +60,7 @@ extension LoadCompletionTests {
     @Test func aLoadThatReturnedAfterACancelWasAnnouncedCountsAsDone() async throws {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let progress = URLSessionTaskProgress(task: nil)
-        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", progress: progress) {
+        _ = try await CancellableLoad<Int>.run(in: manager, label: "download", site: .none, progress: progress) {
             let task = URLSessionDataTask()
             progress.attach(task)
             progress.cancelIsComing()
@@ -103,7 +103,7 @@ extension LoadCompletionTests {
         let failing = Progress(totalUnitCount: 10)
         failing.completedUnitCount = 5
         await #expect(throws: URLError.self) {
-            try await CancellableLoad<Int>.run(in: manager, label: "download", progress: failing) {
+            try await CancellableLoad<Int>.run(in: manager, label: "download", site: .none, progress: failing) {
                 throw URLError(.networkConnectionLost)
             }
         }
