@@ -9,6 +9,9 @@ enum ActivityLabel {
     /// The push/pop counter's label.
     static let push = "pushNetworkActivity()"
 
+    /// The name of a scope made without a label, in snapshots and stale reports.
+    static let unlabelledScope = "child NetworkIndicatorManager"
+
     /// A token's default label: the name of its type.
     static func typeName(of object: AnyObject) -> String {
         String(describing: type(of: object))

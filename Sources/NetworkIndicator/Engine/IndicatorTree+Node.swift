@@ -73,7 +73,7 @@ extension IndicatorTree {
         var current = index
         while current > 0 {
             let node = node(at: Int(current))
-            path.append(node.label ?? "child NetworkIndicatorManager")
+            path.append(node.label ?? ActivityLabel.unlabelledScope)
             current = node.parent
         }
         return path.reversed()

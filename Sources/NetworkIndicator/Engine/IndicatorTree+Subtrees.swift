@@ -65,7 +65,7 @@ extension IndicatorTree {
             let child = node(at: Int(childIndex))
             records.append(
                 TaskRegistry.ActivityRecord(
-                    label: child.label ?? "child NetworkIndicatorManager",
+                    label: child.label ?? ActivityLabel.unlabelledScope,
                     kind: .childManager,
                     taskCount: child.activeTaskCount,
                     startedAt: child.activeSince,
