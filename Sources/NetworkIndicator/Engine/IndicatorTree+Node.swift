@@ -106,8 +106,10 @@ extension IndicatorTree {
     private mutating func passStaleThresholdDown(from index: Int32) -> Bool {
         let (threshold, children) = withNode(Int(index)) { ($0.schedule.staleThreshold, $0.children) }
         var needsHop = false
-        for child in children where withNode(Int(child), { $0.schedule.inherit(staleThreshold: threshold) }) {
-            if withNode(Int(child), { $0.schedule.requestHop() }), markDirty(child) { needsHop = true }
+        for child in children {
+            let (changed, asks) = withNode(Int(child)) { $0.schedule.inherit(staleThreshold: threshold) }
+            guard changed else { continue }
+            if asks, markDirty(child) { needsHop = true }
             if passStaleThresholdDown(from: child) { needsHop = true }
         }
         return needsHop

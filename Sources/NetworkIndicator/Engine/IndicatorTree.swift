@@ -121,8 +121,13 @@ struct IndicatorTree {
         diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
     ) -> NodeID {
         precondition(contains(parent))
-        var node = Node(diagnosticsHandler: diagnosticsHandler, parent: parent.index, label: label)
-        _ = node.schedule.inherit(staleThreshold: withNode(Int(parent.index)) { $0.schedule.staleThreshold })
+        let threshold = withNode(Int(parent.index)) { $0.schedule.staleThreshold }
+        var node = Node(
+            schedule: OutputSchedule(inheritingStaleThreshold: threshold),
+            diagnosticsHandler: diagnosticsHandler,
+            parent: parent.index,
+            label: label
+        )
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -166,8 +171,11 @@ struct IndicatorTree {
     /// A tree whose root reports to `diagnosticsHandler` and, unless its settings say otherwise,
     /// reports tasks older than `defaultStaleThreshold` (`nil`: none).
     init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler, defaultStaleThreshold: TimeInterval? = nil) {
-        rootNode = Node(diagnosticsHandler: diagnosticsHandler, parent: -1)
-        _ = rootNode.schedule.inherit(staleThreshold: defaultStaleThreshold)
+        rootNode = Node(
+            schedule: OutputSchedule(inheritingStaleThreshold: defaultStaleThreshold),
+            diagnosticsHandler: diagnosticsHandler,
+            parent: -1
+        )
     }
 
     /// Whether `id` names a node of the tree (not removed since).

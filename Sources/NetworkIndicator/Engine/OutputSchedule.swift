@@ -97,23 +97,26 @@ struct OutputSchedule {
         #endif
     }
 
-    /// The parent's threshold in force is now `threshold`; returns whether the one in force here
-    /// changed (then the caller asks for a hop, with ``requestHop()``, for the sweep to follow).
-    mutating func inherit(staleThreshold threshold: TimeInterval?) -> Bool {
+    /// A new node's schedule, in force the stale-task threshold it inherits (`nil`: none).
+    init(inheritingStaleThreshold threshold: TimeInterval? = nil) {
+        inheritedStaleThreshold = threshold
+        updateStaleThreshold()
+    }
+
+    /// The parent's threshold in force is now `threshold`. Returns whether the one in force here
+    /// changed, and whether the caller must enqueue a hop (asked for when it changed, so that the
+    /// sweep starts or stops).
+    mutating func inherit(staleThreshold threshold: TimeInterval?) -> (changed: Bool, needsHop: Bool) {
         let old = staleThreshold
         inheritedStaleThreshold = threshold
         updateStaleThreshold()
-        return staleThreshold != old
+        guard staleThreshold != old else { return (false, false) }
+        return (true, hopRequested())
     }
 
     private mutating func updateStaleThreshold() {
         let threshold = settings.staleTaskThreshold ?? inheritedStaleThreshold
         staleThreshold = threshold?.isFinite == true ? threshold : nil
-    }
-
-    /// Asks for a hop with no other change; `true` when the caller must enqueue one.
-    mutating func requestHop() -> Bool {
-        hopRequested()
     }
 
     /// An output was attached. One that wants counts is told the last reconciled count at once
