@@ -61,19 +61,23 @@ final class OutputDelivery {
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
-    /// The tree's scheduler until its root manager goes, then `nil`, so that work still queued then
-    /// (the root's removal) holds no cycle through the scheduler: a dropped scheduler frees both.
-    private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>
+    /// Any scheduler but ``MainQueueScheduler``, until the tree's root manager goes, then `nil`,
+    /// so that work still queued then (the root's removal) holds no cycle through the scheduler:
+    /// a dropped scheduler frees both. `nil` from the start on ``MainQueueScheduler``: it holds no
+    /// state, so no cycle runs through it, and the delivery makes its own, without a lock.
+    private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>?
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
 
     nonisolated init(tree: LockedState<IndicatorTree>, scheduler: any NetworkIndicatorScheduler) {
         self.tree = tree
-        self.schedulerSlot = LockedState(scheduler)
+        self.schedulerSlot = scheduler is MainQueueScheduler ? nil : LockedState(scheduler)
     }
 
+    /// The tree's scheduler; `nil` once the root manager is gone, unless it is the main queue's.
     private nonisolated var scheduler: (any NetworkIndicatorScheduler)? {
-        schedulerSlot.withLock { $0 }
+        guard let schedulerSlot else { return MainQueueScheduler() }
+        return schedulerSlot.withLock { $0 }
     }
 
     /// Queues the tree's hop on `scheduler` (the tree's), for an event that marked the first dirty node.
@@ -83,7 +87,7 @@ final class OutputDelivery {
 
     /// The root manager is gone: let go of the scheduler (see `schedulerSlot`).
     nonisolated func rootRemoved() {
-        schedulerSlot.withLock { $0 = nil }
+        schedulerSlot?.withLock { $0 = nil }
     }
 
     /// The tree's hop: every dirty node's answer, drained in one lock hold, then performed.
