@@ -1,19 +1,23 @@
 import Foundation
 
-/// The main-actor half of one tree: each node's outputs, progress listeners and timers, and the
-/// tree's one hop, which drains every dirty node in one hold of the tree's lock, then performs the
-/// answers with the lock released: timers first, then outputs. Outputs are held weakly; a
-/// visibility stream is an output kept until it ends. Progress listeners (outputs that receive
-/// the fraction, owner-bound closures) hear the ``ProgressRollUp``'s readings.
+/// The main-actor half of one tree: each node's outputs and progress listeners, the tree's one
+/// hop, which drains every dirty node in one hold of the tree's lock, then performs the answers
+/// with the lock released (deadlines first, then outputs), and the tree's one timer. Outputs are
+/// held weakly; a visibility stream is an output kept until it ends. Progress listeners (outputs
+/// that receive the fraction, owner-bound closures) hear the ``ProgressRollUp``'s readings.
+///
+/// **One timer per tree.** The nodes' timers (each schedule's delay and sweep) are deadlines kept
+/// here, and the scheduler runs one timer, armed for the earliest. Its firing handles every
+/// deadline then due: the delays of all nodes in one hold of the tree's lock, then the sweeps. A
+/// hide that reaches four managers (a scope three deep) runs one timer and one firing.
 @MainActor
 final class OutputDelivery {
-    /// One node's outputs and timers, for the node of `generation` at its index.
+    /// One node's outputs, for the node of `generation` at its index.
     private struct Outlet {
         let generation: UInt32
         var attached: [Attached] = []
         /// What the outputs were last told.
         var isVisible = false
-        var timers: [OutputSchedule.TimerKind: any NetworkIndicatorTimer] = [:]
         var progressListeners: [ProgressListener] = []
         /// The fraction last told to the progress listeners.
         var fraction: Double?
@@ -68,6 +72,25 @@ final class OutputDelivery {
     private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>?
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
+
+    /// One node's timer (``OutputSchedule/TimerKind``), due on the tree's timer.
+    private struct Deadline: Sendable {
+        let node: IndicatorTree.NodeID
+        let kind: OutputSchedule.TimerKind
+        let generation: UInt64
+        var due: TimeInterval
+        let interval: TimeInterval?
+        let leeway: TimeInterval
+    }
+
+    /// Every node's pending timers, in the order they were started.
+    private var deadlines: [Deadline] = []
+    /// The scheduler's one timer for the tree, armed for the earliest deadline: when it fires
+    /// next (`due`) and, if that deadline repeats (a sweep), every how often it fires after.
+    private var armed: (due: TimeInterval, interval: TimeInterval?, timer: any NetworkIndicatorTimer)?
+    /// Bumped at each arming: a firing of a timer cancelled since (its firing already queued)
+    /// carries an older one and does nothing.
+    private var armedGeneration: UInt64 = 0
 
     nonisolated init(tree: LockedState<IndicatorTree>, scheduler: any NetworkIndicatorScheduler) {
         self.tree = tree
@@ -202,33 +225,40 @@ final class OutputDelivery {
     func remove(_ node: IndicatorTree.NodeID) {
         guard let outlet = outlet(node) else { return }
         outlets[Int(node.index)] = nil
-        close(outlet)
+        close(outlet, at: Int(node.index))
     }
 
     // MARK: - Private
 
-    /// Performs one schedule's answer: stops and starts timers, then tells the outputs.
+    /// Performs one schedule's answer: moves its deadlines, then tells the outputs.
     private func perform(_ answer: IndicatorTree.Answer) {
         let node = answer.node
         let reconciliation = answer.reconciliation
         guard let scheduler else { return }
         // `nil`: the node went, and a new one took its index, since the drain.
         let changed = modifyOutlet(node) { outlet in
-            for (kind, change) in reconciliation.timerChanges {
-                outlet.timers.removeValue(forKey: kind)?.cancel()
-                guard case .start(let delay, let interval, let generation) = change else { continue }
-                outlet.timers[kind] = scheduler.schedule(after: delay, repeating: interval, leeway: change.leeway) {
-                    [weak self] in
-                    switch kind {
-                    case .delay: self?.delayTimerFired(node, generation: generation)
-                    case .sweep: self?.sweep(node)
-                    }
-                }
-            }
             if let visibility = reconciliation.visibility { outlet.isVisible = visibility }
             return outlet.attached
         }
         guard let targets = changed else { return }
+        if !reconciliation.timerChanges.isEmpty {
+            let now = scheduler.now
+            for (kind, change) in reconciliation.timerChanges {
+                deadlines.removeAll { $0.node == node && $0.kind == kind }
+                guard case .start(let delay, let interval, let generation) = change else { continue }
+                deadlines.append(
+                    Deadline(
+                        node: node,
+                        kind: kind,
+                        generation: generation,
+                        due: now + max(delay, 0),
+                        interval: interval,
+                        leeway: change.leeway
+                    )
+                )
+            }
+            arm(scheduler, now: now)
+        }
         if let visibility = reconciliation.visibility {
             for target in targets {
                 guard let output = target.output, isAttached(output, to: node) else { continue }
@@ -244,11 +274,65 @@ final class OutputDelivery {
         pruneReleasedOutputs(of: node)
     }
 
-    private func delayTimerFired(_ node: IndicatorTree.NodeID, generation: UInt64) {
-        guard let now = scheduler?.now else { return }
-        if let answer = tree.withLock({ $0.delayTimerFired(node, generation: generation, now: now) }) {
-            perform(answer)
+    /// Arms the tree's timer for the earliest deadline, unless it is armed for it already (a
+    /// repeating timer keeps running while its sweep stays the earliest deadline).
+    private func arm(_ scheduler: any NetworkIndicatorScheduler, now: TimeInterval) {
+        var earliest: Deadline?
+        for deadline in deadlines where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
+        guard earliest?.due != armed?.due || earliest?.interval != armed?.interval else { return }
+        armed?.timer.cancel()
+        armed = nil
+        guard let earliest else { return }
+        armedGeneration &+= 1
+        let generation = armedGeneration
+        let timer = scheduler.schedule(
+            after: earliest.due - now,
+            repeating: earliest.interval,
+            leeway: earliest.leeway
+        ) { [weak self] in self?.timerFired(generation: generation) }
+        armed = (earliest.due, earliest.interval, timer)
+    }
+
+    /// The tree's timer fired: every deadline due runs, the delays of all nodes in one hold of
+    /// the lock, then the sweeps; a sweep's deadline comes back one interval later.
+    private func timerFired(generation: UInt64) {
+        guard generation == armedGeneration, armed != nil else { return }
+        if let interval = armed?.interval {
+            armed?.due += interval
+        } else {
+            armed?.timer.cancel()  // spent: lets the scheduler release it
+            armed = nil
         }
+        guard let scheduler else { return }
+        let now = scheduler.now
+        var due: [Deadline] = []
+        deadlines.removeAll { deadline in
+            // A firing this close to a deadline counts as on time, as in the policy.
+            guard deadline.due <= now + VisibilityPolicy.tolerance else { return false }
+            due.append(deadline)
+            return true
+        }
+        for var sweep in due {
+            guard let interval = sweep.interval else { continue }
+            // As the scheduler repeats: from the deadline, not from a late firing.
+            sweep.due = sweep.due + interval > now ? sweep.due + interval : now + interval
+            deadlines.append(sweep)
+        }
+        let delays = due.filter { $0.kind == .delay }
+        if !delays.isEmpty {
+            let answers = tree.withLock { tree in
+                var answers: [IndicatorTree.Answer] = []
+                for delay in delays {
+                    if let answer = tree.delayTimerFired(delay.node, generation: delay.generation, now: now) {
+                        answers.append(answer)
+                    }
+                }
+                return answers
+            }
+            for answer in answers { perform(answer) }
+        }
+        for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
+        arm(scheduler, now: now)
     }
 
     /// The sweep timer: ends the tasks of `node`'s tokens that died or report completion, reports
@@ -301,16 +385,21 @@ final class OutputDelivery {
         if let present = outlets[index], present.generation != node.generation {
             guard Int32(bitPattern: present.generation &- node.generation) < 0 else { return nil }
             outlets[index] = nil
-            close(present)
+            close(present, at: index)
         }
         if outlets[index] == nil { outlets[index] = Outlet(generation: node.generation) }
         return body(&outlets[index]!)
     }
 
-    /// Stops a removed node's timers and tells its outputs goodbye; its streams finish as the
+    /// Drops a removed node's deadlines and tells its outputs goodbye; its streams finish as the
     /// outlet, their last holder, is let go.
-    private func close(_ outlet: Outlet) {
-        for timer in outlet.timers.values { timer.cancel() }
+    private func close(_ outlet: Outlet, at index: Int) {
+        let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
+        deadlines.removeAll { $0.node == node }
+        if deadlines.isEmpty, let armed {
+            armed.timer.cancel()
+            self.armed = nil
+        }
         for target in outlet.attached where target.stream == nil {
             guard let output = target.output else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }

@@ -285,7 +285,7 @@ struct VisibilityPolicy: Equatable, Sendable {
     var isVisible: Bool { phase == .visible || phase == .delayingHide }
 
     /// A firing this close to its deadline counts as on time (floating-point arithmetic).
-    private static let tolerance: TimeInterval = 1e-6
+    static let tolerance: TimeInterval = 1e-6
 
     /// Activity became `isActive` at `now`; repeating the current value does nothing, so sweeps never
     /// restart a pending delay. Going idle while visible hides at the later of now + `completionDelay`

@@ -225,4 +225,31 @@ struct DelayTests {
         #expect(harness.manager.settings.staleTaskThreshold == nil)
         #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
     }
+
+    /// A task in a scope three deep hides four indicators, each after its own completion
+    /// delay: the tree runs one timer for all four, and one firing hides them together.
+    @Test func aHideAcrossFourManagersRunsOneTimer() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        let screen = NetworkIndicatorManager(parent: root, label: "screen")
+        let section = NetworkIndicatorManager(parent: screen, label: "section")
+        let row = NetworkIndicatorManager(parent: section, label: "row")
+        let managers = [root, screen, section, row]
+        let outputs = managers.map { _ in RecordingNetworkIndicatorOutput() }
+        for (manager, output) in zip(managers, outputs) { manager.addOutput(output) }
+        var token: NetworkActivityToken? = row.beganNetworkTask()
+        scheduler.runPendingWork()
+        #expect(outputs.map(\.visibilityChanges) == Array(repeating: [false, true], count: 4))
+        let timersBefore = scheduler.scheduledTimerCount
+        let workBefore = scheduler.executedWorkCount
+
+        token = nil
+        scheduler.advance(by: 0.2)
+
+        #expect(outputs.map(\.visibilityChanges) == Array(repeating: [false, true, false], count: 4))
+        #expect(scheduler.scheduledTimerCount - timersBefore == 1, "one timer for four completion delays")
+        #expect(scheduler.executedWorkCount - workBefore == 2, "one hop, one firing")
+        #expect(scheduler.pendingWorkCount == 0)
+        _ = token
+    }
 }
