@@ -81,6 +81,8 @@ final class OutputDelivery {
         var due: TimeInterval
         let interval: TimeInterval?
         let leeway: TimeInterval
+        /// The roll-up a ``OutputSchedule/TimerKind/progressPoll`` reads; gone with its manager.
+        weak var rollUp: ProgressRollUp?
     }
 
     /// Every node's pending timers, in the order they were started.
@@ -215,6 +217,28 @@ final class OutputDelivery {
         _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
     }
 
+    /// Polls `rollUp`, the progress of `node`, every `interval` seconds on the tree's timer, or
+    /// stops polling it (`nil`). Nothing for a node that went.
+    func poll(_ rollUp: ProgressRollUp, every interval: TimeInterval?, for node: IndicatorTree.NodeID) {
+        guard let scheduler, modifyOutlet(node, { _ in () }) != nil else { return }
+        deadlines.removeAll { $0.node == node && $0.kind == .progressPoll }
+        let now = scheduler.now
+        if let interval {
+            deadlines.append(
+                Deadline(
+                    node: node,
+                    kind: .progressPoll,
+                    generation: 0,
+                    due: now + interval,
+                    interval: interval,
+                    leeway: interval / 10,
+                    rollUp: rollUp
+                )
+            )
+        }
+        arm(scheduler, now: now)
+    }
+
     /// Whether anything alive listens to the fraction of `node`.
     func hasProgressListeners(_ node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.progressListeners.contains(where: \.isLive) ?? false
@@ -294,7 +318,8 @@ final class OutputDelivery {
     }
 
     /// The tree's timer fired: every deadline due runs, the delays of all nodes in one hold of
-    /// the lock, then the sweeps; a sweep's deadline comes back one interval later.
+    /// the lock, then the sweeps, then the progress polls; a repeating deadline comes back one
+    /// interval later.
     private func timerFired(generation: UInt64) {
         guard generation == armedGeneration, armed != nil else { return }
         if let interval = armed?.interval {
@@ -312,11 +337,12 @@ final class OutputDelivery {
             due.append(deadline)
             return true
         }
-        for var sweep in due {
-            guard let interval = sweep.interval else { continue }
+        for var next in due {
+            // A poll whose manager went is not kept.
+            guard let interval = next.interval, next.kind != .progressPoll || next.rollUp != nil else { continue }
             // As the scheduler repeats: from the deadline, not from a late firing.
-            sweep.due = sweep.due + interval > now ? sweep.due + interval : now + interval
-            deadlines.append(sweep)
+            next.due = next.due + interval > now ? next.due + interval : now + interval
+            deadlines.append(next)
         }
         let delays = due.filter { $0.kind == .delay }
         if !delays.isEmpty {
@@ -332,6 +358,7 @@ final class OutputDelivery {
             for answer in answers { perform(answer) }
         }
         for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
+        for poll in due where poll.kind == .progressPoll { poll.rollUp?.tick() }
         arm(scheduler, now: now)
     }
 

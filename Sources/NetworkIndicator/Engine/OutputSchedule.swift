@@ -21,6 +21,9 @@ struct OutputSchedule {
         case delay
         /// The repeating sweep for dead and finished tokens.
         case sweep
+        /// The repeating progress poll of a node's ``ProgressRollUp`` while it has listeners (not
+        /// the schedule's: the roll-up asks ``OutputDelivery`` for it).
+        case progressPoll
     }
 
     /// A change to one timer, with a new generation: a firing that carries an older one is stale.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Telling listeners: a repeating timer on the manager's scheduler runs only while the roll-up
-/// has both listeners and tasks with progress. Each tick reads the batch and tells each listener
+/// Telling listeners: a repeating deadline on the tree's one timer (``OutputDelivery``) runs only
+/// while the roll-up has both listeners and tasks with progress. Each tick reads the batch and tells each listener
 /// the fraction only when it changed. While a batch runs, the timer ticks every
 /// ``pollInterval`` (at most ten updates a second, whatever the tasks report). While only tasks
 /// of unknown size are listed, no timer runs if each of them tells when its total becomes known
@@ -18,22 +18,23 @@ extension ProgressRollUp {
     /// Seconds between two readings while only tasks of unknown size are listed.
     static let unknownSizePollInterval: TimeInterval = 1
 
-    /// Starts, changes or stops the timer to fit the listeners and the listed parts now.
+    /// Starts, changes or stops the poll to fit the listeners and the listed parts now. The
+    /// tree's delivery is told on the main actor, at once if called there, else in a hop; it
+    /// reads the interval wanted when it runs, so a later change is never undone by an earlier.
     func pollIfWanted() {
-        let change = state.withLock { $0.pollingChange() }
-        guard let change else { return }
-        change.stopped?.cancel()
-        guard let interval = change.interval else { return }
-        let timer = driver.scheduler.schedule(after: interval, repeating: interval, leeway: interval / 10) {
-            [weak self] in
-            self?.tick()
+        guard state.withLock({ $0.pollingChanged() }) else { return }
+        if MainQueue.isCurrent {
+            MainActor.assumeIsolated { applyPollInterval() }
+        } else {
+            driver.scheduler.enqueue { [weak self] in self?.applyPollInterval() }
         }
-        let superfluous = state.withLock { state -> Bool in
-            guard state.pollGeneration == change.generation, state.timer == nil else { return true }
-            state.timer = timer
-            return false
-        }
-        if superfluous { timer.cancel() }
+    }
+
+    /// Gives the tree's delivery the interval wanted now (`nil`: no poll).
+    @MainActor
+    private func applyPollInterval() {
+        let interval = state.withLock { $0.pollInterval }
+        driver.delivery.poll(self, every: interval, for: driver.node)
     }
 
     /// One reading: tells the listeners if the fraction changed, then fits the timer to what is
@@ -71,13 +72,6 @@ extension ProgressRollUp {
     }
 }
 
-/// A change of the polling timer: the one to stop, and the interval of the one to start.
-struct PollingChange {
-    var stopped: (any NetworkIndicatorTimer)?
-    var interval: TimeInterval?
-    var generation: UInt64
-}
-
 extension ProgressRollUp.State {
 
     /// The interval the timer should run at: none without listeners or listed parts, the fast
@@ -89,13 +83,11 @@ extension ProgressRollUp.State {
         return batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
     }
 
-    /// How the timer must change, `nil` if it runs at the wanted interval already.
-    mutating func pollingChange() -> PollingChange? {
+    /// Sets ``pollInterval`` to the wanted interval; `false` if it was that already.
+    mutating func pollingChanged() -> Bool {
         let wanted = wantedPollInterval
-        guard wanted != pollInterval else { return nil }
+        guard wanted != pollInterval else { return false }
         pollInterval = wanted
-        pollGeneration &+= 1
-        defer { timer = nil }
-        return PollingChange(stopped: timer, interval: wanted, generation: pollGeneration)
+        return true
     }
 }

@@ -28,19 +28,11 @@ final class ProgressRollUp: Sendable {
         self.driver = driver
     }
 
-    deinit {
-        state.withLock { $0.timer }?.cancel()
-    }
-
     struct State: Sendable {
         var batch = Batch()
         // Polling (see ProgressRollUp+Polling.swift).
-        /// The interval of the running timer, `nil` while none runs.
+        /// The interval of the poll the delivery was last asked for, `nil` for none.
         var pollInterval: TimeInterval?
-        /// Bumped at each change of the timer, so that a timer started on a stale decision is
-        /// cancelled at once.
-        var pollGeneration: UInt64 = 0
-        var timer: (any NetworkIndicatorTimer)?
         var hasListeners = false
     }
 

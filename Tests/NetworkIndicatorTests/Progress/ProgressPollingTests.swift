@@ -358,4 +358,35 @@ struct ProgressPollingTests {
         #expect(progressTimers.allSatisfy { $0.leeway <= ProgressRollUp.pollInterval / 10 })
         withExtendedLifetime(token) {}
     }
+
+    /// A root and its scope each poll their progress for a listener while a weak token's sweep
+    /// runs: the three share the tree's one timer, and the listeners still hear each change.
+    @Test func pollsOfATreeAndItsSweepShareOneTimer() {
+        let scope = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = Progress(totalUnitCount: 10)
+        let caller = Owner()
+        scope.beganNetworkTask(withToken: caller, progress: download)
+        observe()
+        observe(scope)
+        scheduler.runPendingWork()
+        #expect(scheduler.pendingWorkCount == 1, "one timer: two polls and a sweep")
+
+        download.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(values == [0, 0, 0.5, 0.5])
+        #expect(scheduler.pendingWorkCount == 1)
+        withExtendedLifetime(caller) {}
+    }
+
+    /// The poll starts for a task with progress begun on another thread: the listener hears its
+    /// progress from the next reading on.
+    @Test func aTaskWithProgressBegunOnAnotherThreadStartsThePoll() async {
+        observe()
+        let upload = NetworkActivityProgress(totalUnitCount: 10)
+        let token = await Task.detached { [manager] in manager.beganNetworkTask(progress: upload) }.value
+        upload.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(values == [nil, 0.5])
+        withExtendedLifetime(token) {}
+    }
 }
