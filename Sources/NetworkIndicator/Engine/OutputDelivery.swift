@@ -1,15 +1,10 @@
 import Foundation
 
 /// The main-actor half of one tree: each node's outputs and progress listeners, the tree's one
-/// hop, which drains every dirty node in one hold of the tree's lock, then performs the answers
-/// with the lock released (deadlines first, then outputs), and the tree's one timer. Outputs are
-/// held weakly; a visibility stream is an output kept until it ends. Progress listeners (outputs
+/// hop, which drains every dirty node in one hold of the tree's lock, then performs the answers with the
+/// lock released (deadlines first, then outputs), and the tree's one timer (see ``TreeDeadlines``). Outputs
+/// are held weakly; a visibility stream is an output kept until it ends. Progress listeners (outputs
 /// that receive the fraction, owner-bound closures) hear the ``ProgressRollUp``'s readings.
-///
-/// **One timer per tree.** The nodes' timers (each schedule's delay and sweep) are deadlines kept
-/// here, and the scheduler runs one timer, armed for the earliest. Its firing handles every
-/// deadline then due: the delays of all nodes in one hold of the tree's lock, then the sweeps. A
-/// hide that reaches four managers (a scope three deep) runs one timer and one firing.
 @MainActor
 final class OutputDelivery {
     /// One node's outputs, for the node of `generation` at its index.
@@ -73,26 +68,10 @@ final class OutputDelivery {
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
 
-    /// One node's timer (``OutputSchedule/TimerKind``), due on the tree's timer.
-    private struct Deadline: Sendable {
-        let node: IndicatorTree.NodeID
-        let kind: OutputSchedule.TimerKind
-        let generation: UInt64
-        var due: TimeInterval
-        let interval: TimeInterval?
-        let leeway: TimeInterval
-        /// The roll-up a ``OutputSchedule/TimerKind/progressPoll`` reads; gone with its manager.
-        weak var rollUp: ProgressRollUp?
-    }
-
-    /// Every node's pending timers, in the order they were started.
-    private var deadlines: [Deadline] = []
-    /// The scheduler's one timer for the tree, armed for the earliest deadline: when it fires
-    /// next (`due`) and, if that deadline repeats (a sweep), every how often it fires after.
-    private var armed: (due: TimeInterval, interval: TimeInterval?, timer: any NetworkIndicatorTimer)?
-    /// Bumped at each arming: a firing of a timer cancelled since (its firing already queued)
-    /// carries an older one and does nothing.
-    private var armedGeneration: UInt64 = 0
+    /// Every node's pending timers, and what the tree's one timer is armed for.
+    private var deadlines = TreeDeadlines()
+    /// The scheduler's one timer for the tree, running while `deadlines` is armed.
+    private var timer: (any NetworkIndicatorTimer)?
 
     nonisolated init(tree: LockedState<IndicatorTree>, scheduler: any NetworkIndicatorScheduler) {
         self.tree = tree
@@ -221,21 +200,8 @@ final class OutputDelivery {
     /// stops polling it (`nil`). Nothing for a node that went.
     func poll(_ rollUp: ProgressRollUp, every interval: TimeInterval?, for node: IndicatorTree.NodeID) {
         guard let scheduler, modifyOutlet(node, { _ in () }) != nil else { return }
-        deadlines.removeAll { $0.node == node && $0.kind == .progressPoll }
         let now = scheduler.now
-        if let interval {
-            deadlines.append(
-                Deadline(
-                    node: node,
-                    kind: .progressPoll,
-                    generation: 0,
-                    due: now + interval,
-                    interval: interval,
-                    leeway: interval / 10,
-                    rollUp: rollUp
-                )
-            )
-        }
+        deadlines.poll(rollUp, every: interval, of: node, now: now)
         arm(scheduler, now: now)
     }
 
@@ -267,20 +233,7 @@ final class OutputDelivery {
         guard let targets = changed else { return }
         if !reconciliation.timerChanges.isEmpty {
             let now = scheduler.now
-            for (kind, change) in reconciliation.timerChanges {
-                deadlines.removeAll { $0.node == node && $0.kind == kind }
-                guard case .start(let delay, let interval, let generation) = change else { continue }
-                deadlines.append(
-                    Deadline(
-                        node: node,
-                        kind: kind,
-                        generation: generation,
-                        due: now + max(delay, 0),
-                        interval: interval,
-                        leeway: change.leeway
-                    )
-                )
-            }
+            deadlines.apply(reconciliation.timerChanges, of: node, now: now)
             arm(scheduler, now: now)
         }
         if let visibility = reconciliation.visibility {
@@ -298,51 +251,26 @@ final class OutputDelivery {
         pruneReleasedOutputs(of: node)
     }
 
-    /// Arms the tree's timer for the earliest deadline, unless it is armed for it already (a
-    /// repeating timer keeps running while its sweep stays the earliest deadline).
+    /// Starts, replaces or stops the tree's timer for the earliest deadline, if it must change.
     private func arm(_ scheduler: any NetworkIndicatorScheduler, now: TimeInterval) {
-        var earliest: Deadline?
-        for deadline in deadlines where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
-        guard earliest?.due != armed?.due || earliest?.interval != armed?.interval else { return }
-        armed?.timer.cancel()
-        armed = nil
-        guard let earliest else { return }
-        armedGeneration &+= 1
-        let generation = armedGeneration
-        let timer = scheduler.schedule(
-            after: earliest.due - now,
-            repeating: earliest.interval,
-            leeway: earliest.leeway
-        ) { [weak self] in self?.timerFired(generation: generation) }
-        armed = (earliest.due, earliest.interval, timer)
+        guard let arming = deadlines.rearm(now: now) else { return }
+        timer?.cancel()
+        timer = nil
+        guard case .start(let delay, let interval, let leeway, let generation) = arming else { return }
+        timer = scheduler.schedule(after: delay, repeating: interval, leeway: leeway) { [weak self] in
+            self?.timerFired(generation)
+        }
     }
 
     /// The tree's timer fired: every deadline due runs, the delays of all nodes in one hold of
-    /// the lock, then the sweeps, then the progress polls; a repeating deadline comes back one
-    /// interval later.
-    private func timerFired(generation: UInt64) {
-        guard generation == armedGeneration, armed != nil else { return }
-        if let interval = armed?.interval {
-            armed?.due += interval
-        } else {
-            armed?.timer.cancel()  // spent: lets the scheduler release it
-            armed = nil
-        }
+    /// the lock, then the sweeps, then the progress polls (``TreeDeadlines/fired(_:now:)``).
+    private func timerFired(_ generation: UInt64) {
         guard let scheduler else { return }
         let now = scheduler.now
-        var due: [Deadline] = []
-        deadlines.removeAll { deadline in
-            // A firing this close to a deadline counts as on time, as in the policy.
-            guard deadline.due <= now + VisibilityPolicy.tolerance else { return false }
-            due.append(deadline)
-            return true
-        }
-        for var next in due {
-            // A poll whose manager went is not kept.
-            guard let interval = next.interval, next.kind != .progressPoll || next.rollUp != nil else { continue }
-            // As the scheduler repeats: from the deadline, not from a late firing.
-            next.due = next.due + interval > now ? next.due + interval : now + interval
-            deadlines.append(next)
+        guard let (isSpent, due) = deadlines.fired(generation, now: now) else { return }
+        if isSpent {
+            timer?.cancel()  // lets the scheduler release it
+            timer = nil
         }
         let delays = due.filter { $0.kind == .delay }
         if !delays.isEmpty {
@@ -422,10 +350,9 @@ final class OutputDelivery {
     /// outlet, their last holder, is let go.
     private func close(_ outlet: Outlet, at index: Int) {
         let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
-        deadlines.removeAll { $0.node == node }
-        if deadlines.isEmpty, let armed {
-            armed.timer.cancel()
-            self.armed = nil
+        if deadlines.removeAll(of: node) {
+            timer?.cancel()
+            timer = nil
         }
         for target in outlet.attached where target.stream == nil {
             guard let output = target.output else { continue }

@@ -21,8 +21,7 @@ struct OutputSchedule {
         case delay
         /// The repeating sweep for dead and finished tokens.
         case sweep
-        /// The repeating progress poll of a node's ``ProgressRollUp`` while it has listeners (not
-        /// the schedule's: the roll-up asks ``OutputDelivery`` for it).
+        /// A ``ProgressRollUp``'s repeating poll (not the schedule's: the roll-up asks for it).
         case progressPoll
     }
 
@@ -235,8 +234,7 @@ struct OutputSchedule {
 }
 
 /// The indicator's visibility as a pure state machine: each event returns the ``Actions`` to
-/// perform. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, every
-/// other event on the main actor.
+/// perform. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
 ///
 /// ```
 ///            active, startDelay > 0          start delay elapsed

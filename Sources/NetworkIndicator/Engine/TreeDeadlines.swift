@@ -1,0 +1,131 @@
+import Foundation
+
+/// Pure: every pending timer of one tree as a deadline (each node's delay and sweep, each
+/// manager's progress poll), and what the scheduler's one timer is armed for. ``OutputDelivery``
+/// holds it on the main actor, performs the ``Arming`` it answers and runs what a firing makes due:
+/// the delays of all nodes in one hold of the tree's lock, then the sweeps, then the polls. A hide
+/// that reaches four managers (a scope three deep) runs one timer and one firing.
+struct TreeDeadlines {
+    /// One node's timer, due at `due`, then every `interval` if it repeats.
+    struct Deadline {
+        let node: IndicatorTree.NodeID
+        let kind: OutputSchedule.TimerKind
+        /// The schedule's generation of the timer (a delay's firing carries it); 0 for a poll.
+        let generation: UInt64
+        var due: TimeInterval
+        let interval: TimeInterval?
+        let leeway: TimeInterval
+        /// The roll-up a ``OutputSchedule/TimerKind/progressPoll`` reads; gone with its manager.
+        weak var rollUp: ProgressRollUp?
+    }
+
+    /// What the scheduler's timer must become: stopped, or started (replacing any running one).
+    enum Arming: Equatable {
+        case stop
+        case start(after: TimeInterval, repeating: TimeInterval?, leeway: TimeInterval, generation: UInt64)
+    }
+
+    /// Every pending deadline, in the order it was listed.
+    private(set) var pending: [Deadline] = []
+    /// When the armed timer fires next and, if it repeats, every how often; `nil` while none runs.
+    private(set) var armed: (due: TimeInterval, interval: TimeInterval?)?
+    /// Bumped at each start: a firing of a timer replaced since (already queued) is stale.
+    private(set) var generation: UInt64 = 0
+
+    /// Applies a schedule's timer changes for `node` at `now`: each started timer replaces the
+    /// one of its kind, each cancelled one leaves.
+    mutating func apply(
+        _ changes: [OutputSchedule.TimerKind: OutputSchedule.TimerChange],
+        of node: IndicatorTree.NodeID,
+        now: TimeInterval
+    ) {
+        for (kind, change) in changes {
+            pending.removeAll { $0.node == node && $0.kind == kind }
+            guard case .start(let delay, let interval, let generation) = change else { continue }
+            let due = now + max(delay, 0)
+            pending.append(
+                Deadline(
+                    node: node,
+                    kind: kind,
+                    generation: generation,
+                    due: due,
+                    interval: interval,
+                    leeway: change.leeway
+                )
+            )
+        }
+    }
+
+    /// Polls `rollUp`, the progress of `node`, every `interval` seconds from `now` on, in place of
+    /// its poll listed; `nil` stops it.
+    mutating func poll(
+        _ rollUp: ProgressRollUp,
+        every interval: TimeInterval?,
+        of node: IndicatorTree.NodeID,
+        now: TimeInterval
+    ) {
+        pending.removeAll { $0.node == node && $0.kind == .progressPoll }
+        guard let interval else { return }
+        let poll = Deadline(
+            node: node,
+            kind: .progressPoll,
+            generation: 0,
+            due: now + interval,
+            interval: interval,
+            leeway: interval / 10
+        )
+        pending.append(poll)
+        pending[pending.count - 1].rollUp = rollUp
+    }
+
+    /// Drops every deadline of a removed node; `true` if none is left while a timer runs, which
+    /// the caller then stops (no arming is needed for that, nor a clock).
+    mutating func removeAll(of node: IndicatorTree.NodeID) -> Bool {
+        pending.removeAll { $0.node == node }
+        guard pending.isEmpty, armed != nil else { return false }
+        armed = nil
+        return true
+    }
+
+    /// How the timer must change to fire at the earliest deadline; `nil` if it will already (a
+    /// repeating timer keeps running while its deadline stays the earliest).
+    mutating func rearm(now: TimeInterval) -> Arming? {
+        var earliest: Deadline?
+        for deadline in pending where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
+        guard earliest?.due != armed?.due || earliest?.interval != armed?.interval else { return nil }
+        guard let earliest else {
+            armed = nil
+            return .stop
+        }
+        generation &+= 1
+        armed = (earliest.due, earliest.interval)
+        return .start(
+            after: earliest.due - now,
+            repeating: earliest.interval,
+            leeway: earliest.leeway,
+            generation: generation
+        )
+    }
+
+    /// The timer of `firing` fired: `nil` if it is stale, else whether it is spent (a one-shot,
+    /// for the caller to release) and the deadlines due at `now`, taken out of the list. A
+    /// repeating deadline comes back one interval after its due time (after `now` if late), as
+    /// the scheduler repeats; a poll whose manager went does not.
+    mutating func fired(_ firing: UInt64, now: TimeInterval) -> (isSpent: Bool, due: [Deadline])? {
+        guard firing == generation, let current = armed else { return nil }
+        armed = current.interval.map { (current.due + $0, $0) }
+        var due: [Deadline] = []
+        pending.removeAll { deadline in
+            // A firing this close to a deadline counts as on time, as in the policy.
+            guard deadline.due <= now + VisibilityPolicy.tolerance else { return false }
+            due.append(deadline)
+            return true
+        }
+        for var next in due {
+            guard let interval = next.interval, next.kind != .progressPoll || next.rollUp != nil else { continue }
+            next.due = next.due + interval > now ? next.due + interval : now + interval
+            pending.append(next)
+        }
+        return (current.interval == nil, due)
+    }
+}

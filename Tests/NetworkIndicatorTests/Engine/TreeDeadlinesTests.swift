@@ -1,0 +1,119 @@
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// The tree's one timer as a pure value: which deadline it is armed for, what a firing makes
+/// due, and when a firing is stale. No scheduler, no threads. (Mutating calls are made before
+/// each expectation: the macros take their operands as constants.)
+@Suite("One timer per tree, as a value")
+struct TreeDeadlinesTests {
+    private typealias Changes = [OutputSchedule.TimerKind: OutputSchedule.TimerChange]
+
+    private let screen = IndicatorTree.NodeID(index: 1, generation: 0)
+    private let section = IndicatorTree.NodeID(index: 2, generation: 0)
+    private let row = IndicatorTree.NodeID(index: 3, generation: 0)
+    private let sweep: Changes = [.sweep: .start(after: 1, repeating: 1, generation: 1)]
+
+    private func delay(_ seconds: Double, generation: UInt64 = 1) -> Changes {
+        [.delay: .start(after: seconds, repeating: nil, generation: generation)]
+    }
+
+    @Test func itIsArmedOnceForTheEarliestDeadline() {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(sweep, of: row, now: 0)
+        var arming = deadlines.rearm(now: 0)
+        #expect(arming == .start(after: 1, repeating: 1, leeway: 0.1, generation: 1))
+
+        deadlines.apply(delay(0.5), of: screen, now: 0)
+        arming = deadlines.rearm(now: 0)
+        #expect(arming == .start(after: 0.5, repeating: nil, leeway: 0.05, generation: 2))
+
+        deadlines.apply(delay(0.5), of: section, now: 0)
+        arming = deadlines.rearm(now: 0)
+        #expect(arming == nil, "due with the armed one: no new timer")
+
+        deadlines.apply([.delay: .cancel], of: screen, now: 0)
+        deadlines.apply([.delay: .cancel], of: section, now: 0)
+        arming = deadlines.rearm(now: 0)
+        #expect(arming == .start(after: 1, repeating: 1, leeway: 0.1, generation: 3))
+
+        deadlines.apply([.sweep: .cancel], of: row, now: 0)
+        arming = deadlines.rearm(now: 0)
+        #expect(arming == .stop)
+    }
+
+    @Test func oneFiringRunsEveryDeadlineDueAndARepeatingOneComesBack() throws {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(delay(0.5), of: screen, now: 0)
+        deadlines.apply(delay(0.5), of: section, now: 0)
+        deadlines.apply(sweep, of: row, now: 0)
+        _ = deadlines.rearm(now: 0)
+
+        var firing = deadlines.fired(1, now: 0.5)
+        var fired = try #require(firing)
+        #expect(fired.isSpent)
+        #expect(fired.due.map(\.node) == [screen, section])
+        var arming = deadlines.rearm(now: 0.5)
+        #expect(arming == .start(after: 0.5, repeating: 1, leeway: 0.1, generation: 2))
+
+        firing = deadlines.fired(2, now: 1.25)  // a little late
+        fired = try #require(firing)
+        #expect(!fired.isSpent, "a repeating timer keeps running")
+        #expect(fired.due.map(\.node) == [row])
+        #expect(deadlines.pending.map(\.due) == [2], "one interval from the deadline, as the scheduler repeats")
+        arming = deadlines.rearm(now: 1.25)
+        #expect(arming == nil)
+
+        firing = deadlines.fired(2, now: 3.5)
+        fired = try #require(firing)
+        #expect(fired.due.map(\.node) == [row])
+        #expect(deadlines.pending.map(\.due) == [4.5], "a late firing runs once, then one interval on")
+    }
+
+    @Test func aFiringOfAReplacedTimerIsStale() {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(delay(1), of: screen, now: 0)
+        _ = deadlines.rearm(now: 0)
+        deadlines.apply(delay(0.5, generation: 2), of: screen, now: 0.25)
+        _ = deadlines.rearm(now: 0.25)
+        let stale = deadlines.fired(1, now: 1)
+        #expect(stale == nil)
+        #expect(deadlines.pending.count == 1)
+    }
+
+    @Test func aRemovedNodeStopsTheTimerOnlyWhenNothingIsLeft() {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(delay(0.5), of: screen, now: 0)
+        deadlines.apply(sweep, of: row, now: 0)
+        _ = deadlines.rearm(now: 0)
+        var stops = deadlines.removeAll(of: screen)
+        #expect(!stops)
+        stops = deadlines.removeAll(of: row)
+        #expect(stops)
+        #expect(deadlines.armed == nil)
+        stops = deadlines.removeAll(of: row)
+        #expect(!stops, "no timer runs")
+    }
+
+    @Test func aPollWhoseManagerWentDoesNotComeBack() throws {
+        var deadlines = TreeDeadlines()
+        do {
+            let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+            let rollUp = ProgressRollUp(driver: manager.driver)
+            deadlines.poll(rollUp, every: 0.1, of: screen, now: 0)
+            deadlines.poll(rollUp, every: 0.1, of: section, now: 0)
+            _ = deadlines.rearm(now: 0)
+            let firing = deadlines.fired(1, now: 0.1)
+            let fired = try #require(firing)
+            #expect(fired.due.count == 2)
+            #expect(deadlines.pending.count == 2, "both polls come back while their roll-up lives")
+            deadlines.poll(rollUp, every: nil, of: section, now: 0.1)
+            #expect(deadlines.pending.map(\.node) == [screen])
+        }
+        let firing = deadlines.fired(1, now: 0.2)
+        let fired = try #require(firing)
+        #expect(fired.due.count == 1)
+        #expect(deadlines.pending.isEmpty)
+    }
+}
