@@ -61,9 +61,11 @@ extension NetworkIndicatorManager {
     /// queue it reads each tracked `Progress`; on another thread, a caller's plain `Progress`
     /// answers what the main queue last read of it, and only the package's own lock-guarded
     /// progresses (``NetworkActivityProgress``, tracked URLSession tasks and sequences) are read
-    /// then. No read is made under a lock of the manager's, and
-    /// each takes the lock of the manager that began its task. Read it when you draw, not in a
-    /// tight loop.
+    /// then. A task that ended since the main queue last read its plain `Progress` keeps that
+    /// reading until the main queue reads it again: it is never counted as done on a reading
+    /// older than its end. No `Progress` is read under a lock of the package's; the reading takes
+    /// the tree's lock twice, once to list the tasks and once to fold them. Read it when you
+    /// draw, not in a tight loop.
     public func progressSnapshot() -> NetworkProgressSnapshot {
         progressRollUp.snapshot()
     }
@@ -73,11 +75,7 @@ extension NetworkIndicatorManager {
     /// Folds the ended tasks with progress of this manager and every ancestor, before a task
     /// with progress begins: a token begun again must not bring back its ended part.
     func settleProgress() {
-        var scope: NetworkIndicatorManager? = self
-        while let manager = scope {
-            manager.progressRollUp.settle()
-            scope = manager.parent
-        }
+        progressRollUp.settle()
     }
 
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
@@ -89,11 +87,29 @@ extension NetworkIndicatorManager {
         token: AnyObject,
         failure: FailureRecord? = nil
     ) {
-        let entry = ProgressEntry(progress: progress, weight: weight, token: token, driver: driver, failure: failure)
+        let opaque = (token as? NetworkActivityToken).flatMap { $0.manager === self ? $0 : nil }
+        let entry = ProgressEntry(
+            progress: progress,
+            weight: weight,
+            token: token,
+            node: driver.node,
+            pinned: opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) },
+            failure: failure
+        )
+        var rollUps: [ProgressRollUp] = []
         var scope: NetworkIndicatorManager? = self
         while let manager = scope {
-            manager.progressRollUp.add(entry)
+            // Listening first: a total given after the first reading is told.
+            entry.sizeSignal?.add(manager.progressRollUp)
+            rollUps.append(manager.progressRollUp)
             scope = manager.parent
         }
+        let reading = progressRollUp.add(entry)
+        for rollUp in rollUps { rollUp.pollIfWanted() }
+        // A total told between the first reading and the listing found the entry unlisted.
+        guard entry.sizeSignal != nil, reading?.isDeterminate != true, entry.read()?.isDeterminate == true else {
+            return
+        }
+        for rollUp in rollUps { rollUp.sizeBecameKnown() }
     }
 }

@@ -169,11 +169,6 @@ final class IndicatorDriver: Sendable {
         tree.withLock { $0.activeTaskCount(of: node) }
     }
 
-    /// The open tasks under `key`, or of the opaque token `pinned` if given (none once gone).
-    func openTaskCount(_ key: ObjectIdentifier, pinned: PinnedSlot? = nil) -> Int {
-        tree.withLock { $0.openTaskCount(key, pinned: pinned, in: node) }
-    }
-
     /// For the report of a finish that found no task: the label the live caller's token `key` was
     /// begun with, if its tasks ended lately (see ``EndedLabels``).
     func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
@@ -269,16 +264,11 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - The progress roll-up
 
-    /// Whether `measured` leaves some open task of the manager and its descendants, in one lock
-    /// hold: each measures up to its `cap` open tasks of its token in its node. For the progress snapshot.
-    func hasUnmeasuredTasks(_ measured: [MeasuredTasks]) -> Bool {
-        tree.withLock { tree in
-            var count = tree.activeTaskCount(of: node)
-            for tasks in measured {
-                count -= min(tree.openTaskCount(tasks.key, pinned: tasks.pinned, in: tasks.node), tasks.cap)
-            }
-            return count > 0
-        }
+    /// Runs `body` on the tree under its lock, for the progress roll-up: its events move no
+    /// count and ask for no hop. `body` holds no caller's object past the lock (see the header)
+    /// and runs no code but the tree's and a failure record's.
+    func withTree<Result>(_ body: (inout IndicatorTree) -> Result) -> Result {
+        tree.withLockUnchecked(body)
     }
 
     // MARK: - Private

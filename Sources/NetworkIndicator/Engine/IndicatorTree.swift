@@ -34,6 +34,8 @@ struct IndicatorTree {
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
         var generation: UInt32 = 0
+        /// The parts with progress begun in the node or below it (`IndicatorTree+Progress.swift`).
+        var progress = NodeProgress()
 
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 

@@ -1,99 +1,84 @@
 import Foundation
 
-/// One task begun with a Foundation `Progress`: what the roll-up reads, and how it learns that
-/// the task ended without the engine telling it.
+/// One task begun with a Foundation `Progress`: a part of the batch of the node that began it and
+/// of each of its ancestors (``IndicatorTree/NodeProgress``), listed under the tree's lock.
 ///
-/// The same entry sits in the roll-up of the manager that began the task and of each of its
-/// ancestors. A task has ended when its token is gone (an opaque token released, a caller's
-/// token deallocated, a group released) or when the manager that began it has no open task under
-/// the token's key any more (finished explicitly, ended by a sweep or a reset, or the manager is
-/// gone). Both are asked when a fraction is read, never when a task begins or finishes, so that
-/// tasks without progress pay nothing.
+/// A task has ended when its token is gone (an opaque token released, a caller's token
+/// deallocated, a group released) or when the node that began it has no open task under the
+/// token's key any more (finished explicitly, ended by a sweep or a reset, or the manager is gone).
+/// Both are asked under the tree's lock when a fraction is read, never when a task begins or
+/// finishes, so that tasks without progress pay nothing.
 ///
-/// `@unchecked Sendable`: the only stored property that is not `Sendable` is ``token``, a weak
-/// reference set once in `init` and never assigned again; loading a weak reference is atomic in
-/// the Swift runtime, and the object it yields is only compared with `nil`, never used.
-/// `Progress` is `Sendable`; how it may be read on Linux is in ``ProgressReading``.
+/// `@unchecked Sendable`: ``reading`` is read and written only under the lock of the tree that
+/// lists the entry (one tree: a task's node and its ancestors share it). ``token`` is a weak
+/// reference set once in `init`; loading it is atomic in the Swift runtime, and the object it
+/// yields is only compared with `nil`. `Progress` is `Sendable`; how it may be read on Linux is in
+/// ``ProgressReading``.
 final class ProgressEntry: @unchecked Sendable {
-    /// The caller's progress; read when a fraction is computed, outside every lock.
+    /// The caller's progress; read outside every lock (``read()``).
     let progress: Progress
     /// The units the whole task weighs instead of its progress's total, if the caller said.
     let weight: Int64?
-    /// The token and the manager that began the task: what groups a roll-up's parts, since one
+    /// The token and the node that began the task: what groups a batch's parts, since one
     /// token may run tasks in several managers of a tree, and each counts on its own.
     let task: TaskKey
     /// The registry key of the task (the token's identity).
     var key: ObjectIdentifier { task.token }
-    /// The driver of the manager that began the task, held strongly: a driver does not keep its
-    /// manager alive, and once that manager is gone the driver answers that nothing is open.
-    private let driver: IndicatorDriver
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// The slot and generation pinned to the token when it is an opaque token of the manager
-    /// that began the task (such a token is not in the registry's table).
-    private let pinned: PinnedSlot?
+    /// The slot and generation pinned to the token when it is an opaque token of the node that
+    /// began the task (such a token is not in the registry's table).
+    let pinned: PinnedSlot?
     /// Where the code that runs the task records that it failed, if it can tell.
     private let failure: FailureRecord?
-    /// For a caller's plain `Progress`, which takes no lock on Linux: its last reading on the
-    /// main queue, the one a reading on another thread answers (unknown until the first).
-    /// `nil` for the package's own progresses, read on any thread.
-    private let mainQueueReading: LockedState<ProgressReading>?
+    /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
+    /// read on the main queue only, and elsewhere its last main-queue ``reading`` stands for it.
+    let readsOnMainQueueOnly: Bool
+    /// The last reading stored by a fold, under the tree's lock only: what the parts not read
+    /// in a pass count with (unknown until the first).
+    var reading = ProgressReading(total: -1, completed: 0)
     /// How the progress tells the roll-ups that list it that its total became known
     /// (``SizeSignal``), so that none of them has to poll it meanwhile; `nil` for a `Progress`
     /// of Foundation's, which tells nobody (on Linux it cannot be observed).
     let sizeSignal: SizeSignal?
 
-    init(progress: Progress, weight: Int64?, token: AnyObject, driver: IndicatorDriver, failure: FailureRecord?) {
+    init(
+        progress: Progress,
+        weight: Int64?,
+        token: AnyObject,
+        node: IndicatorTree.NodeID,
+        pinned: PinnedSlot?,
+        failure: FailureRecord?
+    ) {
         self.progress = progress
         self.weight = weight
         self.failure = failure
         self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
-        self.mainQueueReading =
-            progress is any SelfReadingProgress ? nil : LockedState(ProgressReading(total: -1, completed: 0))
-        self.task = TaskKey(token: ObjectIdentifier(token), node: driver.node)
-        self.driver = driver
+        self.readsOnMainQueueOnly = !(progress is any SelfReadingProgress)
+        self.task = TaskKey(token: ObjectIdentifier(token), node: node)
         self.token = token
-        let opaque = (token as? NetworkActivityToken).flatMap { $0.manager.driver === driver ? $0 : nil }
-        self.pinned = opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) }
+        self.pinned = pinned
     }
 
-    /// Whether the progress is a caller's plain `Progress`, read on the main queue only.
-    var readsOnMainQueueOnly: Bool { mainQueueReading != nil }
+    /// Whether the token is gone; under the tree's lock, a live token's key is certainly still
+    /// its own in the registry.
+    var tokenIsGone: Bool { token == nil }
 
-    /// How many tasks are open under the task's token in the manager that began it: none once
-    /// the task has ended. Takes the lock of that manager: call it without holding a roll-up's
-    /// lock.
-    var openTaskCount: Int {
-        // Alive token first: only then is the key certainly still this token's in the registry.
-        guard token != nil else { return 0 }
-        return driver.openTaskCount(key, pinned: pinned)
-    }
-
-    /// Up to `cap` open tasks of this task's token, in the manager that began it, measured by
-    /// its progress.
+    /// Up to `cap` open tasks of this task's token, in the node that began it, measured by its
+    /// progress.
     func measuring(_ cap: Int) -> MeasuredTasks {
-        MeasuredTasks(node: driver.node, key: key, pinned: pinned, cap: cap)
+        MeasuredTasks(node: task.node, key: key, pinned: pinned, cap: cap)
     }
 
-    /// The progress now, in the units the task weighs. Call it without holding a lock: a
-    /// `Progress` may run code of its own in its getters.
-    ///
-    /// A caller's plain `Progress` is read on the main queue only: elsewhere the reading is the
-    /// main queue's last. The package's own progresses are read wherever this is called.
-    func read() -> ProgressReading {
-        var reading: ProgressReading
-        if let mainQueueReading {
-            if MainQueue.isCurrent {
-                reading = ProgressReading(of: progress, weight: weight)
-                mainQueueReading.withLock { $0 = reading }
-            } else {
-                reading = mainQueueReading.withLock { $0 }
-            }
-        } else {
-            reading = ProgressReading(of: progress, weight: weight)
-        }
-        if failure?.hasFailed == true { reading.isCancelled = true }
-        return reading
+    /// Whether the code that runs the task recorded that it failed.
+    var hasFailed: Bool { failure?.hasFailed == true }
+
+    /// The progress now, in the units the task weighs, or `nil` for a caller's plain `Progress`
+    /// off the main queue. Call it without holding a lock: a `Progress` may run code of its own
+    /// in its getters. A recorded failure is not in it (the fold asks ``hasFailed``).
+    func read() -> ProgressReading? {
+        guard !readsOnMainQueueOnly || MainQueue.isCurrent else { return nil }
+        return ProgressReading(of: progress, weight: weight)
     }
 }
 

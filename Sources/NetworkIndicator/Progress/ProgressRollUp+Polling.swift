@@ -22,7 +22,8 @@ extension ProgressRollUp {
     /// tree's delivery is told on the main actor, at once if called there, else in a hop; it
     /// reads the interval wanted when it runs, so a later change is never undone by an earlier.
     func pollIfWanted() {
-        guard state.withLock({ $0.pollingChanged() }) else { return }
+        let node = driver.node
+        guard driver.withTree({ $0.progressPollingChanged(of: node) }) else { return }
         if MainQueue.isCurrent {
             MainActor.assumeIsolated { applyPollInterval() }
         } else {
@@ -33,20 +34,19 @@ extension ProgressRollUp {
     /// Gives the tree's delivery the interval wanted now (`nil`: no poll).
     @MainActor
     private func applyPollInterval() {
-        let interval = state.withLock { $0.pollInterval }
-        driver.delivery.poll(self, every: interval, for: driver.node)
+        let node = driver.node
+        let interval = driver.withTree { $0.progressPollInterval(of: node) }
+        driver.delivery.poll(self, every: interval, for: node)
     }
 
     /// One reading: tells the listeners if the fraction changed, then fits the timer to what is
     /// left to watch.
     @MainActor
     func tick() {
-        let summary = read()
+        let summary = read().summary
         let fraction = fractionCompleted(of: summary)
         driver.delivery.deliverProgress(fraction, to: driver.node)
-        let hasListeners = driver.delivery.hasProgressListeners(driver.node)
-        state.withLock { $0.hasListeners = hasListeners }
-        pollIfWanted()
+        listenersChanged()
     }
 
     /// The fraction listeners are told for `summary`: the snapshot's.
@@ -55,39 +55,27 @@ extension ProgressRollUp {
         return min(max(summary.completed / summary.total, 0), 1)
     }
 
+    /// Notes whether the node has listeners now, and fits the poll to them.
+    @MainActor
+    private func listenersChanged() {
+        let node = driver.node
+        let hasListeners = driver.delivery.hasProgressListeners(node)
+        guard driver.withTree({ $0.progressPollingChanged(of: node, hasListeners: hasListeners) }) else { return }
+        applyPollInterval()
+    }
+
     /// A listed part's total became known (``SizeSignal``), from any thread: while listeners
     /// wait and no batch runs, one tick on the main queue reads it and starts the batch's timer.
     /// Without listeners nothing is asked for: a reader reads the part when it reads.
     func sizeBecameKnown() {
-        guard state.withLock({ $0.hasListeners && $0.batch.startedAt == nil }) else { return }
+        let node = driver.node
+        guard driver.withTree({ $0.waitsForAKnownSize(node) }) else { return }
         driver.scheduler.enqueue { [weak self] in self?.tick() }
     }
 
     /// The main-actor listeners changed: fits the timer to them.
     @MainActor
     func mainActorListenersChanged() {
-        let hasListeners = driver.delivery.hasProgressListeners(driver.node)
-        state.withLock { $0.hasListeners = hasListeners }
         tick()
-    }
-}
-
-extension ProgressRollUp.State {
-
-    /// The interval the timer should run at: none without listeners or listed parts, the fast
-    /// one while a batch runs (as last read, or begun since), the slow one while a listed part
-    /// of unknown size cannot tell when its total becomes known, none otherwise.
-    var wantedPollInterval: TimeInterval? {
-        guard hasListeners, !batch.parts.isEmpty else { return nil }
-        if batch.startedAt != nil { return ProgressRollUp.pollInterval }
-        return batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
-    }
-
-    /// Sets ``pollInterval`` to the wanted interval; `false` if it was that already.
-    mutating func pollingChanged() -> Bool {
-        let wanted = wantedPollInterval
-        guard wanted != pollInterval else { return false }
-        pollInterval = wanted
-        return true
     }
 }

@@ -61,27 +61,4 @@ struct EndedPartReadingTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0, "0 of 200: the cancelled one left")
         withExtendedLifetime((download, began, running)) {}
     }
-
-    /// A reader that sampled the batch before another part was added, and folds after its own
-    /// part ended, must not reset the batch that still runs (the forced interleaving: sample
-    /// [P], add Q, end P, fold).
-    @Test func aStaleSampleDoesNotResetARunningBatch() {
-        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        let first = NetworkActivityProgress(totalUnitCount: 100)
-        let second = NetworkActivityProgress(totalUnitCount: 100)
-        let firstToken = NSObject()
-        let secondToken = NSObject()
-        let p = ProgressEntry(progress: first, weight: nil, token: firstToken, driver: manager.driver, failure: nil)
-        let q = ProgressEntry(progress: second, weight: nil, token: secondToken, driver: manager.driver, failure: nil)
-        var batch = Batch()
-        batch.add(p, reading: p.read(), now: 0)
-        first.completedUnitCount = 40
-        let staleReading = p.read()
-        batch.add(q, reading: q.read(), now: 1)
-        // The reader folds its sample of P alone, after P ended.
-        _ = batch.fold([Batch.Sample(entry: p, openTasks: 0, reading: staleReading)], now: 2)
-        let summary = batch.fold([Batch.Sample(entry: q, openTasks: 1, reading: q.read())], now: 3)
-        #expect(summary.completed == 100, "P counted done, Q at 0")
-        #expect(summary.total == 200)
-    }
 }

@@ -71,7 +71,7 @@ struct ProgressConcurrencyTests {
         withExtendedLifetime(keep) {}
     }
 
-    /// A reader samples the parts outside the lock; a part that ends and is folded by another
+    /// A reader reads the parts outside the lock; a part that ends and is folded by another
     /// caller meanwhile must not count twice, once as running and once as done.
     @Test func aReaderThatSampledBeforeAPartEndedCountsItOnce() {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
@@ -91,9 +91,9 @@ struct ProgressConcurrencyTests {
         let third = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
         gate.releaseReading()
         reader.wait()
-        // The reader's samples: the part (20 of 100, running) and `other` (0 of 100). Counted
-        // twice it would read (20 + 0 + 100) of 300.
-        #expect(reading.withLock { $0 } == 0.5)
+        // The reader folds the parts listed when it folds: the part done (100 of 100), `other`
+        // and `third` at 0 of 100. Counted twice it would read (20 + 0 + 0 + 100) of 400.
+        #expect(reading.withLock { $0 } == 100.0 / 300)
         withExtendedLifetime((part, other, third)) {}
     }
 }

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Progress parts in the tree: each node keeps the batch of the tasks with progress begun in it
+/// or below it (``NodeProgress``), beside its tasks and under the same lock, so that every fold
+/// sees the parts listed now and the tasks open now, in one hold.
+///
+/// A reader works in three steps (``ProgressRollUp``): ``partsToRead(from:settling:)`` lists what
+/// to read under the lock; the `Progress` objects are read outside it (they may run code of
+/// their own); ``foldProgress(from:settling:readings:now:)`` stores the readings and folds every
+/// listed part under the lock, those read and those not. A part that ended after the list was
+/// taken is not folded as ended on a reading that may predate its end: it waits for the next.
+extension IndicatorTree {
+    /// A node's progress: its batch and whether its listeners want a poll.
+    struct NodeProgress {
+        var batch = Batch()
+        /// The interval of the poll the delivery was last asked for, `nil` for none.
+        var pollInterval: TimeInterval?
+        var hasListeners = false
+
+        /// The interval the poll should run at: none without listeners or listed parts, the fast
+        /// one while a batch runs, the slow one while a listed part of unknown size cannot tell
+        /// when its total becomes known, none otherwise.
+        var wantedPollInterval: TimeInterval? {
+            guard hasListeners, !batch.parts.isEmpty else { return nil }
+            if batch.startedAt != nil { return ProgressRollUp.pollInterval }
+            return batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
+        }
+    }
+
+    /// A part listed to be read: whether it had ended when listed, the position in the chain of
+    /// the first node listing it (it is listed in every node above), and whether a reading of
+    /// it may be left out of a settle (it runs, and its token has no other part).
+    struct PartToRead {
+        let entry: ProgressEntry
+        let hadEnded: Bool
+        var position = 0
+        var mayGoUnread = false
+    }
+
+    /// A part read outside the lock: `reading` is `nil` for a caller's plain `Progress` read off
+    /// the main queue.
+    struct PartReading {
+        let part: PartToRead
+        let reading: ProgressReading?
+    }
+
+    // MARK: - Events
+
+    /// Lists `entry`, just begun in its node, as a part of that node's batch and of each
+    /// ancestor's, with its first `reading`.
+    mutating func addPart(_ entry: ProgressEntry, reading: ProgressReading?, now: TimeInterval) {
+        if let reading { entry.reading = reading }
+        for index in chain(from: entry.task.node) {
+            withNode(Int(index)) { $0.progress.batch.add(entry, reading: entry.reading, now: now) }
+        }
+    }
+
+    /// The parts to read before a fold of `id`: all of them or, `settling` before a task with
+    /// progress begins in `id`, those of `id` and of its ancestors, each once.
+    func partsToRead(from id: NodeID, settling: Bool) -> [PartToRead] {
+        guard contains(id) else { return [] }
+        var parts: [PartToRead] = []
+        for (position, index) in (settling ? chain(from: id) : [id.index]).enumerated() {
+            let batch = node(at: Int(index)).progress.batch
+            let repeated = batch.keysAreUnique ? [] : Batch.repeatedKeys(of: batch.parts)
+            for entry in batch.parts where position == 0 || !parts.contains(where: { $0.entry === entry }) {
+                let open = openTaskCount(of: entry)
+                parts.append(
+                    PartToRead(
+                        entry: entry,
+                        hadEnded: open == 0,
+                        position: position,
+                        mayGoUnread: open > 0 && !repeated.contains(entry.task)
+                    )
+                )
+            }
+        }
+        return parts
+    }
+
+    /// Stores `readings` and folds the batch of `id` (and, `settling`, of each ancestor) from
+    /// every part it lists now. Returns the batch of `id` and whether some open task of `id`'s
+    /// subtree is not measured by it.
+    mutating func foldProgress(
+        from id: NodeID,
+        settling: Bool,
+        readings: [PartReading],
+        now: TimeInterval
+    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
+        guard contains(id) else { return (Batch.Summary(), false) }
+        var fresh: [ObjectIdentifier] = []
+        var readAfterEnd: [ObjectIdentifier] = []
+        for read in readings {
+            guard let reading = read.reading else { continue }
+            read.part.entry.reading = reading
+            fresh.append(ObjectIdentifier(read.part.entry))
+            if read.part.hadEnded { readAfterEnd.append(ObjectIdentifier(read.part.entry)) }
+        }
+        var summary = Batch.Summary()
+        for index in settling ? chain(from: id) : [id.index] {
+            let samples = node(at: Int(index)).progress.batch.parts.map { entry in
+                let identity = ObjectIdentifier(entry)
+                var reading = entry.reading
+                if entry.hasFailed { reading.isCancelled = true }
+                return Batch.Sample(
+                    entry: entry,
+                    openTasks: openTaskCount(of: entry),
+                    reading: reading,
+                    isFresh: fresh.contains(identity),
+                    wasReadAfterEnd: readAfterEnd.contains(identity)
+                )
+            }
+            let folded = withNode(Int(index)) { $0.progress.batch.fold(samples, now: now) }
+            if index == id.index { summary = folded }
+        }
+        var unmeasured = activeTaskCount(of: id)
+        for tasks in summary.measured {
+            unmeasured -= min(openTaskCount(tasks.key, pinned: tasks.pinned, in: tasks.node), tasks.cap)
+        }
+        return (summary, unmeasured > 0)
+    }
+
+    /// Sets whether `id` has progress listeners, and returns whether the poll it wants changed
+    /// (then noted as asked for).
+    mutating func progressPollingChanged(of id: NodeID, hasListeners: Bool? = nil) -> Bool {
+        guard contains(id) else { return false }
+        return withNode(Int(id.index)) { node in
+            if let hasListeners { node.progress.hasListeners = hasListeners }
+            let wanted = node.progress.wantedPollInterval
+            guard wanted != node.progress.pollInterval else { return false }
+            node.progress.pollInterval = wanted
+            return true
+        }
+    }
+
+    // MARK: - Reads
+
+    /// The parts `id`'s batch lists.
+    func progressParts(of id: NodeID) -> [ProgressEntry] {
+        contains(id) ? node(at: Int(id.index)).progress.batch.parts : []
+    }
+
+    /// The poll interval `id` last asked for.
+    func progressPollInterval(of id: NodeID) -> TimeInterval? {
+        contains(id) ? node(at: Int(id.index)).progress.pollInterval : nil
+    }
+
+    /// Whether `id` has listeners and no batch runs: a total that became known starts one.
+    func waitsForAKnownSize(_ id: NodeID) -> Bool {
+        guard contains(id) else { return false }
+        let progress = node(at: Int(id.index)).progress
+        return progress.hasListeners && progress.batch.startedAt == nil
+    }
+
+    /// The tasks open under `entry`'s token in its node: none once the token is gone.
+    func openTaskCount(of entry: ProgressEntry) -> Int {
+        // Alive token first: only then is the key certainly still this token's in the registry.
+        entry.tokenIsGone ? 0 : openTaskCount(entry.key, pinned: entry.pinned, in: entry.task.node)
+    }
+
+    /// The indices of `id` and of each of its ancestors, `id` first.
+    private func chain(from id: NodeID) -> [Int32] {
+        guard contains(id) else { return [] }
+        var indices: [Int32] = [id.index]
+        var next = node(at: Int(id.index)).parent
+        while next >= 0 {
+            indices.append(next)
+            next = node(at: Int(next)).parent
+        }
+        return indices
+    }
+}

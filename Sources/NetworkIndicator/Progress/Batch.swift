@@ -1,0 +1,216 @@
+import Foundation
+
+/// One node's determinate work that overlaps, and the parts listed for it: a pure value kept in
+/// the node (``IndicatorTree/NodeProgress``), folded under the tree's lock from samples of every
+/// part it lists, taken in the same hold (``IndicatorTree/foldProgress(from:settling:readings:now:)``).
+///
+/// ## The rules
+///
+/// - A task weighs its total units (bytes where bytes are known), or the weight its caller
+///   gave; it has done `fractionCompleted` of them. A task whose total is unknown takes no part.
+/// - A batch is the determinate work that overlaps. It begins with the first task whose total
+///   is known and ends when none of its tasks runs; then there is no fraction, whatever else
+///   the scope still does, and the next determinate task begins a new batch.
+/// - Inside a batch, a part that ended counts as done; a cancelled part leaves both sums; a
+///   paused part (its `Progress` paused) keeps the units it had, and takes them back when its
+///   progress is begun again.
+/// - A part leaves as ended only on a reading taken after it was seen to end, so that a cancel
+///   just before the end is never counted as done; until then it counts its last reading, and
+///   keeps no batch running.
+/// - A group's finish (fewer open tasks than running parts under its token: which operation
+///   finished, the engine cannot tell) ends its complete parts first, as done, then (being
+///   cancelled) its cancelled ones, and only then its oldest running ones; and only on readings
+///   of this pass, never on a plain `Progress`'s reading from an earlier one.
+struct Batch: Sendable {
+    /// The tasks with progress not yet seen to have ended, in the order they began.
+    private(set) var parts: [ProgressEntry] = [] {
+        didSet { if parts.count <= 1 { keysAreUnique = true } }
+    }
+    /// Whether no two parts share a ``TaskKey`` (a group's operations, a token begun again): the
+    /// common case, checked without hashing. Once `false`, it stays so until the list shrinks to
+    /// one part.
+    private(set) var keysAreUnique = true
+    /// The units of the parts that ended in this batch: done ones count all theirs, paused ones
+    /// what they had.
+    private(set) var endedCompleted: Double = 0
+    private(set) var endedTotal: Double = 0
+    /// Ended parts whose progress may be begun again (a pause, a resume), with what they count.
+    private var ended: [EndedPart] = []
+    /// When the batch began (the scheduler's clock), `nil` while none runs.
+    private(set) var startedAt: TimeInterval?
+    /// The extra tasks begun under a listed part's token with the same progress (a token begun
+    /// again while still open), by ``TaskKey``: that part measures them too.
+    private var repeatedBegins: [TaskKey: Int] = [:]
+
+    /// One listed part, as the tree sees it under its lock.
+    struct Sample {
+        let entry: ProgressEntry
+        /// The tasks open under the part's token in its node (0 once it ended).
+        let openTasks: Int
+        /// Its last stored reading, a recorded failure included.
+        let reading: ProgressReading
+        /// Whether ``reading`` was taken in this pass (not a plain `Progress`'s older one).
+        let isFresh: Bool
+        /// Whether ``reading`` was taken after the part was seen to have ended.
+        let wasReadAfterEnd: Bool
+
+        var hasEnded: Bool { openTasks == 0 }
+        /// Ended, and not read since: it waits, with its last reading.
+        var isWaiting: Bool { hasEnded && !wasReadAfterEnd }
+        var isRunning: Bool { !hasEnded && !reading.isCancelled }
+    }
+
+    /// An ended part, for its progress to take its units back if it is begun again.
+    private struct EndedPart: Sendable {
+        weak var progress: Progress?
+        let completed: Double
+        let total: Double
+    }
+
+    /// What a fold found.
+    struct Summary: Equatable {
+        /// Units done and in all, over the batch's parts, ended ones included.
+        var completed: Double = 0
+        var total: Double = 0
+        /// Running parts whose size is known.
+        var runningDeterminate = 0
+        /// The open tasks that those parts measure, by ``TaskKey`` (see ``MeasuredTasks``).
+        var measured: [MeasuredTasks] = []
+        var startedAt: TimeInterval?
+
+        var isRunning: Bool { runningDeterminate > 0 }
+    }
+
+    mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
+        // The same progress for the same task, still listed (a task resumed before its pause
+        // was folded, a token begun again): it counts already, and counts once, for both tasks.
+        guard !parts.contains(where: { $0.task == entry.task && $0.progress === entry.progress }) else {
+            repeatedBegins[entry.task, default: 0] += 1
+            return
+        }
+        let repeats = parts.contains { $0.task == entry.task }
+        parts.append(entry)
+        if repeats { keysAreUnique = false }
+        if let index = ended.firstIndex(where: { $0.progress === entry.progress }) {
+            // Begun again (a resume): its units count live from now on, not twice.
+            endedCompleted -= ended[index].completed
+            endedTotal -= ended[index].total
+            ended.remove(at: index)
+        }
+        if reading.isDeterminate, startedAt == nil { startedAt = now }
+    }
+
+    /// Folds the parts that leave into the batch, ends the batch if none of its parts runs, and
+    /// sums what is left. `samples` are every listed part, in order. A part waiting for a
+    /// reading after its end stays listed, unless the batch ends, which it no longer belongs to;
+    /// it leaves then, uncounted.
+    mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
+        assert(samples.count == parts.count, "a fold samples every listed part")
+        let leaves = leavingParts(samples)
+        var summary = Summary()
+        var measured: [Sample] = []
+        var kept: [ProgressEntry] = []
+        for (index, sample) in samples.enumerated() {
+            if leaves[index] {
+                end(sample)
+                continue
+            }
+            kept.append(sample.entry)
+            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { continue }
+            // A waiting part counts its last reading, so the bar holds until it is read again;
+            // it keeps no batch running.
+            summary.completed += sample.reading.completed
+            summary.total += sample.reading.total
+            guard sample.isRunning else { continue }
+            summary.runningDeterminate += 1
+            measured.append(sample)
+        }
+        if kept.count != parts.count { parts = kept }
+        summary.measured = measuredTasks(of: measured)
+        guard summary.isRunning else {
+            let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
+            let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
+            self = Batch(parts: left, repeatedBegins: repeatedBegins)
+            return Summary()
+        }
+        if startedAt == nil { startedAt = now }
+        ended.removeAll { $0.progress == nil }
+        summary.completed += endedCompleted
+        summary.total += endedTotal
+        summary.startedAt = startedAt
+        return summary
+    }
+
+    /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
+    private init(parts: [ProgressEntry], repeatedBegins: [TaskKey: Int]) {
+        self.parts = parts
+        self.repeatedBegins = repeatedBegins
+        keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
+    }
+
+    init() {}
+
+    /// Which samples leave: every ended one read since, every cancelled one and, for a token
+    /// with fewer open tasks than running parts, as many more as it has parts too many (see the
+    /// rules); and a complete part a later part of its token outlives.
+    private func leavingParts(_ samples: [Sample]) -> [Bool] {
+        var leaves = samples.map { $0.hasEnded ? $0.wasReadAfterEnd : $0.reading.isCancelled }
+        guard !keysAreUnique else { return leaves }
+        var byToken: [TaskKey: [Int]] = [:]
+        for index in samples.indices { byToken[samples[index].entry.task, default: []].append(index) }
+        for indices in byToken.values {
+            let running = indices.filter { samples[$0].isRunning }
+            // A stale reading cannot tell which part is complete or cancelled: wait for a fresh one.
+            guard let first = running.first, running.allSatisfy({ samples[$0].isFresh }) else { continue }
+            var surplus = running.count - samples[first].openTasks
+            for index in running where surplus > 0 && samples[index].reading.isComplete {
+                leaves[index] = true
+                surplus -= 1
+            }
+            for index in running where surplus > 0 && !leaves[index] {
+                leaves[index] = true
+                surplus -= 1
+            }
+            var laterStays = false
+            for index in running.reversed() where !leaves[index] {
+                if laterStays && samples[index].reading.isComplete { leaves[index] = true }
+                laterStays = true
+            }
+        }
+        return leaves
+    }
+
+    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
+        var seen = Set<TaskKey>()
+        var repeated = Set<TaskKey>()
+        for part in parts where !seen.insert(part.task).inserted { repeated.insert(part.task) }
+        return repeated
+    }
+
+    /// The open tasks that the running determinate parts `measured` measure: for each token, as
+    /// many as it has parts, and its repeated begins with one of their progresses. A group's
+    /// operation without progress, under the group's token, stays unmeasured.
+    private mutating func measuredTasks(of measured: [Sample]) -> [MeasuredTasks] {
+        if !repeatedBegins.isEmpty {
+            let listed = Set(parts.map(\.task))
+            repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
+        }
+        guard !keysAreUnique || !repeatedBegins.isEmpty else { return measured.map { $0.entry.measuring(1) } }
+        var byKey: [TaskKey: (entry: ProgressEntry, parts: Int)] = [:]
+        for sample in measured {
+            byKey[sample.entry.task, default: (sample.entry, 0)].parts += 1
+        }
+        return byKey.map { key, token in token.entry.measuring(token.parts + repeatedBegins[key, default: 0]) }
+    }
+
+    /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any
+    /// other as done.
+    private mutating func end(_ sample: Sample) {
+        let reading = sample.reading
+        guard reading.isDeterminate, !reading.isCancelled else { return }
+        let completed = reading.isPaused ? reading.completed : reading.total
+        endedCompleted += completed
+        endedTotal += reading.total
+        ended.append(EndedPart(progress: sample.entry.progress, completed: completed, total: reading.total))
+    }
+}

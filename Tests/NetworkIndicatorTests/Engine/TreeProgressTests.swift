@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+@testable import NetworkIndicator
+
+/// Progress parts in the tree value, each interleaving forced step by step: no lock, no thread.
+/// A reader lists the parts, reads them "outside the lock" (here, in between two events), then
+/// stores the readings and folds; a reading of `nil` is a caller's plain `Progress` read off the
+/// main queue.
+@Suite("Progress parts in the tree")
+struct TreeProgressTests {
+    private final class Token {}
+
+    private var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
+    private let root = IndicatorTree.rootID
+
+    /// Begins a task for `token` in `node` and lists its part; returns the part.
+    @discardableResult
+    private mutating func begin(
+        _ token: Token,
+        _ progress: Progress,
+        in node: IndicatorTree.NodeID = IndicatorTree.rootID,
+        now: TimeInterval = 0
+    ) -> ProgressEntry {
+        var time = EventTime(preread: now)
+        _ = tree.beginToken(token, label: nil, in: node, time: &time)
+        let part = ProgressEntry(progress: progress, weight: nil, token: token, node: node, pinned: nil, failure: nil)
+        tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now)
+        return part
+    }
+
+    private func list(_ node: IndicatorTree.NodeID = IndicatorTree.rootID) -> [IndicatorTree.PartToRead] {
+        tree.partsToRead(from: node, settling: false)
+    }
+
+    /// Reads the listed parts as the main queue does, or (`offMain`) leaving plain ones unread.
+    private func read(_ parts: [IndicatorTree.PartToRead], offMain: Bool = false) -> [IndicatorTree.PartReading] {
+        parts.map { part in
+            let plainOffMain = offMain && part.entry.readsOnMainQueueOnly
+            let reading = plainOffMain ? nil : ProgressReading(of: part.entry.progress, weight: nil)
+            return IndicatorTree.PartReading(part: part, reading: reading)
+        }
+    }
+
+    private mutating func fold(
+        _ readings: [IndicatorTree.PartReading],
+        in node: IndicatorTree.NodeID = IndicatorTree.rootID
+    ) -> Batch.Summary {
+        tree.foldProgress(from: node, settling: false, readings: readings, now: 1).summary
+    }
+
+    private mutating func readingNow(_ node: IndicatorTree.NodeID = IndicatorTree.rootID) -> Batch.Summary {
+        fold(read(list(node)), in: node)
+    }
+
+    /// Listed [P], Q added, P finished, folded: the fold sees Q running, so the batch goes on
+    /// (a fold of the reader's own list would find nothing running and reset it). P ended after
+    /// it was listed: it waits for a reading after its end, at its last reading, then counts
+    /// as done.
+    @Test mutating func aPartAddedAfterTheListKeepsTheBatchRunning() {
+        let p = Token()
+        let q = Token()
+        let first = NetworkActivityProgress(totalUnitCount: 100)
+        begin(p, first)
+        first.completedUnitCount = 40
+        let listed = read(list())
+        begin(q, NetworkActivityProgress(totalUnitCount: 100))
+        var time = EventTime(preread: 1)
+        _ = tree.finishOne(ObjectIdentifier(p), in: root, time: &time)
+        let summary = fold(listed)
+        #expect(summary.isRunning)
+        #expect(summary.completed == 40 && summary.total == 200, "P waits at 40, Q at 0")
+        let next = readingNow()
+        #expect(next.completed == 100 && next.total == 200, "P read after its end counts as done")
+        #expect(tree.progressParts(of: root).count == 1)
+    }
+
+    /// A plain `Progress` cancelled, then its token released: a fold off the main queue cannot
+    /// read it, so it waits (never counted as done); the next main-queue fold reads it cancelled
+    /// and drops it from both sums.
+    @Test mutating func aCancelledPlainPartFoldedOffTheMainQueueWaitsForAMainReading() {
+        var download: Token? = Token()
+        let other = Token()
+        let bytes = Progress(totalUnitCount: 100)
+        begin(download!, bytes)
+        begin(other, NetworkActivityProgress(totalUnitCount: 100))
+        bytes.completedUnitCount = 50
+        #expect(readingNow().completed == 50)
+        bytes.cancel()
+        download = nil
+        let offMain = fold(read(list(), offMain: true))
+        #expect(offMain.completed != 150, "never counted as done")
+        #expect(tree.progressParts(of: root).count == 2, "it waits, listed")
+        let onMain = readingNow()
+        #expect(onMain.completed == 0 && onMain.total == 100, "0 of 100: the cancelled one left")
+        #expect(tree.progressParts(of: root).count == 1)
+    }
+
+    /// Two parts under one token (a group's operations), one complete: the finish of one task
+    /// ends the complete part, and the other runs on (40 of 110, not 100 %).
+    @Test mutating func aFinishUnderARepeatedTokenEndsItsCompletePartFirst() {
+        let uploads = Token()
+        let big = NetworkActivityProgress(totalUnitCount: 100)
+        let small = NetworkActivityProgress(totalUnitCount: 10)
+        begin(uploads, big)
+        begin(uploads, small)
+        big.completedUnitCount = 30
+        small.completedUnitCount = 10
+        var time = EventTime(preread: 1)
+        _ = tree.finishOne(ObjectIdentifier(uploads), in: root, time: &time)
+        let summary = readingNow()
+        #expect(summary.isRunning)
+        #expect(summary.completed == 40 && summary.total == 110)
+        #expect(tree.progressParts(of: root).map(\.progress) == [big])
+    }
+
+    /// The same finish, folded off the main queue while one part is a plain `Progress` whose
+    /// reading is old: which part finished cannot be told, so none leaves until a fresh reading.
+    @Test mutating func aFinishUnderARepeatedTokenWaitsForFreshReadings() {
+        let uploads = Token()
+        let big = NetworkActivityProgress(totalUnitCount: 100)
+        let small = Progress(totalUnitCount: 10)
+        begin(uploads, big)
+        begin(uploads, small)
+        small.completedUnitCount = 10
+        var time = EventTime(preread: 1)
+        _ = tree.finishOne(ObjectIdentifier(uploads), in: root, time: &time)
+        _ = fold(read(list(), offMain: true))
+        #expect(tree.progressParts(of: root).count == 2, "small's old reading says 0 of 10")
+        let summary = readingNow()
+        #expect(summary.completed == 10 && summary.total == 110, "small done, big at 0")
+    }
+
+    /// A part begun in a grandchild is listed in each ancestor; settling from a sibling folds
+    /// the root's ended part, read once.
+    @Test mutating func aPartRollsUpToEveryAncestor() {
+        var time = EventTime(preread: 0)
+        let child = tree.addNode(childOf: root, label: "child", diagnosticsHandler: IndicatorTree.silent)
+        let grandchild = tree.addNode(childOf: child, label: "grandchild", diagnosticsHandler: IndicatorTree.silent)
+        let sibling = tree.addNode(childOf: root, label: "sibling", diagnosticsHandler: IndicatorTree.silent)
+        let token = Token()
+        begin(token, NetworkActivityProgress(totalUnitCount: 100), in: grandchild)
+        #expect([grandchild, child, root].allSatisfy { tree.progressParts(of: $0).count == 1 })
+        #expect(tree.progressParts(of: sibling).isEmpty)
+        _ = tree.finishOne(ObjectIdentifier(token), in: grandchild, time: &time)
+        let toRead = tree.partsToRead(from: sibling, settling: true)
+        #expect(toRead.count == 1 && toRead[0].hadEnded)
+        _ = tree.foldProgress(from: sibling, settling: true, readings: read(toRead), now: 1)
+        #expect(tree.progressParts(of: root).isEmpty)
+        #expect(tree.progressParts(of: child).count == 1, "not on the sibling's chain")
+    }
+}
