@@ -58,7 +58,7 @@ public final class NetworkActivityGroup: Sendable {
     /// ``cancelOperations()`` or a manager reset) it does nothing (it never takes from another
     /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
     public func operationFinished() {
-        if manager.driver.finishOne(ObjectIdentifier(key)) != .finished {
+        if manager.driver.finishOne(.key(ObjectIdentifier(key))) != .finished {
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
         // The finished operation's part leaves its batch now, as done: a later cancel of the

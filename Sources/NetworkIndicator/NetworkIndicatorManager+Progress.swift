@@ -93,7 +93,7 @@ extension NetworkIndicatorManager {
             weight: weight,
             token: token,
             node: driver.node,
-            pinned: opaque.map { PinnedSlot(slot: $0.slot, generation: $0.generation) },
+            pinned: opaque?.pinned,
             failure: failure
         )
         var rollUps: [ProgressRollUp] = []

@@ -256,22 +256,13 @@ public final class NetworkIndicatorManager: Sendable {
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1).
     public func finishedNetworkTask(forToken token: AnyObject) {
-        let opaque = ownOpaqueToken(token)
-        let outcome =
-            if let opaque {
-                driver.finishOne(pinnedAt: opaque.slot, generation: opaque.generation)
-            } else {
-                driver.finishOne(ObjectIdentifier(token))
-            }
-        switch outcome {
+        let reference: TaskReference =
+            if let opaque = ownOpaqueToken(token) { .pinned(opaque.pinned) } else { .key(ObjectIdentifier(token)) }
+        switch driver.finishOne(reference) {
         case .finished:
             break
         case .unknown:
-            let ended =
-                if let opaque { driver.labelOfEndedToken(pinnedAt: opaque.pinned) } else {
-                    driver.labelOfEndedToken(ObjectIdentifier(token))
-                }
-            let label = ended ?? ActivityLabel.typeName(of: token)
+            let label = driver.labelOfEndedToken(reference) ?? ActivityLabel.typeName(of: token)
             driver.report(.unknownFinish, label: label)
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))

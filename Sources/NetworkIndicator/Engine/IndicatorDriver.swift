@@ -93,11 +93,6 @@ final class IndicatorDriver: Sendable {
         runEvent { $0.beginOpaqueToken(pinned, label: label, site: site, in: node, time: &$1) }
     }
 
-    /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
-    func finishOne(pinnedAt slot: Int32, generation: UInt32) -> TaskRegistry.FinishOutcome {
-        runEvent { $0.finishOne(pinnedAt: slot, generation: generation, in: node, time: &$1) }
-    }
-
     /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed
     /// and its generation bumped. A stale pair changes nothing.
     @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")
@@ -105,10 +100,10 @@ final class IndicatorDriver: Sendable {
         runEventWithoutResult { $0.release(pinnedAt: slot, generation: generation, in: node, time: &$1) }
     }
 
-    /// Ends one task under `key`.
+    /// Ends one task of the token `reference` names; a stale pinned slot is `.unknown`.
     @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
-    func finishOne(_ key: ObjectIdentifier) -> TaskRegistry.FinishOutcome {
-        runEvent { $0.finishOne(key, in: node, time: &$1) }
+    func finishOne(_ reference: TaskReference) -> TaskRegistry.FinishOutcome {
+        runEvent { $0.finishOne(reference, in: node, time: &$1) }
     }
 
     /// Ends one task under `key` while `object`'s work goes on: a cancel of this manager or of
@@ -169,15 +164,10 @@ final class IndicatorDriver: Sendable {
         tree.withLock { $0.activeTaskCount(of: node) }
     }
 
-    /// For the report of a finish that found no task: the label the live caller's token `key` was
+    /// For the report of a finish that found no task: the label the token `reference` names was
     /// begun with, if its tasks ended lately (see ``EndedLabels``).
-    func labelOfEndedToken(_ key: ObjectIdentifier) -> String? {
-        tree.withLock { $0.labelOfEndedToken(key, in: node) }
-    }
-
-    /// As ``labelOfEndedToken(_:)``, for the opaque token pinned at `pinned`.
-    func labelOfEndedToken(pinnedAt pinned: PinnedSlot) -> String? {
-        tree.withLock { $0.labelOfEndedToken(pinnedAt: pinned, in: node) }
+    func labelOfEndedToken(_ reference: TaskReference) -> String? {
+        tree.withLock { $0.labelOfEndedToken(reference, in: node) }
     }
 
     /// The open operations of the group keyed `key`.

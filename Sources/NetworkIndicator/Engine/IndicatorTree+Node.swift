@@ -10,24 +10,16 @@ extension IndicatorTree {
         read(id, ifGone: 0) { $0.activeTaskCount }
     }
 
-    /// The open tasks under `key` in `id`, or of the opaque token `pinned` if given; for the
-    /// progress roll-up, never on begin or finish.
-    func openTaskCount(_ key: ObjectIdentifier, pinned: PinnedSlot?, in id: NodeID) -> Int {
-        read(id, ifGone: 0) { node in
-            guard let pinned else { return node.registry.openTaskCount(key) }
-            return node.registry.openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation)
-        }
+    /// The open tasks of the token `reference` names in `id`; for the progress roll-up, never on
+    /// begin or finish.
+    func openTaskCount(_ reference: TaskReference, in id: NodeID) -> Int {
+        read(id, ifGone: 0) { $0.registry.openTaskCount(reference) }
     }
 
-    /// The label the opaque token `pinned` was begun with in `id`, if its tasks were finished lately.
-    func labelOfEndedToken(pinnedAt pinned: PinnedSlot, in id: NodeID) -> String? {
-        read(id, ifGone: nil) { $0.registry.endedLabels.label(ofPinned: pinned) }
-    }
-
-    /// The label the caller's token `key` was begun with in `id`, if its tasks ended lately and it
-    /// is still alive (see ``EndedLabels``).
-    func labelOfEndedToken(_ key: ObjectIdentifier, in id: NodeID) -> String? {
-        read(id, ifGone: nil) { $0.registry.endedLabels.label(of: key) }
+    /// The label the token `reference` names was begun with in `id`, if its tasks were finished
+    /// lately (a caller's token only while it is alive; see ``EndedLabels``).
+    func labelOfEndedToken(_ reference: TaskReference, in id: NodeID) -> String? {
+        read(id, ifGone: nil) { $0.registry.endedLabels.label(of: reference) }
     }
 
     /// The open operations of the group keyed `key` in `id`.

@@ -115,7 +115,7 @@ extension IndicatorTree {
         }
         var unmeasured = activeTaskCount(of: id)
         for tasks in summary.measured {
-            unmeasured -= min(openTaskCount(tasks.key, pinned: tasks.pinned, in: tasks.node), tasks.cap)
+            unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
         }
         return (summary, unmeasured > 0)
     }
@@ -155,7 +155,7 @@ extension IndicatorTree {
     /// The tasks open under `entry`'s token in its node: none once the token is gone.
     func openTaskCount(of entry: ProgressEntry) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
-        entry.tokenIsGone ? 0 : openTaskCount(entry.key, pinned: entry.pinned, in: entry.task.node)
+        entry.tokenIsGone ? 0 : openTaskCount(entry.reference, in: entry.task.node)
     }
 
     /// The indices of `id` and of each of its ancestors, `id` first.

@@ -324,14 +324,14 @@ struct IndicatorTree {
         }
     }
 
-    /// Ends one task under `key`.
+    /// Ends one task of the token `reference` names; a stale pinned slot is `.unknown`.
     @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
     mutating func finishOne(
-        _ key: ObjectIdentifier,
+        _ reference: TaskReference,
         in id: NodeID,
         time: inout EventTime
     ) -> (TaskRegistry.FinishOutcome, Bool) {
-        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(key) }
+        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in node.registry.finishOne(reference) }
     }
 
     /// Ends one task of `key` and keeps `object` within a cancel's reach, uncounted (see
@@ -345,18 +345,6 @@ struct IndicatorTree {
     ) -> (TaskRegistry.FinishOutcome, Bool) {
         changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
             node.registry.stopCounting(key, object: object, keepingAlive: &keptAlive)
-        }
-    }
-
-    /// Ends one task of the opaque token at (`slot`, `generation`); a stale pair is `.unknown`.
-    mutating func finishOne(
-        pinnedAt slot: Int32,
-        generation: UInt32,
-        in id: NodeID,
-        time: inout EventTime
-    ) -> (TaskRegistry.FinishOutcome, Bool) {
-        changeTasks(in: id, time: &time, ifGone: .unknown) { node, _ in
-            node.registry.finishOne(pinnedAt: slot, generation: generation)
         }
     }
 

@@ -22,13 +22,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// The token and the node that began the task: what groups a batch's parts, since one
     /// token may run tasks in several managers of a tree, and each counts on its own.
     let task: TaskKey
-    /// The registry key of the task (the token's identity).
-    var key: ObjectIdentifier { task.token }
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// The slot and generation pinned to the token when it is an opaque token of the node that
-    /// began the task (such a token is not in the registry's table).
-    let pinned: PinnedSlot?
+    /// How the registry of the node that began the task names its token: by its identity, or,
+    /// for an opaque token of that node, by its pinned slot (such a token is not in the table).
+    let reference: TaskReference
     /// Where the code that runs the task records that it failed, if it can tell.
     private let failure: FailureRecord?
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
@@ -47,7 +45,7 @@ final class ProgressEntry: @unchecked Sendable {
         weight: Int64?,
         token: AnyObject,
         node: IndicatorTree.NodeID,
-        pinned: PinnedSlot?,
+        pinned: PinnedSlot? = nil,
         failure: FailureRecord?
     ) {
         self.progress = progress
@@ -57,7 +55,7 @@ final class ProgressEntry: @unchecked Sendable {
         self.readsOnMainQueueOnly = !(progress is any SelfReadingProgress)
         self.task = TaskKey(token: ObjectIdentifier(token), node: node)
         self.token = token
-        self.pinned = pinned
+        self.reference = pinned.map { .pinned($0) } ?? .key(ObjectIdentifier(token))
     }
 
     /// Whether the token is gone; under the tree's lock, a live token's key is certainly still
@@ -67,7 +65,7 @@ final class ProgressEntry: @unchecked Sendable {
     /// Up to `cap` open tasks of this task's token, in the node that began it, measured by its
     /// progress.
     func measuring(_ cap: Int) -> MeasuredTasks {
-        MeasuredTasks(node: task.node, key: key, pinned: pinned, cap: cap)
+        MeasuredTasks(node: task.node, reference: reference, cap: cap)
     }
 
     /// Whether the code that runs the task recorded that it failed.
@@ -88,13 +86,12 @@ struct TaskKey: Hashable, Sendable {
     let node: IndicatorTree.NodeID
 }
 
-/// Up to `cap` open tasks of the token `key` (or of the opaque token pinned at `pinned`) in node
-/// `node`, which a running part of known size measures: what is left of a scope's tasks is work
-/// of unknown size (``NetworkProgressSnapshot/hasIndeterminateWork``).
+/// Up to `cap` open tasks of the token `reference` names in node `node`, which a running part of
+/// known size measures: what is left of a scope's tasks is work of unknown size
+/// (``NetworkProgressSnapshot/hasIndeterminateWork``).
 struct MeasuredTasks: Equatable, Sendable {
     let node: IndicatorTree.NodeID
-    let key: ObjectIdentifier
-    let pinned: PinnedSlot?
+    let reference: TaskReference
     let cap: Int
 }
 

@@ -34,23 +34,20 @@ struct EndedLabels {
         ended.append(new)
     }
 
-    /// The label the token `key` was last begun with, if it is still alive and among the last
-    /// ``capacity`` ended. Called with the lock held, for a token the caller still holds: the
-    /// weak reference yields that token (or `nil`), so no object is released here.
-    func label(of key: ObjectIdentifier) -> String? {
+    /// The label the token `reference` names was last begun with, if it is among the last
+    /// ``capacity`` ended and (a caller's token) still alive. Called with the lock held, for a
+    /// token the caller still holds: the weak reference yields that token (or `nil`), so no
+    /// object is released here.
+    func label(of reference: TaskReference) -> String? {
         for index in ended.indices.reversed() {
-            guard case .token(key, var token) = ended[index].owner else { continue }
-            return token.load() != nil ? ended[index].label : nil
-        }
-        return nil
-    }
-
-    /// The label the opaque token pinned at `pinned` was last begun with, if among the last
-    /// ``capacity`` ended.
-    func label(ofPinned pinned: PinnedSlot) -> String? {
-        for index in ended.indices.reversed() {
-            guard case .pinned(pinned) = ended[index].owner else { continue }
-            return ended[index].label
+            switch (ended[index].owner, reference) {
+            case (.token(let key, var token), .key(let wanted)) where key == wanted:
+                return token.load() != nil ? ended[index].label : nil
+            case (.pinned(let pinned), .pinned(let wanted)) where pinned == wanted:
+                return ended[index].label
+            default:
+                continue
+            }
         }
         return nil
     }

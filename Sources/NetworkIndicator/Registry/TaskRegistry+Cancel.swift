@@ -46,7 +46,7 @@ extension TaskRegistry {
         object: AnyObject,
         keepingAlive keptAlive: inout [AnyObject]
     ) -> FinishOutcome {
-        let outcome = finishOne(key)
+        let outcome = finishKeyed(key)
         guard outcome == .finished else { return outcome }
         var isHeld = false
         uncountedWork.removeAll { held in

@@ -28,7 +28,7 @@ extension TaskRegistry {
         site: CallSite = .none,
         now: @autoclosure () -> TimeInterval
     ) -> Bool {
-        guard isPinned(slot, in: generation) else { return false }
+        guard isPinned(PinnedSlot(slot: slot, generation: generation)) else { return false }
         let index = Int(slot)
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
@@ -41,12 +41,13 @@ extension TaskRegistry {
     }
 
     /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
-    mutating func finishOne(pinnedAt slot: Int32, generation: UInt32) -> FinishOutcome {
-        guard isPinned(slot, in: generation), slots[Int(slot)].count > 0 else { return .unknown }
+    mutating func finishPinned(_ pinned: PinnedSlot) -> FinishOutcome {
+        let slot = pinned.slot
+        guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
             if slots[Int(slot)].hasLabel, let label = pinnedLabels[slot] {
                 // For the report of a second finish (a helper's release pays nothing).
-                endedLabels.remember(label, pinned: PinnedSlot(slot: slot, generation: generation))
+                endedLabels.remember(label, pinned: pinned)
             }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
             subtractTasks(ofPinned: Int(slot))
@@ -62,7 +63,7 @@ extension TaskRegistry {
     /// tasks end, the slot is freed and its generation bumped, so that the pair goes stale. A
     /// stale pair (another generation, or a slot out of range) changes nothing.
     mutating func release(pinnedAt slot: Int32, generation: UInt32) {
-        guard isPinned(slot, in: generation) else { return }
+        guard isPinned(PinnedSlot(slot: slot, generation: generation)) else { return }
         let index = Int(slot)
         subtractTasks(ofPinned: index)
         pinnedCount -= 1
@@ -70,16 +71,11 @@ extension TaskRegistry {
         firstFreeSlot = slot
     }
 
-    /// The open tasks of the opaque token pinned at `slot` in `generation`; none for a stale pair.
-    func openTaskCount(pinnedAt slot: Int32, generation: UInt32) -> Int {
-        isPinned(slot, in: generation) ? slots[Int(slot)].count : 0
-    }
-
     /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
-    private func isPinned(_ slot: Int32, in generation: UInt32) -> Bool {
-        let index = Int(slot)
+    func isPinned(_ pinned: PinnedSlot) -> Bool {
+        let index = Int(pinned.slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
-            && slots[index].generation == generation
+            && slots[index].generation == pinned.generation
     }
 
     /// Takes the tasks of the pinned entry at `index` out of the count and drops its label; the
@@ -127,4 +123,11 @@ extension TaskRegistry.Entry {
 struct PinnedSlot: Equatable, Sendable {
     let slot: Int32
     let generation: UInt32
+}
+
+/// The one way to name a task's token in the engine: a caller's token by its identity, or an
+/// opaque token by the slot pinned to it.
+enum TaskReference: Equatable, Sendable {
+    case key(ObjectIdentifier)
+    case pinned(PinnedSlot)
 }

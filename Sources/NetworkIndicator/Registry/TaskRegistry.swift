@@ -86,9 +86,26 @@ struct TaskRegistry {
         if let label { labels[key] = label }
     }
 
+    /// Ends one task of the token `reference` names.
+    @inline(__always)  // the case is known at every call site: no switch at run time
+    mutating func finishOne(_ reference: TaskReference) -> FinishOutcome {
+        switch reference {
+        case .key(let key): finishKeyed(key)
+        case .pinned(let pinned): finishPinned(pinned)
+        }
+    }
+
+    /// The open tasks of the token `reference` names.
+    func openTaskCount(_ reference: TaskReference) -> Int {
+        switch reference {
+        case .key(let key): table.value(for: key).map { slots[Int($0)].count } ?? 0
+        case .pinned(let pinned): isPinned(pinned) ? slots[Int(pinned.slot)].count : 0
+        }
+    }
+
     /// Ends one task of `key`; a late finish of a task a cancel ended is absorbed first, even if
     /// `key` was begun again since (its new task stays open until its own finish).
-    mutating func finishOne(_ key: ObjectIdentifier) -> FinishOutcome {
+    mutating func finishKeyed(_ key: ObjectIdentifier) -> FinishOutcome {
         if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .finished }
         guard let position = table.position(of: key) else { return .unknown }
         let index = Int(table.value(at: position))
@@ -110,11 +127,6 @@ struct TaskRegistry {
     mutating func finishAll(_ key: ObjectIdentifier) -> Int {
         guard let position = table.position(of: key) else { return 0 }
         return finishEntry(at: Int(table.value(at: position)), tablePosition: position)
-    }
-
-    /// The open tasks under `key`, of whatever kind.
-    func openTaskCount(_ key: ObjectIdentifier) -> Int {
-        table.value(for: key).map { slots[Int($0)].count } ?? 0
     }
 
     /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.

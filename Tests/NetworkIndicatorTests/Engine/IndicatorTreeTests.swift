@@ -202,8 +202,8 @@ struct IndicatorTreeTests {
         #expect(!popped)
         #expect(family.tree.activeTaskCount(of: family.sibling) == 0)
         let key = ObjectIdentifier(Token.self)
-        #expect(family.tree.openTaskCount(key, pinned: nil, in: family.sibling) == 0, "a gone node measures nothing")
-        #expect(family.tree.openTaskCount(key, pinned: PinnedSlot(slot: 0, generation: 0), in: family.sibling) == 0)
+        #expect(family.tree.openTaskCount(.key(key), in: family.sibling) == 0, "a gone node measures nothing")
+        #expect(family.tree.openTaskCount(.pinned(PinnedSlot(slot: 0, generation: 0)), in: family.sibling) == 0)
         #expect(family.tree.groupCount(for: key, in: family.sibling) == 0, "nor has a group open")
         var keptAlive: [AnyObject] = []
         let snapshot = family.tree.snapshot(of: family.sibling, keepingAlive: &keptAlive)

@@ -66,7 +66,7 @@ struct TreeProgressTests {
         let listed = read(list())
         begin(q, NetworkActivityProgress(totalUnitCount: 100))
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(ObjectIdentifier(p), in: root, time: &time)
+        _ = tree.finishOne(.key(ObjectIdentifier(p)), in: root, time: &time)
         let summary = fold(listed)
         #expect(summary.isRunning)
         #expect(summary.completed == 40 && summary.total == 200, "P waits at 40, Q at 0")
@@ -107,7 +107,7 @@ struct TreeProgressTests {
         big.completedUnitCount = 30
         small.completedUnitCount = 10
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(ObjectIdentifier(uploads), in: root, time: &time)
+        _ = tree.finishOne(.key(ObjectIdentifier(uploads)), in: root, time: &time)
         let summary = readingNow()
         #expect(summary.isRunning)
         #expect(summary.completed == 40 && summary.total == 110)
@@ -124,7 +124,7 @@ struct TreeProgressTests {
         begin(uploads, small)
         small.completedUnitCount = 10
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(ObjectIdentifier(uploads), in: root, time: &time)
+        _ = tree.finishOne(.key(ObjectIdentifier(uploads)), in: root, time: &time)
         _ = fold(read(list(), offMain: true))
         #expect(tree.progressParts(of: root).count == 2, "small's old reading says 0 of 10")
         let summary = readingNow()
@@ -142,7 +142,7 @@ struct TreeProgressTests {
         begin(token, NetworkActivityProgress(totalUnitCount: 100), in: grandchild)
         #expect([grandchild, child, root].allSatisfy { tree.progressParts(of: $0).count == 1 })
         #expect(tree.progressParts(of: sibling).isEmpty)
-        _ = tree.finishOne(ObjectIdentifier(token), in: grandchild, time: &time)
+        _ = tree.finishOne(.key(ObjectIdentifier(token)), in: grandchild, time: &time)
         let toRead = tree.partsToRead(from: sibling, settling: true)
         #expect(toRead.count == 1 && toRead[0].hadEnded)
         _ = tree.foldProgress(from: sibling, settling: true, readings: read(toRead), now: 1)

@@ -13,10 +13,10 @@ struct EndedLabelsTests {
         for index in 0..<count {
             labels.remember("task \(index)", pinned: PinnedSlot(slot: Int32(index), generation: 1))
         }
-        #expect(labels.label(ofPinned: PinnedSlot(slot: 0, generation: 1)) == nil)
-        #expect(labels.label(ofPinned: PinnedSlot(slot: 1, generation: 1)) == nil)
+        #expect(labels.label(of: .pinned(PinnedSlot(slot: 0, generation: 1))) == nil)
+        #expect(labels.label(of: .pinned(PinnedSlot(slot: 1, generation: 1))) == nil)
         for index in 2..<count {
-            let label = labels.label(ofPinned: PinnedSlot(slot: Int32(index), generation: 1))
+            let label = labels.label(of: .pinned(PinnedSlot(slot: Int32(index), generation: 1)))
             #expect(label == "task \(index)", "the last \(EndedLabels.capacity) are kept")
         }
     }
@@ -31,6 +31,6 @@ struct EndedLabelsTests {
         let token = PinnedSlot(slot: 0, generation: 1)
         labels.remember("upload", pinned: token)  // the last place left
         labels.remember("retry", pinned: token)  // the list full: the oldest goes
-        #expect(labels.label(ofPinned: token) == "retry")
+        #expect(labels.label(of: .pinned(token)) == "retry")
     }
 }

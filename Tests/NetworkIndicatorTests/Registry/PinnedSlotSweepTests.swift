@@ -85,7 +85,7 @@ struct PinnedSlotSweepTests {
             labels == Set((180..<200).map { "\($0)" } + ["NetworkActivityToken"]),
             "labels moved with their entries"
         )
-        #expect(registry.finishOne(ObjectIdentifier(objects[0])) == .finished)
+        #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .finished)
         #expect(registry.activeTaskCount == 21)
         #expect(registry.nextPinnedSlot == 0, "the slot just freed is the next one taken")
     }

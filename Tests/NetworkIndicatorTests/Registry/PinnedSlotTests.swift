@@ -69,11 +69,11 @@ struct PinnedSlotTests {
         var finished: Object? = Object()
         registry.begin(finishedKey, object: finished, kind: .token, label: nil, now: 0)
         finished = nil
-        let outcome = registry.finishOne(finishedKey)
+        let outcome = registry.finishOne(.key(finishedKey))
         #expect(outcome == .tokenDead)
         expectCounted("a dead entry finished")
         registry.finishAll(ObjectIdentifier(tokens[0]))
-        _ = registry.finishOne(ObjectIdentifier(group))
+        _ = registry.finishOne(.key(ObjectIdentifier(group)))
         expectCounted("finishes")
         #expect(registry.entryCount == 122)
         tokens.removeLast(100)
@@ -125,7 +125,7 @@ struct PinnedSlotTests {
         registry.release(pinned: slot)
         #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
         #expect(registry.table.value(for: key) == index, "and its entry")
-        let finishedByKey = registry.finishOne(key)
+        let finishedByKey = registry.finishOne(.key(key))
         #expect(finishedByKey == .finished)
     }
 
@@ -302,7 +302,7 @@ extension TaskRegistry {
     var nextPinnedSlot: Int32 { firstFreeSlot >= 0 ? firstFreeSlot : Int32(slots.count) }
 
     func hasOpenTask(_ pinned: PinnedSlot) -> Bool {
-        openTaskCount(pinnedAt: pinned.slot, generation: pinned.generation) > 0
+        openTaskCount(.pinned(pinned)) > 0
     }
 
     mutating func beginPinned(_ pinned: PinnedSlot, label: String?, now: TimeInterval) -> Bool {
@@ -310,7 +310,7 @@ extension TaskRegistry {
     }
 
     mutating func finishOne(pinned: PinnedSlot) -> FinishOutcome {
-        finishOne(pinnedAt: pinned.slot, generation: pinned.generation)
+        finishOne(.pinned(pinned))
     }
 
     mutating func release(pinned: PinnedSlot) {
