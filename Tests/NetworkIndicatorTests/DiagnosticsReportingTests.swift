@@ -73,7 +73,7 @@ struct DiagnosticsReportingTests {
         let request = NSObject()
         harness.manager.beganNetworkTask(withToken: request, label: "upload")
         harness.manager.finishedNetworkTask(forToken: request)
-        for index in 0..<EndedLabels.capacity {
+        for index in 0..<TaskLabels.endedCapacity {
             harness.manager.beganNetworkTask(withToken: NSObject(), label: "abandoned \(index)")
         }
         harness.advance(by: 1)  // the sweep ends the dead tokens' tasks
@@ -99,7 +99,7 @@ struct DiagnosticsReportingTests {
 
     /// The memory of ended labels is bounded: past the last 16, a late finish falls back to the
     /// type's name. Sixteen is what `finishedNetworkTask(forToken:)` promises: written out, not
-    /// taken from `EndedLabels.capacity`.
+    /// taken from `TaskLabels.endedCapacity`.
     @Test func onlyTheLastSixteenEndedLabelsAreRemembered() {
         let harness = Harness()
         let tokens = (0..<17).map { _ in NSObject() }
@@ -127,7 +127,7 @@ struct DiagnosticsReportingTests {
     /// over the older one, still kept.
     @Test func aLateFinishNamesTheLastLabelEvenWhenTheListFilledBetween() {
         let harness = Harness()
-        let others = (1..<EndedLabels.capacity).map { _ in NSObject() }
+        let others = (1..<TaskLabels.endedCapacity).map { _ in NSObject() }
         for (index, token) in others.enumerated() {
             harness.manager.beganNetworkTask(withToken: token, label: "load \(index)")
             harness.manager.finishedNetworkTask(forToken: token)

@@ -165,7 +165,7 @@ final class IndicatorDriver: Sendable {
     }
 
     /// For the report of a finish that found no task: the label the token `reference` names was
-    /// begun with, if its tasks ended lately (see ``EndedLabels``).
+    /// begun with, if its tasks ended lately (see ``TaskLabels``).
     func labelOfEndedToken(_ reference: TaskReference) -> String? {
         tree.withLock { $0.labelOfEndedToken(reference, in: node) }
     }

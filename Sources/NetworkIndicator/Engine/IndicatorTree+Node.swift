@@ -17,9 +17,9 @@ extension IndicatorTree {
     }
 
     /// The label the token `reference` names was begun with in `id`, if its tasks were finished
-    /// lately (a caller's token only while it is alive; see ``EndedLabels``).
+    /// lately (a caller's token only while it is alive; see ``TaskLabels``).
     func labelOfEndedToken(_ reference: TaskReference, in id: NodeID) -> String? {
-        read(id, ifGone: nil) { $0.registry.endedLabels.label(of: reference) }
+        read(id, ifGone: nil) { $0.registry.labels.endedLabel(of: reference) }
     }
 
     /// The open operations of the group keyed `key` in `id`.

@@ -14,8 +14,9 @@ extension TaskRegistry {
         slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
         activeTaskCount += 1
         pinnedCount += 1
-        if let label { pinnedLabels[slot] = label }
-        return PinnedSlot(slot: slot, generation: slots[index].generation)
+        let pinned = PinnedSlot(slot: slot, generation: slots[index].generation)
+        if let label { labels.begin(.pinned(pinned), label: label) }
+        return pinned
     }
 
     /// Begins one more task of the opaque token pinned at `slot` in `generation`; the first
@@ -32,7 +33,7 @@ extension TaskRegistry {
         let index = Int(slot)
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
-            if let label { pinnedLabels[slot] = label }
+            if let label { labels.begin(.pinned(PinnedSlot(slot: slot, generation: generation)), label: label) }
         } else {
             slots[index].count += 1
         }
@@ -45,10 +46,8 @@ extension TaskRegistry {
         let slot = pinned.slot
         guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .unknown }
         if slots[Int(slot)].count == 1 {
-            if slots[Int(slot)].hasLabel, let label = pinnedLabels[slot] {
-                // For the report of a second finish (a helper's release pays nothing).
-                endedLabels.remember(label, pinned: pinned)
-            }
+            // Remembered for the report of a second finish (a helper's release pays nothing).
+            if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
             subtractTasks(ofPinned: Int(slot))
             slots[Int(slot)].count = 0
@@ -82,7 +81,9 @@ extension TaskRegistry {
     /// caller writes the entry (its count, or ``Entry/unpin(next:)``).
     private mutating func subtractTasks(ofPinned index: Int) {
         activeTaskCount -= slots[index].count
-        if slots[index].hasLabel { pinnedLabels[Int32(index)] = nil }
+        if slots[index].hasLabel {
+            labels.end(.pinned(PinnedSlot(slot: Int32(index), generation: slots[index].generation)), remembering: false)
+        }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
@@ -120,14 +121,14 @@ extension TaskRegistry.Entry {
 
 /// What the registry issues to a new opaque token: its slot and the slot's generation, which name
 /// the token's entry until the token is released, then nothing.
-struct PinnedSlot: Equatable, Sendable {
+struct PinnedSlot: Hashable, Sendable {
     let slot: Int32
     let generation: UInt32
 }
 
 /// The one way to name a task's token in the engine: a caller's token by its identity, or an
 /// opaque token by the slot pinned to it.
-enum TaskReference: Equatable, Sendable {
+enum TaskReference: Hashable, Sendable {
     case key(ObjectIdentifier)
     case pinned(PinnedSlot)
 }

@@ -23,14 +23,12 @@ struct TaskRegistry {
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
-    private(set) var labels: [ObjectIdentifier: String] = [:]
-    /// The labels of labelled pinned entries, by slot.
-    var pinnedLabels: [Int32: String] = [:]
+    /// The labels of the open labelled tokens, and of the last labelled tokens whose tasks ended
+    /// (for a late finish's report).
+    var labels = TaskLabels()
     /// The generation of an appended slot: above that of every slot cut from the array, so that a
     /// stale pair never matches a later token at a re-appended slot.
     private(set) var appendedGeneration: UInt32 = 0
-    /// The labels of the last labelled tokens whose tasks ended, for a late finish's report.
-    var endedLabels = EndedLabels()
     /// Every open task: the entries' counts plus ``pushCount``.
     var activeTaskCount = 0
     /// Slots not on the free list: each in the table or pinned, never both.
@@ -83,7 +81,7 @@ struct TaskRegistry {
         }
         slots[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, site: site, now: now())
         if kind.isSwept { sweptEntryCount += 1 }
-        if let label { labels[key] = label }
+        if let label { labels.begin(.key(key), label: label) }
     }
 
     /// Ends one task of the token `reference` names.
@@ -138,7 +136,7 @@ struct TaskRegistry {
 
     func label(at index: Int) -> String? {
         guard slots[index].hasLabel else { return nil }
-        return slots[index].isPinned ? pinnedLabels[Int32(index)] : labels[slots[index].key]
+        return labels.label(of: reference(at: index))
     }
 
     // MARK: - Push/pop
@@ -166,7 +164,7 @@ struct TaskRegistry {
     /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task. The labels of
     /// the tokens' tasks are remembered, as a finish would (a dead token's is never read).
     mutating func finishEverything() {
-        if !labels.isEmpty || !pinnedLabels.isEmpty { rememberLabelsOfOpenTokens() }
+        if labels.hasOpenLabels { rememberLabelsOfOpenTokens() }
         firstFreeSlot = -1
         if pinnedCount == 0 {
             forgetGenerations(ofSlotsFrom: 0)
@@ -174,7 +172,7 @@ struct TaskRegistry {
         } else {
             for index in slots.indices.reversed() {
                 if slots[index].isPinned {
-                    slots[index].count = 0  // its label goes with `labels` below
+                    slots[index].count = 0  // its label was ended above
                 } else {
                     slots[index].free(next: firstFreeSlot)
                     firstFreeSlot = Int32(index)
@@ -182,8 +180,6 @@ struct TaskRegistry {
             }
         }
         table.removeAll()
-        labels.removeAll()
-        pinnedLabels.removeAll()
         cancelledTasks.removeAll()
         activeTaskCount = 0
         sweptEntryCount = 0
@@ -199,16 +195,22 @@ struct TaskRegistry {
 
     // MARK: - Private
 
-    /// Before a reset: keeps the labels of the open labelled tokens in ``endedLabels``, loading
-    /// no weak reference (a load here could release a token's last owner under the lock).
+    /// Before a reset: ends the labels of the open labelled tokens, remembering those a late
+    /// finish may ask for (an opaque token's, a caller's weak token's), loading no weak
+    /// reference (a load here could release a token's last owner under the lock).
     private mutating func rememberLabelsOfOpenTokens() {
-        for index in slots.indices where !slots[index].isIdle && slots[index].hasLabel {
-            if slots[index].isPinned, let label = pinnedLabels[Int32(index)] {
-                endedLabels.remember(label, pinned: PinnedSlot(slot: Int32(index), generation: slots[index].generation))
-            } else if slots[index].kind.isSwept, let label = labels[slots[index].key] {
-                endedLabels.remember(label, key: slots[index].key, token: slots[index].token)
-            }
+        let (table, slots) = (self.table, self.slots)
+        labels.endAll { reference in
+            guard case .key(let key) = reference, let found = table.value(for: key) else { return nil }
+            let index = Int(found)
+            return slots[index].kind.isSwept ? slots[index].token : nil
         }
+    }
+
+    /// How the labels name the entry at `index`.
+    private func reference(at index: Int) -> TaskReference {
+        slots[index].isPinned
+            ? .pinned(PinnedSlot(slot: Int32(index), generation: slots[index].generation)) : .key(slots[index].key)
     }
 
     /// A swept entry whose object is gone (or in its `deinit`). Safe under the lock: the weak load
@@ -228,8 +230,8 @@ struct TaskRegistry {
         activeTaskCount -= count
         if isSwept { sweptEntryCount -= 1 }
         // A dead token's label could never be read: it would only push a live one's out.
-        if hasLabel, let label = labels.removeValue(forKey: key), isSwept, !isDead(at: index) {
-            endedLabels.remember(label, key: key, token: slots[index].token)
+        if hasLabel {
+            labels.end(.key(key), token: slots[index].token, remembering: isSwept && !isDead(at: index))
         }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
         slots[index].free(next: firstFreeSlot)
@@ -249,7 +251,7 @@ extension TaskRegistry {
         /// Where the entry's first task began in the caller's code.
         var site: CallSite
         var kind: TaskKind
-        /// The label lives in ``TaskRegistry/labels`` or ``TaskRegistry/pinnedLabels``.
+        /// The label lives in ``TaskRegistry/labels``.
         var hasLabel: Bool
         var isStaleReported = false
         /// Pinned to an opaque token until the token is released, even with no task.

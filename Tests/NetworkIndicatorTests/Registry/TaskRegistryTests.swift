@@ -33,9 +33,9 @@ struct TaskRegistryTests {
         registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: "upload", now: 0)
         let pinned = registry.pin(label: "download", now: 0)
         registry.finishEverything()
-        #expect(registry.labels.isEmpty && registry.pinnedLabels.isEmpty)
-        #expect(registry.endedLabels.label(of: .key(ObjectIdentifier(object))) == "upload")
-        #expect(registry.endedLabels.label(of: .pinned(pinned)) == "download")
+        #expect(registry.labels.openLabelCount == 0)
+        #expect(registry.labels.endedLabel(of: .key(ObjectIdentifier(object))) == "upload")
+        #expect(registry.labels.endedLabel(of: .pinned(pinned)) == "download")
     }
 
     @Test func deadEntryAtAReusedKeyIsReplacedNotMerged() {

@@ -1,0 +1,75 @@
+/// Every label of one registry, in one store: the labels of the open labelled tokens, and those
+/// of the last ``endedCapacity`` labelled tokens whose tasks all ended, so that a late (double)
+/// finish names the task as begun ("upload"), not by its token's type.
+///
+/// A token is named by its ``TaskReference``: a caller's by its identity, an opaque one by its
+/// pinned slot and generation, which no later token shares. An ended caller's token is kept with
+/// a weak reference to it, so an object later at the same address never gets a dead token's
+/// label. Only labelled tokens come here (an entry's `hasLabel` says so without a lookup), so
+/// unlabelled ones pay nothing.
+struct TaskLabels {
+    static let endedCapacity = 16
+
+    private struct Ended {
+        let reference: TaskReference
+        /// The caller's token, for a `.key` reference.
+        let token: WeakWrapper?
+        let label: String
+    }
+
+    /// The labels of the open labelled tokens.
+    private var open: [TaskReference: String] = [:]
+    /// Oldest first, so that a token remembered twice is found by its newer label.
+    private var ended: [Ended] = []
+
+    var hasOpenLabels: Bool { !open.isEmpty }
+    /// How many open tokens have a label.
+    var openLabelCount: Int { open.count }
+
+    /// The open token `reference` was begun with `label`.
+    mutating func begin(_ reference: TaskReference, label: String) {
+        open[reference] = label
+    }
+
+    /// The label of the open token `reference`.
+    func label(of reference: TaskReference) -> String? {
+        open[reference]
+    }
+
+    /// The tasks of `reference` ended: its label leaves the open ones and, if `token` is given
+    /// for a caller's token (or always, for an opaque token, when `remembering`), is kept among the
+    /// ended ones, forgetting the oldest if full.
+    mutating func end(_ reference: TaskReference, token: WeakWrapper? = nil, remembering: Bool = true) {
+        guard let label = open.removeValue(forKey: reference), remembering else { return }
+        remember(label, of: reference, token: token)
+    }
+
+    /// Keeps the labels of every open token among the ended ones (before a reset), then drops the
+    /// open ones. `token(of:)` gives a caller's token's weak reference, or `nil` to forget it.
+    mutating func endAll(token: (TaskReference) -> WeakWrapper?) {
+        for (reference, label) in open {
+            if case .key = reference {
+                guard let token = token(reference) else { continue }
+                remember(label, of: reference, token: token)
+            } else {
+                remember(label, of: reference, token: nil)
+            }
+        }
+        open.removeAll()
+    }
+
+    private mutating func remember(_ label: String, of reference: TaskReference, token: WeakWrapper?) {
+        if ended.count == Self.endedCapacity { ended.removeFirst() }
+        ended.append(Ended(reference: reference, token: token, label: label))
+    }
+
+    /// The label the token `reference` was last begun with, if it is among the last
+    /// ``endedCapacity`` ended and (a caller's token) still alive. Called with the lock held, for a
+    /// token the caller still holds: the weak reference yields that token (or `nil`), so no
+    /// object is released here.
+    func endedLabel(of reference: TaskReference) -> String? {
+        guard let last = ended.lastIndex(where: { $0.reference == reference }) else { return nil }
+        guard var token = ended[last].token else { return ended[last].label }
+        return token.load() != nil ? ended[last].label : nil
+    }
+}
