@@ -38,7 +38,8 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Bool) -> Void
     ) -> NetworkIndicatorObservation {
         body(owner, false)
-        let watch = SlowActivityWatch(threshold: seconds, scheduler: scheduler) { [weak owner] isSlow in
+        let watch = SlowActivityWatch(threshold: seconds, delivery: driver.delivery, node: driver.node) {
+            [weak owner] isSlow in
             guard let owner else { return }
             body(owner, isSlow)
         }

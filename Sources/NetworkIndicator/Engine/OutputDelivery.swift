@@ -196,12 +196,20 @@ final class OutputDelivery {
         _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
     }
 
-    /// Polls `rollUp`, the progress of `node`, every `interval` seconds on the tree's timer, or
-    /// stops polling it (`nil`). Nothing for a node that went.
-    func poll(_ rollUp: ProgressRollUp, every interval: TimeInterval?, for node: IndicatorTree.NodeID) {
+    /// Calls `target` of `node` on the tree's timer after `delay` seconds, then every `interval`
+    /// if given, in place of its call of `kind`; a `nil` delay stops it. Nothing for a node that
+    /// went.
+    func call(
+        _ target: any DeadlineTarget,
+        kind: OutputSchedule.TimerKind,
+        after delay: TimeInterval?,
+        repeating interval: TimeInterval? = nil,
+        leeway: TimeInterval = 0,
+        for node: IndicatorTree.NodeID
+    ) {
         guard let scheduler, modifyOutlet(node, { _ in () }) != nil else { return }
         let now = scheduler.now
-        deadlines.poll(rollUp, every: interval, of: node, now: now)
+        deadlines.call(target, kind: kind, after: delay, repeating: interval, leeway: leeway, of: node, now: now)
         arm(scheduler, now: now)
     }
 
@@ -286,7 +294,7 @@ final class OutputDelivery {
             for answer in answers { perform(answer) }
         }
         for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
-        for poll in due where poll.kind == .progressPoll { poll.rollUp?.tick() }
+        for call in due where call.kind.isCall { call.target?.deadlineFired() }
         arm(scheduler, now: now)
     }
 

@@ -23,6 +23,11 @@ struct OutputSchedule {
         case sweep
         /// A ``ProgressRollUp``'s repeating poll (not the schedule's: the roll-up asks for it).
         case progressPoll
+        /// A ``SlowActivityWatch``'s one-shot threshold (not the schedule's either).
+        case slowActivity
+
+        /// Whether the deadline calls its target (``DeadlineTarget``) rather than the schedule.
+        var isCall: Bool { self == .progressPoll || self == .slowActivity }
     }
 
     /// A change to one timer, with a new generation: a firing that carries an older one is stale.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Pure: every pending timer of one tree as a deadline (each node's delay and sweep, each
-/// manager's progress poll), and what the scheduler's one timer is armed for. ``OutputDelivery``
+/// manager's progress poll, each slow-activity watch), and what the scheduler's one timer is armed for. ``OutputDelivery``
 /// holds it on the main actor, performs the ``Arming`` it answers and runs what a firing makes due:
 /// the delays of all nodes in one hold of the tree's lock, then the sweeps, then the polls. A hide
 /// that reaches four managers (a scope three deep) runs one timer and one firing.
@@ -15,8 +15,9 @@ struct TreeDeadlines {
         var due: TimeInterval
         let interval: TimeInterval?
         let leeway: TimeInterval
-        /// The roll-up a ``OutputSchedule/TimerKind/progressPoll`` reads; gone with its manager.
-        weak var rollUp: ProgressRollUp?
+        /// What a call (``OutputSchedule/TimerKind/isCall``) calls; gone with its manager or
+        /// its observation, and then it fires into nothing and does not repeat.
+        weak var target: (any DeadlineTarget)?
     }
 
     /// What the scheduler's timer must become: stopped, or started (replacing any running one).
@@ -56,26 +57,29 @@ struct TreeDeadlines {
         }
     }
 
-    /// Polls `rollUp`, the progress of `node`, every `interval` seconds from `now` on, in place of
-    /// its poll listed; `nil` stops it.
-    mutating func poll(
-        _ rollUp: ProgressRollUp,
-        every interval: TimeInterval?,
+    /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given, in
+    /// place of its call of `kind` listed; a `nil` delay stops it.
+    mutating func call(
+        _ target: any DeadlineTarget,
+        kind: OutputSchedule.TimerKind,
+        after delay: TimeInterval?,
+        repeating interval: TimeInterval? = nil,
+        leeway: TimeInterval = 0,
         of node: IndicatorTree.NodeID,
         now: TimeInterval
     ) {
-        pending.removeAll { $0.node == node && $0.kind == .progressPoll }
-        guard let interval else { return }
-        let poll = Deadline(
+        pending.removeAll { $0.node == node && $0.kind == kind && $0.target === target }
+        guard let delay else { return }
+        let call = Deadline(
             node: node,
-            kind: .progressPoll,
+            kind: kind,
             generation: 0,
-            due: now + interval,
+            due: now + max(delay, 0),
             interval: interval,
-            leeway: interval / 10
+            leeway: leeway
         )
-        pending.append(poll)
-        pending[pending.count - 1].rollUp = rollUp
+        pending.append(call)
+        pending[pending.count - 1].target = target
     }
 
     /// Drops every deadline of a removed node; `true` if none is left while a timer runs, which
@@ -122,10 +126,16 @@ struct TreeDeadlines {
             return true
         }
         for var next in due {
-            guard let interval = next.interval, next.kind != .progressPoll || next.rollUp != nil else { continue }
+            guard let interval = next.interval, !next.kind.isCall || next.target != nil else { continue }
             next.due = next.due + interval > now ? next.due + interval : now + interval
             pending.append(next)
         }
         return (current.interval == nil, due)
     }
+}
+
+/// What a deadline that is a call calls, on the main actor: a progress roll-up's poll, a
+/// slow-activity watch.
+protocol DeadlineTarget: AnyObject {
+    @MainActor func deadlineFired()
 }

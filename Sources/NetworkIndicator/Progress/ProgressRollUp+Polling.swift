@@ -36,7 +36,14 @@ extension ProgressRollUp {
     private func applyPollInterval() {
         let node = driver.node
         let interval = driver.withTree { $0.progressPollInterval(of: node) }
-        driver.delivery.poll(self, every: interval, for: node)
+        driver.delivery.call(
+            self,
+            kind: .progressPoll,
+            after: interval,
+            repeating: interval,
+            leeway: (interval ?? 0) / 10,
+            for: node
+        )
     }
 
     /// One reading: tells the listeners if the fraction changed, then fits the timer to what is
@@ -76,6 +83,14 @@ extension ProgressRollUp {
     /// The main-actor listeners changed: fits the timer to them.
     @MainActor
     func mainActorListenersChanged() {
+        tick()
+    }
+}
+
+extension ProgressRollUp: DeadlineTarget {
+    /// The poll's deadline: one reading.
+    @MainActor
+    func deadlineFired() {
         tick()
     }
 }

@@ -37,6 +37,45 @@ struct SlowActivityTests {
         _ = token
     }
 
+    /// The watch waits on the tree's one timer: beside a weak token's sweep, and with a second
+    /// watch on a scope, one timer is pending, and each watch still fires at its own time.
+    @Test func watchesAndTheSweepShareTheTreesOneTimer() {
+        let (manager, scheduler) = makeManager()
+        manager.settings.completionCheckInterval = 1
+        let scope = NetworkIndicatorManager(parent: manager, label: "feed")
+        let owner = Owner()
+        let scopeOwner = Owner()
+        manager.observeSlowNetworkActivity(after: 8, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        scope.observeSlowNetworkActivity(after: 3, owner: scopeOwner) { owner, isSlow in owner.seen.append(isSlow) }
+        let loader = Owner()
+        scope.beganNetworkTask(withToken: loader)
+        scheduler.runPendingWork()
+        #expect(scheduler.pendingWorkCount == 1, "one timer: two watches and a sweep")
+        scheduler.advance(by: 3)
+        #expect(scopeOwner.seen == [false, true])
+        #expect(owner.seen == [false])
+        scheduler.advance(by: 5)
+        #expect(owner.seen == [false, true])
+        #expect(scheduler.pendingWorkCount == 1, "the sweep goes on")
+        withExtendedLifetime(loader) {}
+    }
+
+    /// A period that ends before the threshold takes its deadline with it: once the hide is
+    /// done, no timer is left pending.
+    @Test func aShortPeriodLeavesNoTimerBehind() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 8, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.3)  // the hide's completion delay
+        #expect(scheduler.pendingWorkCount == 0, "the watch's deadline went with the period")
+        _ = token
+    }
+
     @Test func aLoadShorterThanTheThresholdIsNeverReported() {
         let (manager, scheduler) = makeManager()
         let owner = Owner()
