@@ -118,17 +118,3 @@ extension TaskRegistry.Entry {
         free(next: next)
     }
 }
-
-/// What the registry issues to a new opaque token: its slot and the slot's generation, which name
-/// the token's entry until the token is released, then nothing.
-struct PinnedSlot: Hashable, Sendable {
-    let slot: Int32
-    let generation: UInt32
-}
-
-/// The one way to name a task's token in the engine: a caller's token by its identity, or an
-/// opaque token by the slot pinned to it.
-enum TaskReference: Hashable, Sendable {
-    case key(ObjectIdentifier)
-    case pinned(PinnedSlot)
-}
