@@ -5,8 +5,7 @@ import Foundation
 /// ``VisibilityPolicy`` (the visibility's state machine) it keeps at most one main-queue hop
 /// pending and decides which timers run: the policy's delay timer and the sweep timer.
 struct OutputSchedule {
-    /// The manager's settings, read at each reconcile (the stale-task threshold by the sweep).
-    typealias Settings = NetworkIndicatorSettings
+    typealias Settings = NetworkIndicatorSettings  // read at each reconcile
 
     /// What the schedule needs to know of the registry, read by the driver in one place.
     struct Activity {
@@ -21,13 +20,9 @@ struct OutputSchedule {
         case delay
         /// The repeating sweep for dead and finished tokens.
         case sweep
-        /// A ``ProgressRollUp``'s repeating poll (not the schedule's: the roll-up asks for it).
-        case progressPoll
-        /// A ``SlowActivityWatch``'s one-shot threshold (not the schedule's either).
-        case slowActivity
-
-        /// Whether the deadline calls its target (``DeadlineTarget``) rather than the schedule.
-        var isCall: Bool { self == .progressPoll || self == .slowActivity }
+        /// Calls of a ``DeadlineTarget`` (a ``ProgressRollUp``'s poll, a ``SlowActivityWatch``'s
+        /// threshold), listed by ``TreeDeadlines``, never by the schedule.
+        case progressPoll, slowActivity
     }
 
     /// A change to one timer, with a new generation: a firing that carries an older one is stale.

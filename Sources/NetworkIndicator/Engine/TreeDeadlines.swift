@@ -139,3 +139,8 @@ struct TreeDeadlines {
 protocol DeadlineTarget: AnyObject {
     @MainActor func deadlineFired()
 }
+
+extension OutputSchedule.TimerKind {
+    /// Whether the deadline calls its target (``DeadlineTarget``) rather than the schedule.
+    var isCall: Bool { self == .progressPoll || self == .slowActivity }
+}
