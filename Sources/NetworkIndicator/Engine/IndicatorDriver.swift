@@ -51,7 +51,12 @@ final class IndicatorDriver: Sendable {
     /// its streams finish and its outputs are told.
     func shutDown() {
         var time = eventTime()
-        if tree.withLock({ $0.removeNode(node, time: &time) }) { delivery.enqueueHop(on: scheduler) }
+        // The node's progress parts (a caller's `Progress` among them) are released after the lock.
+        let (parts, needsHop) = tree.withLockUnchecked { tree in
+            (tree.progressParts(of: node), tree.removeNode(node, time: &time))
+        }
+        withExtendedLifetime(parts) {}
+        if needsHop { delivery.enqueueHop(on: scheduler) }
         scheduler.enqueue { [delivery, node] in delivery.remove(node) }
         if node == IndicatorTree.rootID { delivery.rootRemoved() }
     }
@@ -255,8 +260,9 @@ final class IndicatorDriver: Sendable {
     // MARK: - The progress roll-up
 
     /// Runs `body` on the tree under its lock, for the progress roll-up: its events move no
-    /// count and ask for no hop. `body` holds no caller's object past the lock (see the header)
-    /// and runs no code but the tree's and a failure record's.
+    /// count and ask for no hop. `body` runs no code but the tree's and a failure record's; the
+    /// callers' objects it loads (tokens, parts that may hold a caller's last `Progress`) it
+    /// hands back to release after the lock.
     func withTree<Result>(_ body: (inout IndicatorTree) -> Result) -> Result {
         tree.withLockUnchecked(body)
     }

@@ -56,15 +56,21 @@ extension IndicatorTree {
     }
 
     /// The parts to read before a fold of `id`: all of them or, `settling` before a task with
-    /// progress begins in `id`, those of `id` and of its ancestors, each once.
-    func partsToRead(from id: NodeID, settling: Bool) -> [PartToRead] {
+    /// progress begins in `id`, those of `id` and of its ancestors, each once. The tokens loaded
+    /// go to `keptAlive`, to release after the lock.
+    func partsToRead(from id: NodeID, settling: Bool, keepingAlive keptAlive: inout [AnyObject]) -> [PartToRead] {
         guard contains(id) else { return [] }
         var parts: [PartToRead] = []
-        for (position, index) in (settling ? chain(from: id) : [id.index]).enumerated() {
+        let nodes = settling ? chain(from: id) : [id.index]
+        // A token whose parts repeat in any batch of the chain: its surplus needs them all read.
+        var repeated = Set<TaskKey>()
+        for index in nodes where !node(at: Int(index)).progress.batch.keysAreUnique {
+            repeated.formUnion(Batch.repeatedKeys(of: node(at: Int(index)).progress.batch.parts))
+        }
+        for (position, index) in nodes.enumerated() {
             let batch = node(at: Int(index)).progress.batch
-            let repeated = batch.keysAreUnique ? [] : Batch.repeatedKeys(of: batch.parts)
             for entry in batch.parts where position == 0 || !parts.contains(where: { $0.entry === entry }) {
-                let open = openTaskCount(of: entry)
+                let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
                     PartToRead(
                         entry: entry,
@@ -80,12 +86,14 @@ extension IndicatorTree {
 
     /// Stores `readings` and folds the batch of `id` (and, `settling`, of each ancestor) from
     /// every part it lists now. Returns the batch of `id` and whether some open task of `id`'s
-    /// subtree is not measured by it.
+    /// subtree is not measured by it. The tokens loaded and the parts folded go to `keptAlive`,
+    /// to release after the lock (a part that leaves may hold a caller's last `Progress`).
     mutating func foldProgress(
         from id: NodeID,
         settling: Bool,
         readings: [PartReading],
-        now: TimeInterval
+        now: TimeInterval,
+        keepingAlive keptAlive: inout [AnyObject]
     ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
         guard contains(id) else { return (Batch.Summary(), false) }
         var fresh: [ObjectIdentifier] = []
@@ -98,16 +106,21 @@ extension IndicatorTree {
         }
         var summary = Batch.Summary()
         for index in settling ? chain(from: id) : [id.index] {
-            let samples = node(at: Int(index)).progress.batch.parts.map { entry in
+            let parts = node(at: Int(index)).progress.batch.parts
+            keptAlive.append(contentsOf: parts as [AnyObject])
+            var samples: [Batch.Sample] = []
+            for entry in parts {
                 let identity = ObjectIdentifier(entry)
                 var reading = entry.reading
                 if entry.hasFailed { reading.isCancelled = true }
-                return Batch.Sample(
-                    entry: entry,
-                    openTasks: openTaskCount(of: entry),
-                    reading: reading,
-                    isFresh: fresh.contains(identity),
-                    wasReadAfterEnd: readAfterEnd.contains(identity)
+                samples.append(
+                    Batch.Sample(
+                        entry: entry,
+                        openTasks: openTaskCount(of: entry, keepingAlive: &keptAlive),
+                        reading: reading,
+                        isFresh: fresh.contains(identity),
+                        wasReadAfterEnd: readAfterEnd.contains(identity)
+                    )
                 )
             }
             let folded = withNode(Int(index)) { $0.progress.batch.fold(samples, now: now) }
@@ -152,10 +165,13 @@ extension IndicatorTree {
         return progress.hasListeners && progress.batch.startedAt == nil
     }
 
-    /// The tasks open under `entry`'s token in its node: none once the token is gone.
-    func openTaskCount(of entry: ProgressEntry) -> Int {
+    /// The tasks open under `entry`'s token in its node: none once the token is gone. The token
+    /// loaded goes to `keptAlive` (see ``ProgressEntry/loadToken()``).
+    func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
-        entry.tokenIsGone ? 0 : openTaskCount(entry.reference, in: entry.task.node)
+        guard let token = entry.loadToken() else { return 0 }
+        keptAlive.append(token)
+        return openTaskCount(entry.reference, in: entry.task.node)
     }
 
     /// The indices of `id` and of each of its ancestors, `id` first.

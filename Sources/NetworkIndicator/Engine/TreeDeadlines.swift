@@ -10,7 +10,8 @@ struct TreeDeadlines {
     struct Deadline {
         let node: IndicatorTree.NodeID
         let kind: OutputSchedule.TimerKind
-        /// The schedule's generation of the timer (a delay's firing carries it); 0 for a poll.
+        /// The schedule's generation of the timer (a delay's firing carries it), or the one a
+        /// call's target gave (``DeadlineTarget/deadlineFired(generation:)`` hears it back).
         let generation: UInt64
         var due: TimeInterval
         let interval: TimeInterval?
@@ -58,22 +59,26 @@ struct TreeDeadlines {
     }
 
     /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given, in
-    /// place of its call of `kind` listed; a `nil` delay stops it.
+    /// place of its call of `kind` listed; a `nil` delay stops it. The call carries `generation`
+    /// back to the target, which can tell a call of its own from an older one due in the same
+    /// firing.
     mutating func call(
         _ target: any DeadlineTarget,
         kind: OutputSchedule.TimerKind,
         after delay: TimeInterval?,
         repeating interval: TimeInterval? = nil,
         leeway: TimeInterval = 0,
+        generation: UInt64 = 0,
         of node: IndicatorTree.NodeID,
         now: TimeInterval
     ) {
+        // The target is the caller's, held: comparing with it loads no last reference.
         pending.removeAll { $0.node == node && $0.kind == kind && $0.target === target }
         guard let delay else { return }
         let call = Deadline(
             node: node,
             kind: kind,
-            generation: 0,
+            generation: generation,
             due: now + max(delay, 0),
             interval: interval,
             leeway: leeway
@@ -137,7 +142,8 @@ struct TreeDeadlines {
 /// What a deadline that is a call calls, on the main actor: a progress roll-up's poll, a
 /// slow-activity watch.
 protocol DeadlineTarget: AnyObject {
-    @MainActor func deadlineFired()
+    /// The call listed with `generation` is due.
+    @MainActor func deadlineFired(generation: UInt64)
 }
 
 extension OutputSchedule.TimerKind {

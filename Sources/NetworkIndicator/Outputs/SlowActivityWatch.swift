@@ -16,6 +16,9 @@ final class SlowActivityWatch: DeadlineTarget {
     private let onChange: @MainActor (Bool) -> Void
     /// Whether the deadline of the current busy period is pending.
     private var isWaiting = false
+    /// Counts the busy periods: a deadline of an earlier one, due in the same firing as the
+    /// change that began this one, is not this one's.
+    private var period: UInt64 = 0
     /// Whether `true` was told for the current busy period.
     private(set) var isSlow = false
 
@@ -37,9 +40,10 @@ final class SlowActivityWatch: DeadlineTarget {
         if count > 0 {
             guard !isWaiting, !isSlow else { return }
             isWaiting = true
+            period &+= 1
             // Held weakly: a watch let go (its observation cancelled, its owner gone) stops
             // telling anything; its deadline, if still pending, then fires into nothing.
-            delivery.call(self, kind: .slowActivity, after: threshold, for: node)
+            delivery.call(self, kind: .slowActivity, after: threshold, generation: period, for: node)
         } else {
             if isWaiting {
                 isWaiting = false
@@ -51,9 +55,9 @@ final class SlowActivityWatch: DeadlineTarget {
         }
     }
 
-    /// The threshold's deadline is due.
-    func deadlineFired() {
-        guard isWaiting else { return }
+    /// The threshold's deadline of the period numbered `generation` is due.
+    func deadlineFired(generation: UInt64) {
+        guard isWaiting, generation == period else { return }
         isWaiting = false
         isSlow = true
         onChange(true)

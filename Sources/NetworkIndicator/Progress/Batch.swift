@@ -60,8 +60,11 @@ struct Batch: Sendable {
         var isRunning: Bool { !hasEnded && !reading.isCancelled }
     }
 
-    /// An ended part, for its progress to take its units back if it is begun again.
+    /// An ended part, for its progress to take its units back if it is begun again. Its weak
+    /// reference is loaded only once its identity matches a progress being added, which the
+    /// caller holds: a load under the lock never releases a caller's last reference.
     private struct EndedPart: Sendable {
+        let identity: ObjectIdentifier
         weak var progress: Progress?
         let completed: Double
         let total: Double
@@ -91,7 +94,8 @@ struct Batch: Sendable {
         let repeats = parts.contains { $0.task == entry.task }
         parts.append(entry)
         if repeats { keysAreUnique = false }
-        if let index = ended.firstIndex(where: { $0.progress === entry.progress }) {
+        let identity = ObjectIdentifier(entry.progress)
+        if let index = ended.firstIndex(where: { $0.identity == identity && $0.progress === entry.progress }) {
             // Begun again (a resume): its units count live from now on, not twice.
             endedCompleted -= ended[index].completed
             endedTotal -= ended[index].total
@@ -134,7 +138,6 @@ struct Batch: Sendable {
             return Summary()
         }
         if startedAt == nil { startedAt = now }
-        ended.removeAll { $0.progress == nil }
         summary.completed += endedCompleted
         summary.total += endedTotal
         summary.startedAt = startedAt
@@ -211,6 +214,14 @@ struct Batch: Sendable {
         let completed = reading.isPaused ? reading.completed : reading.total
         endedCompleted += completed
         endedTotal += reading.total
-        ended.append(EndedPart(progress: sample.entry.progress, completed: completed, total: reading.total))
+        let progress = sample.entry.progress
+        ended.append(
+            EndedPart(
+                identity: ObjectIdentifier(progress),
+                progress: progress,
+                completed: completed,
+                total: reading.total
+            )
+        )
     }
 }

@@ -58,9 +58,11 @@ final class ProgressEntry: @unchecked Sendable {
         self.reference = pinned.map { .pinned($0) } ?? .key(ObjectIdentifier(token))
     }
 
-    /// Whether the token is gone; under the tree's lock, a live token's key is certainly still
-    /// its own in the registry.
-    var tokenIsGone: Bool { token == nil }
+    /// The token, or `nil` once it is gone; under the tree's lock, a live token's key is
+    /// certainly still its own in the registry. Keep what it returns until after the lock: if
+    /// another thread drops the token's last reference meanwhile, the release of this one runs
+    /// its `deinit`, which must not run under the lock.
+    func loadToken() -> AnyObject? { token }
 
     /// Up to `cap` open tasks of this task's token, in the node that began it, measured by its
     /// progress.
@@ -71,12 +73,14 @@ final class ProgressEntry: @unchecked Sendable {
     /// Whether the code that runs the task recorded that it failed.
     var hasFailed: Bool { failure?.hasFailed == true }
 
-    /// The progress now, in the units the task weighs, or `nil` for a caller's plain `Progress`
-    /// off the main queue. Call it without holding a lock: a `Progress` may run code of its own
-    /// in its getters. A recorded failure is not in it (the fold asks ``hasFailed``).
+    /// The progress now, in the units the task weighs (cancelled if a failure was recorded), or
+    /// `nil` for a caller's plain `Progress` off the main queue. Call it without holding a lock: a
+    /// `Progress` may run code of its own in its getters.
     func read() -> ProgressReading? {
         guard !readsOnMainQueueOnly || MainQueue.isCurrent else { return nil }
-        return ProgressReading(of: progress, weight: weight)
+        var reading = ProgressReading(of: progress, weight: weight)
+        if hasFailed { reading.isCancelled = true }
+        return reading
     }
 }
 

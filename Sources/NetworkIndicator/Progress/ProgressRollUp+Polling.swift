@@ -90,7 +90,7 @@ extension ProgressRollUp {
 extension ProgressRollUp: DeadlineTarget {
     /// The poll's deadline: one reading.
     @MainActor
-    func deadlineFired() {
+    func deadlineFired(generation: UInt64) {
         tick()
     }
 }

@@ -9,8 +9,9 @@ import Foundation
 /// beside the tasks they measure. The engine never calls it, so a task without progress pays
 /// nothing, and a progress update costs nothing until someone reads. Each reading takes the
 /// tree's lock twice: once to list the parts, once to store their readings and fold; the
-/// `Progress` objects are read between the two, outside every lock, and nobody's code runs
-/// under it: listeners are told outside.
+/// `Progress` objects are read between the two, outside every lock. Nobody's code runs under
+/// it: the tokens loaded and the parts folded there are released after it, and listeners are
+/// told outside.
 final class ProgressRollUp: Sendable {
     /// The manager's driver: its tree, its node and its scheduler's clock.
     let driver: IndicatorDriver
@@ -45,9 +46,11 @@ final class ProgressRollUp: Sendable {
     /// between its end and its `cancel()` counts it as done. A task that a finish ends between
     /// this and the cancel reads failed until it completes.
     func cancelIsComing() {
+        var keptAlive: [AnyObject] = []
         let parts = driver.withTree { tree in
-            tree.progressParts(of: driver.node).filter { tree.openTaskCount(of: $0) > 0 }
+            tree.progressParts(of: driver.node).filter { tree.openTaskCount(of: $0, keepingAlive: &keptAlive) > 0 }
         }
+        withExtendedLifetime(keptAlive) {}
         for part in parts {
             (part.progress as? URLSessionTaskProgress)?.cancelIsComing()
         }
@@ -83,19 +86,29 @@ final class ProgressRollUp: Sendable {
             return .init(part: part, reading: reading)
         }
         // Nothing to fold while every batch runs and no part leaves: the common case.
-        let leaves = readings.contains { !$0.part.mayGoUnread || $0.reading?.isCancelled == true }
+        let leaves = readings.contains {
+            !$0.part.mayGoUnread || $0.reading?.isCancelled == true || $0.part.entry.hasFailed
+        }
         return leaves || runsFrom > 0 ? readings : nil
     }
 
     /// Lists the parts to read, reads them outside the lock, then stores the readings and folds.
     private func readAndFold(settling: Bool) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
         let node = driver.node
-        let parts = driver.withTree { $0.partsToRead(from: node, settling: settling) }
+        // The tokens loaded and the parts folded under the lock are released just after it, not
+        // later: a token kept through the reading would keep its task open meanwhile.
+        var loaded: [AnyObject] = []
+        let parts = driver.withTree { $0.partsToRead(from: node, settling: settling, keepingAlive: &loaded) }
+        loaded = []
         if settling && parts.isEmpty { return (Batch.Summary(), false) }
         guard
             let readings = settling ? readForSettling(parts) : parts.map({ .init(part: $0, reading: $0.entry.read()) })
         else { return (Batch.Summary(), false) }
         let now = driver.scheduler.now
-        return driver.withTree { $0.foldProgress(from: node, settling: settling, readings: readings, now: now) }
+        let result = driver.withTree {
+            $0.foldProgress(from: node, settling: settling, readings: readings, now: now, keepingAlive: &loaded)
+        }
+        loaded = []
+        return result
     }
 }

@@ -36,11 +36,13 @@ struct TaskLabels {
         open[reference]
     }
 
-    /// The tasks of `reference` ended: its label leaves the open ones and, if `token` is given
-    /// for a caller's token (or always, for an opaque token, when `remembering`), is kept among the
-    /// ended ones, forgetting the oldest if full.
+    /// The tasks of `reference` ended: its label leaves the open ones and, `remembering`, is
+    /// kept among the ended ones, forgetting the oldest if full. A caller's token is remembered
+    /// only with its weak reference `token` (without, its label could name a later object at its
+    /// address); an opaque token needs none.
     mutating func end(_ reference: TaskReference, token: WeakWrapper? = nil, remembering: Bool = true) {
         guard let label = open.removeValue(forKey: reference), remembering else { return }
+        if case .key = reference, token == nil { return }
         remember(label, of: reference, token: token)
     }
 

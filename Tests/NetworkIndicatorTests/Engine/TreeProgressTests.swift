@@ -13,6 +13,8 @@ struct TreeProgressTests {
 
     private var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
     private let root = IndicatorTree.rootID
+    /// What the tree hands back to release after the lock.
+    private var keptAlive: [AnyObject] = []
 
     /// Begins a task for `token` in `node` and lists its part; returns the part.
     @discardableResult
@@ -29,8 +31,8 @@ struct TreeProgressTests {
         return part
     }
 
-    private func list(_ node: IndicatorTree.NodeID = IndicatorTree.rootID) -> [IndicatorTree.PartToRead] {
-        tree.partsToRead(from: node, settling: false)
+    private mutating func list(_ node: IndicatorTree.NodeID = IndicatorTree.rootID) -> [IndicatorTree.PartToRead] {
+        tree.partsToRead(from: node, settling: false, keepingAlive: &keptAlive)
     }
 
     /// Reads the listed parts as the main queue does, or (`offMain`) leaving plain ones unread.
@@ -46,7 +48,7 @@ struct TreeProgressTests {
         _ readings: [IndicatorTree.PartReading],
         in node: IndicatorTree.NodeID = IndicatorTree.rootID
     ) -> Batch.Summary {
-        tree.foldProgress(from: node, settling: false, readings: readings, now: 1).summary
+        tree.foldProgress(from: node, settling: false, readings: readings, now: 1, keepingAlive: &keptAlive).summary
     }
 
     private mutating func readingNow(_ node: IndicatorTree.NodeID = IndicatorTree.rootID) -> Batch.Summary {
@@ -143,10 +145,30 @@ struct TreeProgressTests {
         #expect([grandchild, child, root].allSatisfy { tree.progressParts(of: $0).count == 1 })
         #expect(tree.progressParts(of: sibling).isEmpty)
         _ = tree.finishOne(.key(ObjectIdentifier(token)), in: grandchild, time: &time)
-        let toRead = tree.partsToRead(from: sibling, settling: true)
+        let toRead = tree.partsToRead(from: sibling, settling: true, keepingAlive: &keptAlive)
         #expect(toRead.count == 1 && toRead[0].hadEnded)
-        _ = tree.foldProgress(from: sibling, settling: true, readings: read(toRead), now: 1)
+        _ = tree.foldProgress(from: sibling, settling: true, readings: read(toRead), now: 1, keepingAlive: &keptAlive)
         #expect(tree.progressParts(of: root).isEmpty)
         #expect(tree.progressParts(of: child).count == 1, "not on the sibling's chain")
+    }
+
+    /// Nothing of a caller's is released under the lock: a part that leaves in a fold, and the
+    /// token loaded to count its tasks, come back to the caller, who releases them after it
+    /// (the last reference to a `Progress` may be the part's; a token's `deinit` takes the lock).
+    @Test mutating func whatAFoldLetsGoIsReleasedAfterTheLock() {
+        var token: Token? = Token()
+        let part = WeakReference(begin(token!, NetworkActivityProgress(totalUnitCount: 100)))
+        let weakToken = WeakReference(token)
+        #expect(list().count == 1)
+        #expect(keptAlive.contains { $0 === token }, "the token loaded under the lock")
+        keptAlive.removeAll()
+        var time = EventTime(preread: 1)
+        _ = tree.finishOne(.key(ObjectIdentifier(token!)), in: root, time: &time)
+        token = nil
+        _ = readingNow()
+        #expect(tree.progressParts(of: root).isEmpty, "the part left")
+        #expect(part.object != nil, "held for the caller")
+        keptAlive.removeAll()
+        #expect(part.object == nil && weakToken.object == nil, "released once the caller lets go")
     }
 }
