@@ -4,9 +4,10 @@ import Foundation
 /// or below it (``NodeProgress``), beside its tasks and under the same lock, so that every fold
 /// sees the parts listed now and the tasks open now, in one hold.
 ///
-/// A reader works in three steps (``ProgressRollUp``): ``partsToRead(from:settling:)`` lists what
-/// to read under the lock; the `Progress` objects are read outside it (they may run code of
-/// their own); ``foldProgress(from:settling:readings:now:)`` stores the readings and folds every
+/// A reader works in three steps (``ProgressRollUp``):
+/// ``partsToRead(from:settling:keepingAlive:)`` lists what to read under the lock; the `Progress`
+/// objects are read outside it (they may run code of their own);
+/// ``foldProgress(from:settling:readings:now:keepingAlive:)`` stores the readings and folds every
 /// listed part under the lock, those read and those not. A part that ended after the list was
 /// taken is not folded as ended on a reading that may predate its end: it waits for the next.
 extension IndicatorTree {
