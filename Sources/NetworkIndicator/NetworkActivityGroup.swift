@@ -31,7 +31,7 @@ public final class NetworkActivityGroup: Sendable {
     }
 
     deinit {
-        manager.driver.finishAll(ObjectIdentifier(key))
+        manager.driver.apply(.finishAll(ObjectIdentifier(key)))
     }
 
     /// The number of this group's operations that are open. Exact on any thread.
@@ -51,14 +51,14 @@ public final class NetworkActivityGroup: Sendable {
 
     /// Begins one operation begun at `site`.
     func begin(site: CallSite) {
-        manager.driver.begin(ObjectIdentifier(key), object: key, kind: .group, label: label, site: site)
+        manager.driver.apply(.begin(.keyed(ObjectIdentifier(key), object: key, kind: .group), label: label, site: site))
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after
     /// ``cancelOperations()`` or a manager reset) it does nothing (it never takes from another
     /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
     public func operationFinished() {
-        if manager.driver.finishOne(.key(ObjectIdentifier(key))) != .finished {
+        if manager.driver.apply(.finish(.key(ObjectIdentifier(key)))) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
         // The finished operation's part leaves its batch now, as done: a later cancel of the
@@ -83,7 +83,7 @@ public final class NetworkActivityGroup: Sendable {
     /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
     /// does. Safe from any thread; O(1) plus the work already held in that manager.
     public func operationStoppedCounting() {
-        if manager.driver.stopCounting(ObjectIdentifier(key), object: key) != .finished {
+        if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
     }
@@ -92,7 +92,7 @@ public final class NetworkActivityGroup: Sendable {
     /// afterwards for those operations are ignored and reported. (It is the group's own call:
     /// it does not call ``cancellationHandler``.)
     public func cancelOperations() {
-        manager.driver.finishAll(ObjectIdentifier(key))
+        manager.driver.apply(.finishAll(ObjectIdentifier(key)))
     }
 
     /// Called when ``NetworkIndicatorManager/cancelNetworkTasks()`` (of the group's manager or

@@ -12,22 +12,19 @@
 public final class NetworkActivityToken: Sendable {
     /// Kept alive by the token (see above); its driver holds the token's entry.
     let manager: NetworkIndicatorManager
-    /// The registry slot pinned to this token until its `deinit`, found with no hash lookup.
-    let slot: Int32
-    /// The slot's generation when pinned: the driver compares it, so the pair names this token's entry only.
-    let generation: UInt32
+    /// The registry slot pinned to this token until its `deinit`, found with no hash lookup, and
+    /// the slot's generation when pinned: the registry compares it, so the pair names this
+    /// token's entry only.
+    let pinned: PinnedSlot
 
     /// Made by the manager after the driver pinned `pinned` to it.
     init(manager: NetworkIndicatorManager, pinned: PinnedSlot) {
         self.manager = manager
-        self.slot = pinned.slot
-        self.generation = pinned.generation
+        self.pinned = pinned
     }
 
-    var pinned: PinnedSlot { PinnedSlot(slot: slot, generation: generation) }
-
     deinit {
-        manager.driver.release(slot: slot, generation: generation)
+        manager.driver.apply(.release(pinned))
     }
 
     /// Ends the token's tasks for good, as its release would, reporting nothing if they already
@@ -37,6 +34,6 @@ public final class NetworkActivityToken: Sendable {
     /// async sequence's iterator (this module's inlinable code) once cancelled or done.
     @usableFromInline
     func stopTracking() {
-        manager.driver.release(slot: slot, generation: generation)
+        manager.driver.apply(.release(pinned))
     }
 }

@@ -10,7 +10,7 @@ extension NetworkIndicatorManager {
     ///     its first open push was made): leave the default, the caller's `#fileID`.
     ///   - line: The line of `file`; leave the default, `#line`.
     public func pushNetworkActivity(file: StaticString = #fileID, line: UInt = #line) {
-        driver.push(site: CallSite(fileID: file, line: line))
+        driver.apply(.begin(.counter, label: nil, site: CallSite(fileID: file, line: line)))
     }
 
     /// Ends one task begun with ``pushNetworkActivity(file:line:)``.
@@ -19,7 +19,7 @@ extension NetworkIndicatorManager {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/popWithoutPush``. Safe from any thread; O(1).
     public func popNetworkActivity() {
-        if !driver.pop() {
+        if driver.apply(.pop) != .applied {
             driver.report(.popWithoutPush, label: "popNetworkActivity()")
         }
     }

@@ -175,11 +175,11 @@ struct LifetimeTests {
             diagnosticsHandler: { diagnostic in reported.withLock { $0.append(diagnostic) } }
         )
         let driver = manager!.driver
-        driver.push(site: .none)
+        driver.apply(.begin(.counter, label: nil, site: .none))
         manager = nil
-        driver.push(site: .none)
+        driver.apply(.begin(.counter, label: nil, site: .none))
         #expect(driver.activeTaskCount == 0)
-        #expect(!driver.pop())
+        #expect(driver.apply(.pop) == .stale)
         driver.diagnosticsHandler(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "late"))
         #expect(reported.withLock { $0 }.isEmpty)
     }

@@ -151,12 +151,12 @@ struct OpaqueTokenSlotTests {
         for _ in 0..<1_000 {
             let first = manager.beganNetworkTask()
             let second = manager.beganNetworkTask()
-            #expect(first.slot != second.slot)
+            #expect(first.pinned.slot != second.pinned.slot)
             #expect(manager.activeTaskCount == 2)
         }
         #expect(manager.activeTaskCount == 0)
         let token = manager.beganNetworkTask()
-        #expect(token.slot < 2, "two slots served a thousand pairs")
+        #expect(token.pinned.slot < 2, "two slots served a thousand pairs")
     }
 
     /// The driver's release, given a released token's (slot, generation) after a new token took
@@ -168,8 +168,8 @@ struct OpaqueTokenSlotTests {
         let stale = released!.pinned
         released = nil
         let current = manager.beganNetworkTask(label: "new")
-        #expect(current.slot == stale.slot, "the released slot is reused")
-        manager.driver.release(slot: stale.slot, generation: stale.generation)
+        #expect(current.pinned.slot == stale.slot, "the released slot is reused")
+        manager.driver.apply(.release(stale))
         #expect(manager.activeTaskCount == 1)
         #expect(manager.activitySnapshot().activities.map(\.label) == ["new"])
         manager.finishedNetworkTask(forToken: current)

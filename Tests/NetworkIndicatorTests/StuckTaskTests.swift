@@ -120,7 +120,7 @@ struct StuckTaskTests {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent, defaultStaleThreshold: 60)
         let feed = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed", diagnosticsHandler: IndicatorTree.silent)
         var time = EventTime(preread: 0)
-        _ = tree.push(in: feed, time: &time)
+        _ = tree.apply(.begin(.counter, label: nil, site: .none), in: feed, time: &time).1
         #expect(tree.sweepRegistry(feed, now: 59).0?.staleTasks.isEmpty == true)
         let found = tree.sweepRegistry(feed, now: 60).0
         #expect(found?.staleTasks.map(\.record.label) == [ActivityLabel.push])

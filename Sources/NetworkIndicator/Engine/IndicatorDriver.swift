@@ -1,13 +1,14 @@
 import Foundation
 
 /// One manager's handle on an ``IndicatorTree``: the tree sits behind one lock shared by every
-/// driver of the tree, beside one ``OutputDelivery`` on the main actor. Each event locks, calls
-/// one named event of the tree, unlocks, then enqueues the tree's hop if the event asked for it.
+/// driver of the tree, beside one ``OutputDelivery`` on the main actor. A task event (one
+/// ``TaskEvent``, through ``apply(_:)``) locks, applies the event to the tree, unlocks, then
+/// enqueues the tree's hop if the event asked for it.
 /// Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers, the
 /// last release of a caller's object).
 ///
 /// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree
-/// (``beginToken(_:label:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, the sweep's last step
+/// (``apply(_:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, the sweep's last step
 /// in ``OutputDelivery``) use `withLockUnchecked`. Safe: the registry holds it weakly and under the
 /// lock only compares its identity or hands it back; once out, it is only released, or called as
 /// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
@@ -63,86 +64,27 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Tasks, from any thread
 
-    /// Begins one task for a caller's `token`, held weakly.
-    @inline(__always)  // pays: every begin (Benchmarks/README.md, "The engine cut")
-    func beginToken(_ token: AnyObject, label: String?, site: CallSite) {
+    /// Applies one task event to this manager's node: lock, apply, unlock, then enqueue the tree's
+    /// hop if the event asked for it. The objects the event loaded are released after the lock.
+    /// A removed node's event is `.stale`.
+    @discardableResult
+    @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
+    func apply(_ event: TaskEvent) -> TaskEvent.Outcome {
         var time = eventTime()
-        // A caller's object enters the tree (see the header).
-        let needsHop = tree.withLockUnchecked { $0.beginToken(token, label: label, site: site, in: node, time: &time) }
-        if needsHop { delivery.enqueueHop(on: scheduler) }
-    }
-
-    /// Begins one task under `key` that the sweep never checks; `object`, held weakly, is what a cancel reaches.
-    func begin(
-        _ key: ObjectIdentifier,
-        object: (any AnyObject & Sendable)?,
-        kind: TaskKind,
-        label: String?,
-        site: CallSite
-    ) {
-        runEventWithoutResult {
-            $0.begin(key, object: object, kind: kind, label: label, site: site, in: node, time: &$1)
-        }
-    }
-
-    /// Pins a slot for a new opaque token and begins its first task; returns the pair to make the
-    /// token with (a never-pinned pair once the manager is gone).
-    @inline(__always)  // pays: every new opaque token (Benchmarks/README.md, "The engine cut")
-    func beginOpaqueToken(label: String?, site: CallSite) -> PinnedSlot {
-        runEvent { $0.beginOpaqueToken(label: label, site: site, in: node, time: &$1) }
-            ?? PinnedSlot(slot: -1, generation: 0)
-    }
-
-    /// Begins one more task of the opaque token `pinned`; `false` if its pair is stale.
-    func beginOpaqueToken(_ pinned: PinnedSlot, label: String?, site: CallSite) -> Bool {
-        runEvent { $0.beginOpaqueToken(pinned, label: label, site: site, in: node, time: &$1) }
-    }
-
-    /// The opaque token at (`slot`, `generation`) is released: its tasks end, its slot is freed
-    /// and its generation bumped. A stale pair changes nothing.
-    @inline(__always)  // pays: every opaque release (Benchmarks/README.md, "The engine cut")
-    func release(slot: Int32, generation: UInt32) {
-        runEventWithoutResult { $0.release(pinnedAt: slot, generation: generation, in: node, time: &$1) }
-    }
-
-    /// Ends one task of the token `reference` names; a stale pinned slot is `.unknown`.
-    @inline(__always)  // pays: every finish (Benchmarks/README.md, "The engine cut")
-    func finishOne(_ reference: TaskReference) -> TaskRegistry.FinishOutcome {
-        runEvent { $0.finishOne(reference, in: node, time: &$1) }
-    }
-
-    /// Ends one task under `key` while `object`'s work goes on: a cancel of this manager or of
-    /// an ancestor still reaches it, until it dies.
-    func stopCounting(_ key: ObjectIdentifier, object: any AnyObject & Sendable) -> TaskRegistry.FinishOutcome {
-        var time = eventTime()
-        var keptAlive: [AnyObject] = []
-        // A caller's object enters the tree (see the header); what was read leaves after the lock.
+        var keptAlive: [AnyObject]? = nil
+        // A caller's object may enter or leave the tree (see the header).
         let (outcome, needsHop) = tree.withLockUnchecked {
-            $0.stopCounting(key, object: object, in: node, keepingAlive: &keptAlive, time: &time)
+            $0.apply(event, in: node, time: &time, keepingAlive: &keptAlive)
         }
         if needsHop { delivery.enqueueHop(on: scheduler) }
         withExtendedLifetime(keptAlive) {}
         return outcome
     }
 
-    /// Ends every task under `key` without reporting anything (a token or group going away).
-    func finishAll(_ key: ObjectIdentifier) {
-        runEventWithoutResult { $0.finishAll(key, in: node, time: &$1) }
-    }
-
-    /// Begins one counted task.
-    func push(site: CallSite) {
-        runEventWithoutResult { $0.push(site: site, in: node, time: &$1) }
-    }
-
-    /// Ends one counted task; `false` (and no change) if none is open.
-    func pop() -> Bool {
-        runEvent { $0.pop(in: node, time: &$1) }
-    }
-
     /// Ends every task of this manager and of all its descendants, in one hold of the lock.
     func resetTree() {
-        runEventWithoutResult { $0.resetSubtree(of: node, time: &$1) }
+        var time = eventTime()
+        if tree.withLock({ $0.resetSubtree(of: node, time: &time) }) { delivery.enqueueHop(on: scheduler) }
     }
 
     /// Ends the cancellable tasks of this manager's subtree in one lock hold; returns their work, to
@@ -268,24 +210,6 @@ final class IndicatorDriver: Sendable {
     }
 
     // MARK: - Private
-
-    /// Runs `event` on the tree under the lock, then enqueues the tree's hop if it asked for it.
-    @discardableResult
-    @inline(__always)  // pays: every task event (Benchmarks/README.md, "The engine cut")
-    private func runEvent<Result: Sendable>(
-        _ event: (inout IndicatorTree, inout EventTime) -> (Result, Bool)
-    ) -> Result {
-        var time = eventTime()
-        let (result, needsHop) = tree.withLock { event(&$0, &time) }
-        if needsHop { delivery.enqueueHop(on: scheduler) }
-        return result
-    }
-
-    /// ``runEvent(_:)`` for an event whose only result is whether it asks for the hop.
-    @inline(__always)  // pays: every event without a result (Benchmarks/README.md, "The engine cut")
-    private func runEventWithoutResult(_ event: (inout IndicatorTree, inout EventTime) -> Bool) {
-        runEvent { (tree: inout IndicatorTree, time: inout EventTime) in ((), event(&tree, &time)) }
-    }
 
     /// The time of an event: the scheduler's, read before the lock, unless it is
     /// ``MainQueueScheduler`` (then the coarse clock, read under the lock only if needed).

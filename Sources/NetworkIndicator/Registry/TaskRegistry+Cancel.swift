@@ -45,9 +45,9 @@ extension TaskRegistry {
         _ key: ObjectIdentifier,
         object: AnyObject,
         keepingAlive keptAlive: inout [AnyObject]
-    ) -> FinishOutcome {
+    ) -> TaskEvent.Outcome {
         let outcome = finishKeyed(key)
-        guard outcome == .finished else { return outcome }
+        guard outcome == .applied else { return outcome }
         var isHeld = false
         uncountedWork.removeAll { held in
             var held = held

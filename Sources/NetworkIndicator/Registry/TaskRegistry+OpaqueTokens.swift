@@ -19,21 +19,20 @@ extension TaskRegistry {
         return pinned
     }
 
-    /// Begins one more task of the opaque token pinned at `slot` in `generation`; the first
-    /// since its tasks ended opens a new entry (begun at `now`, labelled `label`). `false` (and
-    /// no change) if the slot is not pinned in that generation.
+    /// Begins one more task of the opaque token `pinned` names; the first since its tasks ended
+    /// opens a new entry (begun at `now`, labelled `label`). `false` (and no change) if the slot
+    /// is not pinned in that generation.
     mutating func beginPinned(
-        at slot: Int32,
-        generation: UInt32,
+        _ pinned: PinnedSlot,
         label: String?,
         site: CallSite = .none,
         now: @autoclosure () -> TimeInterval
     ) -> Bool {
-        guard isPinned(PinnedSlot(slot: slot, generation: generation)) else { return false }
-        let index = Int(slot)
+        guard isPinned(pinned) else { return false }
+        let index = Int(pinned.slot)
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
-            if let label { labels.begin(.pinned(PinnedSlot(slot: slot, generation: generation)), label: label) }
+            if let label { labels.begin(.pinned(pinned), label: label) }
         } else {
             slots[index].count += 1
         }
@@ -42,9 +41,9 @@ extension TaskRegistry {
     }
 
     /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
-    mutating func finishPinned(_ pinned: PinnedSlot) -> FinishOutcome {
+    mutating func finishPinned(_ pinned: PinnedSlot) -> TaskEvent.Outcome {
         let slot = pinned.slot
-        guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .unknown }
+        guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .stale }
         if slots[Int(slot)].count == 1 {
             // Remembered for the report of a second finish (a helper's release pays nothing).
             if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
@@ -55,14 +54,15 @@ extension TaskRegistry {
             slots[Int(slot)].count -= 1
             activeTaskCount -= 1
         }
-        return .finished
+        return .applied
     }
 
-    /// The opaque token pinned at `slot` in `generation` is released (or done for good): its
-    /// tasks end, the slot is freed and its generation bumped, so that the pair goes stale. A
-    /// stale pair (another generation, or a slot out of range) changes nothing.
-    mutating func release(pinnedAt slot: Int32, generation: UInt32) {
-        guard isPinned(PinnedSlot(slot: slot, generation: generation)) else { return }
+    /// The opaque token `pinned` names is released (or done for good): its tasks end, the slot
+    /// is freed and its generation bumped, so that the pair goes stale. A stale pair (another
+    /// generation, or a slot out of range) changes nothing.
+    mutating func release(_ pinned: PinnedSlot) {
+        guard isPinned(pinned) else { return }
+        let slot = pinned.slot
         let index = Int(slot)
         subtractTasks(ofPinned: index)
         pinnedCount -= 1

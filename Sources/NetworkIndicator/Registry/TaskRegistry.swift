@@ -8,14 +8,6 @@ import Foundation
 /// its ``WeakWrapper``: once the weak reference reads `nil` the entry is dead, whatever object now
 /// lives at that address. Tasks "finish"; a slot is "freed" back to the free list.
 struct TaskRegistry {
-    enum FinishOutcome: Equatable {
-        case finished
-        /// There was no open task for the key.
-        case unknown
-        /// The key's entry belonged to an object that is already dead; its tasks ended.
-        case tokenDead
-    }
-
     // Changed only by the registry's own methods: `private(set)` where no extension writes it.
 
     /// The slots, free ones included: read only those that are not ``Entry/isIdle``.
@@ -87,7 +79,7 @@ struct TaskRegistry {
     /// Ends one task of the token `reference` names. Not marked for inlining: the optimizer folds
     /// the switch at the explicit pair's call site anyway (callgrind: 1 198 instructions a pair with
     /// or without `@inline(__always)`; Benchmarks/README.md, "One engine").
-    mutating func finishOne(_ reference: TaskReference) -> FinishOutcome {
+    mutating func finishOne(_ reference: TaskReference) -> TaskEvent.Outcome {
         switch reference {
         case .key(let key): finishKeyed(key)
         case .pinned(let pinned): finishPinned(pinned)
@@ -104,9 +96,9 @@ struct TaskRegistry {
 
     /// Ends one task of `key`; a late finish of a task a cancel ended is absorbed first, even if
     /// `key` was begun again since (its new task stays open until its own finish).
-    mutating func finishKeyed(_ key: ObjectIdentifier) -> FinishOutcome {
-        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .finished }
-        guard let position = table.position(of: key) else { return .unknown }
+    mutating func finishKeyed(_ key: ObjectIdentifier) -> TaskEvent.Outcome {
+        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
+        guard let position = table.position(of: key) else { return .stale }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
             finishEntry(at: index, tablePosition: position)
@@ -118,7 +110,7 @@ struct TaskRegistry {
             slots[index].count -= 1
             activeTaskCount -= 1
         }
-        return .finished
+        return .applied
     }
 
     /// Ends every task of `key`; returns how many ended.

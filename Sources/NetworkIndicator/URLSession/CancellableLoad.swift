@@ -46,9 +46,9 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
         let load = CancellableLoad()
         let key = ObjectIdentifier(load)
         if progress != nil { manager.settleProgress() }
-        manager.driver.begin(key, object: load, kind: .load, label: label, site: site)
+        manager.driver.apply(.begin(.keyed(key, object: load, kind: .load), label: label, site: site))
         if let progress { manager.trackProgress(progress, token: load, failure: load.failure) }
-        defer { manager.driver.finishAll(key) }
+        defer { manager.driver.apply(.finishAll(key)) }
         do {
             let result = try await load.run(operation)
             // Before the task ends: URLSession lets go of a task as it completes, and a task gone

@@ -136,7 +136,7 @@ enum URLSessionTaskPoller {
         for (task, progresses) in ended {
             // Before the task ends: once let go, the task could no longer be read.
             for progress in progresses { progress.recordEnd(of: task) }
-            manager?.driver.finishAll(ObjectIdentifier(task))
+            manager?.driver.apply(.finishAll(ObjectIdentifier(task)))
         }
         let (timer, released) = watches.withLock { watches in
             guard watches.byManager[key]?.id == id else {

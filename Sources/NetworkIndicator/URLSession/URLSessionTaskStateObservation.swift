@@ -52,7 +52,7 @@ enum URLSessionTaskStateObservation {
     ) {
         observe(task, TaskStateWatch()) { [weak manager] task, actions in
             if actions.stopObserving { recordEnd(of: task, in: progress) }
-            if actions.finish { manager?.driver.finishAll(ObjectIdentifier(task)) }
+            if actions.finish { manager?.driver.apply(.finishAll(ObjectIdentifier(task))) }
         }
     }
 

@@ -42,14 +42,14 @@ struct IndicatorTreeTests {
     @Test func aTaskInAGrandchildCountsInEveryAncestorAndNotInASibling() {
         var family = Family()
         var time = at(5)
-        _ = family.tree.push(in: family.grandchild, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1
         #expect(family.count(family.grandchild) == 1)
         #expect(family.count(family.child) == 1)
         #expect(family.count(family.root) == 1)
         #expect(family.count(family.sibling) == 0)
         #expect(family.tree[family.child].descendantTaskCount == 1)
         #expect(family.tree[family.child].registry.activeTaskCount == 0)
-        let (popped, _) = family.tree.pop(in: family.grandchild, time: &time)
+        let popped = family.tree.apply(.pop, in: family.grandchild, time: &time).0 == .applied
         #expect(popped)
         #expect([family.grandchild, family.child, family.root].allSatisfy { family.count($0) == 0 })
     }
@@ -59,10 +59,10 @@ struct IndicatorTreeTests {
     @Test func theRollUpMarksEachAncestorDirtyAndAsksOneHop() {
         var family = Family()
         var time = at(0)
-        #expect(family.tree.push(in: family.grandchild, time: &time))
+        #expect(family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1)
         #expect(family.tree.dirtyNodes == [family.grandchild.index, family.child.index, family.root.index])
         // A hop is pending in every schedule now: the next change marks nothing and asks none.
-        #expect(!family.tree.push(in: family.grandchild, time: &time))
+        #expect(!family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1)
         #expect(family.tree.dirtyNodes.count == 3)
     }
 
@@ -70,13 +70,16 @@ struct IndicatorTreeTests {
     @Test func aSecondNodeJoinsThePendingHop() {
         var family = Family()
         var time = at(0)
-        #expect(family.tree.push(in: family.root, time: &time))
+        #expect(family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.root, time: &time).1)
         #expect(family.tree.dirtyNodes == [family.root.index])
-        #expect(!family.tree.push(in: family.sibling, time: &time), "the tree's hop is pending already")
+        #expect(
+            !family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1,
+            "the tree's hop is pending already"
+        )
         #expect(family.tree.dirtyNodes == [family.root.index, family.sibling.index])
         #expect(family.tree.drainDirtyNodes(now: 0).map(\.node) == [family.root, family.sibling])
         #expect(family.tree.dirtyNodes.isEmpty)
-        #expect(family.tree.pop(in: family.sibling, time: &time).1, "drained: the next edge asks again")
+        #expect(family.tree.apply(.pop, in: family.sibling, time: &time).1, "drained: the next edge asks again")
     }
 
     /// The roll-up walks the parent indices to the root and stops there: from above the root
@@ -96,16 +99,16 @@ struct IndicatorTreeTests {
     @Test func leavingZeroIsNotedUpTheTree() {
         var family = Family()
         var time = at(7)
-        _ = family.tree.push(in: family.root, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.root, time: &time).1
         var later = at(9)
-        _ = family.tree.push(in: family.grandchild, time: &later)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &later).1
         #expect(family.tree[family.grandchild].activeSince == 9)
         #expect(family.tree[family.child].activeSince == 9)
-        _ = family.tree.pop(in: family.grandchild, time: &later)
+        _ = family.tree.apply(.pop, in: family.grandchild, time: &later)
         var again = at(11)
-        _ = family.tree.push(in: family.grandchild, time: &again)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &again).1
         #expect(family.tree[family.child].activeSince == 11, "left zero again")
-        _ = family.tree.push(in: family.grandchild, time: &later)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &later).1
         #expect(family.tree[family.child].activeSince == 11, "busy already")
     }
 
@@ -115,10 +118,10 @@ struct IndicatorTreeTests {
         var family = Family()
         var time = at(0)
         let token = Token()
-        _ = family.tree.beginToken(token, label: nil, in: family.child, time: &time)
-        _ = family.tree.push(in: family.grandchild, time: &time)
-        _ = family.tree.push(in: family.sibling, time: &time)
-        _ = family.tree.push(in: family.root, time: &time)
+        _ = family.tree.apply(.begin(.token(token), label: nil, site: .none), in: family.child, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.root, time: &time).1
         #expect(family.count(family.root) == 4)
         _ = family.tree.resetSubtree(of: family.child, time: &time)
         #expect(family.count(family.grandchild) == 0)
@@ -133,8 +136,8 @@ struct IndicatorTreeTests {
     @Test func aResetOfASubtreeAsksEveryChangedNodeForAHop() {
         var family = Family()
         var time = at(0)
-        _ = family.tree.push(in: family.grandchild, time: &time)
-        _ = family.tree.push(in: family.sibling, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         // Let the pending hop run, so that each schedule may ask again.
         _ = family.tree.drainDirtyNodes(now: 0)
         #expect(family.tree.resetSubtree(of: family.root, time: &time))
@@ -152,8 +155,8 @@ struct IndicatorTreeTests {
         var time = at(0)
         let work = Work()
         let token = Token()
-        _ = family.tree.beginToken(work, label: nil, in: family.child, time: &time)
-        _ = family.tree.beginToken(token, label: nil, in: family.grandchild, time: &time)
+        _ = family.tree.apply(.begin(.token(work), label: nil, site: .none), in: family.child, time: &time)
+        _ = family.tree.apply(.begin(.token(token), label: nil, site: .none), in: family.grandchild, time: &time)
         let (cancellation, _) = family.tree.cancelSubtree(of: family.root, time: &time)
         #expect(cancellation.work.count == 1 && cancellation.work.first as? Work === work)
         #expect(cancellation.keptAlive.elementsEqual([token]) { $0 === $1 })
@@ -166,9 +169,9 @@ struct IndicatorTreeTests {
     @Test func aSnapshotHoldsTheNodesEntriesAndOneRecordPerBusyChild() {
         var family = Family()
         var time = at(3)
-        _ = family.tree.push(in: family.root, time: &time)
-        _ = family.tree.push(in: family.grandchild, time: &time)
-        _ = family.tree.push(in: family.grandchild, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.root, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.grandchild, time: &time).1
         var kept: [AnyObject] = []
         let (records, count) = family.tree.snapshot(of: family.root, keepingAlive: &kept)
         #expect(count == 3)
@@ -183,8 +186,8 @@ struct IndicatorTreeTests {
     @Test func aRemovedNodesTasksEndAndItsIdGoesStale() {
         var family = Family()
         var time = at(0)
-        _ = family.tree.push(in: family.sibling, time: &time)
-        _ = family.tree.push(in: family.sibling, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         _ = family.tree.drainDirtyNodes(now: 0)
         #expect(family.tree.removeNode(family.sibling, time: &time))
         #expect(family.tree.dirtyNodes == [family.root.index])
@@ -195,10 +198,10 @@ struct IndicatorTreeTests {
         #expect(reused.index == family.sibling.index)
         #expect(reused.generation != family.sibling.generation)
         // The stale id changes nothing, and reads as gone.
-        #expect(!family.tree.push(in: family.sibling, time: &time))
+        #expect(!family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1)
         #expect(family.count(reused) == 0)
         #expect(family.count(family.root) == 0)
-        let (popped, _) = family.tree.pop(in: family.sibling, time: &time)
+        let popped = family.tree.apply(.pop, in: family.sibling, time: &time).0 == .applied
         #expect(!popped)
         #expect(family.tree.activeTaskCount(of: family.sibling) == 0)
         let key = ObjectIdentifier(Token.self)
@@ -232,7 +235,7 @@ struct IndicatorTreeTests {
         _ = family.tree.removeNode(family.sibling, time: &time)
         let reused = family.tree.addNode(childOf: family.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
         _ = family.tree.changeSettings(of: reused) { $0.startDelay = 1 }
-        _ = family.tree.push(in: reused, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: reused, time: &time).1
         let answers = family.tree.drainDirtyNodes(now: 0)
         let started = answers.first { $0.node == reused }?.reconciliation.timerChanges[.delay]
         guard case .start(_, _, let generation) = started else {
@@ -247,10 +250,60 @@ struct IndicatorTreeTests {
     @Test func aNodeRemovedWhileDirtyIsSkippedByTheDrain() {
         var family = Family()
         var time = at(0)
-        _ = family.tree.push(in: family.sibling, time: &time)
+        _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         #expect(family.tree.dirtyNodes == [family.sibling.index, family.root.index])
         _ = family.tree.removeNode(family.sibling, time: &time)
         #expect(family.tree.drainDirtyNodes(now: 0).map(\.node) == [family.root])
+    }
+
+    /// Every kind of task event goes through the one `apply`, and says what it did: an opaque
+    /// token's pair, `.stale` for what names nothing open, each end carried up to the root.
+    @Test func eachTaskEventSaysWhatItDid() {
+        var family = Family()
+        var time = at(1)
+        let token = Token()
+        let group = Token()
+        #expect(
+            family.tree.apply(.begin(.token(token), label: "feed", site: .none), in: family.child, time: &time).0
+                == .applied
+        )
+        let (pinnedOutcome, _) = family.tree.apply(
+            .begin(.newOpaqueToken, label: nil, site: .none),
+            in: family.child,
+            time: &time
+        )
+        guard case .pinned(let pinned) = pinnedOutcome else {
+            Issue.record("a new opaque token gets a pinned slot, got \(pinnedOutcome)")
+            return
+        }
+        let groupEvent = TaskEvent.begin(
+            .keyed(ObjectIdentifier(group), object: group, kind: .group),
+            label: nil,
+            site: .none
+        )
+        #expect(family.tree.apply(groupEvent, in: family.child, time: &time).0 == .applied)
+        #expect(
+            family.tree.apply(.begin(.opaqueToken(pinned), label: nil, site: .none), in: family.child, time: &time).0
+                == .applied
+        )
+        #expect(
+            family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.child, time: &time).0 == .applied
+        )
+        #expect(family.count(family.root) == 5)
+
+        #expect(family.tree.apply(.finish(.key(ObjectIdentifier(token))), in: family.child, time: &time).0 == .applied)
+        #expect(family.tree.apply(.finish(.key(ObjectIdentifier(token))), in: family.child, time: &time).0 == .stale)
+        #expect(family.tree.apply(.release(pinned), in: family.child, time: &time).0 == .applied)
+        #expect(
+            family.tree.apply(.begin(.opaqueToken(pinned), label: nil, site: .none), in: family.child, time: &time).0
+                == .stale,
+            "released: the pair is stale"
+        )
+        #expect(family.tree.apply(.finishAll(ObjectIdentifier(group)), in: family.child, time: &time).0 == .applied)
+        #expect(family.tree.apply(.pop, in: family.child, time: &time).0 == .applied)
+        #expect(family.tree.apply(.pop, in: family.child, time: &time).0 == .stale, "no push open")
+        #expect(family.count(family.root) == 0)
+        #expect(family.count(family.child) == 0)
     }
 
     /// An id the tree never issued (another tree's scope) names nothing in it, and changes nothing.
@@ -259,18 +312,18 @@ struct IndicatorTreeTests {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         var time = at(0)
         #expect(!tree.contains(family.sibling))
-        #expect(!tree.push(in: family.sibling, time: &time))
+        #expect(!tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1)
         #expect(tree.activeTaskCount(of: IndicatorTree.rootID) == 0)
     }
 
     @Test func aRemovedRootFindsNothing() {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         var time = at(0)
-        _ = tree.push(in: IndicatorTree.rootID, time: &time)
+        _ = tree.apply(.begin(.counter, label: nil, site: .none), in: IndicatorTree.rootID, time: &time).1
         _ = tree.removeNode(IndicatorTree.rootID, time: &time)
         #expect(!tree.contains(IndicatorTree.rootID))
         let dirty = tree.dirtyNodes
-        #expect(!tree.push(in: IndicatorTree.rootID, time: &time))
+        #expect(!tree.apply(.begin(.counter, label: nil, site: .none), in: IndicatorTree.rootID, time: &time).1)
         #expect(tree.dirtyNodes == dirty)
         #expect(tree.delayTimerFired(IndicatorTree.rootID, generation: 1, now: 0) == nil)
     }
@@ -281,7 +334,7 @@ struct IndicatorTreeTests {
         var family = Family()
         var time = at(0)
         var token: Token? = Token()
-        _ = family.tree.beginToken(token!, label: nil, in: family.child, time: &time)
+        _ = family.tree.apply(.begin(.token(token!), label: nil, site: .none), in: family.child, time: &time)
         _ = family.tree.drainDirtyNodes(now: 0)
         token = nil
         let (found, needsHop) = family.tree.sweepRegistry(family.child, now: 1)

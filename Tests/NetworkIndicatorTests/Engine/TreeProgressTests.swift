@@ -25,7 +25,7 @@ struct TreeProgressTests {
         now: TimeInterval = 0
     ) -> ProgressEntry {
         var time = EventTime(preread: now)
-        _ = tree.beginToken(token, label: nil, in: node, time: &time)
+        _ = tree.apply(.begin(.token(token), label: nil, site: .none), in: node, time: &time)
         let part = ProgressEntry(progress: progress, weight: nil, token: token, node: node, pinned: nil, failure: nil)
         tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now)
         return part
@@ -68,7 +68,7 @@ struct TreeProgressTests {
         let listed = read(list())
         begin(q, NetworkActivityProgress(totalUnitCount: 100))
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(.key(ObjectIdentifier(p)), in: root, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(p))), in: root, time: &time)
         let summary = fold(listed)
         #expect(summary.isRunning)
         #expect(summary.completed == 40 && summary.total == 200, "P waits at 40, Q at 0")
@@ -109,7 +109,7 @@ struct TreeProgressTests {
         big.completedUnitCount = 30
         small.completedUnitCount = 10
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(.key(ObjectIdentifier(uploads)), in: root, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(uploads))), in: root, time: &time)
         let summary = readingNow()
         #expect(summary.isRunning)
         #expect(summary.completed == 40 && summary.total == 110)
@@ -126,7 +126,7 @@ struct TreeProgressTests {
         begin(uploads, small)
         small.completedUnitCount = 10
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(.key(ObjectIdentifier(uploads)), in: root, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(uploads))), in: root, time: &time)
         _ = fold(read(list(), offMain: true))
         #expect(tree.progressParts(of: root).count == 2, "small's old reading says 0 of 10")
         let summary = readingNow()
@@ -144,7 +144,7 @@ struct TreeProgressTests {
         begin(token, NetworkActivityProgress(totalUnitCount: 100), in: grandchild)
         #expect([grandchild, child, root].allSatisfy { tree.progressParts(of: $0).count == 1 })
         #expect(tree.progressParts(of: sibling).isEmpty)
-        _ = tree.finishOne(.key(ObjectIdentifier(token)), in: grandchild, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(token))), in: grandchild, time: &time)
         let toRead = tree.partsToRead(from: sibling, settling: true, keepingAlive: &keptAlive)
         #expect(toRead.count == 1 && toRead[0].hadEnded)
         _ = tree.foldProgress(from: sibling, settling: true, readings: read(toRead), now: 1, keepingAlive: &keptAlive)
@@ -163,7 +163,7 @@ struct TreeProgressTests {
         #expect(keptAlive.contains { $0 === token }, "the token loaded under the lock")
         keptAlive.removeAll()
         var time = EventTime(preread: 1)
-        _ = tree.finishOne(.key(ObjectIdentifier(token!)), in: root, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(token!))), in: root, time: &time)
         token = nil
         _ = readingNow()
         #expect(tree.progressParts(of: root).isEmpty, "the part left")

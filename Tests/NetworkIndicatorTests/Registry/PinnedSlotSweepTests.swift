@@ -24,7 +24,7 @@ struct PinnedSlotSweepTests {
         }
         // The last pinned entry has no task: still pinned, it must not move either.
         let result12 = registry.finishOne(pinned: pinned[2])
-        #expect(result12 == .finished)
+        #expect(result12 == .applied)
         objects.removeLast(180)  // 17 weak entries live: most slots are free
         _ = registry.sweep(now: 1, staleThreshold: nil)
         #expect(registry.entryCount == 20)
@@ -85,7 +85,7 @@ struct PinnedSlotSweepTests {
             labels == Set((180..<200).map { "\($0)" } + ["NetworkActivityToken"]),
             "labels moved with their entries"
         )
-        #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .finished)
+        #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .applied)
         #expect(registry.activeTaskCount == 21)
         #expect(registry.nextPinnedSlot == 0, "the slot just freed is the next one taken")
     }

@@ -20,11 +20,11 @@ struct PinnedSlotTests {
         let result1 = registry.beginPinned(slot, label: nil, now: 1)
         #expect(result1)
         let result2 = registry.finishOne(pinned: slot)
-        #expect(result2 == .finished)
+        #expect(result2 == .applied)
         let result3 = registry.finishOne(pinned: slot)
-        #expect(result3 == .finished)
+        #expect(result3 == .applied)
         let result4 = registry.finishOne(pinned: slot)
-        #expect(result4 == .unknown, "no task left")
+        #expect(result4 == .stale, "no task left")
         #expect(registry.activeTaskCount == 0)
         #expect(!registry.hasOpenTask(slot))
         #expect(registry.entryCount == 1, "the slot stays pinned without a task")
@@ -46,7 +46,7 @@ struct PinnedSlotTests {
         let ended = registry.finishOne(pinned: idleSlot)
         let reopened = registry.beginPinned(idleSlot, label: nil, now: 0)
         let finishedAgain = registry.finishOne(pinned: idleSlot)
-        #expect(ended == .finished && reopened && finishedAgain == .finished)
+        #expect(ended == .applied && reopened && finishedAgain == .applied)
         expectCounted("pinned slots, one without a task")
         var tokens: [Object] = (0..<120).map { _ in Object() }
         for token in tokens {
@@ -100,7 +100,7 @@ struct PinnedSlotTests {
         registry.release(pinned: releasedSlot)
         #expect(registry.labels.label(of: .pinned(releasedSlot)) == nil, "released with its task open")
         let finished = registry.finishOne(pinned: endedSlot)
-        #expect(finished == .finished)
+        #expect(finished == .applied)
         #expect(registry.labels.openLabelCount == 0, "its tasks ended, the token still alive")
         registry.release(pinned: endedSlot)
         #expect(registry.entryCount == 0)
@@ -121,19 +121,19 @@ struct PinnedSlotTests {
         let begun = registry.beginPinned(slot, label: nil, now: 1)
         #expect(!begun)
         let finished = registry.finishOne(pinned: slot)
-        #expect(finished == .unknown)
+        #expect(finished == .stale)
         registry.release(pinned: slot)
         #expect(registry.activeTaskCount == 1, "the caller's token keeps its task")
         #expect(registry.table.value(for: key) == index, "and its entry")
         let finishedByKey = registry.finishOne(.key(key))
-        #expect(finishedByKey == .finished)
+        #expect(finishedByKey == .applied)
     }
 
     @Test func aFinishedPinnedEntryIsBegunAgainInItsSlotWithItsNewLabel() {
         var registry = TaskRegistry()
         let slot = registry.pin(label: "first", now: 0)
         let result5 = registry.finishOne(pinned: slot)
-        #expect(result5 == .finished)
+        #expect(result5 == .applied)
         let other = Object()
         registry.begin(ObjectIdentifier(other), object: other, kind: .token, label: nil, now: 0)
         #expect(registry.table.value(for: ObjectIdentifier(other)) != slot.slot, "a pinned slot is never handed out")
@@ -158,7 +158,7 @@ struct PinnedSlotTests {
         #expect(registry.table.value(for: ObjectIdentifier(other)) == slot.slot, "the freed slot is taken first")
         // A stale index: nothing changes, nothing is open.
         let result7 = registry.finishOne(pinned: slot)
-        #expect(result7 == .unknown)
+        #expect(result7 == .stale)
         let begun8 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(!begun8)
         registry.release(pinned: slot)
@@ -182,7 +182,7 @@ struct PinnedSlotTests {
         let begun = registry.beginPinned(old, label: "stale", now: 2)
         #expect(!begun)
         let finished = registry.finishOne(pinned: old)
-        #expect(finished == .unknown)
+        #expect(finished == .stale)
         registry.release(pinned: old)
         #expect(registry.hasOpenTask(new))
         #expect(registry.activeTaskCount == 1)
@@ -190,7 +190,7 @@ struct PinnedSlotTests {
         var kept: [AnyObject] = []
         #expect(registry.records(keepingAlive: &kept).map(\.label) == ["new"])
         let finishedNew = registry.finishOne(pinned: new)
-        #expect(finishedNew == .finished)
+        #expect(finishedNew == .applied)
     }
 
     /// Slots cut from the array by a sweep forget nothing: a slot appended again starts above the
@@ -258,7 +258,7 @@ struct PinnedSlotTests {
         let result9 = registry.beginPinned(slot, label: nil, now: 0)
         #expect(result9)
         let outcomes = [registry.finishOne(pinned: slot), registry.finishOne(pinned: slot)]
-        #expect(outcomes == [.finished, .finished])
+        #expect(outcomes == [.applied, .applied])
         #expect(registry.activeTaskCount == 0)
         #expect(registry.pinnedCount == 1)
         #expect(registry.nextPinnedSlot != slot.slot)
@@ -305,15 +305,11 @@ extension TaskRegistry {
         openTaskCount(.pinned(pinned)) > 0
     }
 
-    mutating func beginPinned(_ pinned: PinnedSlot, label: String?, now: TimeInterval) -> Bool {
-        beginPinned(at: pinned.slot, generation: pinned.generation, label: label, now: now)
-    }
-
-    mutating func finishOne(pinned: PinnedSlot) -> FinishOutcome {
+    mutating func finishOne(pinned: PinnedSlot) -> TaskEvent.Outcome {
         finishOne(.pinned(pinned))
     }
 
     mutating func release(pinned: PinnedSlot) {
-        release(pinnedAt: pinned.slot, generation: pinned.generation)
+        release(pinned)
     }
 }

@@ -19,9 +19,9 @@ struct TaskRegistryTests {
         registry.begin(key, object: work, kind: .load, label: nil, now: 0)
         registry.begin(key, object: work, kind: .load, label: nil, now: 0)
         #expect(registry.finishCancellableTasks().work.count == 1)
-        #expect(registry.finishOne(.key(key)) == .finished, "one late finish absorbed")
+        #expect(registry.finishOne(.key(key)) == .applied, "one late finish absorbed")
         work = nil
-        #expect(registry.finishOne(.key(key)) == .unknown, "its object died: not absorbed")
+        #expect(registry.finishOne(.key(key)) == .stale, "its object died: not absorbed")
         #expect(registry.cancelledTasks.isEmpty)
     }
 
@@ -100,7 +100,7 @@ struct TaskRegistryTests {
         #expect(registry.finishOne(.key(key)) == .tokenDead)
         #expect(registry.activeTaskCount == 0)
         #expect(registry.sweptEntryCount == 0)
-        #expect(registry.finishOne(.key(key)) == .unknown)
+        #expect(registry.finishOne(.key(key)) == .stale)
         _ = dead
     }
 
@@ -152,14 +152,14 @@ struct TaskRegistryTests {
     @Test func countsNeverGoNegative() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
-        #expect(registry.finishOne(.key(key)) == .unknown)
+        #expect(registry.finishOne(.key(key)) == .stale)
         #expect(registry.finishAll(key) == 0)
         let popped = registry.pop()
         #expect(!popped)
         #expect(registry.activeTaskCount == 0)
         registry.begin(key, object: nil, kind: .group, label: nil, now: 0)
-        #expect(registry.finishOne(.key(key)) == .finished)
-        #expect(registry.finishOne(.key(key)) == .unknown)
+        #expect(registry.finishOne(.key(key)) == .applied)
+        #expect(registry.finishOne(.key(key)) == .stale)
         #expect(registry.activeTaskCount == 0)
     }
 
@@ -196,7 +196,7 @@ struct TaskRegistryTests {
         for object in objects {
             #expect(registry.count(for: ObjectIdentifier(object)) == 1, "every live entry still found")
         }
-        #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .finished)
+        #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .applied)
     }
 
     /// A registry whose `count` tokens each began one task and have all died, swept once.
