@@ -45,8 +45,9 @@ final class NetworkActivityOverlayController {
     private var progressObservation: NetworkIndicatorObservation?
     private var visibilityObservation: NetworkIndicatorObservation?
     private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
-    /// The enclosing scope's refreshes, told that this overlay covers its manager's tasks.
-    private var coveredIn: NetworkActivityRefreshes?
+    /// The enclosing scopes' refreshes, told that this overlay covers its manager's tasks
+    /// (SwiftUI's: the enclosing scope's; an output's: every ancestor's), and the manager's id.
+    private var coveredIn: (scopes: [NetworkActivityRefreshes], manager: ObjectIdentifier)?
     private var timer: (any NetworkIndicatorTimer)?
     private var stillLoading: OverlayStillLoading
     private var stillLoadingTimer: (any NetworkIndicatorTimer)?
@@ -150,10 +151,7 @@ final class NetworkActivityOverlayController {
             }
             self.refreshes = (refreshes, listener)
         }
-        if let parentRefreshes {
-            coveredIn = parentRefreshes
-            parentRefreshes.childOverlayAppeared(manager)
-        }
+        if let parentRefreshes { cover(manager, in: [parentRefreshes]) }
         let activeCount = ownCount(told: manager.activeTaskCount)
         let refreshCount = refreshes?.count ?? 0
         handle { $0.appeared(activeCount: activeCount, refreshCount: refreshCount, now: $1) }
@@ -170,16 +168,35 @@ final class NetworkActivityOverlayController {
     /// `activeCount` on `scheduler`'s clock; later counts come through ``activeCountChanged(_:)``.
     /// `manager`, held weakly, is read for `isEnabled` and the progress snapshot (`nil`: an
     /// enabled manager whose work is all measured).
+    ///
+    /// With a `manager`, the overlay leaves out the tasks of its descendant scopes whose outputs
+    /// draw overlays of their own, and covers its manager's tasks in every ancestor's, through
+    /// ``NetworkActivityRefreshes/forOutputs(of:)``: one overlay per task, the innermost's.
     func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler, manager: NetworkIndicatorManager? = nil) {
         disappear()
         self.scheduler = scheduler
         source = manager
+        if let manager {
+            let refreshes = NetworkActivityRefreshes.forOutputs(of: manager)
+            let listener = refreshes.addListener { [weak self] count in self?.refreshCountChanged(count) }
+            self.refreshes = (refreshes, listener)
+            let ancestors = sequence(first: manager, next: \.parent).dropFirst()
+            cover(manager, in: ancestors.map(NetworkActivityRefreshes.forOutputs(of:)))
+        }
+        let activeCount = ownCount(told: activeCount)
         handle { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
+    }
+
+    /// Registers the overlay of `manager` in `scopes`, whose overlays leave its tasks to it.
+    private func cover(_ manager: NetworkIndicatorManager, in scopes: [NetworkActivityRefreshes]) {
+        coveredIn = (scopes, ObjectIdentifier(manager))
+        for scope in scopes { scope.childOverlayAppeared(manager) }
     }
 
     /// The manager told an output the count `count`. Ignored unless on screen.
     func activeCountChanged(_ count: Int) {
-        handle { $0.activeCountChanged(count, now: $1) }
+        let ownCount = ownCount(told: count)
+        handle { $0.activeCountChanged(ownCount, now: $1) }
     }
 
     /// The manager told an output its visibility, which changes when it is disabled or
@@ -229,7 +246,7 @@ final class NetworkActivityOverlayController {
         visibilityObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
-        if let coveredIn, let manager { coveredIn.childOverlayDisappeared(manager) }
+        if let coveredIn { for scope in coveredIn.scopes { scope.childOverlayDisappeared(coveredIn.manager) } }
         coveredIn = nil
         handle { model, _ in model.disappeared() }
         performStillLoading(stillLoading.reset())
@@ -246,7 +263,7 @@ final class NetworkActivityOverlayController {
     /// it. `RefreshActivity` begins the task before the refresh and ends it first, so that the
     /// exact count read here always includes every counted refresh.
     private func refreshCountChanged(_ count: Int) {
-        guard let activeCount = manager?.activeTaskCount else {
+        guard let activeCount = source?.activeTaskCount else {
             handle { $0.refreshCountChanged(count, now: $1) }
             return
         }
@@ -258,7 +275,7 @@ final class NetworkActivityOverlayController {
     /// draws an overlay of its own, the manager's exact count minus that child's, both read now
     /// (a told count may lag the child's exact one).
     private func ownCount(told count: Int) -> Int {
-        guard let refreshes = refreshes?.source, refreshes.coversChildren, let manager else { return count }
+        guard let refreshes = refreshes?.source, refreshes.coversChildren, let manager = source else { return count }
         return max(0, manager.activeTaskCount - refreshes.coveredTaskCount)
     }
 

@@ -46,9 +46,16 @@ final class NetworkActivityRefreshes {
     var coversChildren: Bool { !coveredChildren.isEmpty }
 
     /// The tasks of the child scopes that draw an overlay of their own, exact now (each
-    /// child's `activeTaskCount`, its own descendants included).
+    /// child's `activeTaskCount`, its own descendants included); a covered scope below another
+    /// covered one (an output's overlay registers in every ancestor) is counted once, in it.
     var coveredTaskCount: Int {
-        coveredChildren.values.reduce(0) { $0 + ($1.manager.manager?.activeTaskCount ?? 0) }
+        let covered = coveredChildren.values.compactMap(\.manager.manager)
+        let ids = Set(covered.map(ObjectIdentifier.init))
+        return covered.reduce(0) { total, child in
+            let isInsideAnother = sequence(first: child, next: \.parent).dropFirst()
+                .contains { ids.contains(ObjectIdentifier($0)) }
+            return isInsideAnother ? total : total + child.activeTaskCount
+        }
     }
 
     /// An overlay of `child`, a child scope of this one, appeared: its tasks are left out.
@@ -58,13 +65,28 @@ final class NetworkActivityRefreshes {
         tell()
     }
 
-    /// An overlay of `child` disappeared: once none is left, its tasks count again.
-    func childOverlayDisappeared(_ child: NetworkIndicatorManager) {
-        let id = ObjectIdentifier(child)
+    /// An overlay of the child scope `id` names disappeared: once none is left, its tasks
+    /// count again.
+    func childOverlayDisappeared(_ id: ObjectIdentifier) {
         guard let covered = coveredChildren[id] else { return }
         coveredChildren[id] = covered.overlays > 1 ? (covered.manager, covered.overlays - 1) : nil
         tell()
     }
+
+    /// The scope of `manager` as the UIKit and AppKit overlay outputs see it, made at the first
+    /// ask and kept while `manager` lives: they have no environment to find an enclosing
+    /// scope's in, so each output's overlay covers its manager in every ancestor's.
+    static func forOutputs(of manager: NetworkIndicatorManager) -> NetworkActivityRefreshes {
+        outputScopes = outputScopes.filter { $0.value.manager.manager != nil }
+        let id = ObjectIdentifier(manager)
+        if let found = outputScopes[id] { return found.refreshes }
+        let refreshes = NetworkActivityRefreshes()
+        outputScopes[id] = (WeakManager(manager: manager), refreshes)
+        return refreshes
+    }
+
+    private static var outputScopes: [ObjectIdentifier: (manager: WeakManager, refreshes: NetworkActivityRefreshes)] =
+        [:]
 
     private func tell() {
         for listener in listeners.values { listener(count) }

@@ -1,0 +1,116 @@
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicatorUI
+
+/// A parent screen and a child screen (a split view's two panes, a container and its child view
+/// controller), each with an overlay output on its own scope: one spinner per task, the
+/// innermost's, as the SwiftUI overlays already do (issue 63, item 4).
+@MainActor
+@Suite("Overlay outputs of nested scopes")
+struct OverlayOutputExclusionTests {
+    @MainActor
+    private final class Output: ManagerAwareOutput {
+        var drawn: [Bool] = []
+        var core: OverlayOutputCore!
+
+        init(scheduler: ManualNetworkIndicatorScheduler) {
+            core = OverlayOutputCore(
+                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+                scheduler: scheduler,
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+            )
+        }
+
+        var receivesActiveTaskCount: Bool { true }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
+        func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
+        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
+        func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
+    }
+
+    private let scheduler = ManualNetworkIndicatorScheduler()
+
+    private func settle() {
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        scheduler.runPendingWork()
+    }
+
+    @Test func aChildScreensLoadDrawsOnlyTheChildsOverlay() {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "detail")
+        let parentOutput = Output(scheduler: scheduler)
+        let childOutput = Output(scheduler: scheduler)
+        parent.addOutput(parentOutput)
+        child.addOutput(childOutput)
+        settle()
+
+        child.pushNetworkActivity()
+        settle()
+        #expect(childOutput.drawn == [true])
+        #expect(parentOutput.drawn.isEmpty, "the child's overlay shows the child's task")
+
+        parent.pushNetworkActivity()
+        settle()
+        #expect(parentOutput.drawn == [true], "the parent's own task draws the parent's overlay")
+    }
+
+    @Test func aGrandchildsOverlayCoversItsTasksInEveryAncestor() {
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        let middle = NetworkIndicatorManager(parent: root, label: "list")
+        let leaf = NetworkIndicatorManager(parent: middle, label: "row")
+        let rootOutput = Output(scheduler: scheduler)
+        let leafOutput = Output(scheduler: scheduler)
+        root.addOutput(rootOutput)
+        leaf.addOutput(leafOutput)
+        settle()
+
+        leaf.pushNetworkActivity()
+        settle()
+        #expect(leafOutput.drawn == [true])
+        #expect(rootOutput.drawn.isEmpty, "no scope between them draws, and the root leaves the row's task to it")
+    }
+
+    /// Three overlays down one chain: each shows its own scope's tasks, and the root leaves out
+    /// the row's task once (inside the list's), not twice.
+    @Test func nestedOverlaysEachShowTheirOwnTasks() {
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        let middle = NetworkIndicatorManager(parent: root, label: "list")
+        let leaf = NetworkIndicatorManager(parent: middle, label: "row")
+        let outputs = (
+            root: Output(scheduler: scheduler), middle: Output(scheduler: scheduler), leaf: Output(scheduler: scheduler)
+        )
+        root.addOutput(outputs.root)
+        middle.addOutput(outputs.middle)
+        leaf.addOutput(outputs.leaf)
+        settle()
+
+        leaf.pushNetworkActivity()
+        root.pushNetworkActivity()
+        settle()
+        #expect(outputs.leaf.drawn == [true])
+        #expect(outputs.middle.drawn.isEmpty, "the row's task is the row's")
+        #expect(outputs.root.drawn == [true], "the root's own task")
+    }
+
+    @Test func aChildWhoseOverlayIsRemovedCountsInItsParentAgain() {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "detail")
+        let parentOutput = Output(scheduler: scheduler)
+        let childOutput = Output(scheduler: scheduler)
+        parent.addOutput(parentOutput)
+        child.addOutput(childOutput)
+        settle()
+        child.pushNetworkActivity()
+        settle()
+        #expect(parentOutput.drawn.isEmpty)
+
+        child.removeOutput(childOutput)
+        settle()
+        #expect(childOutput.drawn == [true, false])
+        #expect(parentOutput.drawn == [true], "nothing else shows the child's task now")
+    }
+}
