@@ -17,6 +17,7 @@ enum NetworkIndicatorDemo {
                  scopes      the app's indicator and two screens' (child managers) on one timeline
                  screen      a slow load turning into "Still loading…", a screen's loads cancelled
                  progress    a download's growing bar in a scope, rolled up into the app's
+                 inspect     every task's begin and end as it happens, and what is still open
                  urlsession  URLSession loads tracked for their whole life (needs network;
                              same as passing URLs, default https://www.swift.org)
         """
@@ -35,6 +36,7 @@ enum NetworkIndicatorDemo {
         case "scopes": await ScopesExample.run()
         case "screen": await ScreenExample.run()
         case "progress": await ProgressExample.run()
+        case "inspect": await InspectExample.run()
         case "urlsession": await URLSessionExample.run(urls: Array(arguments.dropFirst()))
         case let url? where url.hasPrefix("http://") || url.hasPrefix("https://"):
             await URLSessionExample.run(urls: arguments)

@@ -136,11 +136,11 @@ extension NetworkActivitySnapshot.Activity {
 extension TaskRegistry {
     /// One entry as the snapshot shows it.
     struct ActivityRecord {
-        let label: String
+        var label: String
         let kind: NetworkActivitySnapshot.Kind
         let taskCount: Int
         let startedAt: TimeInterval
-        let isTokenAlive: Bool
+        var isTokenAlive: Bool
         var site = CallSite.none
         /// A scope's own records and its scopes'; none for any other kind.
         var children: [ActivityRecord] = []

@@ -4,7 +4,7 @@
 //     swift build -c release --product NetworkIndicatorProfile
 //     valgrind --tool=callgrind .build/release/NetworkIndicatorProfile explicit 100000
 //
-// Scenarios: explicit, explicit-main, explicit-child, explicit-grandchild, explicit-crowded (10 000
+// Scenarios: explicit, explicit-main, explicit-watched, explicit-child, explicit-grandchild, explicit-crowded (10 000
 // other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
 // sweep-live, sweep-dead, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
 // prints the library beside the references in one table (see Ratios.swift):
@@ -44,6 +44,18 @@ func run() {
             manager.beganNetworkTask(withToken: token)
             manager.finishedNetworkTask(forToken: token)
         }
+    case "explicit-watched":
+        // An explicit pair while an output watches tasks (NetworkActivityTaskEventOutput): each
+        // pair records a begin and an end; the hops that deliver them never run here.
+        let manager = NetworkIndicatorManager()
+        let watcher = TaskWatcher()
+        manager.addOutput(watcher)
+        let token = Token()
+        for _ in 0..<iterations {
+            manager.beganNetworkTask(withToken: token)
+            manager.finishedNetworkTask(forToken: token)
+        }
+        withExtendedLifetime(watcher) {}
     case "explicit-child", "explicit-grandchild":
         let root = NetworkIndicatorManager()
         let child = NetworkIndicatorManager(parent: root)
@@ -152,3 +164,10 @@ func run() {
 }
 
 MainActor.assumeIsolated { run() }
+
+/// Watches tasks and drops what it hears (`explicit-watched`).
+@MainActor
+final class TaskWatcher: NetworkActivityTaskEventOutput {
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+    func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) {}
+}

@@ -181,8 +181,13 @@ final class IndicatorDriver: Sendable {
     @MainActor
     func addOutput(_ output: any NetworkIndicatorOutput) {
         let receivesCount = output.receivesActiveTaskCount
-        guard delivery.attach(output, to: node, receivesCount: receivesCount) else { return }
-        let (count, needsHop) = tree.withLock { $0.outputAttached(receivesCount: receivesCount, in: node) }
+        let receivesTaskEvents = output is any NetworkActivityTaskEventOutput
+        guard delivery.attach(output, to: node, receivesCount: receivesCount, receivesTaskEvents: receivesTaskEvents)
+        else { return }
+        let (count, needsHop) = tree.withLock { tree in
+            if receivesTaskEvents { tree.taskEventListenersChanged(by: 1, in: node) }
+            return tree.outputAttached(receivesCount: receivesCount, in: node)
+        }
         if needsHop { delivery.enqueueHop(on: scheduler) }
         output.networkIndicatorVisibilityDidChange(delivery.isVisible(node))
         if let count {
@@ -194,8 +199,13 @@ final class IndicatorDriver: Sendable {
     @MainActor
     @discardableResult
     func removeOutput(_ output: any NetworkIndicatorOutput) -> Bool {
-        guard let receivedCount = delivery.detach(output, from: node) else { return false }
-        if receivedCount { tree.withLock { $0.countObserversLeft(1, in: node) } }
+        guard let detached = delivery.detach(output, from: node) else { return false }
+        if detached.receivesCount || detached.receivesTaskEvents {
+            tree.withLock { tree in
+                if detached.receivesCount { tree.countObserversLeft(1, in: node) }
+                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node) }
+            }
+        }
         return true
     }
 

@@ -36,6 +36,8 @@ struct IndicatorTree {
         var generation: UInt32 = 0
         /// The parts with progress begun in the node or below it (`IndicatorTree+Progress.swift`).
         var progress = NodeProgress()
+        /// The outputs of this node that watch tasks (`IndicatorTree+TaskEvents.swift`).
+        var taskEventListeners = 0
 
         var activeTaskCount: Int { registry.activeTaskCount + descendantTaskCount }
 
@@ -79,11 +81,14 @@ struct IndicatorTree {
     private(set) var dirtyNodes: [Int32] = []
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
-    /// caller enqueues the tree's hop after the lock).
+    /// caller enqueues the tree's hop after the lock), task events included.
     mutating func markDirty(_ index: Int32) -> Bool {
         dirtyNodes.append(index)
-        return dirtyNodes.count == 1
+        return dirtyNodes.count == 1 && taskEvents.pending.isEmpty
     }
+
+    /// The task events waiting for the tree's hop (`IndicatorTree+TaskEvents.swift`).
+    var taskEvents = TaskEventLog()
 
     /// The hop drained the dirty nodes.
     mutating func clearDirtyNodes() {
@@ -130,6 +135,7 @@ struct IndicatorTree {
             parent: parent.index,
             label: label
         )
+        if recordsTaskEvents(parent.index) { node.registry.eventLog = [] }
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -151,9 +157,13 @@ struct IndicatorTree {
         guard contains(id) else { return false }
         let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
         var needsHop = false
+        if withNode(Int(id.index), { $0.registry.eventLog != nil }) {
+            withNode(Int(id.index)) { $0.registry.logEverythingEnded(.managerGone) }
+            needsHop = collectTaskEvents(ofNodeAt: id.index, time: &time)
+        }
         if parent >= 0 {
             withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
-            needsHop = ended > 0 && rollUp(-ended, from: parent, time: &time)
+            if ended > 0, rollUp(-ended, from: parent, time: &time) { needsHop = true }
         }
         // Empty the node and move it to the next generation, which no id names yet: `contains`
         // refuses every id of the removed node. A scope's index waits for reuse.
@@ -213,7 +223,11 @@ struct IndicatorTree {
             let old = rootNode.activeTaskCount
             let result = change(&rootNode, &time)
             _ = rootNode.settle(from: old, time: &time, tellingSchedule: tellingSchedule, hop: &hop)
-            return (result, hop && markDirty(0))
+            var needsHop = hop && markDirty(0)
+            if taskEvents.isRecording, collectTaskEvents(ofNodeAt: 0, time: &time) {
+                needsHop = true
+            }
+            return (result, needsHop)
         }
         // One write access to the scope's node (one bounds and uniqueness check) for the change.
         let (result, delta, parent) = Self.modify(&scopes[Int(id.index) - 1]) { node in
@@ -224,6 +238,7 @@ struct IndicatorTree {
         }
         var needsHop = hop && markDirty(id.index)
         if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
+        if taskEvents.isRecording, collectTaskEvents(ofNodeAt: id.index, time: &time) { needsHop = true }
         return (result, needsHop)
     }
 

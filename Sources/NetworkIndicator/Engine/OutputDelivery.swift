@@ -8,7 +8,7 @@ import Foundation
 @MainActor
 final class OutputDelivery {
     /// One node's outputs, for the node of `generation` at its index.
-    private struct Outlet {
+    struct Outlet {
         let generation: UInt32
         var attached: [Attached] = []
         /// What the outputs were last told.
@@ -20,7 +20,7 @@ final class OutputDelivery {
 
     /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
     @MainActor
-    private struct ProgressListener {
+    struct ProgressListener {
         weak var output: (any NetworkIndicatorOutput)?
         let observer: ProgressObserver?
 
@@ -33,30 +33,14 @@ final class OutputDelivery {
         }
     }
 
-    private struct Attached {
+    struct Attached {
         weak var output: (any NetworkIndicatorOutput)?
         let id: ObjectIdentifier
         let receivesCount: Bool
+        /// A ``NetworkActivityTaskEventOutput``: it hears the tasks of its node and below.
+        let receivesTaskEvents: Bool
         /// A visibility stream, kept here (strongly) until it ends or its node goes.
         var stream: StreamOutput?
-    }
-
-    /// A ``NetworkIndicatorManager/visibilityUpdates()`` stream as an output. It finishes the
-    /// stream when let go, even if the main queue never runs again.
-    private final class StreamOutput: NetworkIndicatorOutput {
-        let continuation: AsyncStream<Bool>.Continuation
-
-        nonisolated init(_ continuation: AsyncStream<Bool>.Continuation) {
-            self.continuation = continuation
-        }
-
-        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-            continuation.yield(isVisible)
-        }
-
-        deinit {
-            continuation.finish()
-        }
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
@@ -79,7 +63,7 @@ final class OutputDelivery {
     }
 
     /// The tree's scheduler; `nil` once the root manager is gone, unless it is the main queue's.
-    private nonisolated var scheduler: (any NetworkIndicatorScheduler)? {
+    nonisolated var scheduler: (any NetworkIndicatorScheduler)? {
         guard let schedulerSlot else { return MainQueueScheduler() }
         return schedulerSlot.withLock { $0 }
     }
@@ -97,7 +81,9 @@ final class OutputDelivery {
     /// The tree's hop: every dirty node's answer, drained in one lock hold, then performed.
     func hop() {
         guard let now = scheduler?.now else { return }
-        for answer in tree.withLock({ $0.drainDirtyNodes(now: now) }) { perform(answer) }
+        let (answers, events) = tree.withLock { ($0.drainDirtyNodes(now: now), $0.takeTaskEvents()) }
+        for answer in answers { perform(answer) }
+        if !events.pending.isEmpty { deliver(events.events) }
     }
 
     /// The live outputs of `node`, in the order they were added.
@@ -111,52 +97,40 @@ final class OutputDelivery {
     }
 
     /// Attaches `output` to `node`; `false` if it is attached already.
-    func attach(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID, receivesCount: Bool) -> Bool {
+    func attach(
+        _ output: any NetworkIndicatorOutput,
+        to node: IndicatorTree.NodeID,
+        receivesCount: Bool,
+        receivesTaskEvents: Bool = false
+    ) -> Bool {
         let attached = modifyOutlet(node) { outlet in
             guard !outlet.attached.contains(where: { $0.output === output }) else { return false }
-            outlet.attached.append(Attached(output: output, id: ObjectIdentifier(output), receivesCount: receivesCount))
+            outlet.attached.append(
+                Attached(
+                    output: output,
+                    id: ObjectIdentifier(output),
+                    receivesCount: receivesCount,
+                    receivesTaskEvents: receivesTaskEvents
+                )
+            )
             return true
         }
         return attached ?? false
     }
 
-    /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received counts.
-    func detach(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) -> Bool? {
+    /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received
+    /// counts and task events.
+    func detach(
+        _ output: any NetworkIndicatorOutput,
+        from node: IndicatorTree.NodeID
+    ) -> (receivesCount: Bool, receivesTaskEvents: Bool)? {
         let id = ObjectIdentifier(output)
         guard outlet(node) != nil else { return nil }
-        return modifyOutlet(node) { outlet -> Bool? in
+        return modifyOutlet(node) { outlet -> (Bool, Bool)? in
             guard let index = outlet.attached.firstIndex(where: { $0.id == id && $0.output != nil }) else { return nil }
-            return outlet.attached.remove(at: index).receivesCount
+            let detached = outlet.attached.remove(at: index)
+            return (detached.receivesCount, detached.receivesTaskEvents)
         } ?? nil
-    }
-
-    /// Attaches a visibility stream to `node` as an output kept here, and yields the current
-    /// visibility. The stream's end detaches it; the node's removal finishes it. From any thread:
-    /// the attaching runs on the main actor, in order with the hops.
-    nonisolated func attachStream(
-        _ continuation: AsyncStream<Bool>.Continuation,
-        to node: IndicatorTree.NodeID,
-        on scheduler: any NetworkIndicatorScheduler
-    ) {
-        let output = StreamOutput(continuation)
-        // Set before the attaching is queued, so that its detaching is queued after it.
-        // Weak: the stream must keep neither the delivery (and its scheduler) nor its own output alive.
-        continuation.onTermination = { [weak self, weak output] _ in
-            self?.scheduler?.enqueue { [weak self] in
-                if let output { _ = self?.detach(output, from: node) }
-            }
-        }
-        scheduler.enqueue { [self] in
-            let isVisible = modifyOutlet(node) { outlet in
-                outlet.attached.append(
-                    Attached(output: output, id: ObjectIdentifier(output), receivesCount: false, stream: output)
-                )
-                return outlet.isVisible
-            }
-            // Its manager went, and a new scope took its place, before the stream could attach.
-            guard let isVisible else { return output.continuation.finish() }
-            output.networkIndicatorVisibilityDidChange(isVisible)
-        }
     }
 
     /// Adds a progress listener to `node` (an output, once, or an observer) and tells it
@@ -341,7 +315,7 @@ final class OutputDelivery {
     }
 
     /// The outlet of `node`, if it has one of its generation.
-    private func outlet(_ node: IndicatorTree.NodeID) -> Outlet? {
+    func outlet(_ node: IndicatorTree.NodeID) -> Outlet? {
         let index = Int(node.index)
         guard index < outlets.count, let outlet = outlets[index], outlet.generation == node.generation else {
             return nil
@@ -352,7 +326,7 @@ final class OutputDelivery {
     /// Runs `body` on the outlet of `node`, made if missing; an outlet of an older generation (a
     /// removed node whose removal has not run yet) is closed first. `nil`, and nothing made, if
     /// `node` is older than the outlet at its index (late work for a removed node).
-    private func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result? {
+    func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result? {
         let index = Int(node.index)
         while outlets.count <= index { outlets.append(nil) }
         if let present = outlets[index], present.generation != node.generation {
@@ -383,15 +357,20 @@ final class OutputDelivery {
         outlet(node)?.attached.contains { $0.output === output } ?? false
     }
 
-    /// Lets go of the deallocated outputs of `node`, and tells the schedule how many wanted counts.
+    /// Lets go of the deallocated outputs of `node`, and tells the tree how many wanted counts
+    /// and how many watched tasks.
     private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
-        let released =
-            modifyOutlet(node) { outlet -> Int in
-                guard outlet.attached.contains(where: { $0.output == nil }) else { return 0 }
-                let released = outlet.attached.filter { $0.output == nil && $0.receivesCount }.count
+        let (counting, watching) =
+            modifyOutlet(node) { outlet -> (Int, Int) in
+                guard outlet.attached.contains(where: { $0.output == nil }) else { return (0, 0) }
+                let released = outlet.attached.filter { $0.output == nil }
                 outlet.attached.removeAll { $0.output == nil }
-                return released
-            } ?? 0
-        if released > 0 { tree.withLock { $0.countObserversLeft(released, in: node) } }
+                return (released.filter(\.receivesCount).count, released.filter(\.receivesTaskEvents).count)
+            } ?? (0, 0)
+        guard counting > 0 || watching > 0 else { return }
+        tree.withLock { tree in
+            if counting > 0 { tree.countObserversLeft(counting, in: node) }
+            if watching > 0 { tree.taskEventListenersChanged(by: -watching, in: node) }
+        }
     }
 }

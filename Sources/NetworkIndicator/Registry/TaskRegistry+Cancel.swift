@@ -31,7 +31,7 @@ extension TaskRegistry {
             // Before the task ends: a reading in between would count its progress as done.
             (work as? any FailsProgressWhenCancelled)?.recordCancellation()
             let key = slots[index].key
-            let ended = finishEntry(at: index)
+            let ended = finishEntry(at: index, ending: .cancelled)
             cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
         takeUncountedWork(into: &result)

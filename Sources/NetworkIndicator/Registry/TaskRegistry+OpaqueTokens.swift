@@ -16,6 +16,7 @@ extension TaskRegistry {
         pinnedCount += 1
         let pinned = PinnedSlot(slot: slot, generation: slots[index].generation)
         if let label { labels.begin(.pinned(pinned), label: label) }
+        if eventLog != nil { logBegan(at: index, object: nil) }
         return pinned
     }
 
@@ -33,6 +34,7 @@ extension TaskRegistry {
         if slots[index].count == 0 {
             slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
             if let label { labels.begin(.pinned(pinned), label: label) }
+            if eventLog != nil { logBegan(at: index, object: nil) }
         } else {
             slots[index].count += 1
         }
@@ -45,6 +47,7 @@ extension TaskRegistry {
         let slot = pinned.slot
         guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .stale }
         if slots[Int(slot)].count == 1 {
+            if eventLog != nil { logEnded(at: Int(slot), .finished) }
             // Remembered for the report of a second finish (a helper's release pays nothing).
             if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
@@ -64,6 +67,7 @@ extension TaskRegistry {
         guard isPinned(pinned) else { return }
         let slot = pinned.slot
         let index = Int(slot)
+        if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released) }
         subtractTasks(ofPinned: index)
         pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)

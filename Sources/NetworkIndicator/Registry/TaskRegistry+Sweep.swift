@@ -55,7 +55,7 @@ extension TaskRegistry {
             }
         }
         for index in deadIndices {
-            finishEntry(at: index)
+            finishEntry(at: index, ending: .swept)
         }
         compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {

@@ -1,0 +1,56 @@
+/// ``NetworkIndicatorManager/visibilityUpdates()``: a stream is an output that the delivery
+/// itself keeps, attached on the main actor in order with the hops.
+extension OutputDelivery {
+    /// A ``NetworkIndicatorManager/visibilityUpdates()`` stream as an output. It finishes the
+    /// stream when let go, even if the main queue never runs again.
+    final class StreamOutput: NetworkIndicatorOutput {
+        let continuation: AsyncStream<Bool>.Continuation
+
+        nonisolated init(_ continuation: AsyncStream<Bool>.Continuation) {
+            self.continuation = continuation
+        }
+
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+            continuation.yield(isVisible)
+        }
+
+        deinit {
+            continuation.finish()
+        }
+    }
+
+    /// Attaches a visibility stream to `node` as an output kept here, and yields the current
+    /// visibility. The stream's end detaches it; the node's removal finishes it. From any thread:
+    /// the attaching runs on the main actor, in order with the hops.
+    nonisolated func attachStream(
+        _ continuation: AsyncStream<Bool>.Continuation,
+        to node: IndicatorTree.NodeID,
+        on scheduler: any NetworkIndicatorScheduler
+    ) {
+        let output = StreamOutput(continuation)
+        // Set before the attaching is queued, so that its detaching is queued after it.
+        // Weak: the stream must keep neither the delivery (and its scheduler) nor its own output alive.
+        continuation.onTermination = { [weak self, weak output] _ in
+            self?.scheduler?.enqueue { [weak self] in
+                if let output { _ = self?.detach(output, from: node) }
+            }
+        }
+        scheduler.enqueue { [self] in
+            let isVisible = modifyOutlet(node) { outlet in
+                outlet.attached.append(
+                    Attached(
+                        output: output,
+                        id: ObjectIdentifier(output),
+                        receivesCount: false,
+                        receivesTaskEvents: false,
+                        stream: output
+                    )
+                )
+                return outlet.isVisible
+            }
+            // Its manager went, and a new scope took its place, before the stream could attach.
+            guard let isVisible else { return output.continuation.finish() }
+            output.networkIndicatorVisibilityDidChange(isVisible)
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// The task events' last step, on the main actor: the hop hands over what the tree collected
+/// (`IndicatorTree+TaskEvents.swift`), and each watching output hears its batch.
+extension OutputDelivery {
+    /// Tells each watching output the events of its node and below, in one batch, in order.
+    func deliver(_ events: [(event: NetworkActivityTaskEvent, hearers: [IndicatorTree.NodeID])]) {
+        var batches: [(output: any NetworkActivityTaskEventOutput, events: [NetworkActivityTaskEvent])] = []
+        var positions: [ObjectIdentifier: Int] = [:]
+        for (event, hearers) in events {
+            for node in hearers {
+                for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
+                    guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
+                    if let position = positions[target.id] {
+                        batches[position].events.append(event)
+                    } else {
+                        positions[target.id] = batches.count
+                        batches.append((output, [event]))
+                    }
+                }
+            }
+        }
+        for batch in batches { batch.output.networkIndicatorTasksDidChange(batch.events) }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// An output that watches tasks (issue 64, step 4): what it hears, from the user's side.
+@MainActor
+@Suite("Task events")
+struct TaskEventTests {
+    /// Records every batch it is told.
+    @MainActor
+    final class Watcher: NetworkActivityTaskEventOutput {
+        var batches: [[NetworkActivityTaskEvent]] = []
+        var events: [NetworkActivityTaskEvent] { batches.flatMap { $0 } }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+        func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) { batches.append(events) }
+    }
+
+    private final class FeedLoader {}
+
+    /// "began"/"ended", the label, and how it ended, of each event.
+    private func summary(_ events: [NetworkActivityTaskEvent]) -> [String] {
+        events.map { event in
+            switch event {
+            case .began(let activity, _, let path): "began \(activity.label)\(path.isEmpty ? "" : " in \(path)")"
+            case .ended(let activity, _, let path, let ending):
+                "ended \(activity.label) \(ending.rawValue)\(path.isEmpty ? "" : " in \(path)")"
+            }
+        }
+    }
+
+    @Test func aWatcherHearsEachTaskBeginAndEndWithItsCallSiteAndDuration() throws {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "sync")
+        let loader = FeedLoader()
+        harness.manager.beganNetworkTask(withToken: loader)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(summary(watcher.events) == ["began sync", "began FeedLoader", "began pushNetworkActivity()"])
+        #expect(watcher.batches.count == 1, "batched per hop")
+
+        harness.advance(by: 2)
+        token = nil
+        harness.manager.finishedNetworkTask(forToken: loader)
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        #expect(
+            summary(Array(watcher.events.dropFirst(3))) == [
+                "ended sync released", "ended FeedLoader finished", "ended pushNetworkActivity() finished",
+            ]
+        )
+        guard case .ended(let sync, let endID, _, _) = watcher.events[3],
+            case .began(_, let beginID, _) = watcher.events[0]
+        else {
+            Issue.record("expected the sync task's end, got \(watcher.events)")
+            return
+        }
+        #expect(endID == beginID, "an end carries its begin's id")
+        #expect(sync.age == 2, "the duration, on the manager's clock")
+        #expect(sync.callSite?.hasPrefix("TaskEventTests.swift:") == true, "where the task began")
+        _ = token
+    }
+
+    /// A second task while the indicator already shows moves no visibility, yet the watcher
+    /// hears it at the next hop.
+    @Test func aTaskThatChangesNoVisibilityIsStillHeard() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let token = harness.manager.beganNetworkTask(label: "thumbnail")
+        harness.settle()
+        #expect(summary(watcher.events) == ["began pushNetworkActivity()", "began thumbnail"])
+        _ = token
+    }
+
+    @Test func theAppsManagerHearsEveryScopesTasksWithTheScopePath() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let page = NetworkIndicatorManager(parent: feed, label: "Page")
+        var token: NetworkActivityToken? = page.beganNetworkTask(label: "page 2")
+        harness.settle()
+        token = nil
+        harness.settle()
+        #expect(
+            summary(watcher.events) == [
+                "began page 2 in [\"Feed\", \"Page\"]", "ended page 2 released in [\"Feed\", \"Page\"]",
+            ]
+        )
+        _ = token
+    }
+
+    @Test func aSweptTokenEndsNamedAsItBegan() {
+        let harness = Harness(completionCheckInterval: 1)
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        var loader: FeedLoader? = FeedLoader()
+        harness.manager.beganNetworkTask(withToken: loader!)
+        harness.settle()
+        loader = nil
+        harness.advance(by: 1)
+        harness.settle()
+        #expect(summary(watcher.events) == ["began FeedLoader", "ended FeedLoader swept"])
+    }
+
+    @Test func resetCancelAndAGoneManagerSayHowTheirTasksEnded() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        harness.manager.resetNetworkActivity()
+        harness.settle()
+        let uploads = NetworkActivityGroup(manager: harness.manager, label: "uploads")
+        uploads.operationStarted()
+        harness.manager.cancelNetworkTasks()
+        harness.settle()
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        scope?.pushNetworkActivity()
+        harness.settle()
+        scope = nil
+        harness.settle()
+        #expect(
+            summary(watcher.events) == [
+                "began pushNetworkActivity()", "ended pushNetworkActivity() reset", "began uploads",
+                "ended uploads cancelled",
+                "began pushNetworkActivity() in [\"Feed\"]", "ended pushNetworkActivity() managerGone in [\"Feed\"]",
+            ]
+        )
+        _ = scope
+    }
+
+    @Test func nothingIsRecordedWhileNoWatcherIsAttached() {
+        let harness = Harness()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.manager.driver.withTree { $0[IndicatorTree.rootID].registry.eventLog == nil })
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        let scope = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        #expect(
+            harness.manager.driver.withTree { $0[scope.driver.node].registry.eventLog != nil },
+            "a new scope below records too"
+        )
+        harness.manager.removeOutput(watcher)
+        #expect(harness.manager.driver.withTree { $0[IndicatorTree.rootID].registry.eventLog == nil })
+        #expect(harness.manager.driver.withTree { $0[scope.driver.node].registry.eventLog == nil })
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        #expect(watcher.events.isEmpty, "a task that began before the watcher, ended after it left")
+    }
+
+    @Test func aReleasedWatcherStopsTheRecording() {
+        let harness = Harness()
+        var watcher: Watcher? = Watcher()
+        harness.manager.addOutput(watcher!)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        watcher = nil
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.manager.driver.withTree { $0[IndicatorTree.rootID].registry.eventLog == nil })
+    }
+
+    @Test func anEventPrintsAsOneLine() {
+        let activity = NetworkActivitySnapshot.Activity(
+            label: "FeedLoader",
+            kind: .weakToken,
+            taskCount: 1,
+            startedAt: 0,
+            age: 2.44,
+            isTokenAlive: false,
+            callSite: "FeedViewModel.swift:31",
+            activities: []
+        )
+        let event = NetworkActivityTaskEvent.ended(activity, id: 1, scopePath: ["Feed"], ending: .swept)
+        #expect(
+            event.description
+                == "ended weak token FeedLoader after 2.4 s, swept; began at FeedViewModel.swift:31 in Feed"
+        )
+    }
+}
