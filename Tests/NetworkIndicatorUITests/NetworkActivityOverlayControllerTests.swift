@@ -26,12 +26,12 @@ struct NetworkActivityOverlayControllerTests {
                     isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { [unowned self] in isVoiceOverRunning },
                     post: { [unowned self] kind, _ in announcements.append(kind) }
-                ),
-                drawnChanged: { [unowned self] isDrawn, animated in
-                    drawn.append(isDrawn)
-                    self.animated.append(animated)
-                }
+                )
             )
+            controller.planChanged = planWatcher(drawn: { [unowned self] isDrawn, animated in
+                drawn.append(isDrawn)
+                self.animated.append(animated)
+            })
         }
     }
 
@@ -255,11 +255,12 @@ struct FedOverlayControllerTests {
     private let scheduler = ManualNetworkIndicatorScheduler()
 
     private func makeController(_ drawn: @escaping @MainActor (Bool) -> Void) -> NetworkActivityOverlayController {
-        NetworkActivityOverlayController(
+        let controller = NetworkActivityOverlayController(
             settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-            drawnChanged: { isDrawn, _ in drawn(isDrawn) }
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
         )
+        controller.planChanged = planWatcher(drawn: { isDrawn, _ in drawn(isDrawn) })
+        return controller
     }
 
     @Test func countsToldByTheManagerDriveTheModelOnTheGivenClock() {

@@ -26,8 +26,10 @@ struct OverlayOutputCoreTests {
                     isVoiceOverRunning: { true },
                     post: { [unowned self] kind, _ in announced.append(kind) }
                 ),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
-                progressChanged: { [unowned self] in shown.append($0) }
+                planChanged: planWatcher(
+                    drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                    shown: { [unowned self] in shown.append($0) }
+                )
             )
         }
     }

@@ -20,7 +20,7 @@ struct OverlayOutputExclusionTests {
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
                 scheduler: scheduler,
                 accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+                planChanged: planWatcher(drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) })
             )
         }
 

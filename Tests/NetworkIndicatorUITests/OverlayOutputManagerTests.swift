@@ -22,8 +22,10 @@ struct OverlayOutputManagerTests {
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
                 scheduler: scheduler,
                 accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
-                progressChanged: { [unowned self] in shown.append($0) }
+                planChanged: planWatcher(
+                    drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                    shown: { [unowned self] in shown.append($0) }
+                )
             )
         }
 

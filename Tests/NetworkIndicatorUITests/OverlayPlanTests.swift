@@ -19,8 +19,7 @@ struct OverlayPlanTests {
         init(_ settings: NetworkActivityOverlaySettings, title: String = "Paying") {
             controller = NetworkActivityOverlayController(
                 settings: settings,
-                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { true }, post: { _, _ in }),
-                drawnChanged: { _, _ in }
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { true }, post: { _, _ in })
             )
             controller.title = title
             controller.planChanged = { [unowned self] in plans.append($0) }
@@ -184,8 +183,7 @@ struct OverlayPlanTests {
                 isSeen: { true },
                 isVoiceOverRunning: { true },
                 post: { kind, _ in announced.append(kind) }
-            ),
-            drawnChanged: { _, _ in }
+            )
         )
         var plans: [OverlayPlan] = []
         controller.planChanged = { plans.append($0) }

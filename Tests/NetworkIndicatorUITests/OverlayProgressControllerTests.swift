@@ -25,9 +25,11 @@ struct OverlayProgressControllerTests {
                     isSeen: { true },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] _, progress in announced.append(progress) }
-                ),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
-                progressChanged: { [unowned self] in shown.append($0) }
+                )
+            )
+            controller.planChanged = planWatcher(
+                drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                shown: { [unowned self] in shown.append($0) }
             )
         }
     }

@@ -51,8 +51,7 @@ struct OverlayShellRulesTests {
         var plans: [OverlayPlan] = []
         let controller = NetworkActivityOverlayController(
             settings: NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0),
-            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-            drawnChanged: { _, _ in }
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
         )
         controller.planChanged = { plans.append($0) }
         controller.appear(manager: manager, refreshes: nil)

@@ -28,11 +28,13 @@ struct OverlayStillLoadingTests {
                     isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { true },
                     post: { [unowned self] kind, _ in announcements.append(kind) }
-                ),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+                )
             )
-            controller.stillLoadingChanged = { [unowned self] in stillLoading.append($0) }
-            controller.planChanged = { [unowned self] in plans.append($0) }
+            controller.planChanged = planWatcher(
+                drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
+                stillLoading: { [unowned self] in stillLoading.append($0) },
+                plans: { [unowned self] in plans.append($0) }
+            )
         }
     }
 
@@ -151,15 +153,13 @@ struct OverlayStillLoadingTests {
     @Test func theOutputCoreHandsHasContentAndStillLoadingThrough() {
         var settings = NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0)
         settings.stillLoadingAfter = 1
+        var told: [Bool] = []
         let core = OverlayOutputCore(
             settings: settings,
             scheduler: scheduler,
             accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-            drawnChanged: { _, _ in },
-            progressChanged: { _ in }
+            planChanged: planWatcher(stillLoading: { told.append($0) })
         )
-        var told: [Bool] = []
-        core.stillLoadingChanged = { told.append($0) }
         core.hasContent = true  // before the controller exists
         core.activeTaskCountChanged(1)
         #expect(core.controller?.style == .lightIndicator)

@@ -24,9 +24,9 @@ struct RefreshActivityTests {
     ) -> NetworkActivityOverlayController {
         let controller = NetworkActivityOverlayController(
             settings: .init(showDelay: showDelay, minimumVisibleDuration: 1),
-            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-            drawnChanged: { isDrawn, _ in drawn(isDrawn) }
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
         )
+        controller.planChanged = planWatcher(drawn: { isDrawn, _ in drawn(isDrawn) })
         controller.appear(manager: manager, refreshes: refreshes)
         return controller
     }

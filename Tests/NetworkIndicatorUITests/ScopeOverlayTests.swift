@@ -19,9 +19,9 @@ struct ScopeOverlayTests {
         init() {
             controller = NetworkActivityOverlayController(
                 settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-                drawnChanged: { [unowned self] isDrawn, _ in drawn.append(isDrawn) }
+                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
             )
+            controller.planChanged = planWatcher(drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) })
         }
     }
 

@@ -34,8 +34,6 @@ final class NetworkActivityOverlayController {
     private(set) var model: OverlayVisibilityModel
     private var progressModel = OverlayProgressModel()
     private let accessibility: Accessibility
-    private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
-    private let progressChanged: @MainActor (OverlayProgress) -> Void
 
     private var manager: NetworkIndicatorManager?
     /// The manager read for `isEnabled` and the progress snapshot: ``manager``, or an output's.
@@ -51,10 +49,6 @@ final class NetworkActivityOverlayController {
     private var timer: (any NetworkIndicatorTimer)?
     private var stillLoading: OverlayStillLoading
     private var stillLoadingTimer: (any NetworkIndicatorTimer)?
-
-    /// Told `true` when the title becomes "Still loading…" (see
-    /// ``NetworkActivityOverlaySettings/stillLoadingAfter``), `false` when it goes back.
-    var stillLoadingChanged: @MainActor (_ isStillLoading: Bool) -> Void = { _ in }
 
     /// Told the new plan each time it changes: all that a shell applies (``OverlayPlan``).
     var planChanged: @MainActor (OverlayPlan) -> Void = { _ in }
@@ -97,20 +91,13 @@ final class NetworkActivityOverlayController {
     /// - Parameters:
     ///   - settings: The overlay's presentation.
     ///   - accessibility: Where the announcements go, and the conditions they need.
-    ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
-    ///   - progressChanged: Told what to show (a bar and its percentage, or the spinner) when
-    ///     that changes, drawn or not, so that the overlay draws with the right one.
-    init(
-        settings: NetworkActivityOverlaySettings,
-        accessibility: Accessibility,
-        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void,
-        progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in }
-    ) {
+    ///
+    /// What it decides reaches the shell as plans only (``planChanged``): whether the overlay
+    /// is drawn, its progress, its title ("Still loading…" included).
+    init(settings: NetworkActivityOverlaySettings, accessibility: Accessibility) {
         self.model = OverlayVisibilityModel(settings: settings)
         self.stillLoading = OverlayStillLoading(threshold: settings.stillLoadingAfter)
         self.accessibility = accessibility
-        self.drawnChanged = drawnChanged
-        self.progressChanged = progressChanged
     }
 
     /// Whether the overlay is drawn now.
@@ -210,9 +197,7 @@ final class NetworkActivityOverlayController {
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
         let hasIndeterminateWork = fraction != nil && readsIndeterminateWork()
-        if let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork) {
-            progressChanged(shown)
-        }
+        _ = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork)
         publishPlan()
     }
 
@@ -253,7 +238,7 @@ final class NetworkActivityOverlayController {
         scheduler = nil
         manager = nil
         source = nil
-        if let shown = progressModel.reset() { progressChanged(shown) }
+        _ = progressModel.reset()
         publishPlan()
     }
 
@@ -282,14 +267,12 @@ final class NetworkActivityOverlayController {
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
         let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
-        if let fraction = progressModel.fraction, model.isOnScreen,
-            let shown = progressModel.progressChanged(fraction, hasIndeterminateWork: readsIndeterminateWork())
-        {
+        if let fraction = progressModel.fraction, model.isOnScreen {
             // Work of unknown size began or ended beside the measured work; the fraction may
             // not have changed, so no new fraction would tell.
-            progressChanged(shown)
+            _ = progressModel.progressChanged(fraction, hasIndeterminateWork: readsIndeterminateWork())
         }
-        if let shown = progressModel.loadingChanged(model.isLoading) { progressChanged(shown) }
+        _ = progressModel.loadingChanged(model.isLoading)
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
         // The shell applies the new plan before anything is announced: VoiceOver reads what it
         // shows (its title, its bar).
@@ -303,10 +286,8 @@ final class NetworkActivityOverlayController {
         publishPlan()
         for action in actions {
             switch action {
-            case .draw:
-                drawnChanged(true, true)
-            case .erase(let animated):
-                drawnChanged(false, animated)
+            case .draw, .erase:
+                break  // the plan published above says it
             case .scheduleTimer(let delay):
                 timer?.cancel()
                 timer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.02) { [weak self] in
@@ -352,8 +333,8 @@ final class NetworkActivityOverlayController {
             case .cancelTimer:
                 stillLoadingTimer?.cancel()
                 stillLoadingTimer = nil
-            case .showStillLoading(let isStillLoading):
-                stillLoadingChanged(isStillLoading)
+            case .showStillLoading:
+                break  // the next plan's title says it
             case .announce:
                 if model.settings.announcesActivity,
                     OverlayAnnouncement.shouldPost(

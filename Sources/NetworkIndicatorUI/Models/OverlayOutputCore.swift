@@ -19,8 +19,6 @@ final class OverlayOutputCore {
     private let settings: NetworkActivityOverlaySettings
     private let scheduler: any NetworkIndicatorScheduler
     private let accessibility: NetworkActivityOverlayController.Accessibility
-    private let drawnChanged: @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void
-    private let progressChanged: @MainActor (OverlayProgress) -> Void
     private let planChanged: @MainActor (OverlayPlan) -> Void
     private let hostIsGone: @MainActor () -> Bool
     /// Made at the first count; `nil` until then, and again once removed from the manager.
@@ -32,9 +30,6 @@ final class OverlayOutputCore {
     var hasContent = false {
         didSet { controller?.hasContent = hasContent }
     }
-
-    /// Told when the title becomes "Still loading…" (`true`) or goes back (`false`).
-    var stillLoadingChanged: @MainActor (Bool) -> Void = { _ in }
 
     /// The overlay's own title, handed to the controller (see its ``NetworkActivityOverlayController/title``).
     var title = "" {
@@ -48,8 +43,6 @@ final class OverlayOutputCore {
     ///   - settings: The overlay's presentation.
     ///   - scheduler: The clock of the show delay and the minimum time.
     ///   - accessibility: Where the announcements go, and the conditions they need.
-    ///   - drawnChanged: Told to draw (`true`) or erase (`false`), animated or not.
-    ///   - progressChanged: Told what to show: a bar and its percentage, or the spinner.
     ///   - hostIsGone: Whether the output's host view is gone: from then on no plan is told,
     ///     since the views' constraints point at the host (issue 63, item 4). The output does
     ///     nothing, as its documentation promises.
@@ -59,16 +52,12 @@ final class OverlayOutputCore {
         settings: NetworkActivityOverlaySettings,
         scheduler: any NetworkIndicatorScheduler,
         accessibility: NetworkActivityOverlayController.Accessibility,
-        drawnChanged: @escaping @MainActor (_ isDrawn: Bool, _ animated: Bool) -> Void = { _, _ in },
-        progressChanged: @escaping @MainActor (OverlayProgress) -> Void = { _ in },
         hostIsGone: @escaping @MainActor () -> Bool = { false },
         planChanged: @escaping @MainActor (OverlayPlan) -> Void = { _ in }
     ) {
         self.settings = settings
         self.scheduler = scheduler
         self.accessibility = accessibility
-        self.drawnChanged = drawnChanged
-        self.progressChanged = progressChanged
         self.planChanged = planChanged
         self.hostIsGone = hostIsGone
     }
@@ -80,17 +69,11 @@ final class OverlayOutputCore {
     /// others move it.
     func activeTaskCountChanged(_ count: Int) {
         guard let controller else {
-            let controller = NetworkActivityOverlayController(
-                settings: settings,
-                accessibility: accessibility,
-                drawnChanged: drawnChanged,
-                progressChanged: progressChanged
-            )
+            let controller = NetworkActivityOverlayController(settings: settings, accessibility: accessibility)
             // Connected first, so that the output hears the plan with its title and style at once.
             controller.planChanged = { [weak self] plan in self?.tell(plan) }
             controller.title = title
             controller.hasContent = hasContent
-            controller.stillLoadingChanged = { [weak self] in self?.stillLoadingChanged($0) }
             self.controller = controller
             controller.appear(activeCount: count, scheduler: scheduler, manager: manager)
             return

@@ -159,8 +159,7 @@ final class OverlayViewState: ObservableObject {
             accessibility: .system(
                 isSeen: { [weak self] in self?.sight.isSeen ?? false },
                 title: { [weak self] in self?.plan.title ?? "" }
-            ),
-            drawnChanged: { _, _ in }
+            )
         )
         controller.planChanged = { [weak self] in self?.plan = $0 }
         controller.title = title
