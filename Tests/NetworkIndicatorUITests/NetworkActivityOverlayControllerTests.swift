@@ -193,7 +193,7 @@ struct NetworkActivityOverlayControllerTests {
     }
 
     @Test func aRefreshDrawsNoSecondSpinner() {
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         let shell = Shell()
         shell.controller.appear(manager: manager, refreshes: refreshes)
         refreshes.begin()
@@ -214,7 +214,7 @@ struct NetworkActivityOverlayControllerTests {
 
     @Test func aRefreshEndingBeforeItsCountArrivesDrawsNothing() {
         // The refresh ends at once in the refresh count, a hop later in the manager's count.
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         let shell = Shell(settings: .init(showDelay: 0))
         shell.controller.appear(manager: manager, refreshes: refreshes)
         refreshes.begin()
@@ -227,7 +227,7 @@ struct NetworkActivityOverlayControllerTests {
     }
 
     @Test func aRefreshRunningWhenTheViewAppearsIsLeftOut() {
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         refreshes.begin()
         manager.pushNetworkActivity()
         let shell = Shell()
@@ -237,7 +237,7 @@ struct NetworkActivityOverlayControllerTests {
     }
 
     @Test func disappearingStopsListeningToRefreshes() {
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         let shell = Shell()
         shell.controller.appear(manager: manager, refreshes: refreshes)
         manager.pushNetworkActivity()
@@ -293,9 +293,9 @@ struct FedOverlayControllerTests {
 
 @MainActor
 @Suite("Refresh counts")
-struct NetworkActivityRefreshesTests {
+struct ScopeOverlayExclusionsTests {
     @Test func beginAndEndAreToldToListeners() {
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         var told: [Int] = []
         let id = refreshes.addListener { told.append($0) }
         refreshes.begin()
@@ -308,7 +308,7 @@ struct NetworkActivityRefreshesTests {
     }
 
     @Test func anEndWithoutABeginDoesNothing() {
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         var told: [Int] = []
         _ = refreshes.addListener { told.append($0) }
         refreshes.end()

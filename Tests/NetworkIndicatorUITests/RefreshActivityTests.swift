@@ -12,7 +12,7 @@ import Testing
 struct RefreshActivityTests {
     private let scheduler = ManualNetworkIndicatorScheduler()
     private let manager: NetworkIndicatorManager
-    private let refreshes = NetworkActivityRefreshes()
+    private let refreshes = ScopeOverlayExclusions()
 
     init() {
         manager = NetworkIndicatorManager(scheduler: scheduler)

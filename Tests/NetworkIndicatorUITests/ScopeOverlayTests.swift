@@ -28,8 +28,8 @@ struct ScopeOverlayTests {
     private let scheduler = ManualNetworkIndicatorScheduler()
     private let parent: NetworkIndicatorManager
     private let child: NetworkIndicatorManager
-    private let parentRefreshes = NetworkActivityRefreshes()
-    private let childRefreshes = NetworkActivityRefreshes()
+    private let parentRefreshes = ScopeOverlayExclusions()
+    private let childRefreshes = ScopeOverlayExclusions()
 
     init() {
         parent = NetworkIndicatorManager(scheduler: scheduler)

@@ -42,10 +42,10 @@ final class NetworkActivityOverlayController {
     private var countObservation: NetworkIndicatorObservation?
     private var progressObservation: NetworkIndicatorObservation?
     private var visibilityObservation: NetworkIndicatorObservation?
-    private var refreshes: (source: NetworkActivityRefreshes, listener: UInt64)?
+    private var refreshes: (source: ScopeOverlayExclusions, listener: UInt64)?
     /// The enclosing scopes' refreshes, told that this overlay covers its manager's tasks
     /// (SwiftUI's: the enclosing scope's; an output's: every ancestor's), and the manager's id.
-    private var coveredIn: (scopes: [NetworkActivityRefreshes], manager: ObjectIdentifier)?
+    private var coveredIn: (scopes: [ScopeOverlayExclusions], manager: ObjectIdentifier)?
     private var timer: (any NetworkIndicatorTimer)?
     private var stillLoading: OverlayStillLoading
     private var stillLoadingTimer: (any NetworkIndicatorTimer)?
@@ -115,8 +115,8 @@ final class NetworkActivityOverlayController {
     /// `manager`'s tasks to this one.
     func appear(
         manager: NetworkIndicatorManager,
-        refreshes: NetworkActivityRefreshes?,
-        coveringIn parentRefreshes: NetworkActivityRefreshes? = nil
+        refreshes: ScopeOverlayExclusions?,
+        coveringIn parentRefreshes: ScopeOverlayExclusions? = nil
     ) {
         disappear()
         self.manager = manager
@@ -158,24 +158,24 @@ final class NetworkActivityOverlayController {
     ///
     /// With a `manager`, the overlay leaves out the tasks of its descendant scopes whose outputs
     /// draw overlays of their own, and covers its manager's tasks in every ancestor's, through
-    /// ``NetworkActivityRefreshes/forOutputs(of:)``: one overlay per task, the innermost's.
+    /// ``ScopeOverlayExclusions/forOutputs(of:)``: one overlay per task, the innermost's.
     func appear(activeCount: Int, scheduler: any NetworkIndicatorScheduler, manager: NetworkIndicatorManager? = nil) {
         disappear()
         self.scheduler = scheduler
         source = manager
         if let manager {
-            let refreshes = NetworkActivityRefreshes.forOutputs(of: manager)
+            let refreshes = ScopeOverlayExclusions.forOutputs(of: manager)
             let listener = refreshes.addListener { [weak self] count in self?.refreshCountChanged(count) }
             self.refreshes = (refreshes, listener)
             let ancestors = sequence(first: manager, next: \.parent).dropFirst()
-            cover(manager, in: ancestors.map(NetworkActivityRefreshes.forOutputs(of:)))
+            cover(manager, in: ancestors.map(ScopeOverlayExclusions.forOutputs(of:)))
         }
         let activeCount = ownCount(told: activeCount)
         handle { $0.appeared(activeCount: activeCount, refreshCount: 0, now: $1) }
     }
 
     /// Registers the overlay of `manager` in `scopes`, whose overlays leave its tasks to it.
-    private func cover(_ manager: NetworkIndicatorManager, in scopes: [NetworkActivityRefreshes]) {
+    private func cover(_ manager: NetworkIndicatorManager, in scopes: [ScopeOverlayExclusions]) {
         coveredIn = (scopes, ObjectIdentifier(manager))
         for scope in scopes { scope.childOverlayAppeared(manager) }
     }

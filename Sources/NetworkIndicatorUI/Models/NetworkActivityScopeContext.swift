@@ -8,13 +8,13 @@ struct NetworkActivityScopeContext: Sendable {
     /// The scope's child manager.
     let manager: NetworkIndicatorManager
     /// The scope's refreshes, and the child scopes whose overlays cover their own tasks.
-    let refreshes: NetworkActivityRefreshes
+    let refreshes: ScopeOverlayExclusions
     /// How the scope's overlays present.
     let settings: NetworkActivityOverlaySettings
     /// The enclosing scope's refreshes, where an overlay of this scope says that it covers this
     /// scope's tasks, so that the enclosing scope's overlay draws no second card for them;
     /// `nil` when the scope is not directly inside another.
-    var parentRefreshes: NetworkActivityRefreshes? = nil
+    var parentRefreshes: ScopeOverlayExclusions? = nil
 
     /// This context if `manager` is its scope's, else `nil`: a modifier uses the scope only for
     /// the scope's own manager (another may have been put in the environment since). The one
@@ -29,7 +29,7 @@ struct NetworkActivityScopeContext: Sendable {
     func refreshesToLeaveOut(
         of manager: NetworkIndicatorManager,
         on platform: RefreshSpinnerPlatform = .current
-    ) -> NetworkActivityRefreshes? {
+    ) -> ScopeOverlayExclusions? {
         guard platform.systemDrawsRefreshSpinner else { return nil }
         return scope(of: manager)?.refreshes
     }

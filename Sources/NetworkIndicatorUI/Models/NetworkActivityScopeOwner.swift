@@ -18,7 +18,7 @@ final class NetworkActivityScopeOwner {
 
     /// The refreshes running in ``child``, made with it: `networkActivityRefreshable` counts
     /// here, and the scope's overlay leaves them out. `nil` while there is no child.
-    private(set) var refreshes: NetworkActivityRefreshes?
+    private(set) var refreshes: ScopeOverlayExclusions?
 
     /// Creates an owner that owns no child yet.
     nonisolated init() {}
@@ -30,7 +30,7 @@ final class NetworkActivityScopeOwner {
         if let child, child.parent === parent { return child }
         let made = NetworkIndicatorManager(parent: parent, label: label)
         child = made
-        refreshes = NetworkActivityRefreshes()
+        refreshes = ScopeOverlayExclusions()
         return made
     }
 

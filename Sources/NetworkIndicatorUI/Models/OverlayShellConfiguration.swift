@@ -15,8 +15,8 @@ struct OverlayShellConfiguration: Equatable {
     init(
         manager: NetworkIndicatorManager,
         settings: NetworkActivityOverlaySettings,
-        refreshes: NetworkActivityRefreshes?,
-        parentRefreshes: NetworkActivityRefreshes?
+        refreshes: ScopeOverlayExclusions?,
+        parentRefreshes: ScopeOverlayExclusions?
     ) {
         self.manager = ObjectIdentifier(manager)
         self.settings = settings

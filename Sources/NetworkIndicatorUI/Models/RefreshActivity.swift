@@ -11,9 +11,9 @@ import NetworkIndicator
 @MainActor
 final class RefreshActivity {
     private var token: NetworkActivityToken?
-    private let refreshes: NetworkActivityRefreshes?
+    private let refreshes: ScopeOverlayExclusions?
 
-    private init(token: NetworkActivityToken, refreshes: NetworkActivityRefreshes?) {
+    private init(token: NetworkActivityToken, refreshes: ScopeOverlayExclusions?) {
         self.token = token
         self.refreshes = refreshes
     }
@@ -23,7 +23,7 @@ final class RefreshActivity {
     static func begin(
         in manager: NetworkIndicatorManager,
         label: String?,
-        refreshes: NetworkActivityRefreshes?,
+        refreshes: ScopeOverlayExclusions?,
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> RefreshActivity {
@@ -47,7 +47,7 @@ final class RefreshActivity {
     static func run(
         in manager: NetworkIndicatorManager,
         label: String?,
-        refreshes: NetworkActivityRefreshes?,
+        refreshes: ScopeOverlayExclusions?,
         file: StaticString = #fileID,
         line: UInt = #line,
         _ action: @MainActor () async -> Void

@@ -8,7 +8,7 @@ import NetworkIndicator
 /// scope's manager; an overlay of a child scope registers its manager here while it is on
 /// screen; an overlay of the scope listens. Main actor only.
 @MainActor
-final class NetworkActivityRefreshes {
+final class ScopeOverlayExclusions {
     /// The refreshes running now.
     private(set) var count = 0
     private var listeners: [UInt64: @MainActor (Int) -> Void] = [:]
@@ -76,16 +76,16 @@ final class NetworkActivityRefreshes {
     /// The scope of `manager` as the UIKit and AppKit overlay outputs see it, made at the first
     /// ask and kept while `manager` lives: they have no environment to find an enclosing
     /// scope's in, so each output's overlay covers its manager in every ancestor's.
-    static func forOutputs(of manager: NetworkIndicatorManager) -> NetworkActivityRefreshes {
+    static func forOutputs(of manager: NetworkIndicatorManager) -> ScopeOverlayExclusions {
         outputScopes = outputScopes.filter { $0.value.manager.manager != nil }
         let id = ObjectIdentifier(manager)
         if let found = outputScopes[id] { return found.refreshes }
-        let refreshes = NetworkActivityRefreshes()
+        let refreshes = ScopeOverlayExclusions()
         outputScopes[id] = (WeakManager(manager: manager), refreshes)
         return refreshes
     }
 
-    private static var outputScopes: [ObjectIdentifier: (manager: WeakManager, refreshes: NetworkActivityRefreshes)] =
+    private static var outputScopes: [ObjectIdentifier: (manager: WeakManager, refreshes: ScopeOverlayExclusions)] =
         [:]
 
     private func tell() {

@@ -146,8 +146,8 @@ final class OverlayViewState: ObservableObject {
     /// Starts following `manager` from its state now, with a new controller for `settings`.
     func appear(
         manager: NetworkIndicatorManager,
-        refreshes: NetworkActivityRefreshes?,
-        coveringIn parentRefreshes: NetworkActivityRefreshes?,
+        refreshes: ScopeOverlayExclusions?,
+        coveringIn parentRefreshes: ScopeOverlayExclusions?,
         settings: NetworkActivityOverlaySettings,
         title: String
     ) {
