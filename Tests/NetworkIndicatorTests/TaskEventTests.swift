@@ -156,6 +156,32 @@ struct TaskEventTests {
         #expect(watcher.events.isEmpty, "a task that began before the watcher, ended after it left")
     }
 
+    /// A watcher on a scope makes only that scope (and its scopes) record: the root's tasks,
+    /// which it does not hear, are not logged.
+    @Test func aScopesWatcherLeavesItsAncestorsUnrecorded() {
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let watcher = Watcher()
+        feed.addOutput(watcher)
+        harness.manager.pushNetworkActivity()
+        feed.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.manager.driver.withTree { $0[IndicatorTree.rootID].registry.eventLog == nil })
+        #expect(summary(watcher.events) == ["began pushNetworkActivity() in [\"Feed\"]"])
+    }
+
+    /// A scope with a watcher goes away: nothing in the tree records any more.
+    @Test func aGoneScopesWatcherStopsTheRecording() {
+        let harness = Harness()
+        var feed: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let watcher = Watcher()
+        feed?.addOutput(watcher)
+        #expect(harness.manager.driver.withTree { $0.taskEvents.isRecording })
+        feed = nil
+        #expect(harness.manager.driver.withTree { !$0.taskEvents.isRecording })
+        _ = feed
+    }
+
     @Test func aReleasedWatcherStopsTheRecording() {
         let harness = Harness()
         var watcher: Watcher? = Watcher()

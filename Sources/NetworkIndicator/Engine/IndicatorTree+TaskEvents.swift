@@ -96,6 +96,11 @@ extension IndicatorTree {
                 }
             }
         }
+        refreshRecording()
+    }
+
+    /// Whether some node still records, after a change of listeners or a node's removal.
+    mutating func refreshRecording() {
         taskEvents.isRecording = subtree(of: Self.rootID).contains { node(at: Int($0)).registry.eventLog != nil }
         if !taskEvents.isRecording { taskEvents.open.removeAll() }
     }
@@ -105,9 +110,11 @@ extension IndicatorTree {
     /// first pending thing since the last hop). Nothing is formatted here, under the lock.
     @inline(never)
     mutating func collectTaskEvents(ofNodeAt index: Int32, time: inout EventTime) -> Bool {
+        // A node that does not record (its log `nil`) is left so: `[]` would start its recording.
         let (logged, generation) = withNode(Int(index)) { node -> ([TaskRegistry.LoggedEvent], UInt32) in
-            defer { node.registry.eventLog = [] }
-            return (node.registry.eventLog ?? [], node.generation)
+            guard let logged = node.registry.eventLog, !logged.isEmpty else { return ([], node.generation) }
+            node.registry.eventLog = []
+            return (logged, node.generation)
         }
         guard !logged.isEmpty else { return false }
         let asksForHop = taskEvents.pending.isEmpty && dirtyNodes.isEmpty

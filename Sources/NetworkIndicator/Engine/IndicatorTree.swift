@@ -157,6 +157,7 @@ struct IndicatorTree {
         guard contains(id) else { return false }
         let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
         var needsHop = false
+        let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
         if withNode(Int(id.index), { $0.registry.eventLog != nil }) {
             withNode(Int(id.index)) { $0.registry.logEverythingEnded(.managerGone) }
             needsHop = collectTaskEvents(ofNodeAt: id.index, time: &time)
@@ -172,6 +173,7 @@ struct IndicatorTree {
             node.generation = id.generation &+ 1
         }
         if id.index > 0 { freeIndices.append(id.index) }
+        if wasWatched { refreshRecording() }
         return needsHop
     }
 
