@@ -16,7 +16,7 @@ import os
 /// #endif
 /// ```
 ///
-/// It attaches a ``NetworkIndicator/NetworkActivityTaskEventOutput`` to `manager` (the app's by
+/// It attaches a `NetworkActivityTaskEventOutput` to `manager` (the app's by
 /// default, so every scope's tasks show) for as long as it lives. An interval's begin message is
 /// the task's kind, label, call site and scope path; its end says how it ended. An interval
 /// begins when the task's begin reaches the main queue (one hop after the call), so its length

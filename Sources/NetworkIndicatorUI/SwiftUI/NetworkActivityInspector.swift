@@ -16,9 +16,9 @@ public import SwiftUI
 /// #endif
 /// ```
 ///
-/// It reads ``NetworkIndicator/NetworkIndicatorManager/activitySnapshot()`` once a second and
+/// It reads `NetworkIndicatorManager.activitySnapshot()` once a second and
 /// hears the tasks that end while it is on screen (through a
-/// ``NetworkIndicator/NetworkActivityTaskEventOutput`` attached to the manager until it
+/// `NetworkActivityTaskEventOutput` attached to the manager until it
 /// disappears). Attached to the app's manager it lists every scope's tasks. It decides nothing:
 /// what it lists is the tested `NetworkActivityInspectorModel`. Keep it out of release builds.
 @available(iOS 15, macOS 12, tvOS 15, watchOS 8, *)
