@@ -1,7 +1,9 @@
 /// A task that began or ended, as an output that watches tasks hears of it (see
 /// ``NetworkActivityTaskEventOutput``): one event when a token, group, load or the push counter
 /// opens its first task, and one when its last task ends. More tasks of the same token (a
-/// second begin, a group's next operation, a second push) are counted in ``NetworkActivitySnapshot/Activity/taskCount``, not told.
+/// second begin, a group's next operation, a second push) are counted in
+/// ``NetworkActivitySnapshot/Activity/taskCount``, not told. A value: `Sendable`, made on the
+/// main actor after the manager's lock.
 ///
 /// ```
 /// began opaque token feed page 2 at FeedViewModel.swift:48 in Feed
@@ -9,8 +11,8 @@
 /// ```
 public enum NetworkActivityTaskEvent: Sendable, Equatable, CustomStringConvertible {
     /// A task began: the activity as a snapshot would show it then (its ``NetworkActivitySnapshot/Activity/age``
-    /// is 0), an `id` its end carries too, and the labels of the scopes from the manager the
-    /// output is attached to… down to the task's own (empty for the root's tasks).
+    /// is 0), an `id` its end carries too, and the labels of the scopes from the root manager
+    /// down to the task's own (empty for the root's tasks), as diagnostics name them.
     case began(NetworkActivitySnapshot.Activity, id: UInt64, scopePath: [String])
     /// The task's last task ended, `ending`; the activity's ``NetworkActivitySnapshot/Activity/age``
     /// is its duration. A task that began before anything watched ends with an `id` of its own.
