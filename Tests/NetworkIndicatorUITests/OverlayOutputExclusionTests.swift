@@ -10,28 +10,22 @@ import Testing
 @MainActor
 @Suite("Overlay outputs of nested scopes")
 struct OverlayOutputExclusionTests {
-    @MainActor
-    private final class Output: ManagerAwareOutput {
-        var drawn: [Bool] = []
-        var core: OverlayOutputCore!
-
-        init(scheduler: ManualNetworkIndicatorScheduler) {
-            core = OverlayOutputCore(
-                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-                scheduler: scheduler,
-                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-                planChanged: planWatcher(drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) })
-            )
-        }
-
-        var receivesActiveTaskCount: Bool { true }
-        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
-        func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
-        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
-        func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
-    }
+    private typealias Output = CoreBackedOutput
 
     private let scheduler = ManualNetworkIndicatorScheduler()
+
+    /// A manager and a scope of it, each with an output, settled.
+    private func parentAndChildWithOutputs() -> (
+        parent: NetworkIndicatorManager, child: NetworkIndicatorManager, parentOutput: Output, childOutput: Output
+    ) {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "detail")
+        let outputs = (parent: Output(scheduler: scheduler), child: Output(scheduler: scheduler))
+        parent.addOutput(outputs.parent)
+        child.addOutput(outputs.child)
+        settle()
+        return (parent, child, outputs.parent, outputs.child)
+    }
 
     private func settle() {
         scheduler.runPendingWork()
@@ -40,13 +34,7 @@ struct OverlayOutputExclusionTests {
     }
 
     @Test func aChildScreensLoadDrawsOnlyTheChildsOverlay() {
-        let parent = NetworkIndicatorManager(scheduler: scheduler)
-        let child = NetworkIndicatorManager(parent: parent, label: "detail")
-        let parentOutput = Output(scheduler: scheduler)
-        let childOutput = Output(scheduler: scheduler)
-        parent.addOutput(parentOutput)
-        child.addOutput(childOutput)
-        settle()
+        let (parent, child, parentOutput, childOutput) = parentAndChildWithOutputs()
 
         child.pushNetworkActivity()
         settle()
@@ -97,13 +85,7 @@ struct OverlayOutputExclusionTests {
     }
 
     @Test func aChildWhoseOverlayIsRemovedCountsInItsParentAgain() {
-        let parent = NetworkIndicatorManager(scheduler: scheduler)
-        let child = NetworkIndicatorManager(parent: parent, label: "detail")
-        let parentOutput = Output(scheduler: scheduler)
-        let childOutput = Output(scheduler: scheduler)
-        parent.addOutput(parentOutput)
-        child.addOutput(childOutput)
-        settle()
+        let (_, child, parentOutput, childOutput) = parentAndChildWithOutputs()
         child.pushNetworkActivity()
         settle()
         #expect(parentOutput.drawn.isEmpty)

@@ -11,32 +11,7 @@ import Testing
 @MainActor
 @Suite("Overlay output and its manager")
 struct OverlayOutputManagerTests {
-    @MainActor
-    private final class Output: ManagerAwareOutput {
-        var drawn: [Bool] = []
-        var shown: [OverlayProgress] = []
-        var core: OverlayOutputCore!
-
-        init(scheduler: ManualNetworkIndicatorScheduler) {
-            core = OverlayOutputCore(
-                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
-                scheduler: scheduler,
-                accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
-                planChanged: planWatcher(
-                    drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
-                    shown: { [unowned self] in shown.append($0) }
-                )
-            )
-        }
-
-        var receivesActiveTaskCount: Bool { true }
-        var receivesFractionCompleted: Bool { core.receivesFractionCompleted }
-        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
-        func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
-        func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { core.fractionCompletedChanged(fraction) }
-        func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
-        func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
-    }
+    private typealias Output = CoreBackedOutput
 
     private let scheduler = ManualNetworkIndicatorScheduler()
 
