@@ -171,4 +171,19 @@ struct TreeProgressTests {
         keptAlive.removeAll()
         #expect(part.object == nil && weakToken.object == nil, "released once the caller lets go")
     }
+
+    /// A settling reader walks the chain from a scope to the root; a part begun in the scope is
+    /// listed in both batches, and read once.
+    @Test mutating func aSettlingReaderListsEachPartOnce() {
+        let child = tree.addNode(childOf: root, label: "Feed", diagnosticsHandler: IndicatorTree.silent)
+        let inChild = Progress(totalUnitCount: 10)
+        let inRoot = Progress(totalUnitCount: 20)
+        begin(Token(), inChild, in: child)
+        begin(Token(), inRoot)
+        let parts = tree.partsToRead(from: child, settling: true, keepingAlive: &keptAlive)
+        #expect(
+            parts.map { ObjectIdentifier($0.entry.progress) } == [ObjectIdentifier(inChild), ObjectIdentifier(inRoot)]
+        )
+    }
+
 }
