@@ -182,6 +182,18 @@ struct TaskEventTests {
         _ = feed
     }
 
+    /// One watcher on the app's manager and on a scope of it hears the scope's tasks once.
+    @Test func aWatcherOnAScopeAndItsParentHearsEachEventOnce() {
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        feed.addOutput(watcher)
+        feed.pushNetworkActivity()
+        harness.settle()
+        #expect(summary(watcher.events) == ["began pushNetworkActivity() in [\"Feed\"]"])
+    }
+
     @Test func aReleasedWatcherStopsTheRecording() {
         let harness = Harness()
         var watcher: Watcher? = Watcher()

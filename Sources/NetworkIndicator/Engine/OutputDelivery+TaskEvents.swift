@@ -6,9 +6,13 @@ extension OutputDelivery {
         var batches: [(output: any NetworkActivityTaskEventOutput, events: [NetworkActivityTaskEvent])] = []
         var positions: [ObjectIdentifier: Int] = [:]
         for (event, hearers) in events {
+            // An output attached to a scope and to an ancestor hears each event once.
+            var told = Set<ObjectIdentifier>()
             for node in hearers {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
-                    guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
+                    guard told.insert(target.id).inserted,
+                        let output = target.output as? any NetworkActivityTaskEventOutput
+                    else { continue }
                     if let position = positions[target.id] {
                         batches[position].events.append(event)
                     } else {
