@@ -1,8 +1,8 @@
 import Foundation
 
 /// Every manager of one tree (a root and its scopes, at any depth) as one pure value, with no lock,
-/// thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock and calls one named
-/// `mutating func` per event; ``OutputDelivery`` performs the schedules' answers on the main actor,
+/// thread or scheduler: ``IndicatorDriver`` keeps it behind the root's lock and applies each task
+/// event with ``apply(_:in:time:keepingAlive:)``; ``OutputDelivery`` performs the schedules' answers on the main actor,
 /// after the lock. A count change rolls up to every ancestor inside the event, and a subtree event
 /// (reset, cancel, snapshot) is one call, hence one lock hold.
 ///
@@ -342,7 +342,9 @@ enum TaskEvent {
     enum Outcome: Equatable {
         /// It changed what it names.
         case applied
-        /// It named nothing open: a finish or pop with no task, a stale pinned pair, a removed node.
+        /// It named nothing open: a finish or pop with no task, a begin of a stale pinned pair, a
+        /// removed node. (A `.release` of a stale pair and a `.finishAll` of an unknown key change
+        /// nothing and still answer `.applied`: nobody reads their outcome.)
         case stale
         /// A finish found its key's entry owned by a dead object; that entry's tasks ended.
         case tokenDead

@@ -10,8 +10,9 @@ extension OutputDelivery {
             var told = Set<ObjectIdentifier>()
             for node in hearers {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
-                    guard told.insert(target.id).inserted,
-                        let output = target.output as? any NetworkActivityTaskEventOutput
+                    // Alive first: a dead entry not pruned yet must not take a new output's id.
+                    guard let output = target.output as? any NetworkActivityTaskEventOutput,
+                        told.insert(target.id).inserted
                     else { continue }
                     if let position = positions[target.id] {
                         batches[position].events.append(event)
