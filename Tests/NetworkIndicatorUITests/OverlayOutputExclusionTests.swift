@@ -95,4 +95,25 @@ struct OverlayOutputExclusionTests {
         #expect(childOutput.drawn == [true, false])
         #expect(parentOutput.drawn == [true], "nothing else shows the child's task now")
     }
+
+    /// The documented way to end an output is to let it go: its scope's tasks go back to the
+    /// overlay above it, and a later scope at the same address is not taken for it.
+    @Test func aChildOutputThatIsReleasedGivesItsTasksBack() {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "detail")
+        let parentOutput = Output(scheduler: scheduler)
+        var childOutput: Output? = Output(scheduler: scheduler)
+        parent.addOutput(parentOutput)
+        child.addOutput(childOutput!)
+        settle()
+        child.pushNetworkActivity()
+        settle()
+        #expect(parentOutput.drawn.isEmpty)
+
+        childOutput = nil
+        child.pushNetworkActivity()
+        settle()
+        #expect(parentOutput.drawn == [true], "no overlay shows the child's tasks any more")
+    }
+
 }

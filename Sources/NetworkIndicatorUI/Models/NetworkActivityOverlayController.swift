@@ -133,7 +133,7 @@ final class NetworkActivityOverlayController {
             controller.handle { $0.activeCountChanged(ownCount, now: $1) }
         }
         if let refreshes {
-            let listener = refreshes.addListener { [weak self] count in
+            let listener = refreshes.addListener(owner: self) { [weak self] count in
                 self?.refreshCountChanged(count)
             }
             self.refreshes = (refreshes, listener)
@@ -165,7 +165,7 @@ final class NetworkActivityOverlayController {
         source = manager
         if let manager {
             let refreshes = ScopeOverlayExclusions.forOutputs(of: manager)
-            let listener = refreshes.addListener { [weak self] count in self?.refreshCountChanged(count) }
+            let listener = refreshes.addListener(owner: self) { [weak self] count in self?.refreshCountChanged(count) }
             self.refreshes = (refreshes, listener)
             let ancestors = sequence(first: manager, next: \.parent).dropFirst()
             cover(manager, in: ancestors.map(ScopeOverlayExclusions.forOutputs(of:)))
@@ -177,7 +177,7 @@ final class NetworkActivityOverlayController {
     /// Registers the overlay of `manager` in `scopes`, whose overlays leave its tasks to it.
     private func cover(_ manager: NetworkIndicatorManager, in scopes: [ScopeOverlayExclusions]) {
         coveredIn = (scopes, ObjectIdentifier(manager))
-        for scope in scopes { scope.childOverlayAppeared(manager) }
+        for scope in scopes { scope.childOverlayAppeared(manager, overlay: self) }
     }
 
     /// The manager told an output the count `count`. Ignored unless on screen.
@@ -231,7 +231,9 @@ final class NetworkActivityOverlayController {
         visibilityObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
-        if let coveredIn { for scope in coveredIn.scopes { scope.childOverlayDisappeared(coveredIn.manager) } }
+        if let coveredIn {
+            for scope in coveredIn.scopes { scope.childOverlayDisappeared(coveredIn.manager, overlay: self) }
+        }
         coveredIn = nil
         handle { model, _ in model.disappeared() }
         performStillLoading(stillLoading.reset())

@@ -11,9 +11,11 @@ import NetworkIndicator
 final class ScopeOverlayExclusions {
     /// The refreshes running now.
     private(set) var count = 0
-    private var listeners: [UInt64: @MainActor (Int) -> Void] = [:]
-    /// The child scopes whose overlays are on screen, with how many overlays each.
-    private var coveredChildren: [ObjectIdentifier: (manager: WeakManager, overlays: Int)] = [:]
+    /// Each listener, and the object it lives for (`nil`: until removed).
+    private var listeners: [UInt64: (owner: WeakObject?, listener: @MainActor (Int) -> Void)] = [:]
+    /// The child scopes whose overlays are on screen, with those overlays, each held weakly: an
+    /// overlay released without disappearing (an output let go) covers nothing any more.
+    private var coveredChildren: [ObjectIdentifier: (manager: WeakManager, overlays: [WeakObject])] = [:]
     private var nextID: UInt64 = 0
 
     nonisolated init() {}
@@ -31,10 +33,11 @@ final class ScopeOverlayExclusions {
         tell()
     }
 
-    /// Calls `listener` with each new count until ``removeListener(_:)``; returns its ID.
-    func addListener(_ listener: @escaping @MainActor (Int) -> Void) -> UInt64 {
+    /// Calls `listener` with each new count until ``removeListener(_:)`` or until `owner` is
+    /// gone; returns its ID.
+    func addListener(owner: AnyObject? = nil, _ listener: @escaping @MainActor (Int) -> Void) -> UInt64 {
         defer { nextID += 1 }
-        listeners[nextID] = listener
+        listeners[nextID] = (owner.map { WeakObject(object: $0) }, listener)
         return nextID
     }
 
@@ -43,13 +46,20 @@ final class ScopeOverlayExclusions {
     }
 
     /// Whether some child scope draws an overlay of its own now.
-    var coversChildren: Bool { !coveredChildren.isEmpty }
+    var coversChildren: Bool { !liveCoveredChildren.isEmpty }
+
+    /// The covered child scopes that live, each with a live overlay.
+    private var liveCoveredChildren: [NetworkIndicatorManager] {
+        coveredChildren.values.compactMap { covered in
+            covered.overlays.contains { $0.object != nil } ? covered.manager.manager : nil
+        }
+    }
 
     /// The tasks of the child scopes that draw an overlay of their own, exact now (each
     /// child's `activeTaskCount`, its own descendants included); a covered scope below another
     /// covered one (an output's overlay registers in every ancestor) is counted once, in it.
     var coveredTaskCount: Int {
-        let covered = coveredChildren.values.compactMap(\.manager.manager)
+        let covered = liveCoveredChildren
         let ids = Set(covered.map(ObjectIdentifier.init))
         return covered.reduce(0) { total, child in
             let isInsideAnother = sequence(first: child, next: \.parent).dropFirst()
@@ -58,18 +68,24 @@ final class ScopeOverlayExclusions {
         }
     }
 
-    /// An overlay of `child`, a child scope of this one, appeared: its tasks are left out.
-    func childOverlayAppeared(_ child: NetworkIndicatorManager) {
+    /// `overlay`, of `child`, a child scope of this one, appeared: its tasks are left out while
+    /// the overlay lives. An entry left by a scope that is gone (its address now another's) is
+    /// replaced.
+    func childOverlayAppeared(_ child: NetworkIndicatorManager, overlay: AnyObject) {
         let id = ObjectIdentifier(child)
-        coveredChildren[id] = (WeakManager(manager: child), (coveredChildren[id]?.overlays ?? 0) + 1)
+        var overlays = coveredChildren[id].flatMap { $0.manager.manager === child ? $0.overlays : nil } ?? []
+        overlays.removeAll { $0.object == nil }
+        overlays.append(WeakObject(object: overlay))
+        coveredChildren[id] = (WeakManager(manager: child), overlays)
         tell()
     }
 
-    /// An overlay of the child scope `id` names disappeared: once none is left, its tasks
+    /// `overlay`, of the child scope `id` names, disappeared: once none is left, its tasks
     /// count again.
-    func childOverlayDisappeared(_ id: ObjectIdentifier) {
-        guard let covered = coveredChildren[id] else { return }
-        coveredChildren[id] = covered.overlays > 1 ? (covered.manager, covered.overlays - 1) : nil
+    func childOverlayDisappeared(_ id: ObjectIdentifier, overlay: AnyObject) {
+        guard var covered = coveredChildren[id] else { return }
+        covered.overlays.removeAll { $0.object == nil || $0.object === overlay }
+        coveredChildren[id] = covered.overlays.isEmpty ? nil : covered
         tell()
     }
 
@@ -89,11 +105,18 @@ final class ScopeOverlayExclusions {
         [:]
 
     private func tell() {
-        for listener in listeners.values { listener(count) }
+        listeners = listeners.filter { $0.value.owner.map { $0.object != nil } ?? true }
+        coveredChildren = coveredChildren.filter { $0.value.overlays.contains { $0.object != nil } }
+        for entry in listeners.values { entry.listener(count) }
     }
 }
 
 /// A manager held weakly: a child scope outlives its overlay only while something else holds it.
 struct WeakManager {
     weak var manager: NetworkIndicatorManager?
+}
+
+/// An overlay or a listener's owner, held weakly.
+struct WeakObject {
+    weak var object: AnyObject?
 }
