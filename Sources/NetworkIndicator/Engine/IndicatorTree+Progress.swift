@@ -175,11 +175,15 @@ extension IndicatorTree {
         return openTaskCount(entry.reference, in: entry.task.node)
     }
 
-    /// The indices of `id` and of each of its ancestors, `id` first.
+    /// The indices of `id` and of each of its ancestors, `id` first; none for a stale id.
     private func chain(from id: NodeID) -> [Int32] {
-        guard contains(id) else { return [] }
-        var indices: [Int32] = [id.index]
-        var next = node(at: Int(id.index)).parent
+        contains(id) ? chain(ofNodeAt: id.index) : []
+    }
+
+    /// The indices of the node at `index` and of each of its ancestors, that node first.
+    func chain(ofNodeAt index: Int32) -> [Int32] {
+        var indices: [Int32] = [index]
+        var next = node(at: Int(index)).parent
         while next >= 0 {
             indices.append(next)
             next = node(at: Int(next)).parent

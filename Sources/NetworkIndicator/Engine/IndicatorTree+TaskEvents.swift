@@ -72,13 +72,7 @@ extension IndicatorTree {
 
     /// Whether the node at `index` records task events: it or an ancestor has a watching output.
     func recordsTaskEvents(_ index: Int32) -> Bool {
-        var current = index
-        while current >= 0 {
-            let node = node(at: Int(current))
-            if node.taskEventListeners > 0 { return true }
-            current = node.parent
-        }
-        return false
+        chain(ofNodeAt: index).contains { node(at: Int($0)).taskEventListeners > 0 }
     }
 
     /// `delta` watching outputs were attached to `id` (or left it): its subtree starts or stops
@@ -121,13 +115,7 @@ extension IndicatorTree {
         let now = time.now()
         let id = NodeID(index: index, generation: generation)
         if taskEvents.nodes[id] == nil {
-            var hearers: [NodeID] = []
-            var current = index
-            while current >= 0 {
-                let (generation, parent) = withNode(Int(current)) { ($0.generation, $0.parent) }
-                hearers.append(NodeID(index: current, generation: generation))
-                current = parent
-            }
+            let hearers = chain(ofNodeAt: index).map { NodeID(index: $0, generation: node(at: Int($0)).generation) }
             taskEvents.nodes[id] = (hearers, scopePath(ofNodeAt: index))
         }
         for entry in logged {
