@@ -159,6 +159,18 @@ struct OverlayPlacementTests {
         #expect(unlaidOut.guideConstants == [0, 0, 0, 0], "no size yet: nothing to cap")
     }
 
+    /// By host kind: a scroll view (a table, a collection view) centres in its frame, which does
+    /// not scroll, minus its adjusted content insets; any other view in its safe area, whose
+    /// guide leaves the bars out already, so no insets apply.
+    @Test func aScrollViewCentresInItsFrameMinusItsInsetsAnyOtherViewInItsSafeArea() {
+        #expect(OverlayPlacement.centringGuide(scrollViewFrame: "frame", safeArea: "safe area") == "frame")
+        #expect(OverlayPlacement.centringGuide(scrollViewFrame: String?.none, safeArea: "safe area") == "safe area")
+        let bounds = CGRect(x: 0, y: 900, width: 320, height: 800)
+        let insets = OverlayPlacement.Insets(top: 100, left: 0, bottom: 300, right: 0)
+        #expect(OverlayPlacement(bounds: bounds, scrollViewInsets: insets).insets == insets)
+        #expect(OverlayPlacement(bounds: bounds, scrollViewInsets: nil).insets == .zero)
+    }
+
     @Test func onlyTheConstantsThatChangeAreTouched() {
         #expect(OverlayPlacement.changedIndices(from: [0, -100, 0, -400], to: [0, -100, 0, -400]).isEmpty)
         #expect(OverlayPlacement.changedIndices(from: [0, -100, 0, -400], to: [0, -50, 0, -400]) == [1])

@@ -114,6 +114,17 @@ struct ScopeOverlayTests {
         #expect(context.refreshesToLeaveOut(of: parent, on: .iOS) == nil)
     }
 
+    @Test func anOverlayUsesItsOwnSettingsThenItsScopesThenTheDefaults() {
+        let own = NetworkActivityOverlaySettings(showDelay: 0.1)
+        let scoped = NetworkActivityOverlaySettings(showDelay: 0.7)
+        let context = NetworkActivityScopeContext(manager: child, refreshes: childRefreshes, settings: scoped)
+        #expect(context.overlaySettings(of: child, given: own) == own, "its own settings win")
+        #expect(context.overlaySettings(of: child, given: nil) == scoped, "its scope's")
+        #expect(context.overlaySettings(of: parent, given: nil) == .default, "another manager's scope is not its")
+        #expect(NetworkActivityScopeContext.overlaySettings(in: nil, of: child, given: nil) == .default)
+        #expect(NetworkActivityScopeContext.overlaySettings(in: nil, of: child, given: own) == own)
+    }
+
     @Test func refreshesAreLeftOutOnlyWhereTheSystemDrawsARefreshSpinner() {
         let context = NetworkActivityScopeContext(manager: child, refreshes: childRefreshes, settings: .default)
         #expect(context.refreshesToLeaveOut(of: child, on: .iOS) === childRefreshes)

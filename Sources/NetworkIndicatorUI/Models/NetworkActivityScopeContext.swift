@@ -23,6 +23,25 @@ struct NetworkActivityScopeContext: Sendable {
         self.manager === manager ? self : nil
     }
 
+    /// The settings an overlay of `manager` uses: its own (`given`), else its scope's if
+    /// `manager` is this scope's, else the defaults. The one precedence for every overlay form.
+    func overlaySettings(
+        of manager: NetworkIndicatorManager,
+        given: NetworkActivityOverlaySettings?
+    ) -> NetworkActivityOverlaySettings {
+        Self.overlaySettings(in: self, of: manager, given: given)
+    }
+
+    /// ``overlaySettings(of:given:)`` for a view that may be in no scope (`context` `nil`): its
+    /// own settings, else the defaults.
+    static func overlaySettings(
+        in context: Self?,
+        of manager: NetworkIndicatorManager,
+        given: NetworkActivityOverlaySettings?
+    ) -> NetworkActivityOverlaySettings {
+        given ?? context?.scope(of: manager)?.settings ?? .default
+    }
+
     /// Where `networkActivityRefreshable` counts a refresh of `manager` for the overlay to leave
     /// out: the scope's refreshes, if `manager` is the scope's and `platform`'s system draws a
     /// spinner for a refresh; else `nil`, and the overlay draws for the refresh as for any load.

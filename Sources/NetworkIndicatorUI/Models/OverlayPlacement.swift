@@ -33,6 +33,26 @@ struct OverlayPlacement: Equatable, Sendable {
     /// the overlay never goes outside the bounds.
     var insets: Insets
 
+    /// The placement over a host with `bounds`: a scroll view passes its adjusted content insets
+    /// (`scrollViewInsets`), which its frame guide does not leave out; any other view passes
+    /// `nil`, and no insets apply, since it centres in its safe-area guide, which leaves the
+    /// bars out already.
+    init(bounds: CGRect, scrollViewInsets: Insets?) {
+        self.init(bounds: bounds, insets: scrollViewInsets ?? .zero)
+    }
+
+    init(bounds: CGRect, insets: Insets) {
+        self.bounds = bounds
+        self.insets = insets
+    }
+
+    /// The layout guide an overlay centres in, by host kind: a scroll view's frame guide
+    /// (`scrollViewFrame`, the window onto its content, which does not scroll), any other view's
+    /// safe-area guide. The shells pass their guides; the choice is made here, where it is tested.
+    static func centringGuide<Guide>(scrollViewFrame: Guide?, safeArea: Guide) -> Guide {
+        scrollViewFrame ?? safeArea
+    }
+
     /// The region to centre in: the bounds minus the insets. Along an axis where the insets
     /// leave nothing (a keyboard taller than what the navigation bar leaves of a short view), the
     /// whole extent of the bounds: an overlay centred in the bounds is better than none.

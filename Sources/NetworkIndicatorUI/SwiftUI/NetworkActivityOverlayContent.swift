@@ -48,8 +48,8 @@ struct NetworkActivityOverlayShell<Overlay: View>: ViewModifier {
     @StateObject private var state = OverlayViewState()
 
     func body(content: Content) -> some View {
+        let settings = NetworkActivityScopeContext.overlaySettings(in: scope, of: manager, given: settings)
         let scope = scope?.scope(of: manager)
-        let settings = settings ?? scope?.settings ?? .default
         let plan = state.plan
         return
             content

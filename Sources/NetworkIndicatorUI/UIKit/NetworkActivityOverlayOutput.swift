@@ -140,7 +140,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         self.scheduler = scheduler
         // A scroll view's frame layout guide does not move with its content; the insets that
         // shift the centre are applied by updatePlacement(). Any other host: its safe area.
-        let guide = (hostView as? UIScrollView)?.frameLayoutGuide ?? hostView.safeAreaLayoutGuide
+        let guide = OverlayPlacement.centringGuide(
+            scrollViewFrame: (hostView as? UIScrollView)?.frameLayoutGuide,
+            safeArea: hostView.safeAreaLayoutGuide
+        )
         guideConstraints = [
             card.centerXAnchor.constraint(equalTo: guide.centerXAnchor),
             card.centerYAnchor.constraint(equalTo: guide.centerYAnchor),
@@ -255,10 +258,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// touches meant for a card that takes them.
     public func updatePlacement() {
         hostView?.bringSubviewToFront(card)
-        let insets = (hostView as? UIScrollView)?.adjustedContentInset ?? .zero
+        let insets = (hostView as? UIScrollView)?.adjustedContentInset
         let values = OverlayPlacement(
             bounds: hostView?.bounds ?? .zero,
-            insets: .init(top: insets.top, left: insets.left, bottom: insets.bottom, right: insets.right)
+            scrollViewInsets: insets.map { .init(top: $0.top, left: $0.left, bottom: $0.bottom, right: $0.right) }
         ).guideConstants
         for index in OverlayPlacement.changedIndices(from: guideConstraints.map(\.constant), to: values) {
             guideConstraints[index].constant = values[index]
