@@ -19,13 +19,17 @@ struct NetworkActivityOverlayControllerTests {
         var isVoiceOverRunning = true
         var controller: NetworkActivityOverlayController!
 
-        init(settings: NetworkActivityOverlaySettings = .init(showDelay: 0.5, minimumVisibleDuration: 1)) {
+        init(
+            settings: NetworkActivityOverlaySettings = .init(showDelay: 0.5, minimumVisibleDuration: 1),
+            focusesBlockingCard: Bool = false
+        ) {
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
                     isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { [unowned self] in isVoiceOverRunning },
-                    post: { [unowned self] kind, _ in announcements.append(kind) }
+                    post: { [unowned self] kind, _ in announcements.append(kind) },
+                    focusesBlockingCard: focusesBlockingCard
                 )
             )
             controller.planChanged = planWatcher(drawn: { [unowned self] isDrawn, animated in
@@ -190,6 +194,27 @@ struct NetworkActivityOverlayControllerTests {
         manager.popNetworkActivity()
         scheduler.runPendingWork()
         #expect(shell.announcements == [.started, .finished])
+    }
+
+    /// A shell that moves VoiceOver's cursor to a blocking card (UIKit) lets the card speak for
+    /// itself: announcing its title as well would say "Loading" twice. A card that blocks
+    /// nothing, or a shell that moves no cursor, still announces.
+    @Test func aBlockingCardThatTakesVoiceOversCursorIsNotAnnouncedTwice() {
+        let blocking = NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0, interaction: .blocksHost)
+        let focusing = Shell(settings: blocking, focusesBlockingCard: true)
+        focusing.controller.appear(manager: manager, refreshes: nil)
+        let passing = Shell(
+            settings: .init(showDelay: 0, minimumVisibleDuration: 0),
+            focusesBlockingCard: true
+        )
+        passing.controller.appear(manager: manager, refreshes: nil)
+        let announcing = Shell(settings: blocking)
+        announcing.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(focusing.drawn == [true] && focusing.announcements.isEmpty)
+        #expect(passing.announcements == [.started])
+        #expect(announcing.announcements == [.started])
     }
 
     @Test func aRefreshDrawsNoSecondSpinner() {

@@ -333,13 +333,36 @@ struct OverlayPlanTransitionTests {
 
     @Test func theHostIsTouchedOnlyWhenBlockingBeginsOrEnds() {
         let blocked = plan(drawn: true).hostChanges(from: .hidden)
-        #expect(blocked == .init(takesInput: false, endsEditing: true))
-        #expect(plan(drawn: false).hostChanges(from: plan(drawn: true)) == .init(takesInput: true, endsEditing: false))
-        #expect(plan(drawn: true).hostChanges(from: plan(drawn: true)) == .init(takesInput: nil, endsEditing: false))
-        let passing = plan(drawn: true, .passesThrough)
+        #expect(blocked == .init(takesInput: false, typingFocus: .take, accessibilityFocus: .take))
         #expect(
-            passing.hostChanges(from: .hidden) == .init(takesInput: nil, endsEditing: false),
-            "an app's own setting left alone"
+            plan(drawn: false).hostChanges(from: plan(drawn: true))
+                == .init(takesInput: true, typingFocus: .giveBack, accessibilityFocus: .giveBack)
+        )
+        #expect(plan(drawn: true).hostChanges(from: plan(drawn: true)) == .init())
+        let passing = plan(drawn: true, .passesThrough)
+        #expect(passing.hostChanges(from: .hidden) == .init(), "an app's own setting left alone")
+    }
+
+    /// Blocking begins with the load, before the card draws: typing focus is taken then (no
+    /// field takes a second "Pay"), VoiceOver's only when the card it can move to is drawn; each
+    /// is given back when blocking ends.
+    @Test func focusIsTakenWhenBlockingBeginsAndVoiceOversWhenTheCardDraws() {
+        let waiting = OverlayPlan(
+            isDrawn: false,
+            style: .card,
+            interaction: .blocksHost,
+            title: "Paying",
+            isStillLoading: false,
+            progress: .indeterminate,
+            fadeDuration: 0.2,
+            isLoading: true,
+            placement: .card
+        )
+        #expect(waiting.hostChanges(from: .hidden) == .init(takesInput: false, typingFocus: .take))
+        #expect(plan(drawn: true).hostChanges(from: waiting) == .init(accessibilityFocus: .take))
+        #expect(
+            OverlayPlan.hidden.hostChanges(from: waiting) == .init(takesInput: true, typingFocus: .giveBack),
+            "a load faster than the delay: nothing to give VoiceOver back"
         )
     }
 
@@ -352,9 +375,9 @@ struct OverlayPlanTransitionTests {
         #expect(keeper.apply(block, current: false) == false)
         #expect(keeper.apply(unblock, current: false) == false, "the app's own `false` stays")
         #expect(keeper.apply(block, current: true) == false)
-        #expect(keeper.apply(.init(takesInput: nil, endsEditing: false), current: false) == false)
+        #expect(keeper.apply(.init(), current: false) == false)
         #expect(keeper.apply(unblock, current: false) == true, "given back as it was")
-        #expect(keeper.apply(.init(takesInput: nil, endsEditing: false), current: true) == true, "left alone")
+        #expect(keeper.apply(.init(), current: true) == true, "left alone")
     }
 
     /// An output taken off its manager while its blocking card is drawn, its load still running:

@@ -8,7 +8,10 @@
 //   anchors (10.11+).
 // - The overlay view's own APIs: see AppKitOverlayCard.swift.
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
-// - NSWindow.makeFirstResponder(_:) and firstResponder (10.0+), for the cover's keys.
+// - NSWindow.makeFirstResponder(_:) and firstResponder (10.0+), for the cover's keys;
+//   NSTextView.isFieldEditor and NSText.delegate (10.0+), to give a text field its keyboard back.
+// - NSEvent.addLocalMonitorForEvents(matching:handler:) and removeMonitor(_:) (10.6+),
+//   modifierFlags (10.0+), NSMenu.performKeyEquivalent(with:) (10.0+), for key equivalents.
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
 #if canImport(AppKit) && !canImport(UIKit)
@@ -42,10 +45,12 @@ public import NetworkIndicator
 /// through to the host unless the settings say `interaction: .blocksCard` (the card takes those
 /// on it) or `.blocksHost`: while that card is drawn, a cover over the whole host takes every
 /// click and scroll, becomes the window's first responder so that typing reaches none of the
-/// host's fields. Not blocked: key equivalents the window hands to other views first (a default
-/// button's Return), menu commands sent to the first responder (the cover passes them on to
-/// the host), and VoiceOver, which presses a control without hit-testing: disable what must
-/// not run while loading yourself. The cover and the card join the host when the output is made,
+/// host's fields, and no key equivalent reaches the host's views (a default button's Return, a
+/// Cancel button's Escape, a button's ⌘ shortcut); ⌘ commands still reach the menu bar, and a
+/// menu command sent to the first responder goes on to the window, not to the host. Blocking
+/// starts with the load, before the card draws, and ends with it; the field that had the
+/// keyboard then gets it back. Not blocked: VoiceOver, which presses a control without
+/// hit-testing: disable what must not run while loading yourself. The cover and the card join the host when the output is made,
 /// above the host's subviews of that moment, and stay there, hidden in between: make the output
 /// after the host's own subviews.
 ///
@@ -65,6 +70,12 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private let scheduler: any NetworkIndicatorScheduler
     /// The plan applied last (``OverlayPlan``): the only state the views follow.
     private var plan = OverlayPlan.hidden
+    /// The responder that had the keyboard when a blocking card's load began (a text field, not
+    /// its window's field editor), given back when the load ends.
+    private var typingFocus = FocusKeeper<NSResponder>()
+    /// The app's key-down monitor while a blocking card's load runs (``BlockedKeys``). Written
+    /// on the main actor only; `deinit` reads it last, to remove a monitor still running.
+    nonisolated(unsafe) private var keyMonitor = WhileBlocked<Any>()
     /// The overlay's vertical position: centred (the card), or at the top edge (the light
     /// indicator of a host with content).
     private let centerYConstraint: NSLayoutConstraint
@@ -169,8 +180,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// leave the host, so that nothing is left blocking it.
     deinit {
         let views: [NSView] = [card, cover]
+        nonisolated(unsafe) let monitor = keyMonitor.resource  // an opaque token of AppKit's
         Task { @MainActor in
             for view in views { view.removeFromSuperview() }
+            _ = monitor.map(NSEvent.removeMonitor)
         }
     }
 
@@ -201,17 +214,35 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     }
 
     /// Applies `plan`, the controller's decision, to the views: no rule of its own. While a
-    /// `.blocksHost` card is drawn the cover is shown and is the window's first responder, so
-    /// that typing reaches no field of the host; the window's first responder is let go when
-    /// blocking ends.
+    /// `.blocksHost` card's load runs the cover is shown and is the window's first responder, so
+    /// that typing reaches no field of the host; when it ends, the field that had the keyboard
+    /// gets it back if it is still in the window (otherwise the window's first responder is let
+    /// go), unless the app moved the keyboard itself meanwhile.
     private func apply(_ plan: OverlayPlan) {
         let old = self.plan
         self.plan = plan
         let changes = plan.hostChanges(from: old)
         // Shown before it takes the keyboard: AppKit may refuse a hidden view as first responder.
         cover.isHidden = !plan.showsCover
-        if changes.endsEditing { cover.window?.makeFirstResponder(cover) }
-        if changes.takesInput == true, cover.window?.firstResponder === cover { cover.window?.makeFirstResponder(nil) }
+        let (cover, window) = (self.cover, cover.window)
+        typingFocus.apply(
+            changes.typingFocus,
+            focused: {
+                let editor = window?.firstResponder as? NSTextView
+                return FocusKeeper.owner(
+                    of: window?.firstResponder,
+                    isFieldEditor: editor?.isFieldEditor ?? false,
+                    client: editor?.delegate as? NSResponder
+                )
+            },
+            take: {
+                window?.makeFirstResponder(cover)
+                return cover
+            },
+            isStillThere: { ($0 as? NSView)?.window.map { $0 === window } ?? false },
+            giveBack: { _ = window?.makeFirstResponder($0) }
+        )
+        keyMonitor.apply(changes, start: { Self.monitorKeys(blocking: window) }, stop: NSEvent.removeMonitor)
         card.apply(plan)
         centerYConstraint.isActive = !plan.isAtTopEdge
         topConstraint.isActive = plan.isAtTopEdge
@@ -226,6 +257,23 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 self.card.updateSpinner()
             }
         }
+    }
+
+    /// Watches the app's key-down events while `window` is blocked, routing each as
+    /// ``BlockedKeys`` says: the host's views get no key equivalent, the menu bar still gets ⌘
+    /// commands, other windows everything.
+    private static func monitorKeys(blocking window: NSWindow?) -> Any {
+        NSEvent.addLocalMonitorForEvents(matching: .keyDown) { [weak window] event in
+            MainActor.assumeIsolated {
+                BlockedKeys.route(
+                    isInBlockedWindow: event.window != nil && event.window === window,
+                    hasCommand: event.modifierFlags.contains(.command)
+                ).perform(
+                    pass: { event },
+                    toMenuBar: { _ = NSApp.mainMenu?.performKeyEquivalent(with: event) }
+                )
+            }
+        } as Any
     }
 
     private static func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {

@@ -125,10 +125,10 @@ final class AppKitOverlayCard: NSVisualEffectView {
 
 /// A clear view over a whole host that takes every click and scroll while it is not hidden,
 /// and, made first responder while it blocks, every key that would go to the host's fields: the
-/// cover of an overlay whose settings say `.blocksHost`. Key equivalents that the window hands
-/// to other views first (a default button's Return), and menu commands, which go on to the host
-/// through the responder chain, are not blocked. Its clicks, scrolls and keys stop here, rather
-/// than going up the responder chain to the host (a table would select a row).
+/// cover of an overlay whose settings say `.blocksHost` (key equivalents: ``BlockedKeys``). Its
+/// clicks, scrolls and keys stop here, rather than going up the responder chain to the host (a
+/// table would select a row), and its next responder is the window, so that a menu command sent
+/// to it skips the host and its view controller.
 final class AppKitClickCover: NSView {
     /// Adds the cover to `host`, hidden, over all of it.
     func attach(to host: NSView) {
@@ -149,5 +149,9 @@ final class AppKitClickCover: NSView {
     override func scrollWheel(with event: NSEvent) {}
     override func keyDown(with event: NSEvent) {}
     override var acceptsFirstResponder: Bool { true }
+    override var nextResponder: NSResponder? {
+        get { window }
+        set { super.nextResponder = newValue }
+    }
 }
 #endif

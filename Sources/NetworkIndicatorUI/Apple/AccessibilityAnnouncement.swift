@@ -55,6 +55,22 @@ enum AccessibilityAnnouncement {
     /// `UIAccessibilityTraits.updatesFrequently`, read here, where UIKit's mutable C globals
     /// are imported `@preconcurrency`, for the UIKit overlay view.
     static var updatesFrequentlyTrait: UIAccessibilityTraits { .updatesFrequently }
+
+    /// The element VoiceOver's cursor is on, if VoiceOver runs and it is an object.
+    static var voiceOverCursor: NSObject? {
+        UIAccessibility.focusedElement(using: .notificationVoiceOver) as? NSObject
+    }
+
+    /// Moves VoiceOver's cursor to `card`, which is now all it reaches: a screen change.
+    static func moveCursor(toCard card: UIView) {
+        UIAccessibility.post(notification: .screenChanged, argument: card)
+    }
+
+    /// Moves VoiceOver's cursor back to `element`, if any, once the content is reachable again:
+    /// a layout change, so that VoiceOver reads it where it was rather than from the top.
+    static func moveCursor(backTo element: NSObject?) {
+        _ = element.map { UIAccessibility.post(notification: .layoutChanged, argument: $0) }
+    }
     #endif
 
     /// Posts what ``OverlayAnnouncement/text(for:title:progress:bundle:)`` says for `kind`.
@@ -66,14 +82,17 @@ enum AccessibilityAnnouncement {
 extension NetworkActivityOverlayController.Accessibility {
     /// The system's assistive technologies, for an overlay that the user sees while `isSeen`
     /// says so and is titled what `title` returns, both read at the moment of an announcement.
+    /// `focusesBlockingCard`: the shell moves VoiceOver's cursor to a blocking card (UIKit).
     static func system(
         isSeen: @escaping @MainActor () -> Bool,
-        title: @escaping @MainActor () -> String
+        title: @escaping @MainActor () -> String,
+        focusesBlockingCard: Bool = false
     ) -> Self {
         Self(
             isSeen: isSeen,
             isVoiceOverRunning: { AccessibilityAnnouncement.isVoiceOverRunning },
-            post: { kind, progress in AccessibilityAnnouncement.post(kind, title: title(), progress: progress) }
+            post: { kind, progress in AccessibilityAnnouncement.post(kind, title: title(), progress: progress) },
+            focusesBlockingCard: focusesBlockingCard
         )
     }
 }

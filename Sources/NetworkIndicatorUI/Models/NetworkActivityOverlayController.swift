@@ -29,6 +29,9 @@ final class NetworkActivityOverlayController {
         /// Posts the announcement, queued behind current speech, with what the overlay shows
         /// (an overlay that draws with a bar says its percentage too).
         var post: @MainActor (OverlayAnnouncement.Kind, OverlayProgress) -> Void
+        /// Whether the shell moves VoiceOver's cursor to a blocking card when it draws (UIKit
+        /// does): the card then speaks for itself, and is not announced.
+        var focusesBlockingCard = false
     }
 
     private(set) var model: OverlayVisibilityModel
@@ -300,8 +303,10 @@ final class NetworkActivityOverlayController {
                 timer = nil
             case .announce(let kind):
                 if OverlayAnnouncement.shouldPost(
+                    kind,
                     isSeen: accessibility.isSeen(),
-                    isVoiceOverRunning: accessibility.isVoiceOverRunning()
+                    isVoiceOverRunning: accessibility.isVoiceOverRunning(),
+                    cursorIsOnCard: accessibility.focusesBlockingCard && plan.hidesHostFromAccessibility
                 ) {
                     accessibility.post(kind, progressModel.shown)
                 }

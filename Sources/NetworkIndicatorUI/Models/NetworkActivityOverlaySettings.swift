@@ -109,11 +109,14 @@ extension NetworkActivityOverlaySettings {
         /// SVProgressHUD's and MBProgressHUD's blocking modes do. Only the drawing waits for the
         /// show delay: a load faster than the delay is blocked and never drawn. Blocking ends
         /// with the load, though the card may stay its minimum time; while the card is drawn,
-        /// VoiceOver reads only it. For a form that must not be sent twice (a
-        /// payment), or a screen that must not change while it saves. Behind the light indicator
-        /// of a screen with content, nothing is blocked. On macOS the cover takes clicks, scrolls
-        /// and typing, but a window's default button still answers Return, menu commands still
-        /// reach the host, and VoiceOver can still press its controls: disable those yourself.
+        /// VoiceOver reads only it (on iOS its cursor moves to the card, and back to where it
+        /// was when blocking ends). The field that was being edited when blocking began gets
+        /// the keyboard back when it ends, if it is still in the window (UIKit and AppKit). For a
+        /// form that must not be sent twice (a payment), or a screen that must not change while
+        /// it saves. Behind the light indicator of a screen with content, nothing is blocked. On
+        /// macOS the cover takes clicks, scrolls, typing and the host's key equivalents (a
+        /// default button's Return); ⌘ commands still reach the menu bar, and VoiceOver can
+        /// still press the host's controls: disable those yourself.
         case blocksHost
 
         /// Whether the card takes the touches that land on it.

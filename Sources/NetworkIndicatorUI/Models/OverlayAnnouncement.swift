@@ -26,6 +26,13 @@ enum OverlayAnnouncement {
         isSeen && isVoiceOverRunning
     }
 
+    /// Whether to post `kind` now, for an overlay whose shell moved VoiceOver's cursor to its
+    /// card (`cursorIsOnCard`: a blocking card in a shell that moves it): the card then speaks
+    /// its title itself, and a `.started` announcement would say it twice.
+    static func shouldPost(_ kind: Kind, isSeen: Bool, isVoiceOverRunning: Bool, cursorIsOnCard: Bool) -> Bool {
+        shouldPost(isSeen: isSeen, isVoiceOverRunning: isVoiceOverRunning) && !(kind == .started && cursorIsOnCard)
+    }
+
     /// What to say for `kind`: the overlay's title when it draws ("Loading, 40 percent" when
     /// it draws with a bar), "Loading complete" from `bundle` (this target's) at the end of a
     /// long load.

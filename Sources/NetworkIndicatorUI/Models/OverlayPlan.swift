@@ -124,18 +124,48 @@ struct OverlayPlan: Equatable, Sendable {
     func hostChanges(from old: OverlayPlan) -> HostChanges {
         HostChanges(
             takesInput: hostTakesInput == old.hostTakesInput ? nil : hostTakesInput,
-            endsEditing: old.hostTakesInput && !hostTakesInput
+            typingFocus: Self.focusChange(taken: !hostTakesInput, wasTaken: !old.hostTakesInput),
+            accessibilityFocus: Self.focusChange(
+                taken: hidesHostFromAccessibility,
+                wasTaken: old.hidesHostFromAccessibility
+            )
         )
     }
 
-    /// The host-wide changes of a new plan: the shells touch the host's own settings only when
-    /// blocking begins or ends, so that a host the app disabled itself is left alone otherwise.
+    /// `.take` when `taken` begins, `.giveBack` when it ends, `nil` otherwise.
+    private static func focusChange(taken: Bool, wasTaken: Bool) -> FocusChange? {
+        guard taken != wasTaken else { return nil }
+        return taken ? .take : .giveBack
+    }
+
+    /// A focus taken from the host or given back (``FocusKeeper``).
+    enum FocusChange: Equatable, Sendable {
+        /// Take it, remembering what had it.
+        case take
+        /// Give it back to what had it, if that is still on screen.
+        case giveBack
+    }
+
+    /// The host-wide changes of a new plan: the shells touch the host's own settings and focus
+    /// only when blocking begins or ends, so that a host the app disabled itself is left alone
+    /// otherwise.
     struct HostChanges: Equatable, Sendable {
         /// The host's new "takes input" setting (UIKit's `isUserInteractionEnabled`), or `nil`
         /// to leave it as it is.
-        let takesInput: Bool?
-        /// Whether to end editing in the host (its keyboard, its focused field): blocking began.
-        let endsEditing: Bool
+        var takesInput: Bool?
+        /// The typing focus (the first responder, its keyboard): taken when blocking begins, with
+        /// the load, so that no field of the host keeps typing; given back to the field that had
+        /// it when blocking ends.
+        var typingFocus: FocusChange?
+        /// VoiceOver's cursor: taken to the card when a blocking card draws (the content is
+        /// hidden from VoiceOver then), given back to the element it was on when that ends.
+        var accessibilityFocus: FocusChange?
+
+        init(takesInput: Bool? = nil, typingFocus: FocusChange? = nil, accessibilityFocus: FocusChange? = nil) {
+            self.takesInput = takesInput
+            self.typingFocus = typingFocus
+            self.accessibilityFocus = accessibilityFocus
+        }
     }
 }
 

@@ -87,7 +87,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         scheduler: scheduler,
         accessibility: .system(
             isSeen: { [weak self] in OverlaySight.of(self?.hostView).isSeen },
-            title: { [weak self] in self?.plan.title ?? "" }
+            title: { [weak self] in self?.plan.title ?? "" },
+            focusesBlockingCard: true
         ),
         hostIsGone: { [weak self] in self?.hostView == nil },
         planChanged: { [weak self] plan in self?.apply(plan) }
@@ -96,6 +97,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     private var plan = OverlayPlan.hidden
     /// The host's own `isUserInteractionEnabled` while a blocking card turns it off.
     private var hostInput = HostInputKeeper()
+    /// The host's field that was editing when a blocking card's load began, and VoiceOver's
+    /// element when the card drew: each given back when blocking ends.
+    private var typingFocus = FocusKeeper<UIView>()
+    private var voiceOverFocus = FocusKeeper<NSObject>()
     /// Centre x and y on the host's frame guide, then the caps of width and height, whose
     /// constants ``updatePlacement()`` keeps current (``OverlayPlacement/guideConstants``).
     private let guideConstraints: [NSLayoutConstraint]
@@ -225,20 +230,43 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// Applies `plan`, the controller's decision, to the views: no rule of its own.
     ///
-    /// A `.blocksHost` card turns the host's `isUserInteractionEnabled` off (touches, scrolling,
-    /// pull-to-refresh) and ends its editing (the keyboard), then gives it back as it was when
-    /// the card goes; among the host's subviews VoiceOver reaches only the card
-    /// (`accessibilityViewIsModal`).
+    /// A `.blocksHost` card's load turns the host's `isUserInteractionEnabled` off (touches,
+    /// scrolling, pull-to-refresh) and ends its editing (the keyboard), then gives both back as
+    /// they were when the load ends: the field that was editing edits again, if it is still in
+    /// the window. Once the card draws, VoiceOver's cursor moves to it, and among the host's
+    /// subviews VoiceOver reaches only the card (`accessibilityViewIsModal`); the cursor goes
+    /// back to the element it was on when blocking ends.
     private func apply(_ plan: OverlayPlan) {
         let changes = plan.hostChanges(from: self.plan)
         self.plan = plan
         let host = hostView
         host?.isUserInteractionEnabled = hostInput.apply(changes, current: host?.isUserInteractionEnabled ?? true)
-        if changes.endsEditing { host?.endEditing(true) }
+        typingFocus.apply(
+            changes.typingFocus,
+            focused: {
+                host.flatMap { FocusKeeper.first(in: $0, children: { $0.subviews }, where: { $0.isFirstResponder }) }
+            },
+            take: {
+                host?.endEditing(true)
+                return nil
+            },
+            isStillThere: { $0.window != nil && $0.window === host?.window },
+            giveBack: { _ = $0?.becomeFirstResponder() }
+        )
         card.apply(plan)
         guideConstraints[1].isActive = !plan.isAtTopEdge
         topConstraint.isActive = plan.isAtTopEdge
         card.isHidden = plan.isHiddenDuringFade(wasHidden: card.isHidden)
+        voiceOverFocus.apply(
+            changes.accessibilityFocus,
+            focused: { AccessibilityAnnouncement.voiceOverCursor },
+            take: {
+                AccessibilityAnnouncement.moveCursor(toCard: card)
+                return nil
+            },
+            isStillThere: { ($0 as? UIView).map { $0.window != nil } ?? true },
+            giveBack: { AccessibilityAnnouncement.moveCursor(backTo: $0) }
+        )
         updatePlacement()
         UIView.animate(withDuration: plan.fadeDuration) {
             self.card.alpha = plan.opacity
