@@ -11,7 +11,9 @@
 //   NSColor.secondaryLabelColor (10.10+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityRole(_:),
 //   setAccessibilityLabel(_:), setAccessibilityValue(_:), setAccessibilityModal(_:) (10.10+).
-// - NSResponder.keyDown(with:), acceptsFirstResponder (10.0+).
+// - NSResponder.keyDown(with:), acceptsFirstResponder, nextResponder (10.0+).
+// - NSView.layout() and needsLayout (10.7+), NSStackView orientation, spacing and edgeInsets
+//   (10.9+), for the light indicator's capsule.
 #if canImport(AppKit) && !canImport(UIKit)
 import AppKit
 
@@ -27,6 +29,10 @@ final class AppKitOverlayCard: NSVisualEffectView {
     /// Whether clicks on the card stop there, as the plan says.
     private var blocksClicks = false
     private var progress = OverlayProgress.indeterminate
+    /// The card's shape: centred card or light-indicator capsule (``OverlayCardLayout``).
+    private var shape = OverlayCardLayout.card
+    private lazy var stack = NSStackView(views: [spinner, bar, titleLabel, percentageLabel])
+    private lazy var barWidthConstraint = bar.widthAnchor.constraint(greaterThanOrEqualToConstant: 0)
 
     init(title: String) {
         self.titleLabel = NSTextField(labelWithString: title)
@@ -35,12 +41,10 @@ final class AppKitOverlayCard: NSVisualEffectView {
         blendingMode = .withinWindow
         state = .active
         wantsLayer = true
-        layer?.cornerRadius = 12
         // The blur is drawn by the view's own layers: clip them to the rounded corners too.
         layer?.masksToBounds = true
 
         spinner.style = .spinning
-        spinner.controlSize = .regular
         spinner.isDisplayedWhenStopped = false
         let label = titleLabel
         label.font = NSFont.systemFont(ofSize: NSFont.systemFontSize, weight: .semibold)
@@ -50,15 +54,11 @@ final class AppKitOverlayCard: NSVisualEffectView {
         bar.minValue = 0
         bar.maxValue = 1
         bar.isHidden = true
-        bar.widthAnchor.constraint(greaterThanOrEqualToConstant: 160).isActive = true
+        barWidthConstraint.isActive = true
         percentageLabel.font = NSFont.monospacedDigitSystemFont(ofSize: NSFont.smallSystemFontSize, weight: .regular)
         percentageLabel.textColor = .secondaryLabelColor
         percentageLabel.alignment = .center
         percentageLabel.isHidden = true
-        let stack = NSStackView(views: [spinner, bar, label, percentageLabel])
-        stack.orientation = .vertical
-        stack.spacing = 8
-        stack.edgeInsets = NSEdgeInsets(top: 16, left: 20, bottom: 16, right: 20)
         stack.translatesAutoresizingMaskIntoConstraints = false
         addSubview(stack)
         NSLayoutConstraint.activate([
@@ -70,6 +70,7 @@ final class AppKitOverlayCard: NSVisualEffectView {
         setAccessibilityElement(true)
         setAccessibilityRole(.progressIndicator)
         setAccessibilityLabel(title)
+        apply(OverlayCardLayout.card)
     }
 
     @available(*, unavailable)
@@ -82,11 +83,38 @@ final class AppKitOverlayCard: NSVisualEffectView {
     /// reads), whether it takes clicks, and whether it is modal for VoiceOver (a blocking card).
     func apply(_ plan: OverlayPlan) {
         titleLabel.stringValue = plan.title
-        titleLabel.isHidden = plan.isAtTopEdge
+        apply(OverlayCardLayout(plan))
         setAccessibilityLabel(plan.title)
         setAccessibilityModal(plan.hidesHostFromAccessibility)
         blocksClicks = plan.cardTakesInput
         show(plan.progress)
+    }
+
+    /// Takes `layout`'s shape: the stack's orientation, spacing and insets, the controls' size,
+    /// the bar's width, the title line, and the corners (set at the next layout pass).
+    private func apply(_ layout: OverlayCardLayout) {
+        shape = layout
+        stack.orientation = layout.pick(column: .vertical, row: .horizontal)
+        stack.spacing = layout.spacing
+        let padding = layout.padding
+        stack.edgeInsets = NSEdgeInsets(
+            top: padding.vertical,
+            left: padding.horizontal,
+            bottom: padding.vertical,
+            right: padding.horizontal
+        )
+        let size = layout.pick(column: NSControl.ControlSize.regular, row: .small)
+        spinner.controlSize = size
+        bar.controlSize = size
+        barWidthConstraint.constant = layout.minimumBarWidth
+        titleLabel.isHidden = !layout.showsTitle
+        needsLayout = true
+    }
+
+    /// Rounds the material as ``shape`` says for the card's height: a capsule, or 12 points.
+    override func layout() {
+        super.layout()
+        layer?.cornerRadius = shape.cornerRadius(height: bounds.height)
     }
 
     /// Shows `progress`: the bar, its percentage and the accessibility value, or the spinner.

@@ -8,6 +8,8 @@
 // - UIBlurEffect.Style.systemMaterial: iOS 13.0+, Mac Catalyst 13.1+, visionOS 1.0+; not in
 //   tvOS, which uses UIBlurEffect.Style.regular (iOS 10.0+, tvOS 10.0+).
 // - CALayer.cornerCurve with .continuous: iOS 13.0+, tvOS 13.0+.
+// - UIView.layoutSubviews() and setNeedsLayout() (iOS 2.0+), UIStackView axis and spacing
+//   (iOS 9.0+, tvOS 9.0+), for the light indicator's capsule.
 // - UIActivityIndicatorView(style:) with .medium, UIColor.label: iOS 13.0+, tvOS 13.0+.
 // - UIFont.preferredFont(forTextStyle:) (iOS 7.0+), adjustsFontForContentSizeCategory (iOS 10.0+).
 // - UIFontMetrics(forTextStyle:).scaledFont(for:) (iOS 11.0+, tvOS 11.0+); the accessibility
@@ -21,7 +23,9 @@ import UIKit
 
 /// A spinner and a title, "Loading" by default, on a rounded, blurred material background: the
 /// classic activity overlay shown over a table while its content loads. When
-/// ``fractionCompleted`` is set, a progress bar and a percentage replace the spinner.
+/// ``fractionCompleted`` is set, a progress bar and a percentage replace the spinner. As the
+/// light indicator of a screen with content, it is a small capsule at the top edge instead: the
+/// spinner, or a short bar beside its percentage, and no title line (``OverlayCardLayout``).
 ///
 /// ``NetworkActivityOverlayOutput`` shows one over a host view while the indicator is visible,
 /// as its `overlayView`. It takes touches only when the output's settings say so
@@ -50,6 +54,20 @@ final class NetworkActivityOverlayView: UIView {
     }
 
     private var progress = OverlayProgress.indeterminate
+    /// The card's shape: centred card or light-indicator capsule (``OverlayCardLayout``).
+    private var shape = OverlayCardLayout.card
+    private lazy var stack = UIStackView(arrangedSubviews: [
+        activityIndicator, progressView, titleLabel, percentageLabel,
+    ])
+    /// The stack's insets in the material (leading, trailing, top, bottom) and the bar's
+    /// narrowest width, set from ``shape``.
+    private lazy var insetConstraints = [
+        stack.leadingAnchor.constraint(equalTo: background.contentView.leadingAnchor),
+        background.contentView.trailingAnchor.constraint(equalTo: stack.trailingAnchor),
+        stack.topAnchor.constraint(equalTo: background.contentView.topAnchor),
+        background.contentView.bottomAnchor.constraint(equalTo: stack.bottomAnchor),
+    ]
+    private lazy var barWidthConstraint = progressView.widthAnchor.constraint(greaterThanOrEqualToConstant: 0)
 
     /// The title shown under the spinner, and the label VoiceOver reads for the whole overlay.
     var title: String? {
@@ -81,7 +99,6 @@ final class NetworkActivityOverlayView: UIView {
         titleLabel.numberOfLines = 0
         activityIndicator.hidesWhenStopped = false
 
-        background.layer.cornerRadius = 12
         background.layer.cornerCurve = .continuous
         background.clipsToBounds = true
 
@@ -95,24 +112,20 @@ final class NetworkActivityOverlayView: UIView {
         percentageLabel.textColor = .secondaryLabel
         percentageLabel.textAlignment = .center
 
-        let stack = UIStackView(arrangedSubviews: [activityIndicator, progressView, titleLabel, percentageLabel])
-        stack.axis = .vertical
         stack.alignment = .center
-        stack.spacing = 8
         addSubview(background)
         background.contentView.addSubview(stack)
         for view in [background, stack] as [UIView] { view.translatesAutoresizingMaskIntoConstraints = false }
-        NSLayoutConstraint.activate([
-            background.leadingAnchor.constraint(equalTo: leadingAnchor),
-            background.trailingAnchor.constraint(equalTo: trailingAnchor),
-            background.topAnchor.constraint(equalTo: topAnchor),
-            background.bottomAnchor.constraint(equalTo: bottomAnchor),
-            stack.leadingAnchor.constraint(equalTo: background.contentView.leadingAnchor, constant: 20),
-            stack.trailingAnchor.constraint(equalTo: background.contentView.trailingAnchor, constant: -20),
-            stack.topAnchor.constraint(equalTo: background.contentView.topAnchor, constant: 16),
-            stack.bottomAnchor.constraint(equalTo: background.contentView.bottomAnchor, constant: -16),
-            progressView.widthAnchor.constraint(greaterThanOrEqualToConstant: 160),
-        ])
+        NSLayoutConstraint.activate(
+            [
+                background.leadingAnchor.constraint(equalTo: leadingAnchor),
+                background.trailingAnchor.constraint(equalTo: trailingAnchor),
+                background.topAnchor.constraint(equalTo: topAnchor),
+                background.bottomAnchor.constraint(equalTo: bottomAnchor),
+                barWidthConstraint,
+            ] + insetConstraints
+        )
+        apply(OverlayCardLayout.card)
 
         // VoiceOver reads the overlay as one element, its title; touches go through to the host
         // until a plan says the card takes them.
@@ -162,9 +175,33 @@ final class NetworkActivityOverlayView: UIView {
     func apply(_ plan: OverlayPlan) {
         title = plan.title
         show(plan.progress)
-        titleLabel.isHidden = plan.isAtTopEdge
+        apply(OverlayCardLayout(plan))
         isUserInteractionEnabled = plan.cardTakesInput
         accessibilityViewIsModal = plan.hidesHostFromAccessibility
+    }
+
+    /// Takes `layout`'s shape: the stack's axis, spacing and insets, the bar's width, the
+    /// title line, and the corners (set at the next layout pass, from the height).
+    private func apply(_ layout: OverlayCardLayout) {
+        shape = layout
+        stack.axis = layout.pick(column: .vertical, row: .horizontal)
+        stack.spacing = layout.spacing
+        let padding = layout.padding
+        for (constraint, inset) in zip(
+            insetConstraints,
+            [padding.horizontal, padding.horizontal, padding.vertical, padding.vertical]
+        ) {
+            constraint.constant = inset
+        }
+        barWidthConstraint.constant = layout.minimumBarWidth
+        titleLabel.isHidden = !layout.showsTitle
+        setNeedsLayout()
+    }
+
+    /// Rounds the material as ``shape`` says for the view's height: a capsule, or 12 points.
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        background.layer.cornerRadius = shape.cornerRadius(height: bounds.height)
     }
 
     /// Spins as the tested rule says (``OverlayProgress/spinnerAnimates(isHidden:isInWindow:)``).
