@@ -70,6 +70,15 @@ extension NetworkIndicatorManager {
         progressRollUp.snapshot()
     }
 
+    /// ``progressSnapshot()`` as an overlay of this manager sees it while `scopes` (descendant
+    /// scopes whose own overlays draw their tasks) are left out: their tasks, and the parts
+    /// begun in them or below, count neither in the batch's units nor as work of unknown size.
+    /// The batch itself still runs while they do. Scopes that are not descendants change
+    /// nothing. Any thread, as ``progressSnapshot()``.
+    package func progressSnapshot(excluding scopes: [NetworkIndicatorManager]) -> NetworkProgressSnapshot {
+        progressRollUp.snapshot(excluding: scopes.map(\.driver.node))
+    }
+
     // MARK: - Tracking
 
     /// Folds the ended tasks with progress of this manager and every ancestor, before a task

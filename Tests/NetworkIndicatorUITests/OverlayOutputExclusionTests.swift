@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
@@ -44,6 +45,34 @@ struct OverlayOutputExclusionTests {
         parent.pushNetworkActivity()
         settle()
         #expect(parentOutput.drawn == [true], "the parent's own task draws the parent's overlay")
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    /// Issue 63, item 10: the parent's bar measures the parent's own work, not a child's upload
+    /// that the child's overlay draws. Half of the parent's 100 units done reads 50 %, not 25 %
+    /// of the 200 units of both; a child's part that ended leaves the parent's bar alone too.
+    @Test func theParentsBarLeavesOutTheProgressOfAChildThatDrawsItsOwn() {
+        let (parent, child, parentOutput, childOutput) = parentAndChildWithOutputs()
+        let upload = progress(0, of: 100)
+        var childToken: NetworkActivityToken? = child.beganNetworkTask(label: "Upload", progress: upload)
+        let ownToken = parent.beganNetworkTask(label: "Feed", progress: progress(50, of: 100))
+        settle()
+        scheduler.advance(by: 0.2)
+        #expect(parentOutput.drawn == [true] && childOutput.drawn == [true])
+        #expect(parentOutput.shown.last?.percent == 50, "the parent's own half, not a quarter of both")
+        #expect(childOutput.shown.last?.percent == 0)
+
+        upload.completedUnitCount = 100
+        childToken = nil
+        settle()
+        scheduler.advance(by: 0.2)
+        #expect(parentOutput.shown.last?.percent == 50, "the child's finished upload is not the parent's")
+        withExtendedLifetime((ownToken, childToken)) {}
     }
 
     @Test func aGrandchildsOverlayCoversItsTasksInEveryAncestor() {

@@ -87,13 +87,16 @@ extension IndicatorTree {
 
     /// Stores `readings` and folds the batch of `id` (and, `settling`, of each ancestor) from
     /// every part it lists now. Returns the batch of `id` and whether some open task of `id`'s
-    /// subtree is not measured by it. The tokens loaded and the parts folded go to `keptAlive`,
-    /// to release after the lock (a part that leaves may hold a caller's last `Progress`).
+    /// subtree is not measured by it; both leave out the subtrees of `excludedScopes` (child
+    /// scopes whose own overlays draw their tasks), whose parts are folded all the same. The
+    /// tokens loaded and the parts folded go to `keptAlive`, to release after the lock (a part
+    /// that leaves may hold a caller's last `Progress`).
     mutating func foldProgress(
         from id: NodeID,
         settling: Bool,
         readings: [PartReading],
         now: TimeInterval,
+        excludingScopes excludedScopes: [NodeID] = [],
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
         guard contains(id) else { return (Batch.Summary(), false) }
@@ -105,6 +108,7 @@ extension IndicatorTree {
             fresh.append(ObjectIdentifier(read.part.entry))
             if read.part.hadEnded { readAfterEnd.append(ObjectIdentifier(read.part.entry)) }
         }
+        let (excluded, excludedTaskCount) = subtrees(of: excludedScopes, below: id)
         var summary = Batch.Summary()
         for index in settling ? chain(from: id) : [id.index] {
             let parts = node(at: Int(index)).progress.batch.parts
@@ -125,13 +129,35 @@ extension IndicatorTree {
                 )
             }
             let folded = withNode(Int(index)) { $0.progress.batch.fold(samples, now: now) }
-            if index == id.index { summary = folded }
+            guard index == id.index else { continue }
+            summary = folded
+            if !excluded.isEmpty {
+                summary = node(at: Int(index)).progress.batch.summary(of: samples, excluding: excluded)
+            }
         }
-        var unmeasured = activeTaskCount(of: id)
+        var unmeasured = activeTaskCount(of: id) - excludedTaskCount
         for tasks in summary.measured {
             unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
         }
         return (summary, unmeasured > 0)
+    }
+
+    /// The nodes of the subtrees of `scopes` that lie below `id` (others are ignored), and their
+    /// open tasks, each counted once, at the scopes that no other of `scopes` contains.
+    private func subtrees(of scopes: [NodeID], below id: NodeID) -> (nodes: Set<NodeID>, taskCount: Int) {
+        guard !scopes.isEmpty else { return ([], 0) }
+        let scopes = Set(scopes.filter { contains($0) && chain(ofNodeAt: $0.index).contains(id.index) })
+        var nodes = Set<NodeID>()
+        for scope in scopes {
+            nodes.formUnion(subtree(of: scope).map { NodeID(index: $0, generation: node(at: Int($0)).generation) })
+        }
+        let taskCount = scopes.reduce(0) { total, scope in
+            let outer = chain(ofNodeAt: scope.index).dropFirst().contains { index in
+                scopes.contains(NodeID(index: index, generation: node(at: Int(index)).generation))
+            }
+            return outer ? total : total + activeTaskCount(of: scope)
+        }
+        return (nodes, taskCount)
     }
 
     /// Sets whether `id` has progress listeners, and returns whether the poll it wants changed

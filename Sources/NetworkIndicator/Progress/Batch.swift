@@ -35,6 +35,9 @@ struct Batch: Sendable {
     /// what they had.
     private(set) var endedCompleted: Double = 0
     private(set) var endedTotal: Double = 0
+    /// The same units by the node each part was begun in, for a reader that leaves some nodes
+    /// out (``summary(of:excluding:)``).
+    private var endedByNode: [IndicatorTree.NodeID: (completed: Double, total: Double)] = [:]
     /// Ended parts whose progress may be begun again (a pause, a resume), with what they count.
     private var ended: [EndedPart] = []
     /// When the batch began (the scheduler's clock), `nil` while none runs.
@@ -67,6 +70,7 @@ struct Batch: Sendable {
     private struct EndedPart: Sendable {
         let identity: ObjectIdentifier
         weak var progress: Progress?
+        let node: IndicatorTree.NodeID
         let completed: Double
         let total: Double
     }
@@ -100,6 +104,8 @@ struct Batch: Sendable {
             // Begun again (a resume): its units count live from now on, not twice.
             endedCompleted -= ended[index].completed
             endedTotal -= ended[index].total
+            endedByNode[ended[index].node]?.completed -= ended[index].completed
+            endedByNode[ended[index].node]?.total -= ended[index].total
             ended.remove(at: index)
         }
         if reading.isDeterminate, startedAt == nil { startedAt = now }
@@ -141,6 +147,33 @@ struct Batch: Sendable {
         if startedAt == nil { startedAt = now }
         summary.completed += endedCompleted
         summary.total += endedTotal
+        summary.startedAt = startedAt
+        return summary
+    }
+
+    /// The batch as a reader sees it that leaves out the parts begun in `excluded` nodes (a
+    /// child scope whose own overlay draws them), from the `samples` of the fold just done: the
+    /// parts still listed, and the ended ones, of the other nodes. No fraction while none of
+    /// those runs, though the batch itself may run on.
+    func summary(of samples: [Sample], excluding excluded: Set<IndicatorTree.NodeID>) -> Summary {
+        guard let startedAt else { return Summary() }
+        var summary = Summary()
+        var measured: [Sample] = []
+        for sample in samples where !excluded.contains(sample.entry.task.node) {
+            guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
+            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { continue }
+            summary.completed += sample.reading.completed
+            summary.total += sample.reading.total
+            guard sample.isRunning else { continue }
+            summary.runningDeterminate += 1
+            measured.append(sample)
+        }
+        guard summary.isRunning else { return Summary() }
+        for (node, units) in endedByNode where !excluded.contains(node) {
+            summary.completed += units.completed
+            summary.total += units.total
+        }
+        summary.measured = measuredTasks(of: measured, repeats: repeatedBegins)
         summary.startedAt = startedAt
         return summary
     }
@@ -199,12 +232,17 @@ struct Batch: Sendable {
             let listed = Set(parts.map(\.task))
             repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
         }
-        guard !keysAreUnique || !repeatedBegins.isEmpty else { return measured.map { $0.entry.measuring(1) } }
+        return measuredTasks(of: measured, repeats: repeatedBegins)
+    }
+
+    /// ``measuredTasks(of:)`` with the repeated begins `repeats`, pruned already.
+    private func measuredTasks(of measured: [Sample], repeats: [TaskKey: Int]) -> [MeasuredTasks] {
+        guard !keysAreUnique || !repeats.isEmpty else { return measured.map { $0.entry.measuring(1) } }
         var byKey: [TaskKey: (entry: ProgressEntry, parts: Int)] = [:]
         for sample in measured {
             byKey[sample.entry.task, default: (sample.entry, 0)].parts += 1
         }
-        return byKey.map { key, token in token.entry.measuring(token.parts + repeatedBegins[key, default: 0]) }
+        return byKey.map { key, token in token.entry.measuring(token.parts + repeats[key, default: 0]) }
     }
 
     /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any
@@ -215,11 +253,15 @@ struct Batch: Sendable {
         let completed = reading.isPaused ? reading.completed : reading.total
         endedCompleted += completed
         endedTotal += reading.total
+        let node = sample.entry.task.node
+        endedByNode[node, default: (0, 0)].completed += completed
+        endedByNode[node, default: (0, 0)].total += reading.total
         let progress = sample.entry.progress
         ended.append(
             EndedPart(
                 identity: ObjectIdentifier(progress),
                 progress: progress,
+                node: node,
                 completed: completed,
                 total: reading.total
             )

@@ -61,9 +61,10 @@ final class ProgressRollUp: Sendable {
         readAndFold(settling: false)
     }
 
-    /// What ``NetworkIndicatorManager/progressSnapshot()`` returns.
-    func snapshot() -> NetworkProgressSnapshot {
-        let (summary, hasUnmeasuredTasks) = read()
+    /// What ``NetworkIndicatorManager/progressSnapshot()`` returns; leaving out the subtrees of
+    /// `excludedScopes` (``NetworkIndicatorManager/progressSnapshot(excluding:)``).
+    func snapshot(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> NetworkProgressSnapshot {
+        let (summary, hasUnmeasuredTasks) = readAndFold(settling: false, excludingScopes: excludedScopes)
         guard hasUnmeasuredTasks || summary.isRunning else { return NetworkProgressSnapshot() }
         let now = driver.scheduler.now
         return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: hasUnmeasuredTasks, now: now)
@@ -93,7 +94,10 @@ final class ProgressRollUp: Sendable {
     }
 
     /// Lists the parts to read, reads them outside the lock, then stores the readings and folds.
-    private func readAndFold(settling: Bool) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
+    private func readAndFold(
+        settling: Bool,
+        excludingScopes excludedScopes: [IndicatorTree.NodeID] = []
+    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
         let node = driver.node
         // The tokens loaded and the parts folded under the lock are released just after it, not
         // later: a token kept through the reading would keep its task open meanwhile.
@@ -106,7 +110,14 @@ final class ProgressRollUp: Sendable {
         else { return (Batch.Summary(), false) }
         let now = driver.scheduler.now
         let result = driver.withTree {
-            $0.foldProgress(from: node, settling: settling, readings: readings, now: now, keepingAlive: &loaded)
+            $0.foldProgress(
+                from: node,
+                settling: settling,
+                readings: readings,
+                now: now,
+                excludingScopes: excludedScopes,
+                keepingAlive: &loaded
+            )
         }
         loaded = []
         return result

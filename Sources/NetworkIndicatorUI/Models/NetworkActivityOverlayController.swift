@@ -199,9 +199,25 @@ final class NetworkActivityOverlayController {
     /// it). Ignored off screen, and when the settings do not show progress.
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
-        let hasIndeterminateWork = fraction != nil && readsIndeterminateWork()
-        _ = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork)
+        if let covered = coveredScopes() {
+            // The told fraction counts covered child scopes' parts: read this overlay's own.
+            let own = source?.progressSnapshot(excluding: covered)
+            _ = progressModel.progressChanged(
+                own?.fractionCompleted,
+                hasIndeterminateWork: own?.hasIndeterminateWork ?? false
+            )
+        } else {
+            let hasIndeterminateWork = fraction != nil && readsIndeterminateWork()
+            _ = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork)
+        }
         publishPlan()
+    }
+
+    /// The descendant scopes whose own overlays draw their tasks, if any: this overlay leaves
+    /// out their tasks and their progress.
+    private func coveredScopes() -> [NetworkIndicatorManager]? {
+        guard let refreshes = refreshes?.source, refreshes.coversChildren else { return nil }
+        return refreshes.coveredScopes
     }
 
     /// Makes the plan from the state now and tells it if it changed.
@@ -275,7 +291,12 @@ final class NetworkActivityOverlayController {
         if let fraction = progressModel.fraction, model.isOnScreen {
             // Work of unknown size began or ended beside the measured work; the fraction may
             // not have changed, so no new fraction would tell.
-            _ = progressModel.progressChanged(fraction, hasIndeterminateWork: readsIndeterminateWork())
+            let covered = coveredScopes()
+            let own = covered.flatMap { source?.progressSnapshot(excluding: $0) }
+            _ = progressModel.progressChanged(
+                own.map(\.fractionCompleted) ?? fraction,
+                hasIndeterminateWork: own?.hasIndeterminateWork ?? readsIndeterminateWork()
+            )
         }
         _ = progressModel.loadingChanged(model.isLoading)
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }

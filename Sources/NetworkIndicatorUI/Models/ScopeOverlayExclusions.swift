@@ -49,6 +49,10 @@ final class ScopeOverlayExclusions {
     var coversChildren: Bool { !liveCoveredChildren.isEmpty }
 
     /// The covered child scopes that live, each with a live overlay.
+    /// The descendant scopes whose overlays on screen cover their own tasks, and their
+    /// progress: this scope's overlays leave both out.
+    var coveredScopes: [NetworkIndicatorManager] { liveCoveredChildren }
+
     private var liveCoveredChildren: [NetworkIndicatorManager] {
         coveredChildren.values.compactMap { covered in
             covered.overlays.contains { $0.object != nil } ? covered.manager.manager : nil

@@ -1,0 +1,79 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// A manager's progress as its overlay sees it while child scopes draw their own overlays
+/// (`progressSnapshot(excluding:)`, issue 63 item 10): their parts and their tasks leave its
+/// units and its unmeasured work, running or ended; the whole snapshot still counts them.
+@MainActor
+@Suite("Progress leaving out covered scopes")
+struct ExcludedScopeProgressTests {
+    private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    @Test func aCoveredChildsPartsLeaveTheUnitsRunningOrEnded() {
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let own = root.beganNetworkTask(progress: progress(50, of: 100))
+        let upload = progress(0, of: 300)
+        var uploading: NetworkActivityToken? = detail.beganNetworkTask(progress: upload)
+        #expect(root.progressSnapshot().fractionCompleted == 0.125, "50 of 400, both counted")
+        let mine = root.progressSnapshot(excluding: [detail])
+        #expect(mine.fractionCompleted == 0.5)
+        #expect(mine.totalUnitCount == 100 && !mine.hasIndeterminateWork)
+
+        upload.completedUnitCount = 300
+        uploading = nil
+        #expect(root.progressSnapshot().fractionCompleted == 0.875, "the ended upload counts as done")
+        #expect(root.progressSnapshot(excluding: [detail]).fractionCompleted == 0.5, "not in the root's own bar")
+        withExtendedLifetime((own, uploading)) {}
+    }
+
+    @Test func aCoveredChildsUnmeasuredTaskIsNotTheParentsUnknownWork() {
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let own = root.beganNetworkTask(progress: progress(20, of: 100))
+        let plain = detail.beganNetworkTask()
+        #expect(root.progressSnapshot().hasIndeterminateWork)
+        #expect(!root.progressSnapshot(excluding: [detail]).hasIndeterminateWork)
+        withExtendedLifetime((own, plain)) {}
+    }
+
+    /// Only a covered scope's parts are running: the overlay's own bar has no fraction (the
+    /// spinner), though the whole batch runs on.
+    @Test func withOnlyACoveredScopeMeasuredThereIsNoFraction() {
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let plain = root.beganNetworkTask()
+        let upload = detail.beganNetworkTask(progress: progress(10, of: 100))
+        #expect(root.progressSnapshot().fractionCompleted == 0.1)
+        let mine = root.progressSnapshot(excluding: [detail])
+        #expect(mine.fractionCompleted == nil && mine.hasIndeterminateWork)
+        withExtendedLifetime((plain, upload)) {}
+    }
+
+    /// A covered scope inside another covered one is left out once; a grandchild of a covered
+    /// scope is left out with it; a scope that is not below changes nothing.
+    @Test func nestedAndForeignScopesAreCountedRightly() {
+        let list = NetworkIndicatorManager(parent: root, label: "List")
+        let row = NetworkIndicatorManager(parent: list, label: "Row")
+        let sibling = NetworkIndicatorManager(parent: root, label: "Sibling")
+        let own = list.beganNetworkTask(progress: progress(30, of: 100))
+        let rowTask = row.beganNetworkTask(progress: progress(0, of: 100))
+        let rowPlain = row.beganNetworkTask()
+        let listPlain = list.beganNetworkTask()
+        let rootTask = root.beganNetworkTask(progress: progress(40, of: 100))
+        let siblingPlain = sibling.beganNetworkTask()
+        let both = root.progressSnapshot(excluding: [row, list])
+        #expect(both.fractionCompleted == 0.4, "list and row out")
+        #expect(both.hasIndeterminateWork, "the sibling's plain task, not hidden by counting the row twice")
+        let fromList = list.progressSnapshot(excluding: [row, sibling])
+        #expect(fromList.fractionCompleted == 0.3)
+        #expect(fromList.hasIndeterminateWork, "the list's own plain task; the sibling is not the list's")
+        withExtendedLifetime((own, rowTask, rowPlain, listPlain, rootTask, siblingPlain)) {}
+    }
+}
