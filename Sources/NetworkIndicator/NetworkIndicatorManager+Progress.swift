@@ -79,6 +79,13 @@ extension NetworkIndicatorManager {
         progressRollUp.snapshot(excluding: scopes.map(\.driver.node))
     }
 
+    /// Whether no batch runs and the last one that ended had every unit of each of its parts
+    /// (none cancelled, failed or paused short): an overlay whose bar last read 73 % of a
+    /// download that finished since shows it done as it fades. Any thread; reads every part.
+    package func lastProgressBatchEndedComplete() -> Bool {
+        progressRollUp.lastBatchEndedComplete()
+    }
+
     // MARK: - Tracking
 
     /// Folds the ended tasks with progress of this manager and every ancestor, before a task

@@ -119,6 +119,42 @@ struct OverlayProgressControllerTests {
         _ = token
     }
 
+    /// Issue 63, item 10: a download that finishes between two polls (last seen at 73 %) ends
+    /// at 100 % as the overlay stays and fades, not frozen at 73 %; one that failed or was
+    /// cancelled keeps where it was.
+    @Test func aLoadThatCompletesBetweenPollsEndsAtAFullBar() {
+        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 1))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let download = progress(0, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.1)
+        #expect(shell.shown.last?.percent == 73)
+        download.completedUnitCount = 100
+        token = nil
+        scheduler.runPendingWork()
+        #expect(shell.drawn == [true], "still inside the minimum time")
+        #expect(shell.shown.last?.percent == 100)
+        _ = token
+    }
+
+    @Test func aLoadThatFailsBetweenPollsKeepsItsLastBar() {
+        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 1))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        let download = progress(0, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.1)
+        download.cancel()
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(shell.shown.last?.percent == 73, "a cancelled load never reads as done")
+        _ = token
+    }
+
     @Test func hidingProgressKeepsTheSpinner() {
         let shell = Shell(settings: .init(showsProgress: false))
         shell.controller.appear(manager: manager, refreshes: nil)

@@ -23,6 +23,34 @@ struct OverlayProgressModelTests {
         #expect(model.progressChanged(nil, hasIndeterminateWork: false) == .indeterminate)
     }
 
+    /// At the end of a load, a bar whose batch had every unit shows 100 %; asked only then.
+    @Test func aBarWhoseBatchCompletedEndsFull() {
+        var asked = 0
+        var model = OverlayProgressModel()
+        _ = model.loadingChanged(true) {
+            asked += 1
+            return true
+        }
+        _ = model.progressChanged(0.73, hasIndeterminateWork: false)
+        #expect(
+            model.loadingChanged(false) {
+                asked += 1
+                return true
+            } == OverlayProgress(fractionCompleted: 1)
+        )
+        #expect(asked == 1, "not asked when loading begins")
+
+        var failed = OverlayProgressModel()
+        _ = failed.loadingChanged(true)
+        _ = failed.progressChanged(0.73, hasIndeterminateWork: false)
+        #expect(failed.loadingChanged(false) { false } == nil, "kept at 73 %")
+        #expect(failed.shown == OverlayProgress(fractionCompleted: 0.73))
+
+        var spinner = OverlayProgressModel()
+        _ = spinner.loadingChanged(true)
+        #expect(spinner.loadingChanged(false) { true } == nil, "a spinner stays a spinner")
+    }
+
     @Test func theBarFollowsEachNewFraction() {
         var model = OverlayProgressModel()
         _ = model.loadingChanged(true)

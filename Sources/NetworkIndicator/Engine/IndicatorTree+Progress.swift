@@ -7,7 +7,7 @@ import Foundation
 /// A reader works in three steps (``ProgressRollUp``):
 /// ``partsToRead(from:settling:keepingAlive:)`` lists what to read under the lock; the `Progress`
 /// objects are read outside it (they may run code of their own);
-/// ``foldProgress(from:settling:readings:now:keepingAlive:)`` stores the readings and folds every
+/// ``foldProgress(from:settling:readings:now:excludingScopes:keepingAlive:)`` stores the readings and folds every
 /// listed part under the lock, those read and those not. A part that ended after the list was
 /// taken is not folded as ended on a reading that may predate its end: it waits for the next.
 extension IndicatorTree {
@@ -86,11 +86,12 @@ extension IndicatorTree {
     }
 
     /// Stores `readings` and folds the batch of `id` (and, `settling`, of each ancestor) from
-    /// every part it lists now. Returns the batch of `id` and whether some open task of `id`'s
-    /// subtree is not measured by it; both leave out the subtrees of `excludedScopes` (child
-    /// scopes whose own overlays draw their tasks), whose parts are folded all the same. The
-    /// tokens loaded and the parts folded go to `keptAlive`, to release after the lock (a part
-    /// that leaves may hold a caller's last `Progress`).
+    /// every part it lists now. Returns the batch of `id`, whether some open task of `id`'s
+    /// subtree is not measured by it (both leave out the subtrees of `excludedScopes`), and
+    /// whether its last ended batch had every unit (``Batch/lastEndedWasComplete``). The
+    /// excluded scopes are child scopes whose own overlays draw their tasks; their parts are
+    /// folded all the same. The tokens loaded and the parts folded go to `keptAlive`, to
+    /// release after the lock (a part that leaves may hold a caller's last `Progress`).
     mutating func foldProgress(
         from id: NodeID,
         settling: Bool,
@@ -98,8 +99,8 @@ extension IndicatorTree {
         now: TimeInterval,
         excludingScopes excludedScopes: [NodeID] = [],
         keepingAlive keptAlive: inout [AnyObject]
-    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
-        guard contains(id) else { return (Batch.Summary(), false) }
+    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool, lastBatchWasComplete: Bool) {
+        guard contains(id) else { return (Batch.Summary(), false, false) }
         var fresh: [ObjectIdentifier] = []
         var readAfterEnd: [ObjectIdentifier] = []
         for read in readings {
@@ -139,7 +140,7 @@ extension IndicatorTree {
         for tasks in summary.measured {
             unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
         }
-        return (summary, unmeasured > 0)
+        return (summary, unmeasured > 0, node(at: Int(id.index)).progress.batch.lastEndedWasComplete)
     }
 
     /// The nodes of the subtrees of `scopes` that lie below `id` (others are ignored), and their

@@ -3,7 +3,7 @@ import Foundation
 /// One node's determinate work that overlaps, and the parts listed for it: a pure value kept in
 /// the node (``IndicatorTree/NodeProgress``), folded under the tree's lock from samples of every
 /// part it lists, taken in the same hold
-/// (``IndicatorTree/foldProgress(from:settling:readings:now:keepingAlive:)``).
+/// (``IndicatorTree/foldProgress(from:settling:readings:now:excludingScopes:keepingAlive:)``).
 ///
 /// ## The rules
 ///
@@ -42,6 +42,13 @@ struct Batch: Sendable {
     private var ended: [EndedPart] = []
     /// When the batch began (the scheduler's clock), `nil` while none runs.
     private(set) var startedAt: TimeInterval?
+    /// Whether the last batch that ended had every unit of each part: none cancelled, failed,
+    /// paused short or left unread at the end; `false` until one ends (a reader asks it only
+    /// while no batch runs). An overlay whose bar last read 73 % of a download that finished between two
+    /// readings shows 100 % as it fades.
+    private(set) var lastEndedWasComplete = false
+    /// Whether a part of this batch left short of its total (cancelled, failed, paused).
+    private var hadShortPart = false
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
     /// again while still open), by ``TaskKey``: that part measures them too.
     private var repeatedBegins: [TaskKey: Int] = [:]
@@ -141,7 +148,10 @@ struct Batch: Sendable {
         guard summary.isRunning else {
             let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
+            let wasComplete =
+                startedAt == nil ? lastEndedWasComplete : !hadShortPart && waiting.isEmpty && endedTotal > 0
             self = Batch(parts: left, repeatedBegins: repeatedBegins)
+            lastEndedWasComplete = wasComplete
             return Summary()
         }
         if startedAt == nil { startedAt = now }
@@ -249,8 +259,10 @@ struct Batch: Sendable {
     /// other as done.
     private mutating func end(_ sample: Sample) {
         let reading = sample.reading
-        guard reading.isDeterminate, !reading.isCancelled else { return }
+        guard reading.isDeterminate else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
+        if reading.isCancelled || completed < reading.total { hadShortPart = true }
+        guard !reading.isCancelled else { return }
         endedCompleted += completed
         endedTotal += reading.total
         let node = sample.entry.task.node

@@ -58,16 +58,27 @@ final class ProgressRollUp: Sendable {
 
     /// The batch now, and whether some open task of the subtree is not measured by it.
     func read() -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
-        readAndFold(settling: false)
+        let read = readAndFold(settling: false)
+        return (read.summary, read.hasUnmeasuredTasks)
     }
 
     /// What ``NetworkIndicatorManager/progressSnapshot()`` returns; leaving out the subtrees of
     /// `excludedScopes` (``NetworkIndicatorManager/progressSnapshot(excluding:)``).
     func snapshot(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> NetworkProgressSnapshot {
-        let (summary, hasUnmeasuredTasks) = readAndFold(settling: false, excludingScopes: excludedScopes)
+        let (summary, hasUnmeasuredTasks, _) = readAndFold(
+            settling: false,
+            excludingScopes: excludedScopes
+        )
         guard hasUnmeasuredTasks || summary.isRunning else { return NetworkProgressSnapshot() }
         let now = driver.scheduler.now
         return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: hasUnmeasuredTasks, now: now)
+    }
+
+    /// Whether the batch has ended (none runs now) and the last one that ended had every unit
+    /// of each part (``Batch/lastEndedWasComplete``), after a reading of every part.
+    func lastBatchEndedComplete() -> Bool {
+        let read = readAndFold(settling: false)
+        return !read.summary.isRunning && read.lastBatchWasComplete
     }
 
     /// Reads the parts a settle needs (a `Progress` read costs several times a lock): every one
@@ -97,17 +108,17 @@ final class ProgressRollUp: Sendable {
     private func readAndFold(
         settling: Bool,
         excludingScopes excludedScopes: [IndicatorTree.NodeID] = []
-    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
+    ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool, lastBatchWasComplete: Bool) {
         let node = driver.node
         // The tokens loaded and the parts folded under the lock are released just after it, not
         // later: a token kept through the reading would keep its task open meanwhile.
         var loaded: [AnyObject] = []
         let parts = driver.withTree { $0.partsToRead(from: node, settling: settling, keepingAlive: &loaded) }
         loaded = []
-        if settling && parts.isEmpty { return (Batch.Summary(), false) }
+        if settling && parts.isEmpty { return (Batch.Summary(), false, false) }
         guard
             let readings = settling ? readForSettling(parts) : parts.map({ .init(part: $0, reading: $0.entry.read()) })
-        else { return (Batch.Summary(), false) }
+        else { return (Batch.Summary(), false, false) }
         let now = driver.scheduler.now
         let result = driver.withTree {
             $0.foldProgress(

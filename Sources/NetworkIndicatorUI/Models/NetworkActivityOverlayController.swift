@@ -298,7 +298,7 @@ final class NetworkActivityOverlayController {
                 hasIndeterminateWork: own?.hasIndeterminateWork ?? readsIndeterminateWork()
             )
         }
-        _ = progressModel.loadingChanged(model.isLoading)
+        _ = progressModel.loadingChanged(model.isLoading) { source?.lastProgressBatchEndedComplete() ?? false }
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
         // The shell applies the new plan before anything is announced: VoiceOver reads what it
         // shows (its title, its bar).

@@ -8,8 +8,10 @@
 /// - While the screen loads, the bar stops at 99 %: a batch whose units have all arrived is
 ///   still loading until its last task ends, and VoiceOver must not say "100 percent" then.
 /// - Once the screen is idle, what is shown stays (the overlay may stay its minimum time or
-///   fade out, and a bar should not turn into a spinner then); a bar held at 99 % because its
-///   batch had every unit becomes 100 %, since that load is done now.
+///   fade out, and a bar should not turn into a spinner then); a bar whose batch ended with
+///   every unit of each part (held at 99 %, or last read at 73 % of a download that finished
+///   between two readings) becomes 100 %, since that load is done now. A load that failed or
+///   was cancelled keeps where it was.
 /// - ``reset()`` (the view went away) forgets everything.
 ///
 /// Progress changes nothing about when the overlay draws: ``OverlayVisibilityModel`` never
@@ -33,10 +35,16 @@ struct OverlayProgressModel: Equatable, Sendable {
         return update()
     }
 
-    /// The screen started or stopped loading. Returns what to show if that changed.
-    mutating func loadingChanged(_ isLoading: Bool) -> OverlayProgress? {
+    /// The screen started or stopped loading; `completed()`, asked only when a load that shows
+    /// a bar ends, says whether its batch had every unit (a download that finished between two
+    /// readings). Returns what to show if that changed.
+    mutating func loadingChanged(_ isLoading: Bool, completed: () -> Bool = { false }) -> OverlayProgress? {
         guard isLoading != self.isLoading else { return nil }
         self.isLoading = isLoading
+        guard isLoading || !shown.isDeterminate || !completed() else {
+            shown = OverlayProgress(fractionCompleted: 1)
+            return shown
+        }
         return update()
     }
 

@@ -52,6 +52,30 @@ struct BatchTests {
         withExtendedLifetime(token) {}
     }
 
+    // MARK: - How the last batch ended
+
+    /// What an overlay reads at the end of a load (`lastProgressBatchEndedComplete()`): every
+    /// unit of every part, or not (a cancelled part, a paused one), and nothing while a batch
+    /// runs or after a new one begins.
+    @Test func aBatchSaysWhetherItEndedWithEveryUnit() {
+        #expect(!manager.lastProgressBatchEndedComplete(), "none ended yet")
+        let download = progress(30, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: download)
+        #expect(!manager.lastProgressBatchEndedComplete(), "it runs")
+        token = nil
+        #expect(manager.lastProgressBatchEndedComplete(), "ended, not cancelled: done")
+
+        token = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(!manager.lastProgressBatchEndedComplete(), "a new batch runs")
+        let cancelled = progress(50, of: 100)
+        let other = manager.beganNetworkTask(progress: cancelled)
+        cancelled.cancel()
+        token = nil
+        withExtendedLifetime(other) {}
+        #expect(!manager.lastProgressBatchEndedComplete(), "a part was cancelled")
+        _ = token
+    }
+
     // MARK: - A batch ends when its determinate work does
 
     @Test func theFractionIsNilOnceTheDownloadsEndWhileOtherWorkRuns() {
