@@ -127,8 +127,13 @@ struct ScopeOverlayTests {
 
     @Test func refreshesAreLeftOutOnlyWhereTheSystemDrawsARefreshSpinner() {
         let context = NetworkActivityScopeContext(manager: child, refreshes: childRefreshes, settings: .default)
-        #expect(context.refreshesToLeaveOut(of: child, on: .iOS) === childRefreshes)
-        for platform in RefreshSpinnerPlatform.allCases where platform != .iOS {
+        // iOS, iPadOS and visionOS lists draw a refresh control (UIRefreshControl, visionOS 1+);
+        // a Mac Catalyst app in the Mac idiom has none, nor do macOS, tvOS and watchOS.
+        let spinning: [RefreshSpinnerPlatform] = [.iOS, .visionOS]
+        for platform in spinning {
+            #expect(context.refreshesToLeaveOut(of: child, on: platform) === childRefreshes, "\(platform)")
+        }
+        for platform in RefreshSpinnerPlatform.allCases where !spinning.contains(platform) {
             #expect(context.refreshesToLeaveOut(of: child, on: platform) == nil, "\(platform): a button's refresh")
         }
     }

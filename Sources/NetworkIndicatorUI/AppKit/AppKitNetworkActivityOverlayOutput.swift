@@ -8,6 +8,7 @@
 //   anchors (10.11+).
 // - The overlay view's own APIs: see AppKitOverlayCard.swift.
 // - NSAnimationContext.runAnimationGroup(_:completionHandler:) (10.12+), animator() (10.5+).
+// - NSView.safeAreaLayoutGuide (11.0+, checked), for the light indicator under a toolbar.
 // - NSWindow.makeFirstResponder(_:) and firstResponder (10.0+), for the cover's keys;
 //   NSTextView.isFieldEditor and NSText.delegate (10.0+), to give a text field its keyboard back.
 // - NSEvent.addLocalMonitorForEvents(matching:handler:) and removeMonitor(_:) (10.6+),
@@ -159,7 +160,7 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         centerYConstraint = card.centerYAnchor.constraint(equalTo: hostView.centerYAnchor)
         // Below required: while a switch of style activates the centring first, the two never
         // conflict in a way AppKit would log.
-        topConstraint = Self.limited(card.topAnchor.constraint(equalTo: hostView.topAnchor, constant: 8))
+        topConstraint = Self.limited(card.topAnchor.constraint(equalTo: Self.topAnchor(of: hostView), constant: 8))
         cover.attach(to: hostView)
         card.translatesAutoresizingMaskIntoConstraints = false
         card.alphaValue = 0
@@ -274,6 +275,13 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                 )
             }
         } as Any
+    }
+
+    /// The top of the host's visible part: below a full-size-content window's toolbar and title
+    /// bar (its safe area, macOS 11+), else its top edge.
+    private static func topAnchor(of host: NSView) -> NSLayoutYAxisAnchor {
+        if #available(macOS 11, *) { return host.safeAreaLayoutGuide.topAnchor }
+        return host.topAnchor
     }
 
     private static func limited(_ constraint: NSLayoutConstraint) -> NSLayoutConstraint {

@@ -1,6 +1,7 @@
 // Apple APIs used, with the availability Apple's documentation gives (the package needs
 // macOS 10.15, so none needs an `#available` check):
 // - NSVisualEffectView with .hudWindow (10.14+) and .withinWindow blending (10.10+), wantsLayer,
+//   NSAppearance(named: .darkAqua) (10.14+),
 //   CALayer.masksToBounds,
 //   layer, hitTest(_:), NSStackView (10.9+), NSTextField(labelWithString:) (10.12+), layout
 //   anchors (10.11+).
@@ -38,6 +39,9 @@ final class AppKitOverlayCard: NSVisualEffectView {
         self.titleLabel = NSTextField(labelWithString: title)
         super.init(frame: .zero)
         material = .hudWindow
+        // The HUD material is dark in light mode too: the label colours must be the dark
+        // appearance's (light text), or `labelColor` would draw black on it.
+        appearance = NSAppearance(named: .darkAqua)
         blendingMode = .withinWindow
         state = .active
         wantsLayer = true

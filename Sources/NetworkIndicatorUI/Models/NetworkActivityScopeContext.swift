@@ -54,11 +54,12 @@ struct NetworkActivityScopeContext: Sendable {
     }
 }
 
-/// Whether the system draws a spinner while a SwiftUI `refreshable` action runs: only iOS and
-/// iPadOS have a refresh control (the pull-to-refresh of a list or scroll view). On macOS, tvOS
-/// and watchOS a refresh is started by a button or a menu and nothing spins for it, so an
-/// overlay must draw for it. Where this is not known (Mac Catalyst, visionOS, anything else)
-/// it says no: a second spinner is better than none.
+/// Whether the system draws a spinner while a SwiftUI `refreshable` action runs: iOS, iPadOS
+/// and visionOS have a refresh control (the pull-to-refresh of a list or scroll view;
+/// `UIRefreshControl`, visionOS 1.0+). On macOS, tvOS and watchOS a refresh is started by a
+/// button or a menu and nothing spins for it, so an overlay must draw for it; so on Mac
+/// Catalyst, whose Mac idiom has no refresh control. Anywhere else it says no: a second
+/// spinner is better than none.
 enum RefreshSpinnerPlatform: Equatable, Sendable, CaseIterable {
     case iOS
     case macCatalyst
@@ -88,5 +89,5 @@ enum RefreshSpinnerPlatform: Equatable, Sendable, CaseIterable {
     }
 
     /// Whether the system draws its own spinner while a refresh runs.
-    var systemDrawsRefreshSpinner: Bool { self == .iOS }
+    var systemDrawsRefreshSpinner: Bool { self == .iOS || self == .visionOS }
 }

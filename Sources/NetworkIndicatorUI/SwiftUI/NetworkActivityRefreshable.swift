@@ -19,10 +19,10 @@ extension View {
     ///     .networkActivityScope("Feed")
     /// ```
     ///
-    /// On iOS and iPadOS the system's refresh control already shows a spinner while `action`
+    /// On iOS, iPadOS and visionOS the system's refresh control already shows a spinner while `action`
     /// runs, so the scope's `networkActivityOverlay` begins to draw for nothing while a refresh
     /// runs, neither for the refresh nor for the requests its action makes (it draws, after its
-    /// show delay, for what still loads when the refresh ends). On macOS, tvOS and watchOS
+    /// show delay, for what still loads when the refresh ends). On macOS (Mac Catalyst too), tvOS and watchOS
     /// nothing spins for a refresh, which a button or a menu starts, so the overlay draws for it
     /// as for any load. Write it inside the scope, as above: written below
     /// `networkActivityScope`, or in the view that declares the scope, it counts in the parent.
