@@ -123,36 +123,40 @@ struct OverlayProgressControllerTests {
     /// at 100 % as the overlay stays and fades, not frozen at 73 %; one that failed or was
     /// cancelled keeps where it was.
     @Test func aLoadThatCompletesBetweenPollsEndsAtAFullBar() {
+        let (shell, download, token) = downloadLastReadAt73Percent()
+        download.completedUnitCount = 100
+        token.value = nil
+        scheduler.runPendingWork()
+        #expect(shell.drawn == [true], "still inside the minimum time")
+        #expect(shell.shown.last?.percent == 100)
+    }
+
+    @Test func aLoadThatFailsBetweenPollsKeepsItsLastBar() {
+        let (shell, download, token) = downloadLastReadAt73Percent()
+        download.cancel()
+        token.value = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(shell.shown.last?.percent == 73, "a cancelled load never reads as done")
+    }
+
+    /// A download drawn at once, last read at 73 %, its token in a box to release.
+    private func downloadLastReadAt73Percent() -> (Shell, Progress, Box<NetworkActivityToken?>) {
         let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 1))
         shell.controller.appear(manager: manager, refreshes: nil)
         let download = progress(0, of: 100)
-        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        let token = Box<NetworkActivityToken?>(manager.beganNetworkTask(label: "Download", progress: download))
         scheduler.runPendingWork()
         download.completedUnitCount = 73
         scheduler.advance(by: 0.1)
         #expect(shell.shown.last?.percent == 73)
-        download.completedUnitCount = 100
-        token = nil
-        scheduler.runPendingWork()
-        #expect(shell.drawn == [true], "still inside the minimum time")
-        #expect(shell.shown.last?.percent == 100)
-        _ = token
+        return (shell, download, token)
     }
 
-    @Test func aLoadThatFailsBetweenPollsKeepsItsLastBar() {
-        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 1))
-        shell.controller.appear(manager: manager, refreshes: nil)
-        let download = progress(0, of: 100)
-        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
-        scheduler.runPendingWork()
-        download.completedUnitCount = 73
-        scheduler.advance(by: 0.1)
-        download.cancel()
-        token = nil
-        scheduler.runPendingWork()
-        scheduler.advance(by: 0.1)
-        #expect(shell.shown.last?.percent == 73, "a cancelled load never reads as done")
-        _ = token
+    /// A value the test can let go of later.
+    private final class Box<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
     }
 
     @Test func hidingProgressKeepsTheSpinner() {

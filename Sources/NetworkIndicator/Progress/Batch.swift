@@ -94,6 +94,18 @@ struct Batch: Sendable {
         var startedAt: TimeInterval?
 
         var isRunning: Bool { runningDeterminate > 0 }
+
+        /// Counts a listed part that stays: its units if its size is known and it is not
+        /// cancelled (a waiting part counts its last reading, so the bar holds until it is read
+        /// again, but keeps no batch running), and, if it runs, the part among `measured`.
+        mutating func count(_ sample: Sample, measured: inout [Sample]) {
+            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { return }
+            completed += sample.reading.completed
+            total += sample.reading.total
+            guard sample.isRunning else { return }
+            runningDeterminate += 1
+            measured.append(sample)
+        }
     }
 
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
@@ -134,14 +146,7 @@ struct Batch: Sendable {
                 continue
             }
             kept.append(sample.entry)
-            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { continue }
-            // A waiting part counts its last reading, so the bar holds until it is read again;
-            // it keeps no batch running.
-            summary.completed += sample.reading.completed
-            summary.total += sample.reading.total
-            guard sample.isRunning else { continue }
-            summary.runningDeterminate += 1
-            measured.append(sample)
+            summary.count(sample, measured: &measured)
         }
         if kept.count != parts.count { parts = kept }
         summary.measured = measuredTasks(of: measured)
@@ -171,12 +176,7 @@ struct Batch: Sendable {
         var measured: [Sample] = []
         for sample in samples where !excluded.contains(sample.entry.task.node) {
             guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
-            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { continue }
-            summary.completed += sample.reading.completed
-            summary.total += sample.reading.total
-            guard sample.isRunning else { continue }
-            summary.runningDeterminate += 1
-            measured.append(sample)
+            summary.count(sample, measured: &measured)
         }
         guard summary.isRunning else { return Summary() }
         for (node, units) in endedByNode where !excluded.contains(node) {

@@ -46,30 +46,6 @@ struct OverlayCardLayout: Equatable, Sendable {
         isCapsule: true
     )
 
-    private init(
-        isRow: Bool,
-        padding: Padding,
-        spacing: Double,
-        minimumBarWidth: Double,
-        showsTitle: Bool,
-        usesSmallControls: Bool,
-        isCapsule: Bool
-    ) {
-        self.isRow = isRow
-        self.padding = padding
-        self.spacing = spacing
-        self.minimumBarWidth = minimumBarWidth
-        self.showsTitle = showsTitle
-        self.usesSmallControls = usesSmallControls
-        self.isCapsule = isCapsule
-    }
-
-    /// The shape `plan` draws in: the light indicator wherever the view sits at the top edge,
-    /// through its fade-out too, the card otherwise.
-    init(_ plan: OverlayPlan) {
-        self = plan.isAtTopEdge ? .lightIndicator : .card
-    }
-
     /// The corner radius for a view `height` points tall.
     func cornerRadius(height: Double) -> Double {
         isCapsule ? height / 2 : 12
@@ -79,5 +55,13 @@ struct OverlayCardLayout: Equatable, Sendable {
     /// orientation and control size.
     func pick<Value>(column: Value, row: Value) -> Value {
         isRow ? row : column
+    }
+}
+
+extension OverlayCardLayout {
+    /// The shape `plan` draws in: the light indicator wherever the view sits at the top edge,
+    /// through its fade-out too, the card otherwise.
+    init(_ plan: OverlayPlan) {
+        self = plan.isAtTopEdge ? .lightIndicator : .card
     }
 }
