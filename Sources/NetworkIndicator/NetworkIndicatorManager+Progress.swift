@@ -76,7 +76,10 @@ extension NetworkIndicatorManager {
     /// The batch itself still runs while they do. Scopes that are not descendants change
     /// nothing. Any thread, as ``progressSnapshot()``.
     package func progressSnapshot(excluding scopes: [NetworkIndicatorManager]) -> NetworkProgressSnapshot {
-        progressRollUp.snapshot(excluding: scopes.map(\.driver.node))
+        let descendants = scopes.filter { scope in
+            sequence(first: scope, next: \.parent).dropFirst().contains { $0 === self }
+        }
+        return progressRollUp.snapshot(excluding: descendants.map(\.driver.node))
     }
 
     /// Whether no batch runs and the last one that ended had every unit of each of its parts
@@ -109,6 +112,7 @@ extension NetworkIndicatorManager {
             weight: weight,
             token: token,
             node: driver.node,
+            ancestors: sequence(first: self, next: \.parent).dropFirst().map(\.driver.node),
             pinned: opaque?.pinned,
             failure: failure
         )

@@ -8,13 +8,20 @@ import Testing
 @Suite("Keys while a card blocks")
 struct BlockedKeysTests {
     @Test func inTheBlockedWindowKeyEquivalentsReachOnlyTheMenuBar() {
-        #expect(BlockedKeys.route(isInBlockedWindow: true, hasCommand: false) == .drop, "Return, Escape")
-        #expect(BlockedKeys.route(isInBlockedWindow: true, hasCommand: true) == .menuBarOnly, "⌘Q, ⌘W")
+        #expect(BlockedKeys.route(isInBlockedWindow: true, coverHasKeyboard: true, hasCommand: false) == .drop)
+        #expect(BlockedKeys.route(isInBlockedWindow: true, coverHasKeyboard: true, hasCommand: true) == .menuBarOnly)
     }
 
     @Test func otherWindowsAreLeftAlone() {
-        #expect(BlockedKeys.route(isInBlockedWindow: false, hasCommand: false) == .pass)
-        #expect(BlockedKeys.route(isInBlockedWindow: false, hasCommand: true) == .pass)
+        #expect(BlockedKeys.route(isInBlockedWindow: false, coverHasKeyboard: true, hasCommand: false) == .pass)
+        #expect(BlockedKeys.route(isInBlockedWindow: false, coverHasKeyboard: true, hasCommand: true) == .pass)
+    }
+
+    /// The keyboard was in a field outside the host (a sidebar's search) when blocking began:
+    /// the cover did not take it, and its keys go there.
+    @Test func aFieldOutsideTheHostKeepsItsKeys() {
+        #expect(BlockedKeys.route(isInBlockedWindow: true, coverHasKeyboard: false, hasCommand: false) == .pass)
+        #expect(BlockedKeys.route(isInBlockedWindow: true, coverHasKeyboard: false, hasCommand: true) == .pass)
     }
 
     /// The shell turns a route into what it returns to AppKit: the event itself, or nothing

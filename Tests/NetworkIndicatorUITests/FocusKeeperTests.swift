@@ -95,6 +95,28 @@ struct FocusKeeperTests {
         #expect(shell.log == ["take", "give back amount", "take"])
     }
 
+    /// A field outside the host (AppKit: a sidebar's search field in the same window) is not
+    /// the blocking card's to take: it keeps the keyboard, and nothing is given back.
+    @Test func focusOutsideTheHostIsNotTaken() {
+        let sidebar = Node("search")
+        var log: [String] = []
+        var keeper = FocusKeeper<Node>()
+        for change in [OverlayPlan.FocusChange.take, .giveBack] {
+            keeper.apply(
+                change,
+                focused: { sidebar },
+                mayTake: { $0 !== sidebar },
+                take: {
+                    log.append("take")
+                    return nil
+                },
+                isStillThere: { _ in true },
+                giveBack: { log.append("give back \($0?.name ?? "nothing")") }
+            )
+        }
+        #expect(log.isEmpty)
+    }
+
     /// The keeper holds what it saved weakly: a field released while blocked is not kept alive.
     @Test func aReleasedFieldIsNotKeptAlive() {
         let shell = Shell()

@@ -38,7 +38,6 @@ struct OverlayCardLayoutTests {
         #expect(light.minimumBarWidth < card.minimumBarWidth)
         #expect(light.isRow && !card.isRow, "spinner or bar beside the percentage, not above a title")
         #expect(!light.showsTitle && card.showsTitle)
-        #expect(light.usesSmallControls && !card.usesSmallControls)
     }
 
     @Test func aCapsuleIsRoundedByHalfItsHeightACardBy12Points() {

@@ -75,6 +75,43 @@ struct OverlayOutputExclusionTests {
         withExtendedLifetime((ownToken, childToken)) {}
     }
 
+    /// Review finding: with a covered child on screen, the parent's bar turned into a spinner
+    /// when its own download ended (the re-read found no batch), and never showed 100 %.
+    @Test func theParentsOwnDownloadEndsFullBesideACoveredChild() {
+        let (parent, child, parentOutput, childOutput) = parentAndChildWithOutputs()
+        let childTask = child.beganNetworkTask(label: "Upload", progress: progress(0, of: 100))
+        let download = progress(0, of: 100)
+        var token: NetworkActivityToken? = parent.beganNetworkTask(label: "Feed", progress: download)
+        settle()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.2)
+        #expect(parentOutput.shown.last?.percent == 73)
+        download.completedUnitCount = 100
+        token = nil
+        scheduler.runPendingWork()
+        #expect(parentOutput.shown.last?.isDeterminate == true, "still a bar as it stays and fades")
+        withExtendedLifetime((childTask, token, childOutput)) {}
+    }
+
+    /// A scope removed below a covered scope: its ended units stay the covered scope's.
+    @Test func aReleasedScopeBelowACoveredOneStaysOutOfTheParentsBar() {
+        let (parent, child, parentOutput, childOutput) = parentAndChildWithOutputs()
+        var row: NetworkIndicatorManager? = NetworkIndicatorManager(parent: child, label: "row")
+        let rowUpload = progress(0, of: 300)
+        var rowToken = row?.beganNetworkTask(label: "Row", progress: rowUpload)
+        let own = parent.beganNetworkTask(label: "Feed", progress: progress(50, of: 100))
+        settle()
+        scheduler.advance(by: 0.2)
+        #expect(parentOutput.shown.last?.percent == 50)
+        rowUpload.completedUnitCount = 300
+        rowToken = nil
+        row = nil
+        settle()
+        scheduler.advance(by: 0.2)
+        #expect(parentOutput.shown.last?.percent == 50, "the row's finished upload is the child's")
+        withExtendedLifetime((own, rowToken, row, childOutput)) {}
+    }
+
     @Test func aGrandchildsOverlayCoversItsTasksInEveryAncestor() {
         let root = NetworkIndicatorManager(scheduler: scheduler)
         let middle = NetworkIndicatorManager(parent: root, label: "list")

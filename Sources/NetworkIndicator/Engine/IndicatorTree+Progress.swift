@@ -109,7 +109,7 @@ extension IndicatorTree {
             fresh.append(ObjectIdentifier(read.part.entry))
             if read.part.hadEnded { readAfterEnd.append(ObjectIdentifier(read.part.entry)) }
         }
-        let (excluded, excludedTaskCount) = subtrees(of: excludedScopes, below: id)
+        let (excluded, excludedTaskCount) = scopes(excludedScopes, below: id)
         var summary = Batch.Summary()
         for index in settling ? chain(from: id) : [id.index] {
             let parts = node(at: Int(index)).progress.batch.parts
@@ -143,22 +143,18 @@ extension IndicatorTree {
         return (summary, unmeasured > 0, node(at: Int(id.index)).progress.batch.lastEndedWasComplete)
     }
 
-    /// The nodes of the subtrees of `scopes` that lie below `id` (others are ignored), and their
-    /// open tasks, each counted once, at the scopes that no other of `scopes` contains.
-    private func subtrees(of scopes: [NodeID], below id: NodeID) -> (nodes: Set<NodeID>, taskCount: Int) {
+    /// Those of `scopes` that lie below `id` (others are ignored), and their open tasks, each
+    /// counted once, at the scopes that no other of `scopes` contains.
+    private func scopes(_ scopes: [NodeID], below id: NodeID) -> (nodes: Set<NodeID>, taskCount: Int) {
         guard !scopes.isEmpty else { return ([], 0) }
-        let scopes = Set(scopes.filter { contains($0) && chain(ofNodeAt: $0.index).contains(id.index) })
-        var nodes = Set<NodeID>()
-        for scope in scopes {
-            nodes.formUnion(subtree(of: scope).map { NodeID(index: $0, generation: node(at: Int($0)).generation) })
-        }
+        let scopes = Set(scopes.filter { contains($0) && chain(ofNodeAt: $0.index).dropFirst().contains(id.index) })
         let taskCount = scopes.reduce(0) { total, scope in
             let outer = chain(ofNodeAt: scope.index).dropFirst().contains { index in
                 scopes.contains(NodeID(index: index, generation: node(at: Int(index)).generation))
             }
             return outer ? total : total + activeTaskCount(of: scope)
         }
-        return (nodes, taskCount)
+        return (scopes, taskCount)
     }
 
     /// Sets whether `id` has progress listeners, and returns whether the poll it wants changed

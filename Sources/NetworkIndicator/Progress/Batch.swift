@@ -37,7 +37,15 @@ struct Batch: Sendable {
     private(set) var endedTotal: Double = 0
     /// The same units by the node each part was begun in, for a reader that leaves some nodes
     /// out (``summary(of:excluding:)``).
-    private var endedByNode: [IndicatorTree.NodeID: (completed: Double, total: Double)] = [:]
+    private var endedByNode: [IndicatorTree.NodeID: EndedUnits] = [:]
+
+    /// The units of the ended parts begun in one node, with that node's scopes
+    /// (``ProgressEntry/scopes``).
+    private struct EndedUnits: Sendable {
+        let scopes: [IndicatorTree.NodeID]
+        var completed: Double = 0
+        var total: Double = 0
+    }
     /// Ended parts whose progress may be begun again (a pause, a resume), with what they count.
     private var ended: [EndedPart] = []
     /// When the batch began (the scheduler's clock), `nil` while none runs.
@@ -47,8 +55,8 @@ struct Batch: Sendable {
     /// while no batch runs). An overlay whose bar last read 73 % of a download that finished between two
     /// readings shows 100 % as it fades.
     private(set) var lastEndedWasComplete = false
-    /// Whether a part of this batch left short of its total (cancelled, failed, paused).
-    private var hadShortPart = false
+    /// Whether a part of this batch was cancelled or failed.
+    private var hadCancelledPart = false
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
     /// again while still open), by ``TaskKey``: that part measures them too.
     private var repeatedBegins: [TaskKey: Int] = [:]
@@ -80,6 +88,9 @@ struct Batch: Sendable {
         let node: IndicatorTree.NodeID
         let completed: Double
         let total: Double
+
+        /// Paused short of its total: the batch is not complete unless it is resumed.
+        var isShort: Bool { completed < total }
     }
 
     /// What a fold found.
@@ -154,7 +165,9 @@ struct Batch: Sendable {
             let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
             let wasComplete =
-                startedAt == nil ? lastEndedWasComplete : !hadShortPart && waiting.isEmpty && endedTotal > 0
+                startedAt == nil
+                ? lastEndedWasComplete
+                : !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty && endedTotal > 0
             self = Batch(parts: left, repeatedBegins: repeatedBegins)
             lastEndedWasComplete = wasComplete
             return Summary()
@@ -166,20 +179,20 @@ struct Batch: Sendable {
         return summary
     }
 
-    /// The batch as a reader sees it that leaves out the parts begun in `excluded` nodes (a
-    /// child scope whose own overlay draws them), from the `samples` of the fold just done: the
+    /// The batch as a reader sees it that leaves out the parts begun in `excluded` scopes or
+    /// below them (child scopes whose own overlays draw them), from the `samples` of the fold just done: the
     /// parts still listed, and the ended ones, of the other nodes. No fraction while none of
     /// those runs, though the batch itself may run on.
     func summary(of samples: [Sample], excluding excluded: Set<IndicatorTree.NodeID>) -> Summary {
         guard let startedAt else { return Summary() }
         var summary = Summary()
         var measured: [Sample] = []
-        for sample in samples where !excluded.contains(sample.entry.task.node) {
+        for sample in samples where !sample.entry.isBegun(inAnyOf: excluded) {
             guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
             summary.count(sample, measured: &measured)
         }
         guard summary.isRunning else { return Summary() }
-        for (node, units) in endedByNode where !excluded.contains(node) {
+        for units in endedByNode.values where !units.scopes.contains(where: excluded.contains) {
             summary.completed += units.completed
             summary.total += units.total
         }
@@ -261,13 +274,15 @@ struct Batch: Sendable {
         let reading = sample.reading
         guard reading.isDeterminate else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
-        if reading.isCancelled || completed < reading.total { hadShortPart = true }
-        guard !reading.isCancelled else { return }
+        guard !reading.isCancelled else {
+            hadCancelledPart = true
+            return
+        }
         endedCompleted += completed
         endedTotal += reading.total
         let node = sample.entry.task.node
-        endedByNode[node, default: (0, 0)].completed += completed
-        endedByNode[node, default: (0, 0)].total += reading.total
+        endedByNode[node, default: EndedUnits(scopes: sample.entry.scopes)].completed += completed
+        endedByNode[node, default: EndedUnits(scopes: sample.entry.scopes)].total += reading.total
         let progress = sample.entry.progress
         ended.append(
             EndedPart(

@@ -22,6 +22,10 @@ final class ProgressEntry: @unchecked Sendable {
     /// The token and the node that began the task: what groups a batch's parts, since one
     /// token may run tasks in several managers of a tree, and each counts on its own.
     let task: TaskKey
+    /// The node that began the task and each of its ancestors, that node first: a reader that
+    /// leaves some scopes out (``Batch/summary(of:excluding:)``) leaves out every part begun in
+    /// them or below, even once a node below is gone.
+    let scopes: [IndicatorTree.NodeID]
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
     /// How the registry of the node that began the task names its token: by its identity, or,
@@ -45,9 +49,11 @@ final class ProgressEntry: @unchecked Sendable {
         weight: Int64?,
         token: AnyObject,
         node: IndicatorTree.NodeID,
+        ancestors: [IndicatorTree.NodeID] = [],
         pinned: PinnedSlot? = nil,
         failure: FailureRecord?
     ) {
+        self.scopes = [node] + ancestors
         self.progress = progress
         self.weight = weight
         self.failure = failure
@@ -68,6 +74,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// progress.
     func measuring(_ cap: Int) -> MeasuredTasks {
         MeasuredTasks(node: task.node, reference: reference, cap: cap)
+    }
+
+    /// Whether the task began in one of `excluded` scopes or below one.
+    func isBegun(inAnyOf excluded: Set<IndicatorTree.NodeID>) -> Bool {
+        scopes.contains(where: excluded.contains)
     }
 
     /// Whether the code that runs the task recorded that it failed.

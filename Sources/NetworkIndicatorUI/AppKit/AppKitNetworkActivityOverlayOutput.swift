@@ -223,9 +223,11 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         let old = self.plan
         self.plan = plan
         let changes = plan.hostChanges(from: old)
-        // Shown before it takes the keyboard: AppKit may refuse a hidden view as first responder.
-        cover.isHidden = !plan.showsCover
-        let (cover, window) = (self.cover, cover.window)
+        // Shown before it takes the keyboard (AppKit may refuse a hidden view as first
+        // responder), and hidden only after it gave the keyboard back (hiding the first
+        // responder moves the keyboard to another view of the window).
+        cover.isHidden = !(plan.showsCover || old.showsCover)
+        let (cover, window, host) = (self.cover, cover.window, hostView)
         typingFocus.apply(
             changes.typingFocus,
             focused: {
@@ -236,6 +238,11 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
                     client: editor?.delegate as? NSResponder
                 )
             },
+            // The host's field, or nobody's keyboard (the window itself): not a sidebar's.
+            mayTake: { responder in
+                responder == nil || responder === window
+                    || host.map { (responder as? NSView)?.isDescendant(of: $0) == true } == true
+            },
             take: {
                 window?.makeFirstResponder(cover)
                 return cover
@@ -243,7 +250,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
             isStillThere: { ($0 as? NSView)?.window.map { $0 === window } ?? false },
             giveBack: { _ = window?.makeFirstResponder($0) }
         )
-        keyMonitor.apply(changes, start: { Self.monitorKeys(blocking: window) }, stop: NSEvent.removeMonitor)
+        keyMonitor.apply(changes, start: { Self.monitorKeys(blocking: cover) }, stop: NSEvent.removeMonitor)
+        cover.isHidden = !plan.showsCover
         card.apply(plan)
         centerYConstraint.isActive = !plan.isAtTopEdge
         topConstraint.isActive = plan.isAtTopEdge
@@ -260,14 +268,16 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         }
     }
 
-    /// Watches the app's key-down events while `window` is blocked, routing each as
-    /// ``BlockedKeys`` says: the host's views get no key equivalent, the menu bar still gets ⌘
-    /// commands, other windows everything.
-    private static func monitorKeys(blocking window: NSWindow?) -> Any {
-        NSEvent.addLocalMonitorForEvents(matching: .keyDown) { [weak window] event in
+    /// Watches the app's key-down events while `cover` blocks its host, routing each as
+    /// ``BlockedKeys`` says: while the cover has the keyboard, the host's views get no key
+    /// equivalent and the menu bar still gets ⌘ commands; other windows get everything. The
+    /// cover's window is read at each event (the host may join a window after blocking began).
+    private static func monitorKeys(blocking cover: NSView) -> Any {
+        NSEvent.addLocalMonitorForEvents(matching: .keyDown) { [weak cover] event in
             MainActor.assumeIsolated {
                 BlockedKeys.route(
-                    isInBlockedWindow: event.window != nil && event.window === window,
+                    isInBlockedWindow: event.window.map { $0 === cover?.window } ?? false,
+                    coverHasKeyboard: cover.map { $0.window?.firstResponder === $0 } ?? false,
                     hasCommand: event.modifierFlags.contains(.command)
                 ).perform(
                     pass: { event },

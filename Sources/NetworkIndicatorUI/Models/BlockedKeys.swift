@@ -4,8 +4,10 @@
 ///
 /// - Typing already stops at the cover, which is the window's first responder.
 /// - Key equivalents would reach the host's views first (a default button's Return, a Cancel
-///   button's Escape, a button's ⌘ shortcut): in the blocked window, those without ⌘ are
-///   dropped, and those with ⌘ go to the menu bar only, so that Quit, Close and Hide still work.
+///   button's Escape, a button's ⌘ shortcut): while the cover has the keyboard, those without ⌘
+///   are dropped in its window, and those with ⌘ go to the menu bar only, so that Quit, Close
+///   and Hide still work. The cover takes the keyboard only from the host (or from nobody): a
+///   field elsewhere in the window keeps it, and its keys go there.
 ///   A menu command the menu bar sends to the first responder goes from the cover to the window,
 ///   never to the host or its view controller.
 /// - Other windows of the app are left alone.
@@ -34,10 +36,13 @@ enum BlockedKeys {
         }
     }
 
-    /// The route of a key-down event in the blocked window (`isInBlockedWindow`) or another,
-    /// with the Command key held (`hasCommand`) or not.
-    static func route(isInBlockedWindow: Bool, hasCommand: Bool) -> Route {
-        guard isInBlockedWindow else { return .pass }
+    /// The route of a key-down event in the blocked host's window (`isInBlockedWindow`) or
+    /// another, while the cover has that window's keyboard (`coverHasKeyboard`: the keyboard was
+    /// in the host, or nowhere, when blocking began) or not, with the Command key held
+    /// (`hasCommand`) or not. While the keyboard is elsewhere in the window (a sidebar's search
+    /// field), keys go there as usual.
+    static func route(isInBlockedWindow: Bool, coverHasKeyboard: Bool, hasCommand: Bool) -> Route {
+        guard isInBlockedWindow, coverHasKeyboard else { return .pass }
         return hasCommand ? .menuBarOnly : .drop
     }
 }

@@ -15,7 +15,9 @@ struct FocusKeeper<Element: AnyObject> {
 
     /// Applies one change of a plan (``OverlayPlan/HostChanges``):
     /// - `.take` remembers `focused()` (a second take while one is held keeps the first) and
-    ///   calls `take`, which returns where it left the focus, if anywhere;
+    ///   calls `take`, which returns where it left the focus, if anywhere; unless `mayTake`
+    ///   says that focus is not the host's to take (a field elsewhere in the window), and then
+    ///   nothing is taken or given back;
     /// - `.giveBack` calls `giveBack` with what was remembered if `isStillThere` says it is
     ///   still on screen (in the host's window), with `nil` otherwise, and forgets it. Nothing is
     ///   given back if the focus is no longer where taking left it: the app moved it itself
@@ -24,13 +26,18 @@ struct FocusKeeper<Element: AnyObject> {
     mutating func apply(
         _ change: OverlayPlan.FocusChange?,
         focused: () -> Element?,
+        mayTake: (Element?) -> Bool = { _ in true },
         take: () -> Element?,
         isStillThere: (Element) -> Bool,
         giveBack: (Element?) -> Void
     ) {
         switch change {
         case .take?:
-            if !isHeld { saved = focused() }
+            if !isHeld {
+                let current = focused()
+                guard mayTake(current) else { return }
+                saved = current
+            }
             isHeld = true
             holder = take()
         case .giveBack?:

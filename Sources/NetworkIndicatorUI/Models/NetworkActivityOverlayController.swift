@@ -291,7 +291,9 @@ final class NetworkActivityOverlayController {
         if let fraction = progressModel.fraction, model.isOnScreen {
             // Work of unknown size began or ended beside the measured work; the fraction may
             // not have changed, so no new fraction would tell.
-            let covered = coveredScopes()
+            // While it loads: once it ends, the batch has ended too, and its end is
+            // `loadingChanged`'s to show.
+            let covered = model.isLoading ? coveredScopes() : nil
             let own = covered.flatMap { source?.progressSnapshot(excluding: $0) }
             _ = progressModel.progressChanged(
                 own.map(\.fractionCompleted) ?? fraction,

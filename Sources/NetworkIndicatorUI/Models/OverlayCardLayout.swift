@@ -19,8 +19,6 @@ struct OverlayCardLayout: Equatable, Sendable {
     let minimumBarWidth: Double
     /// Whether the title line is shown (VoiceOver reads the title either way).
     let showsTitle: Bool
-    /// Whether the spinner and the bar take their small size.
-    let usesSmallControls: Bool
     /// Whether the ends are fully round (a capsule) rather than 12-point corners.
     let isCapsule: Bool
 
@@ -31,7 +29,6 @@ struct OverlayCardLayout: Equatable, Sendable {
         spacing: 8,
         minimumBarWidth: 160,
         showsTitle: true,
-        usesSmallControls: false,
         isCapsule: false
     )
 
@@ -42,7 +39,6 @@ struct OverlayCardLayout: Equatable, Sendable {
         spacing: 8,
         minimumBarWidth: 60,
         showsTitle: false,
-        usesSmallControls: true,
         isCapsule: true
     )
 
@@ -52,7 +48,7 @@ struct OverlayCardLayout: Equatable, Sendable {
     }
 
     /// `row` for the light indicator's row, `column` for the card's stack: the shells' axis,
-    /// orientation and control size.
+    /// orientation and control size (small controls in the row).
     func pick<Value>(column: Value, row: Value) -> Value {
         isRow ? row : column
     }

@@ -48,11 +48,11 @@ final class ScopeOverlayExclusions {
     /// Whether some child scope draws an overlay of its own now.
     var coversChildren: Bool { !liveCoveredChildren.isEmpty }
 
-    /// The covered child scopes that live, each with a live overlay.
     /// The descendant scopes whose overlays on screen cover their own tasks, and their
     /// progress: this scope's overlays leave both out.
     var coveredScopes: [NetworkIndicatorManager] { liveCoveredChildren }
 
+    /// The covered child scopes that live, each with a live overlay.
     private var liveCoveredChildren: [NetworkIndicatorManager] {
         coveredChildren.values.compactMap { covered in
             covered.overlays.contains { $0.object != nil } ? covered.manager.manager : nil

@@ -168,6 +168,31 @@ struct BatchTests {
         manager.finishedNetworkTask(forToken: task)
     }
 
+    /// Review finding: a part paused short and then resumed and completed leaves its batch
+    /// complete; only a pause that stays short makes it incomplete.
+    @Test func aPauseTakenBackLeavesTheBatchComplete() {
+        let task = NSObject()
+        let bytes = progress(30, of: 100)
+        var other: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        bytes.pause()
+        manager.finishedNetworkTask(forToken: task)
+        _ = manager.progressSnapshot()
+        bytes.resume()
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        bytes.completedUnitCount = 100
+        manager.finishedNetworkTask(forToken: task)
+        other = nil
+        #expect(manager.lastProgressBatchEndedComplete())
+
+        let paused = progress(30, of: 100)
+        manager.beganNetworkTask(withToken: task, progress: paused)
+        paused.pause()
+        manager.finishedNetworkTask(forToken: task)
+        #expect(!manager.lastProgressBatchEndedComplete(), "paused short, and left so")
+        _ = other
+    }
+
     @Test func aTaskBegunAgainWithTheProgressItStillCountsCountsItOnce() {
         let task = NSObject()
         let bytes = progress(30, of: 100)

@@ -76,4 +76,19 @@ struct ExcludedScopeProgressTests {
         #expect(fromList.hasIndeterminateWork, "the list's own plain task; the sibling is not the list's")
         withExtendedLifetime((own, rowTask, rowPlain, listPlain, rootTask, siblingPlain)) {}
     }
+
+    /// Review finding: the manager itself, or a manager of another tree (whose node ids may
+    /// match this tree's), is no descendant and leaves nothing out.
+    @Test func onlyDescendantsAreLeftOut() {
+        let other = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let otherChild = NetworkIndicatorManager(parent: other, label: "Elsewhere")
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let own = root.beganNetworkTask(progress: progress(50, of: 100))
+        let upload = detail.beganNetworkTask(progress: progress(0, of: 100))
+        let plain = detail.beganNetworkTask()
+        let whole = root.progressSnapshot()
+        #expect(root.progressSnapshot(excluding: [root]) == whole)
+        #expect(root.progressSnapshot(excluding: [other, otherChild]) == whole)
+        withExtendedLifetime((own, upload, plain)) {}
+    }
 }
