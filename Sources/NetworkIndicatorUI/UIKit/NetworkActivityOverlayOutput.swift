@@ -260,6 +260,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         voiceOverFocus.apply(
             changes.accessibilityFocus,
             focused: { AccessibilityAnnouncement.voiceOverCursor },
+            // Not to a card the user cannot see (under a sheet, in a background scene).
+            mayTake: { _ in OverlaySight.of(host).isSeen },
             take: {
                 AccessibilityAnnouncement.moveCursor(toCard: card)
                 return nil
