@@ -147,14 +147,15 @@ extension IndicatorTree {
     /// counted once, at the scopes that no other of `scopes` contains.
     private func scopes(_ scopes: [NodeID], below id: NodeID) -> (nodes: Set<NodeID>, taskCount: Int) {
         guard !scopes.isEmpty else { return ([], 0) }
-        let scopes = Set(scopes.filter { contains($0) && chain(ofNodeAt: $0.index).dropFirst().contains(id.index) })
-        let taskCount = scopes.reduce(0) { total, scope in
-            let outer = chain(ofNodeAt: scope.index).dropFirst().contains { index in
-                scopes.contains(NodeID(index: index, generation: node(at: Int(index)).generation))
-            }
-            return outer ? total : total + activeTaskCount(of: scope)
+        // Each scope with its ancestors, read once.
+        let below = Set(scopes).filter(contains).map { ($0, chain(ofNodeAt: $0.index).dropFirst()) }
+            .filter { $0.1.contains(id.index) }
+        let nodes = Set(below.map(\.0))
+        let taskCount = below.reduce(0) { total, scope in
+            let outer = scope.1.contains { nodes.contains(NodeID(index: $0, generation: node(at: Int($0)).generation)) }
+            return outer ? total : total + activeTaskCount(of: scope.0)
         }
-        return (scopes, taskCount)
+        return (nodes, taskCount)
     }
 
     /// Sets whether `id` has progress listeners, and returns whether the poll it wants changed

@@ -35,25 +35,15 @@ struct Batch: Sendable {
     /// what they had.
     private(set) var endedCompleted: Double = 0
     private(set) var endedTotal: Double = 0
-    /// The same units by the node each part was begun in, for a reader that leaves some nodes
-    /// out (``summary(of:excluding:)``).
-    private var endedByNode: [IndicatorTree.NodeID: EndedUnits] = [:]
-
-    /// The units of the ended parts begun in one node, with that node's scopes
-    /// (``ProgressEntry/scopes``).
-    private struct EndedUnits: Sendable {
-        let scopes: [IndicatorTree.NodeID]
-        var completed: Double = 0
-        var total: Double = 0
-    }
-    /// Ended parts whose progress may be begun again (a pause, a resume), with what they count.
+    /// The ended parts, with what they count: for a progress begun again (a pause, a resume),
+    /// and for a reader that leaves some scopes out (``summary(of:excluding:)``).
     private var ended: [EndedPart] = []
     /// When the batch began (the scheduler's clock), `nil` while none runs.
     private(set) var startedAt: TimeInterval?
     /// Whether the last batch that ended had every unit of each part: none cancelled, failed,
     /// paused short or left unread at the end; `false` until one ends (a reader asks it only
-    /// while no batch runs). An overlay whose bar last read 73 % of a download that finished between two
-    /// readings shows 100 % as it fades.
+    /// while no batch runs). An overlay whose bar last read 73 % of a download that finished
+    /// between two readings shows 100 % as it fades.
     private(set) var lastEndedWasComplete = false
     /// Whether a part of this batch was cancelled or failed.
     private var hadCancelledPart = false
@@ -85,7 +75,8 @@ struct Batch: Sendable {
     private struct EndedPart: Sendable {
         let identity: ObjectIdentifier
         weak var progress: Progress?
-        let node: IndicatorTree.NodeID
+        /// Where its task began (``ProgressEntry/scopes``).
+        let scopes: [IndicatorTree.NodeID]
         let completed: Double
         let total: Double
 
@@ -134,8 +125,6 @@ struct Batch: Sendable {
             // Begun again (a resume): its units count live from now on, not twice.
             endedCompleted -= ended[index].completed
             endedTotal -= ended[index].total
-            endedByNode[ended[index].node]?.completed -= ended[index].completed
-            endedByNode[ended[index].node]?.total -= ended[index].total
             ended.remove(at: index)
         }
         if reading.isDeterminate, startedAt == nil { startedAt = now }
@@ -192,9 +181,9 @@ struct Batch: Sendable {
             summary.count(sample, measured: &measured)
         }
         guard summary.isRunning else { return Summary() }
-        for units in endedByNode.values where !units.scopes.contains(where: excluded.contains) {
-            summary.completed += units.completed
-            summary.total += units.total
+        for part in ended where !part.scopes.contains(where: excluded.contains) {
+            summary.completed += part.completed
+            summary.total += part.total
         }
         summary.measured = measuredTasks(of: measured, repeats: repeatedBegins)
         summary.startedAt = startedAt
@@ -280,15 +269,12 @@ struct Batch: Sendable {
         }
         endedCompleted += completed
         endedTotal += reading.total
-        let node = sample.entry.task.node
-        endedByNode[node, default: EndedUnits(scopes: sample.entry.scopes)].completed += completed
-        endedByNode[node, default: EndedUnits(scopes: sample.entry.scopes)].total += reading.total
         let progress = sample.entry.progress
         ended.append(
             EndedPart(
                 identity: ObjectIdentifier(progress),
                 progress: progress,
-                node: node,
+                scopes: sample.entry.scopes,
                 completed: completed,
                 total: reading.total
             )

@@ -199,25 +199,25 @@ final class NetworkActivityOverlayController {
     /// it). Ignored off screen, and when the settings do not show progress.
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
-        if let covered = coveredScopes() {
-            // The told fraction counts covered child scopes' parts: read this overlay's own.
-            let own = source?.progressSnapshot(excluding: covered)
-            _ = progressModel.progressChanged(
-                own?.fractionCompleted,
-                hasIndeterminateWork: own?.hasIndeterminateWork ?? false
-            )
-        } else {
-            let hasIndeterminateWork = fraction != nil && readsIndeterminateWork()
-            _ = progressModel.progressChanged(fraction, hasIndeterminateWork: hasIndeterminateWork)
-        }
+        let own = ownProgress(told: fraction, leavingOutCovered: true)
+        _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         publishPlan()
     }
 
-    /// The descendant scopes whose own overlays draw their tasks, if any: this overlay leaves
-    /// out their tasks and their progress.
-    private func coveredScopes() -> [NetworkIndicatorManager]? {
-        guard let refreshes = refreshes?.source, refreshes.coversChildren else { return nil }
-        return refreshes.coveredScopes
+    /// This overlay's progress: the manager's `told` fraction, with whether work of unknown size
+    /// runs beside it; or, `leavingOutCovered` while child scopes draw their own overlays, the
+    /// manager's snapshot without them (the told fraction counts their parts).
+    private func ownProgress(
+        told fraction: Double?,
+        leavingOutCovered: Bool
+    ) -> (
+        fraction: Double?, hasIndeterminateWork: Bool
+    ) {
+        if leavingOutCovered, let refreshes = refreshes?.source, refreshes.coversChildren, let source {
+            let own = source.progressSnapshot(excluding: refreshes.coveredScopes)
+            return (own.fractionCompleted, own.hasIndeterminateWork)
+        }
+        return (fraction, fraction != nil && readsIndeterminateWork())
     }
 
     /// Makes the plan from the state now and tells it if it changed.
@@ -291,14 +291,10 @@ final class NetworkActivityOverlayController {
         if let fraction = progressModel.fraction, model.isOnScreen {
             // Work of unknown size began or ended beside the measured work; the fraction may
             // not have changed, so no new fraction would tell.
-            // While it loads: once it ends, the batch has ended too, and its end is
-            // `loadingChanged`'s to show.
-            let covered = model.isLoading ? coveredScopes() : nil
-            let own = covered.flatMap { source?.progressSnapshot(excluding: $0) }
-            _ = progressModel.progressChanged(
-                own.map(\.fractionCompleted) ?? fraction,
-                hasIndeterminateWork: own?.hasIndeterminateWork ?? readsIndeterminateWork()
-            )
+            // Covered scopes left out while it loads: once it ends, the batch has ended too,
+            // and its end is `loadingChanged`'s to show.
+            let own = ownProgress(told: fraction, leavingOutCovered: model.isLoading)
+            _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         }
         _ = progressModel.loadingChanged(model.isLoading) { source?.lastProgressBatchEndedComplete() ?? false }
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
