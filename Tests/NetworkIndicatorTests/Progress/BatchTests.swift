@@ -52,30 +52,6 @@ struct BatchTests {
         withExtendedLifetime(token) {}
     }
 
-    // MARK: - How the last batch ended
-
-    /// What an overlay reads at the end of a load (`lastProgressBatchEndedComplete()`): every
-    /// unit of every part, or not (a cancelled part, a paused one), and nothing while a batch
-    /// runs or after a new one begins.
-    @Test func aBatchSaysWhetherItEndedWithEveryUnit() {
-        #expect(!manager.lastProgressBatchEndedComplete(), "none ended yet")
-        let download = progress(30, of: 100)
-        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: download)
-        #expect(!manager.lastProgressBatchEndedComplete(), "it runs")
-        token = nil
-        #expect(manager.lastProgressBatchEndedComplete(), "ended, not cancelled: done")
-
-        token = manager.beganNetworkTask(progress: progress(0, of: 100))
-        #expect(!manager.lastProgressBatchEndedComplete(), "a new batch runs")
-        let cancelled = progress(50, of: 100)
-        let other = manager.beganNetworkTask(progress: cancelled)
-        cancelled.cancel()
-        token = nil
-        withExtendedLifetime(other) {}
-        #expect(!manager.lastProgressBatchEndedComplete(), "a part was cancelled")
-        _ = token
-    }
-
     // MARK: - A batch ends when its determinate work does
 
     @Test func theFractionIsNilOnceTheDownloadsEndWhileOtherWorkRuns() {
@@ -166,31 +142,6 @@ struct BatchTests {
         bytes.completedUnitCount = 60
         #expect(manager.progressSnapshot().fractionCompleted == 0.6)
         manager.finishedNetworkTask(forToken: task)
-    }
-
-    /// Review finding: a part paused short and then resumed and completed leaves its batch
-    /// complete; only a pause that stays short makes it incomplete.
-    @Test func aPauseTakenBackLeavesTheBatchComplete() {
-        let task = NSObject()
-        let bytes = progress(30, of: 100)
-        var other: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
-        manager.beganNetworkTask(withToken: task, progress: bytes)
-        bytes.pause()
-        manager.finishedNetworkTask(forToken: task)
-        _ = manager.progressSnapshot()
-        bytes.resume()
-        manager.beganNetworkTask(withToken: task, progress: bytes)
-        bytes.completedUnitCount = 100
-        manager.finishedNetworkTask(forToken: task)
-        other = nil
-        #expect(manager.lastProgressBatchEndedComplete())
-
-        let paused = progress(30, of: 100)
-        manager.beganNetworkTask(withToken: task, progress: paused)
-        paused.pause()
-        manager.finishedNetworkTask(forToken: task)
-        #expect(!manager.lastProgressBatchEndedComplete(), "paused short, and left so")
-        _ = other
     }
 
     @Test func aTaskBegunAgainWithTheProgressItStillCountsCountsItOnce() {
