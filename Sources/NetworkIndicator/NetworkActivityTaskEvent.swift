@@ -67,8 +67,7 @@ public enum NetworkActivityTaskEvent: Sendable, Equatable, CustomStringConvertib
 /// Attached with ``NetworkIndicatorManager/addOutput(_:)``, it hears the tasks of its manager and
 /// of every scope below it, batched: one call per main-queue hop, in the order they happened.
 /// While no such output is attached to a manager or an ancestor, nothing is recorded: the
-/// manager's begins and finishes pay a few comparisons (and, while another manager of the same
-/// tree is watched, one call that finds nothing to collect). Main actor only, as every output.
+/// manager's begins and finishes pay one comparison each. Main actor only, as every output.
 @MainActor
 public protocol NetworkActivityTaskEventOutput: NetworkIndicatorOutput {
     /// Tasks began or ended since the last call, oldest first. Called on the main actor, after

@@ -25,12 +25,23 @@ final class IndicatorDriver: Sendable {
     init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
-        let defaultStaleThreshold = readsCoarseClock ? OutputSchedule.debugStaleThreshold : nil
+        let defaultStaleThreshold = readsCoarseClock ? Self.debugStaleThreshold : nil
         self.tree = LockedState(
             IndicatorTree(diagnosticsHandler: diagnosticsHandler, defaultStaleThreshold: defaultStaleThreshold)
         )
         self.node = IndicatorTree.rootID
         self.delivery = OutputDelivery(tree: tree, scheduler: scheduler)
+    }
+
+    /// The stale-task threshold of a root on ``MainQueueScheduler`` that sets none: 60 s in
+    /// debug builds, off in release builds. A root on another scheduler (a test's) has none, so
+    /// that no timer appears in a test that did not ask for one.
+    static var debugStaleThreshold: TimeInterval? {
+        #if DEBUG
+        60
+        #else
+        nil
+        #endif
     }
 
     /// The driver of a scope of `parent`'s manager, in `parent`'s tree.

@@ -60,9 +60,9 @@ extension IndicatorTree {
         now: TimeInterval
     ) -> (Answer?, Bool) {
         var time = EventTime(preread: now)
-        return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, _ in
+        return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, time in
             for candidate in completed {
-                node.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object)
+                node.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object, time: &time)
             }
             let reconciliation = node.schedule.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
             return Answer(node: id, reconciliation: reconciliation)

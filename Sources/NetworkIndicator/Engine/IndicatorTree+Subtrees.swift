@@ -16,15 +16,15 @@ extension IndicatorTree {
 
     /// Ends every task of the node `id` and of all its descendants, at once.
     mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Bool {
-        changeSubtree(of: id, time: &time) { node in node.registry.finishEverything() }
+        changeSubtree(of: id, time: &time) { node, time in node.registry.finishEverything(time: &time) }
     }
 
     /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work and
     /// the objects that leave with it (see `TaskRegistry+Cancel.swift`).
     mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Bool) {
         var cancellation = TaskRegistry.Cancellation()
-        let needsHop = changeSubtree(of: id, time: &time) { node in
-            let found = node.registry.finishCancellableTasks()
+        let needsHop = changeSubtree(of: id, time: &time) { node, time in
+            let found = node.registry.finishCancellableTasks(time: &time)
             cancellation.work += found.work
             cancellation.keptAlive += found.keptAlive
         }
@@ -33,12 +33,18 @@ extension IndicatorTree {
 
     /// Runs `change` on each registry of `id`'s subtree (children first), as one task event each,
     /// so that a node's schedule hears of its descendants' changes before its own.
-    private mutating func changeSubtree(of id: NodeID, time: inout EventTime, _ change: (inout Node) -> Void) -> Bool {
+    private mutating func changeSubtree(
+        of id: NodeID,
+        time: inout EventTime,
+        _ change: (inout Node, inout EventTime) -> Void
+    ) -> Bool {
         guard contains(id) else { return false }
         var needsHop = false
         for index in subtree(of: id) {
             let node = NodeID(index: index, generation: node(at: Int(index)).generation)
-            if changeTasks(in: node, time: &time, ifGone: (), { node, _ in change(&node) }).1 { needsHop = true }
+            if changeTasks(in: node, time: &time, ifGone: (), { node, time in change(&node, &time) }).1 {
+                needsHop = true
+            }
         }
         return needsHop
     }

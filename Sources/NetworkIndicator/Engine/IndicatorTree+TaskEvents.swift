@@ -1,23 +1,25 @@
 import Foundation
 
 /// Task events for the outputs that watch tasks (``NetworkActivityTaskEventOutput``): a node
-/// records while it or an ancestor has such an output; each task event's registry log is
-/// collected, stamped and named here, in the same hold, and the tree's hop takes them.
+/// records while it or an ancestor has such an output. Its registry logs into the tree's one
+/// ``TaskEventBuffer`` as the events happen, stamped; a recording node's schedule asks for the
+/// tree's hop on each count change, and the hop takes the events, naming and numbering them here,
+/// under the lock. A task event pays nothing here while nothing watches.
 extension IndicatorTree {
     /// What the tree keeps for task events.
     struct TaskEventLog {
-        /// The events since the last hop, oldest first, as recorded: the public events are made
-        /// from them after the lock (``TakenTaskEvents/events``).
-        var pending: [PendingTaskEvent] = []
-        /// For each node the pending events name, the nodes whose outputs hear it (the node and
-        /// its ancestors) and its scope path, read at its first event since the hop (a node
-        /// removed since still reaches its ancestors' outputs).
-        var nodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
+        /// The events logged since the last hop, in order, by the registries that record.
+        let buffer = TaskEventBuffer()
+        /// For each removed node whose events wait in the buffer, the nodes whose outputs hear
+        /// it (it and its ancestors then) and its scope path, read as it went.
+        var removedNodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
         /// Each task told as begun and not yet as ended: its id and its label then.
         var open: [OpenTask: (id: UInt64, label: String)] = [:]
         var nextID: UInt64 = 1
-        /// Whether some node records: the one check a task event pays while nothing watches.
+        /// Whether some node records.
         var isRecording = false
+        /// Whether the tree's hop was asked for the events alone (no node dirty then).
+        var isHopAsked = false
 
         mutating func takeID() -> UInt64 {
             defer { nextID += 1 }
@@ -81,45 +83,73 @@ extension IndicatorTree {
         guard contains(id) else { return }
         withNode(Int(id.index)) { $0.taskEventListeners += delta }
         for index in subtree(of: id) {
-            let records = recordsTaskEvents(index)
-            withNode(Int(index)) { node in
-                if !records {
-                    node.registry.eventLog = nil
-                } else if node.registry.eventLog == nil {
-                    node.registry.eventLog = []
-                }
-            }
+            setRecording(recordsTaskEvents(index), ofNodeAt: index)
         }
         refreshRecording()
     }
 
-    /// Whether some node still records, after a change of listeners or a node's removal.
-    mutating func refreshRecording() {
-        taskEvents.isRecording = subtree(of: Self.rootID).contains { node(at: Int($0)).registry.eventLog != nil }
-        if !taskEvents.isRecording { taskEvents.open.removeAll() }
+    /// Starts or stops the recording of the node at `index`: its registry's sink, and its
+    /// schedule's hop on each count change.
+    mutating func setRecording(_ records: Bool, ofNodeAt index: Int32) {
+        let sink = TaskEventSink(
+            buffer: taskEvents.buffer,
+            node: NodeID(index: index, generation: node(at: Int(index)).generation)
+        )
+        withNode(Int(index)) { node in
+            guard records != (node.registry.eventLog != nil) else { return }
+            node.registry.eventLog = records ? sink : nil
+            node.schedule.recordingChanged(to: records)
+        }
     }
 
-    /// Moves what the node at `index` logged into the pending events, stamped now and named as
-    /// their begin named them; returns whether the tree's hop must be enqueued for them (the
-    /// first pending thing since the last hop). Nothing is formatted here, under the lock.
-    @inline(never)
-    mutating func collectTaskEvents(ofNodeAt index: Int32, time: inout EventTime) -> Bool {
-        // A node that does not record (its log `nil`) is left so: `[]` would start its recording.
-        let (logged, generation) = withNode(Int(index)) { node -> ([TaskRegistry.LoggedEvent], UInt32) in
-            guard let logged = node.registry.eventLog, !logged.isEmpty else { return ([], node.generation) }
-            node.registry.eventLog = []
-            return (logged, node.generation)
+    /// Whether some node still records, after a change of listeners or a node's removal. When
+    /// none does, what waits for the hop is dropped: nobody would hear it.
+    mutating func refreshRecording() {
+        taskEvents.isRecording = subtree(of: Self.rootID).contains { node(at: Int($0)).registry.eventLog != nil }
+        if !taskEvents.isRecording {
+            taskEvents.open.removeAll()
+            taskEvents.buffer.events.removeAll()
+            taskEvents.removedNodes.removeAll()
         }
-        guard !logged.isEmpty else { return false }
-        let asksForHop = taskEvents.pending.isEmpty && dirtyNodes.isEmpty
+    }
+
+    /// Whether the tree's hop must be enqueued for the logged events: some wait, and neither a
+    /// dirty node nor an earlier ask has enqueued it. For the events that move no schedule (a
+    /// sweep's, a removed node's).
+    mutating func askHopForTaskEvents() -> Bool {
+        guard !taskEvents.buffer.events.isEmpty, dirtyNodes.isEmpty, !taskEvents.isHopAsked else { return false }
+        taskEvents.isHopAsked = true
+        return true
+    }
+
+    /// The node `id` goes: its open entries end (`managerGone`, at `time`), and its hearers and
+    /// scope path are kept for the hop. Returns whether the tree's hop must be enqueued.
+    mutating func logRemoval(of id: NodeID, time: inout EventTime) -> Bool {
         let now = time.now()
-        let id = NodeID(index: index, generation: generation)
-        if taskEvents.nodes[id] == nil {
-            let hearers = chain(ofNodeAt: index).map { NodeID(index: $0, generation: node(at: Int($0)).generation) }
-            taskEvents.nodes[id] = (hearers, scopePath(ofNodeAt: index))
-        }
-        for entry in logged {
-            let key = OpenTask(node: id, reference: entry.reference)
+        withNode(Int(id.index)) { $0.registry.logEverythingEnded(.managerGone, at: now) }
+        taskEvents.removedNodes[id] = (hearers(of: id.index), scopePath(ofNodeAt: id.index))
+        return askHopForTaskEvents()
+    }
+
+    /// The node at `index` and its ancestors, as ids.
+    private func hearers(of index: Int32) -> [NodeID] {
+        chain(ofNodeAt: index).map { NodeID(index: $0, generation: node(at: Int($0)).generation) }
+    }
+
+    /// The tree's hop takes the logged events, numbered and named as their begin named them,
+    /// with each node's hearers and scope path. Nothing is formatted here, under the lock.
+    mutating func takeTaskEvents() -> TakenTaskEvents {
+        taskEvents.isHopAsked = false
+        guard !taskEvents.buffer.events.isEmpty else { return TakenTaskEvents() }
+        let logged = taskEvents.buffer.events
+        taskEvents.buffer.events.removeAll(keepingCapacity: true)
+        var taken = TakenTaskEvents()
+        for (node, entry) in logged {
+            if taken.nodes[node] == nil {
+                taken.nodes[node] =
+                    taskEvents.removedNodes[node] ?? (hearers(of: node.index), scopePath(ofNodeAt: node.index))
+            }
+            let key = OpenTask(node: node, reference: entry.reference)
             var record = entry.record
             let taskID: UInt64
             if entry.ending == nil {
@@ -131,20 +161,11 @@ extension IndicatorTree {
                 if let label = opened?.label { record.label = label }
                 record.isTokenAlive = entry.ending != .swept
             }
-            taskEvents.pending.append(
-                PendingTaskEvent(node: id, record: record, id: taskID, ending: entry.ending, endedAt: now)
+            taken.pending.append(
+                PendingTaskEvent(node: node, record: record, id: taskID, ending: entry.ending, endedAt: entry.endedAt)
             )
         }
-        return asksForHop
-    }
-
-    /// The tree's hop takes the pending events, with each node's hearers and scope path.
-    mutating func takeTaskEvents() -> TakenTaskEvents {
-        guard !taskEvents.pending.isEmpty else { return TakenTaskEvents() }
-        defer {
-            taskEvents.pending = []
-            taskEvents.nodes = [:]
-        }
-        return TakenTaskEvents(pending: taskEvents.pending, nodes: taskEvents.nodes)
+        taskEvents.removedNodes.removeAll()
+        return taken
     }
 }

@@ -52,7 +52,11 @@ struct IndicatorTree {
         @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
         mutating func settle(from old: Int, time: inout EventTime, tellingSchedule: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
-            guard new != old else { return 0 }
+            guard new != old else {
+                // A begin over a dead token's entry logs two events and moves no count.
+                if tellingSchedule, registry.eventLog != nil { hop = schedule.hopRequested() }
+                return 0
+            }
             if old == 0 { leftZero(time: &time) }
             if tellingSchedule {
                 hop = schedule.tasksChanged(from: old, to: activity(count: new), now: time.now())
@@ -84,7 +88,7 @@ struct IndicatorTree {
     /// caller enqueues the tree's hop after the lock), task events included.
     mutating func markDirty(_ index: Int32) -> Bool {
         dirtyNodes.append(index)
-        return dirtyNodes.count == 1 && taskEvents.pending.isEmpty
+        return dirtyNodes.count == 1 && !taskEvents.isHopAsked
     }
 
     /// The task events waiting for the tree's hop (`IndicatorTree+TaskEvents.swift`).
@@ -135,7 +139,6 @@ struct IndicatorTree {
             parent: parent.index,
             label: label
         )
-        if recordsTaskEvents(parent.index) { node.registry.eventLog = [] }
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -146,6 +149,7 @@ struct IndicatorTree {
             id = NodeID(index: Int32(scopes.count), generation: node.generation)
         }
         withNode(Int(parent.index)) { $0.children.append(id.index) }
+        if recordsTaskEvents(parent.index) { setRecording(true, ofNodeAt: id.index) }
         return id
     }
 
@@ -158,10 +162,7 @@ struct IndicatorTree {
         let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
         var needsHop = false
         let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
-        if withNode(Int(id.index), { $0.registry.eventLog != nil }) {
-            withNode(Int(id.index)) { $0.registry.logEverythingEnded(.managerGone) }
-            needsHop = collectTaskEvents(ofNodeAt: id.index, time: &time)
-        }
+        if withNode(Int(id.index), { $0.registry.eventLog != nil }) { needsHop = logRemoval(of: id, time: &time) }
         if parent >= 0 {
             withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
             if ended > 0, rollUp(-ended, from: parent, time: &time) { needsHop = true }
@@ -226,9 +227,7 @@ struct IndicatorTree {
             let result = change(&rootNode, &time)
             _ = rootNode.settle(from: old, time: &time, tellingSchedule: tellingSchedule, hop: &hop)
             var needsHop = hop && markDirty(0)
-            if taskEvents.isRecording, collectTaskEvents(ofNodeAt: 0, time: &time) {
-                needsHop = true
-            }
+            if !tellingSchedule, askHopForTaskEvents() { needsHop = true }
             return (result, needsHop)
         }
         // One write access to the scope's node (one bounds and uniqueness check) for the change.
@@ -240,7 +239,7 @@ struct IndicatorTree {
         }
         var needsHop = hop && markDirty(id.index)
         if delta != 0, rollUp(delta, from: parent, time: &time) { needsHop = true }
-        if taskEvents.isRecording, collectTaskEvents(ofNodeAt: id.index, time: &time) { needsHop = true }
+        if !tellingSchedule, askHopForTaskEvents() { needsHop = true }
         return (result, needsHop)
     }
 
@@ -302,19 +301,19 @@ struct IndicatorTree {
                 node.registry.push(site: site, now: time.now())
                 return .applied
             case .finish(let reference):
-                return node.registry.finishOne(reference)
+                return node.registry.finishOne(reference, time: &time)
             case .finishAll(let key):
-                node.registry.finishAll(key)
+                node.registry.finishAll(key, time: &time)
                 return .applied
             case .release(let pinned):
-                node.registry.release(pinned)
+                node.registry.release(pinned, time: &time)
                 return .applied
             case .stopCounting(let key, let object):
                 var loaded: [AnyObject] = []
                 defer { keptAlive = loaded }
-                return node.registry.stopCounting(key, object: object, keepingAlive: &loaded)
+                return node.registry.stopCounting(key, object: object, keepingAlive: &loaded, time: &time)
             case .pop:
-                return node.registry.pop() ? .applied : .stale
+                return node.registry.pop(time: &time) ? .applied : .stale
             }
         }
     }

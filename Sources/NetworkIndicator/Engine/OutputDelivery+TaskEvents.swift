@@ -1,4 +1,4 @@
-/// The task events' last step, on the main actor: the hop hands over what the tree collected
+/// The task events' last step, on the main actor: the hop hands over what the tree took
 /// (`IndicatorTree+TaskEvents.swift`), and each watching output hears its batch.
 extension OutputDelivery {
     /// Tells each watching output the events of its node and below, in one batch, in order.

@@ -60,6 +60,9 @@ struct OutputSchedule {
     private(set) var isHopPending = false
     /// How many attached outputs want task counts (then every count change needs a hop).
     private(set) var countObserverCount = 0
+    /// `countObserverCount`, plus one while the node records task events, which the hop takes
+    /// (`IndicatorTree+TaskEvents.swift`): while it is not 0, every count change needs a hop.
+    private var everyChangeHops = 0
     private var generations: [TimerKind: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
     private(set) var sweepInterval: TimeInterval?
@@ -74,7 +77,7 @@ struct OutputSchedule {
     /// for the first swept token (to start the sweep).
     mutating func tasksChanged(from old: Int, to activity: Activity, now: @autoclosure () -> TimeInterval) -> Bool {
         let new = activity.count
-        var isWanted = (countObserverCount > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
+        var isWanted = (everyChangeHops > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))
         if (old == 0) != (new == 0), !policy.absorbEdge(isActive: new > 0, now: now()) {
             isWanted = true
         }
@@ -86,17 +89,6 @@ struct OutputSchedule {
         update(&settings)
         updateStaleThreshold()
         return hopRequested()
-    }
-
-    /// The stale-task threshold of a root on ``MainQueueScheduler`` that sets none: 60 s in
-    /// debug builds, off in release builds. A root on another scheduler (a test's) has none, so
-    /// that no timer appears in a test that did not ask for one.
-    static var debugStaleThreshold: TimeInterval? {
-        #if DEBUG
-        60
-        #else
-        nil
-        #endif
     }
 
     /// A new node's schedule, in force the stale-task threshold it inherits (`nil`: none).
@@ -129,12 +121,19 @@ struct OutputSchedule {
     ) -> (count: Int?, needsReconcile: Bool) {
         guard receivesCount else { return (nil, false) }
         countObserverCount += 1
+        everyChangeHops += 1
         return (reportedCount, reportedCount != activity.count && hopRequested())
+    }
+
+    /// The node starts (`true`) or stops recording task events; called only when that changes.
+    mutating func recordingChanged(to records: Bool) {
+        everyChangeHops += records ? 1 : -1
     }
 
     /// `count` outputs that wanted counts were detached or found deallocated.
     mutating func countObserversLeft(_ count: Int) {
         countObserverCount -= count
+        everyChangeHops -= count
     }
 
     // MARK: - Events on the main actor
@@ -167,8 +166,9 @@ struct OutputSchedule {
         activity.tracksWeakTokens || (staleThreshold != nil && activity.count > 0)
     }
 
-    /// At most one reconcile is pending at a time: `true` when the caller must enqueue one.
-    private mutating func hopRequested() -> Bool {
+    /// At most one reconcile is pending at a time: `true` when the caller must enqueue one. (The
+    /// tree asks it too, for a recording node's task events that moved no count.)
+    mutating func hopRequested() -> Bool {
         guard !isHopPending else { return false }
         isHopPending = true
         return true

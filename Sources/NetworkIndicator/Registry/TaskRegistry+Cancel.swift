@@ -18,7 +18,7 @@ extension TaskRegistry {
     /// Ends the tasks of every live entry whose object can be cancelled (a caller's
     /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them for
     /// ``absorbCancelledFinish(_:)``, and returns the objects to cancel. O(entries); no caller code runs.
-    mutating func finishCancellableTasks() -> Cancellation {
+    mutating func finishCancellableTasks(time: inout EventTime) -> Cancellation {
         var result = Cancellation()
         forgetCancelledTasksOfDeadObjects(keepingAlive: &result.keptAlive)
         for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
@@ -31,7 +31,7 @@ extension TaskRegistry {
             // Before the task ends: a reading in between would count its progress as done.
             (work as? any FailsProgressWhenCancelled)?.recordCancellation()
             let key = slots[index].key
-            let ended = finishEntry(at: index, ending: .cancelled)
+            let ended = finishEntry(at: index, ending: .cancelled, time: &time)
             cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
         takeUncountedWork(into: &result)
@@ -44,9 +44,10 @@ extension TaskRegistry {
     mutating func stopCounting(
         _ key: ObjectIdentifier,
         object: AnyObject,
-        keepingAlive keptAlive: inout [AnyObject]
+        keepingAlive keptAlive: inout [AnyObject],
+        time: inout EventTime
     ) -> TaskEvent.Outcome {
-        let outcome = finishKeyed(key)
+        let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
         var isHeld = false
         uncountedWork.removeAll { held in

@@ -1,9 +1,11 @@
 import Foundation
 
 /// Task events: while the tree records them (an output listens), each entry that begins or
-/// ends adds one ``LoggedEvent`` to ``TaskRegistry/eventLog``, and the tree collects them after
-/// the event (`IndicatorTree+TaskEvents.swift`). While nothing listens, `eventLog` is `nil` and
-/// each begin or end pays one comparison.
+/// ends adds one ``LoggedEvent`` to the tree's one ``TaskEventBuffer``, in the order they happen
+/// across the tree's nodes, each stamped with its time; the tree's hop takes them
+/// (`IndicatorTree+TaskEvents.swift`). While nothing listens, ``TaskRegistry/eventLog`` is `nil`
+/// and each begin or end pays one comparison; the tree pays none (a recording node's schedule
+/// asks for the hop, as it does for an output that wants counts).
 extension TaskRegistry {
     /// One entry (a token, group or load, an opaque token, the push counter) that began (its
     /// first task) or ended (its last).
@@ -13,6 +15,8 @@ extension TaskRegistry {
         let record: ActivityRecord
         /// `nil`: it began.
         let ending: NetworkActivityTaskEvent.Ending?
+        /// When it ended (a begin's time is the record's).
+        let endedAt: TimeInterval
     }
 
     /// The push counter's reference in the log: a pair that is never pinned.
@@ -30,29 +34,53 @@ extension TaskRegistry {
             record.label = loggedTypeName?.name ?? record.label
             record.isTokenAlive = true
         }
-        let event = LoggedEvent(reference: reference(at: index), record: record, ending: nil)
-        eventLog?.append(event)
+        log(LoggedEvent(reference: reference(at: index), record: record, ending: nil, endedAt: record.startedAt))
     }
 
-    /// The entry at `index` ends, `ending`; read before its label and slot go. Its weak token is
-    /// not loaded (a load could release a caller's last reference under the lock): the tree names
-    /// it as its begin did.
+    /// The entry at `index` ends, `ending`, at `time`; read before its label and slot go. Its
+    /// weak token is not loaded (a load could release a caller's last reference under the lock):
+    /// the tree names it as its begin did.
     @inline(never)
-    mutating func logEnded(at index: Int, _ ending: NetworkActivityTaskEvent.Ending) {
-        let event = LoggedEvent(reference: reference(at: index), record: record(at: index, object: nil), ending: ending)
-        eventLog?.append(event)
+    mutating func logEnded(at index: Int, _ ending: NetworkActivityTaskEvent.Ending, at time: TimeInterval) {
+        let record = record(at: index, object: nil)
+        log(LoggedEvent(reference: reference(at: index), record: record, ending: ending, endedAt: time))
     }
 
-    /// The push counter's first push (`nil`) or last pop.
+    /// ``logEnded(at:_:at:)`` at `time`'s reading, read here, out of the caller's line.
     @inline(never)
-    mutating func logCounter(_ ending: NetworkActivityTaskEvent.Ending?) {
-        let event = LoggedEvent(reference: Self.counterReference, record: pushRecord, ending: ending)
-        eventLog?.append(event)
+    mutating func logEnded(at index: Int, _ ending: NetworkActivityTaskEvent.Ending, time: inout EventTime) {
+        logEnded(at: index, ending, at: time.now())
     }
 
-    /// Every open entry, and the counter, ends `ending` (a reset, the manager gone).
-    mutating func logEverythingEnded(_ ending: NetworkActivityTaskEvent.Ending) {
-        for index in slots.indices where !slots[index].isIdle { logEnded(at: index, ending) }
-        if pushCount > 0 { logCounter(ending) }
+    /// The push counter's first push (`nil`) or last pop, at `time`.
+    @inline(never)
+    mutating func logCounter(_ ending: NetworkActivityTaskEvent.Ending?, at time: TimeInterval) {
+        log(LoggedEvent(reference: Self.counterReference, record: pushRecord, ending: ending, endedAt: time))
     }
+
+    /// Every open entry, and the counter, ends `ending` at `time` (a reset, the manager gone).
+    mutating func logEverythingEnded(_ ending: NetworkActivityTaskEvent.Ending, at time: TimeInterval) {
+        for index in slots.indices where !slots[index].isIdle { logEnded(at: index, ending, at: time) }
+        if pushCount > 0 { logCounter(ending, at: time) }
+    }
+
+    private func log(_ event: LoggedEvent) {
+        guard let sink = eventLog else { return }
+        sink.buffer.events.append((sink.node, event))
+    }
+}
+
+/// Where a recording registry logs its task events: the tree's one buffer, and the node the
+/// registry is.
+struct TaskEventSink {
+    let buffer: TaskEventBuffer
+    let node: IndicatorTree.NodeID
+}
+
+/// The task events of one tree since its last hop, in the order they happened, whichever node
+/// logged them. A reference shared by the recording registries of one tree: they append, the
+/// tree's hop takes (`IndicatorTree.takeTaskEvents()`). `@unchecked Sendable`: it is touched only
+/// under the tree's lock, inside the tree's value.
+final class TaskEventBuffer: @unchecked Sendable {
+    var events: [(node: IndicatorTree.NodeID, event: TaskRegistry.LoggedEvent)] = []
 }

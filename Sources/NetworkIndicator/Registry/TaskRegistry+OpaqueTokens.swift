@@ -43,11 +43,11 @@ extension TaskRegistry {
     }
 
     /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
-    mutating func finishPinned(_ pinned: PinnedSlot) -> TaskEvent.Outcome {
+    mutating func finishPinned(_ pinned: PinnedSlot, time: inout EventTime) -> TaskEvent.Outcome {
         let slot = pinned.slot
         guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .stale }
         if slots[Int(slot)].count == 1 {
-            if eventLog != nil { logEnded(at: Int(slot), .finished) }
+            if eventLog != nil { logEnded(at: Int(slot), .finished, at: time.now()) }
             // Remembered for the report of a second finish (a helper's release pays nothing).
             if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
@@ -63,11 +63,11 @@ extension TaskRegistry {
     /// The opaque token `pinned` names is released (or done for good): its tasks end, the slot
     /// is freed and its generation bumped, so that the pair goes stale. A stale pair (another
     /// generation, or a slot out of range) changes nothing.
-    mutating func release(_ pinned: PinnedSlot) {
+    mutating func release(_ pinned: PinnedSlot, time: inout EventTime) {
         guard isPinned(pinned) else { return }
         let slot = pinned.slot
         let index = Int(slot)
-        if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released) }
+        if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released, at: time.now()) }
         subtractTasks(ofPinned: index)
         pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)

@@ -54,8 +54,9 @@ extension TaskRegistry {
                 )
             }
         }
+        var time = EventTime(preread: now)
         for index in deadIndices {
-            finishEntry(at: index, ending: .swept)
+            finishEntry(at: index, ending: .swept, time: &time)
         }
         compactIfSparse()
         if let staleThreshold, pushCount > 0, !isPushStaleReported, now - pushStartedAt >= staleThreshold {
@@ -93,9 +94,17 @@ extension TaskRegistry {
         }
     }
 
+    /// A begin found its key's entry owned by a dead object: that entry ends, swept, at `now`.
+    /// Out of line, off the begin's common path.
+    @inline(never)
+    mutating func finishDeadEntry(at index: Int, now: TimeInterval) {
+        var time = EventTime(preread: now)
+        finishEntry(at: index, ending: .swept, time: &time)
+    }
+
     /// Ends every task of `key` if its entry still belongs to `object`.
-    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
+    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject, time: inout EventTime) {
         guard let found = table.value(for: key), slots[Int(found)].token.load() === object else { return }
-        finishEntry(at: Int(found))
+        finishEntry(at: Int(found), time: &time)
     }
 }

@@ -40,10 +40,10 @@ struct TaskRegistry {
     /// stopped counting: a live stream), held weakly until a cancel takes it or it dies
     /// (`TaskRegistry+Cancel.swift`).
     var uncountedWork: [WeakWrapper] = []
-    /// While an output listens for task events (`NetworkActivityTaskEventOutput`): each entry
-    /// that began or ended since the tree last collected them (`TaskRegistry+Events.swift`);
+    /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
+    /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
     /// `nil` otherwise, so that nothing is collected.
-    var eventLog: [LoggedEvent]?
+    var eventLog: TaskEventSink?
     /// The type name of the last unlabelled token logged (`TaskRegistry+Events.swift`).
     var loggedTypeName: (type: ObjectIdentifier, name: String)?
 
@@ -68,7 +68,7 @@ struct TaskRegistry {
                 slots[index].count += 1  // in place, through the array's modify accessor
                 return
             }
-            finishEntry(at: index, ending: .swept)
+            finishDeadEntry(at: index, now: now())
             slot = Int32(index)  // the slot just freed, now at the head of the free list
             table.set(slot, for: key)
         }
@@ -86,10 +86,10 @@ struct TaskRegistry {
     /// Ends one task of the token `reference` names. Not marked for inlining: the optimizer folds
     /// the switch at the explicit pair's call site anyway (callgrind: 1 198 instructions a pair with
     /// or without `@inline(__always)`; Benchmarks/README.md, "One engine").
-    mutating func finishOne(_ reference: TaskReference) -> TaskEvent.Outcome {
+    mutating func finishOne(_ reference: TaskReference, time: inout EventTime) -> TaskEvent.Outcome {
         switch reference {
-        case .key(let key): finishKeyed(key)
-        case .pinned(let pinned): finishPinned(pinned)
+        case .key(let key): finishKeyed(key, time: &time)
+        case .pinned(let pinned): finishPinned(pinned, time: &time)
         }
     }
 
@@ -103,16 +103,17 @@ struct TaskRegistry {
 
     /// Ends one task of `key`; a late finish of a task a cancel ended is absorbed first, even if
     /// `key` was begun again since (its new task stays open until its own finish).
-    mutating func finishKeyed(_ key: ObjectIdentifier) -> TaskEvent.Outcome {
+    mutating func finishKeyed(_ key: ObjectIdentifier, time: inout EventTime) -> TaskEvent.Outcome {
         if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
         guard let position = table.position(of: key) else { return .stale }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
-            finishEntry(at: index, tablePosition: position, ending: .swept)
+            finishEntry(at: index, tablePosition: position, ending: .swept, time: &time)
             return .tokenDead
         }
         if slots[index].count == 1 {
-            finishEntry(at: index, tablePosition: position)
+            if eventLog != nil { logEnded(at: index, .finished, time: &time) }
+            removeEntry(at: index, tablePosition: position)
         } else {
             slots[index].count -= 1
             activeTaskCount -= 1
@@ -122,9 +123,9 @@ struct TaskRegistry {
 
     /// Ends every task of `key`; returns how many ended.
     @discardableResult
-    mutating func finishAll(_ key: ObjectIdentifier) -> Int {
+    mutating func finishAll(_ key: ObjectIdentifier, time: inout EventTime) -> Int {
         guard let position = table.position(of: key) else { return 0 }
-        return finishEntry(at: Int(table.value(at: position)), tablePosition: position)
+        return finishEntry(at: Int(table.value(at: position)), tablePosition: position, time: &time)
     }
 
     /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.
@@ -149,13 +150,13 @@ struct TaskRegistry {
         }
         pushCount += 1
         activeTaskCount += 1
-        if pushCount == 1, eventLog != nil { logCounter(nil) }
+        if pushCount == 1, eventLog != nil { logCounter(nil, at: pushStartedAt) }
     }
 
     /// Ends one pushed task; `false` (and no change) if none is open.
-    mutating func pop() -> Bool {
+    mutating func pop(time: inout EventTime) -> Bool {
         guard pushCount > 0 else { return false }
-        if pushCount == 1, eventLog != nil { logCounter(.finished) }
+        if pushCount == 1, eventLog != nil { logCounter(.finished, at: time.now()) }
         pushCount -= 1
         activeTaskCount -= 1
         return true
@@ -165,8 +166,8 @@ struct TaskRegistry {
 
     /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task. The labels of
     /// the tokens' tasks are remembered, as a finish would (a dead token's is never read).
-    mutating func finishEverything() {
-        if eventLog != nil { logEverythingEnded(.reset) }
+    mutating func finishEverything(time: inout EventTime) {
+        if eventLog != nil { logEverythingEnded(.reset, at: time.now()) }
         if labels.hasOpenLabels { rememberLabelsOfOpenTokens() }
         firstFreeSlot = -1
         if pinnedCount == 0 {
@@ -222,17 +223,26 @@ struct TaskRegistry {
         slots[index].kind.isSwept && slots[index].token.load() == nil
     }
 
-    /// Ends the entry at `index` and frees its slot; returns its task count. `tablePosition`: where
-    /// its key lies in the table, if the caller just looked it up; `ending`: how, for the task
-    /// events. (A second function without `ending` saved 5 instructions an explicit pair under
-    /// callgrind, 0.4 %: not kept.)
+    /// Ends the entry at `index` (`ending`, at `time`, for the task events) and frees its slot;
+    /// returns its task count. `tablePosition`: where its key lies in the table, if the caller
+    /// just looked it up.
     @discardableResult
     mutating func finishEntry(
         at index: Int,
         tablePosition: Int? = nil,
-        ending: NetworkActivityTaskEvent.Ending = .finished
+        ending: NetworkActivityTaskEvent.Ending = .finished,
+        time: inout EventTime
     ) -> Int {
-        if eventLog != nil { logEnded(at: index, ending) }
+        if eventLog != nil { logEnded(at: index, ending, time: &time) }
+        return removeEntry(at: index, tablePosition: tablePosition)
+    }
+
+    /// ``finishEntry(at:tablePosition:ending:time:)`` once the end is logged: the explicit
+    /// pair's finish calls it after its own log check, so that neither the ending nor the time
+    /// crosses the call (callgrind, an explicit pair: 1 239 instructions with both passed, 1 236
+    /// split, 1 230 with the time read in `logEnded`, out of line; Benchmarks/README.md).
+    @discardableResult
+    mutating func removeEntry(at index: Int, tablePosition: Int?) -> Int {
         let key = slots[index].key
         let count = slots[index].count
         let isSwept = slots[index].kind.isSwept

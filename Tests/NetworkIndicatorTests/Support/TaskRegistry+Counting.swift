@@ -15,3 +15,44 @@ extension IndicatorTree {
         return apply(event, in: id, time: &time, keepingAlive: &keptAlive)
     }
 }
+
+/// The registry's calls that end tasks, at time 0: for the tests that read no task event's time.
+extension TaskRegistry {
+    private static var zero: EventTime { EventTime(preread: 0) }
+
+    mutating func finishOne(_ reference: TaskReference) -> TaskEvent.Outcome {
+        var time = Self.zero
+        return finishOne(reference, time: &time)
+    }
+
+    mutating func release(_ pinned: PinnedSlot) {
+        var time = Self.zero
+        release(pinned, time: &time)
+    }
+
+    mutating func pop() -> Bool {
+        var time = Self.zero
+        return pop(time: &time)
+    }
+
+    mutating func finishEverything() {
+        var time = Self.zero
+        finishEverything(time: &time)
+    }
+
+    @discardableResult
+    mutating func finishAll(_ key: ObjectIdentifier) -> Int {
+        var time = Self.zero
+        return finishAll(key, time: &time)
+    }
+
+    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
+        var time = Self.zero
+        finishAll(key, ifStillOwnedBy: object, time: &time)
+    }
+
+    mutating func finishCancellableTasks() -> Cancellation {
+        var time = Self.zero
+        return finishCancellableTasks(time: &time)
+    }
+}
