@@ -182,6 +182,43 @@ struct TaskEventTests {
         _ = feed
     }
 
+    /// A watcher on a scope alone hears the scope's open tasks end when the scope goes.
+    @Test func aScopesOwnWatcherHearsItsTasksEndWhenTheScopeGoes() {
+        let harness = Harness()
+        var feed: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let watcher = Watcher()
+        feed?.addOutput(watcher)
+        feed?.pushNetworkActivity()
+        harness.settle()
+        feed = nil
+        harness.settle()
+        #expect(
+            summary(watcher.events) == [
+                "began pushNetworkActivity() in [\"Feed\"]", "ended pushNetworkActivity() managerGone in [\"Feed\"]",
+            ]
+        )
+        _ = feed
+    }
+
+    /// A scope that no longer records goes before the hop, and a new scope takes its place in the
+    /// tree: nobody hears the gone scope's task as the new scope's.
+    @Test func aGoneScopesEventsAreNotToldAsTheNextScopes() {
+        let harness = Harness()
+        var feed: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let profile = NetworkIndicatorManager(parent: harness.manager, label: "Profile")
+        let feedWatcher = Watcher()
+        let profileWatcher = Watcher()
+        feed?.addOutput(feedWatcher)
+        profile.addOutput(profileWatcher)
+        feed?.pushNetworkActivity()
+        feed?.removeOutput(feedWatcher)
+        feed = nil
+        let avatar = NetworkIndicatorManager(parent: profile, label: "Avatar")
+        harness.settle()
+        #expect(profileWatcher.events.isEmpty, "\(summary(profileWatcher.events))")
+        _ = (feed, avatar)
+    }
+
     /// One watcher on the app's manager and on a scope of it hears the scope's tasks once.
     @Test func aWatcherOnAScopeAndItsParentHearsEachEventOnce() {
         let harness = Harness()

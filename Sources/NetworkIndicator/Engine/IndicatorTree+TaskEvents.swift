@@ -10,13 +10,14 @@ extension IndicatorTree {
     struct TaskEventLog {
         /// The events logged since the last hop, in order, by the registries that record.
         let buffer = TaskEventBuffer()
-        /// For each removed node whose events wait in the buffer, the nodes whose outputs hear
-        /// it (it and its ancestors then) and its scope path, read as it went.
+        /// For each node removed while it recorded, since the last hop, the nodes whose outputs
+        /// hear it (it and its ancestors then) and its scope path, read as it went: its last
+        /// events wait in the buffer.
         var removedNodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
         /// Each task told as begun and not yet as ended: its id and its label then.
         var open: [OpenTask: (id: UInt64, label: String)] = [:]
         var nextID: UInt64 = 1
-        /// Whether some node records.
+        /// Whether some node records: while none does, the hop keeps no open task.
         var isRecording = false
         /// Whether the tree's hop was asked for the events alone (no node dirty then).
         var isHopAsked = false
@@ -102,15 +103,12 @@ extension IndicatorTree {
         }
     }
 
-    /// Whether some node still records, after a change of listeners or a node's removal. When
-    /// none does, what waits for the hop is dropped: nobody would hear it.
+    /// Whether some node still records, after a change of listeners or a node's removal. What
+    /// waits in the buffer stays for the hop: a removed scope's watcher still hears its last
+    /// events.
     mutating func refreshRecording() {
         taskEvents.isRecording = subtree(of: Self.rootID).contains { node(at: Int($0)).registry.eventLog != nil }
-        if !taskEvents.isRecording {
-            taskEvents.open.removeAll()
-            taskEvents.buffer.events.removeAll()
-            taskEvents.removedNodes.removeAll()
-        }
+        if !taskEvents.isRecording { taskEvents.open.removeAll() }
     }
 
     /// Whether the tree's hop must be enqueued for the logged events: some wait, and neither a
@@ -137,17 +135,24 @@ extension IndicatorTree {
     }
 
     /// The tree's hop takes the logged events, numbered and named as their begin named them,
-    /// with each node's hearers and scope path. Nothing is formatted here, under the lock.
+    /// with each node's hearers and scope path. The events of a node removed when it no longer
+    /// recorded are dropped (nobody listened; its index may name another node now). Nothing is
+    /// formatted here, under the lock.
     mutating func takeTaskEvents() -> TakenTaskEvents {
         taskEvents.isHopAsked = false
         guard !taskEvents.buffer.events.isEmpty else { return TakenTaskEvents() }
         let logged = taskEvents.buffer.events
-        taskEvents.buffer.events.removeAll(keepingCapacity: true)
+        taskEvents.buffer.events = []  // not `removeAll(keepingCapacity:)`: `logged` shares the storage
         var taken = TakenTaskEvents()
         for (node, entry) in logged {
             if taken.nodes[node] == nil {
-                taken.nodes[node] =
-                    taskEvents.removedNodes[node] ?? (hearers(of: node.index), scopePath(ofNodeAt: node.index))
+                if let removed = taskEvents.removedNodes[node] {
+                    taken.nodes[node] = removed
+                } else if contains(node) {
+                    taken.nodes[node] = (hearers(of: node.index), scopePath(ofNodeAt: node.index))
+                } else {
+                    continue
+                }
             }
             let key = OpenTask(node: node, reference: entry.reference)
             var record = entry.record
@@ -166,6 +171,7 @@ extension IndicatorTree {
             )
         }
         taskEvents.removedNodes.removeAll()
+        if !taskEvents.isRecording { taskEvents.open.removeAll() }
         return taken
     }
 }

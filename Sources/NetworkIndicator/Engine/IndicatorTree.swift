@@ -53,7 +53,8 @@ struct IndicatorTree {
         mutating func settle(from old: Int, time: inout EventTime, tellingSchedule: Bool, hop: inout Bool) -> Int {
             let new = activeTaskCount
             guard new != old else {
-                // A begin over a dead token's entry logs two events and moves no count.
+                // A recording node's event that moved no count may have logged some (a begin over
+                // a dead token's entry: two); the hop takes them (or finds none: a stale finish).
                 if tellingSchedule, registry.eventLog != nil { hop = schedule.hopRequested() }
                 return 0
             }

@@ -73,8 +73,8 @@ struct OutputSchedule {
     // MARK: - Events from any thread
 
     /// The task count went from `old` to `activity.count`; `true` when the caller must enqueue a
-    /// hop: on an edge no running delay absorbs, on every change while an output wants counts, and
-    /// for the first swept token (to start the sweep).
+    /// hop: on an edge no running delay absorbs, on every change while an output wants counts or
+    /// the node records task events, and for the first swept token (to start the sweep).
     mutating func tasksChanged(from old: Int, to activity: Activity, now: @autoclosure () -> TimeInterval) -> Bool {
         let new = activity.count
         var isWanted = (everyChangeHops > 0 && old != new) || (sweepInterval == nil && needsSweep(activity))

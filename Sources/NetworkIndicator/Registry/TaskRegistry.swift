@@ -113,7 +113,7 @@ struct TaskRegistry {
         }
         if slots[index].count == 1 {
             if eventLog != nil { logEnded(at: index, .finished, time: &time) }
-            removeEntry(at: index, tablePosition: position)
+            finishLoggedEntry(at: index, tablePosition: position)
         } else {
             slots[index].count -= 1
             activeTaskCount -= 1
@@ -234,7 +234,7 @@ struct TaskRegistry {
         time: inout EventTime
     ) -> Int {
         if eventLog != nil { logEnded(at: index, ending, time: &time) }
-        return removeEntry(at: index, tablePosition: tablePosition)
+        return finishLoggedEntry(at: index, tablePosition: tablePosition)
     }
 
     /// ``finishEntry(at:tablePosition:ending:time:)`` once the end is logged: the explicit
@@ -242,7 +242,7 @@ struct TaskRegistry {
     /// crosses the call (callgrind, an explicit pair: 1 239 instructions with both passed, 1 236
     /// split, 1 230 with the time read in `logEnded`, out of line; Benchmarks/README.md).
     @discardableResult
-    mutating func removeEntry(at index: Int, tablePosition: Int?) -> Int {
+    mutating func finishLoggedEntry(at index: Int, tablePosition: Int?) -> Int {
         let key = slots[index].key
         let count = slots[index].count
         let isSwept = slots[index].kind.isSwept
