@@ -47,7 +47,7 @@ extension TaskRegistry {
         let slot = pinned.slot
         guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .stale }
         if slots[Int(slot)].count == 1 {
-            if eventLog != nil { logEnded(at: Int(slot), .finished, at: time.now()) }
+            if eventLog != nil { logEnded(at: Int(slot), .finished, time: &time) }
             // Remembered for the report of a second finish (a helper's release pays nothing).
             if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
@@ -67,7 +67,7 @@ extension TaskRegistry {
         guard isPinned(pinned) else { return }
         let slot = pinned.slot
         let index = Int(slot)
-        if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released, at: time.now()) }
+        if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released, time: &time) }
         subtractTasks(ofPinned: index)
         pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)
