@@ -133,7 +133,12 @@ public final class NetworkIndicatorManager: Sendable {
     /// and never moves on Linux), with the `weight` given.
     ///
     /// - Parameters:
-    ///   - token: Any object whose lifetime (or completion) is the task's.
+    ///   - token: Any object whose lifetime (or completion) is the task's, of any class type
+    ///     (`AnyObject` and class-bound protocols' existentials included): the task is the
+    ///     object's, whatever type names it. Generic so that your object is passed as it is: boxed
+    ///     as `AnyObject` in your code, it would be retained and released around the calls, slowly
+    ///     for an object held weakly (176 instructions a pair; Benchmarks/README.md, "The token
+    ///     passed as it is").
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     ///   - progress: The task's progress, or `nil` (the default) for none.
@@ -143,8 +148,8 @@ public final class NetworkIndicatorManager: Sendable {
     ///     default, the caller's `#fileID` (a wrapper of yours passes its own caller's on).
     ///   - line: The line of `file`; leave the default, `#line`.
     @inlinable
-    public func beganNetworkTask(
-        withToken token: AnyObject,
+    public func beganNetworkTask<Object: AnyObject>(
+        withToken token: Object,
         label: String? = nil,
         progress: Progress? = nil,
         weight: Int64? = nil,
@@ -161,7 +166,7 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// Opens a task of `token`, without progress.
     @usableFromInline
-    func beginTask(withToken token: AnyObject, label: String?, site: CallSite) {
+    func beginTask<Object: AnyObject>(withToken token: Object, label: String?, site: CallSite) {
         if let opaque = ownOpaqueToken(token) { return beginTask(of: opaque, label: label, site: site) }
         driver.apply(.begin(.token(token), label: label, site: site))
     }
@@ -264,8 +269,10 @@ public final class NetworkIndicatorManager: Sendable {
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
-    /// including a different one from the begin; O(1).
-    public func finishedNetworkTask(forToken token: AnyObject) {
+    /// including a different one from the begin; O(1). Generic over the token's class, as
+    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)`` is: any static type of the
+    /// same object names the same task.
+    public func finishedNetworkTask<Object: AnyObject>(forToken token: Object) {
         let reference: TaskReference =
             if let opaque = ownOpaqueToken(token) { .pinned(opaque.pinned) } else { .key(ObjectIdentifier(token)) }
         switch driver.apply(.finish(reference)) {

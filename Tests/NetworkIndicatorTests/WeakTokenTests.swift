@@ -17,6 +17,24 @@ struct WeakTokenTests {
         #expect(weakToken.object == nil)
     }
 
+    /// The pair is generic over the token's class (so that a caller's object is passed as it is,
+    /// not boxed as `AnyObject` first); the task is the object's whatever static type names it.
+    @Test func aTokenIsTheSameTaskWhateverTypeTheCallerSeesItAs() {
+        let harness = Harness()
+        let token = ReportingToken()
+        let asAnyObject: AnyObject = token
+        let asProtocol: any ClassBoundToken = token
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.beganNetworkTask(withToken: asProtocol)
+        #expect(harness.manager.activeTaskCount == 2)
+        #expect(harness.manager.activitySnapshot().activities.map(\.taskCount) == [2], "one token, two tasks")
+        let finish: (AnyObject) -> Void = harness.manager.finishedNetworkTask(forToken:)
+        finish(asAnyObject)
+        harness.manager.finishedNetworkTask(forToken: asProtocol)
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds.isEmpty, "each finish found its task")
+    }
+
     @Test func deadTokenEndsItsTaskAtTheNextSweep() {
         let harness = Harness()
         var token: Token? = Token()
@@ -144,3 +162,6 @@ struct WeakTokenTests {
         #expect(labels == ["Token", "thumbnails"])
     }
 }
+
+private protocol ClassBoundToken: AnyObject {}
+private final class ReportingToken: ClassBoundToken {}
