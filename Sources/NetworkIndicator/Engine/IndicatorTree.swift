@@ -274,8 +274,8 @@ struct IndicatorTree {
     /// Applies `event` to the node `id` (nothing if `id` is stale) and carries the count's move up
     /// the tree: the one way a task begins or ends. The objects a `stopCounting` loads go to
     /// `keptAlive`, to release after the lock (an optional: the other events, which load none,
-    /// then release no empty array; 18 instructions an explicit pair under callgrind). Returns what the event did and whether the tree's
-    /// hop must be enqueued.
+    /// then release no empty array; 18 instructions an explicit pair under callgrind). Returns
+    /// what the event did and whether the tree's hop must be enqueued.
     @inline(__always)  // pays: every task event; the switch folds at each call site
     mutating func apply(
         _ event: TaskEvent,
@@ -283,38 +283,64 @@ struct IndicatorTree {
         time: inout EventTime,
         keepingAlive keptAlive: inout [AnyObject]?
     ) -> (TaskEvent.Outcome, Bool) {
-        changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
-            switch event {
-            case .begin(.token(let token), let label, let site):
+        // One `changeTasks` per case, each with a closure of its own: inlined at the call site
+        // with the case known, the root's and the scope's path each inline their small closure
+        // (one closure around the whole switch was left a call in the scope's path).
+        switch event {
+        case .begin(.token(let token), let label, let site):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 let kind = node.classifier.kind(of: token)
-                let key = ObjectIdentifier(token)
-                node.registry.begin(key, object: token, kind: kind, label: label, site: site, now: time.now())
+                node.registry.begin(
+                    ObjectIdentifier(token),
+                    object: token,
+                    kind: kind,
+                    label: label,
+                    site: site,
+                    now: time.now()
+                )
                 return .applied
-            case .begin(.keyed(let key, let object, let kind), let label, let site):
+            }
+        case .begin(.keyed(let key, let object, let kind), let label, let site):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.begin(key, object: object, kind: kind, label: label, site: site, now: time.now())
                 return .applied
-            case .begin(.newOpaqueToken, let label, let site):
-                return .pinned(node.registry.pin(label: label, site: site, now: time.now()))
-            case .begin(.opaqueToken(let pinned), let label, let site):
-                let begun = node.registry.beginPinned(pinned, label: label, site: site, now: time.now())
-                return begun ? .applied : .stale
-            case .begin(.counter, _, let site):
+            }
+        case .begin(.newOpaqueToken, let label, let site):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
+                .pinned(node.registry.pin(label: label, site: site, now: time.now()))
+            }
+        case .begin(.opaqueToken(let pinned), let label, let site):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
+                node.registry.beginPinned(pinned, label: label, site: site, now: time.now()) ? .applied : .stale
+            }
+        case .begin(.counter, _, let site):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.push(site: site, now: time.now())
                 return .applied
-            case .finish(let reference):
-                return node.registry.finishOne(reference, time: &time)
-            case .finishAll(let key):
+            }
+        case .finish(let reference):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
+                node.registry.finishOne(reference, time: &time)
+            }
+        case .finishAll(let key):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.finishAll(key, time: &time)
                 return .applied
-            case .release(let pinned):
+            }
+        case .release(let pinned):
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.release(pinned, time: &time)
                 return .applied
-            case .stopCounting(let key, let object):
-                var loaded: [AnyObject] = []
-                defer { keptAlive = loaded }
-                return node.registry.stopCounting(key, object: object, keepingAlive: &loaded, time: &time)
-            case .pop:
-                return node.registry.pop(time: &time) ? .applied : .stale
+            }
+        case .stopCounting(let key, let object):
+            var loaded: [AnyObject] = []
+            defer { keptAlive = loaded }
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
+                node.registry.stopCounting(key, object: object, keepingAlive: &loaded, time: &time)
+            }
+        case .pop:
+            return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
+                node.registry.pop(time: &time) ? .applied : .stale
             }
         }
     }
@@ -366,21 +392,4 @@ enum TaskEvent {
     case stopCounting(ObjectIdentifier, object: AnyObject)
     /// One counted task ends; `.stale` if none is open.
     case pop
-}
-
-/// The time of one event, read at most once and only when asked: a reading taken before the lock
-/// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand.
-struct EventTime {
-    private var reading: TimeInterval?
-
-    init(preread: TimeInterval?) {
-        reading = preread
-    }
-
-    mutating func now() -> TimeInterval {
-        if let reading { return reading }
-        let now = CoarseClock.now
-        reading = now
-        return now
-    }
 }

@@ -28,3 +28,21 @@ enum CoarseClock {
         #endif
     }
 }
+
+/// The time of one event, read at most once and only when asked: a reading taken before the lock
+/// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand. In seconds,
+/// a `TimeInterval` (Foundation is not imported here).
+struct EventTime {
+    private var reading: Double?
+
+    init(preread: Double?) {
+        reading = preread
+    }
+
+    mutating func now() -> Double {
+        if let reading { return reading }
+        let now = CoarseClock.now
+        reading = now
+        return now
+    }
+}
