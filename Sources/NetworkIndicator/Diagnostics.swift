@@ -8,10 +8,10 @@ public import Foundation
 public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Equatable {
-        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)`` for a token with no open
+        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)-(Object)`` for a token with no open
         /// task: never begun, already finished, or ended by a reset. Ignored.
         case unknownFinish
-        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)`` found the tasks of a token
+        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)-(Object)`` found the tasks of a token
         /// that is already deallocated (or running its `deinit`) at that address. Those tasks
         /// end; the call ends nothing else.
         case finishAfterTokenDeath

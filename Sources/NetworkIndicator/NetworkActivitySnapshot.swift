@@ -17,7 +17,7 @@ public import Foundation
 public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     /// How a task was begun.
     public enum Kind: String, Sendable, Equatable {
-        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)``: held weakly, swept.
+        /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)``: held weakly, swept.
         case weakToken
         /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:file:line:)`` (or scoped activity): ends with
         /// its ``NetworkActivityToken``.

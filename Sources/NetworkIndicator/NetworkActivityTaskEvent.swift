@@ -20,7 +20,7 @@ public enum NetworkActivityTaskEvent: Sendable, Equatable, CustomStringConvertib
 
     /// How a task ended.
     public enum Ending: String, Sendable, Equatable {
-        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)``, a pop, a group's operation
+        /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)-(Object)``, a pop, a group's operation
         /// finished, a load or `URLSessionTask` done, a completion-reporting token that said so.
         case finished
         /// Its ``NetworkActivityToken`` was released (or its scoped work ended).

@@ -4,7 +4,7 @@
 /// The task lasts exactly as long as the token: when the last reference to it goes away its
 /// `deinit` ends the task at once, on whichever thread released it. Store it next to the work
 /// (in the object that owns the request, or a local that lives across the `await`), and let it
-/// go when the work is done. Passing it to ``NetworkIndicatorManager/finishedNetworkTask(forToken:)``
+/// go when the work is done. Passing it to ``NetworkIndicatorManager/finishedNetworkTask(forToken:)-(Object)``
 /// ends the task earlier; releasing it afterwards does nothing more.
 ///
 /// The token keeps its manager alive. It is `Sendable`: it may be created, moved and released

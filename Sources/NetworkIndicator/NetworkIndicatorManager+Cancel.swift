@@ -28,7 +28,7 @@ extension NetworkIndicatorManager {
     /// that ended, so the ancestors' indicators follow, after their delays.
     ///
     /// A finish that arrives afterwards for a cancelled task (an `Operation`'s completion
-    /// calling ``finishedNetworkTask(forToken:)``, a group's ``NetworkActivityGroup/operationFinished()``)
+    /// calling ``finishedNetworkTask(forToken:)-(Object)``, a group's ``NetworkActivityGroup/operationFinished()``)
     /// is absorbed silently, as long as the token lives: the work was cancelled, not misused. It
     /// is absorbed first even when the same token or group has begun new work since (a refresh
     /// that restarts at once), so the new work stays counted until its own finish.

@@ -109,7 +109,7 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// Begins a task that lasts until `token` is deallocated, reports itself finished (see
     /// ``NetworkActivityCompletionReporting``), or is passed to
-    /// ``finishedNetworkTask(forToken:)``.
+    /// ``finishedNetworkTask(forToken:)-(Object)``.
     ///
     /// ```swift
     /// manager.beganNetworkTask(withToken: operation)                      // the card's pattern
@@ -133,12 +133,12 @@ public final class NetworkIndicatorManager: Sendable {
     /// and never moves on Linux), with the `weight` given.
     ///
     /// - Parameters:
-    ///   - token: Any object whose lifetime (or completion) is the task's, of any class type
-    ///     (`AnyObject` and class-bound protocols' existentials included): the task is the
-    ///     object's, whatever type names it. Generic so that your object is passed as it is: boxed
-    ///     as `AnyObject` in your code, it would be retained and released around the calls, slowly
-    ///     for an object held weakly (176 instructions a pair; Benchmarks/README.md, "The token
-    ///     passed as it is").
+    ///   - token: Any object whose lifetime (or completion) is the task's: the task is the
+    ///     object's, whatever type names it. Generic so that your object is passed as it is:
+    ///     converted to `AnyObject` in your code, it would be retained and released around the
+    ///     calls, slowly for an object held weakly (175 instructions a pair; Benchmarks/README.md,
+    ///     "The token passed as it is"). A token that only `AnyObject` can type takes the
+    ///     `AnyObject` form of this method.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
     ///     type. Only the label given with the token's first open task is kept.
     ///   - progress: The task's progress, or `nil` (the default) for none.
@@ -162,6 +162,25 @@ public final class NetworkIndicatorManager: Sendable {
         let site = CallSite(fileID: file, line: line)
         guard let progress else { return beginTask(withToken: token, label: label, site: site) }
         beginTask(withToken: token, label: label, progress: progress, weight: weight, site: site)
+    }
+
+    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` for a token that your code
+    /// holds only as `AnyObject`'s kind of value: an expression that only `AnyObject` types (two
+    /// unrelated classes behind `? :`), or, in the Swift 5 language mode, a class-bound protocol's
+    /// existential (`any P`), which the generic form cannot open there. The same task, the same
+    /// rules, from any thread; the compiler picks the generic form wherever it can, since this
+    /// one costs the caller a retain and a release of `token`.
+    @_disfavoredOverload
+    public func beganNetworkTask(
+        withToken token: AnyObject,
+        label: String? = nil,
+        progress: Progress? = nil,
+        weight: Int64? = nil,
+        file: StaticString = #fileID,
+        line: UInt = #line
+    ) {
+        // The generic form, with `Object` == `AnyObject`: this one is disfavored.
+        beganNetworkTask(withToken: token, label: label, progress: progress, weight: weight, file: file, line: line)
     }
 
     /// Opens a task of `token`, without progress.
@@ -197,7 +216,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// ```
     ///
     /// Hold the token for as long as the work runs; releasing the last reference ends the task
-    /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)`` ends it
+    /// at once (no sweep is needed). Passing it to ``finishedNetworkTask(forToken:)-(Object)`` ends it
     /// earlier. Safe from any thread; O(1).
     ///
     /// With a `progress`, the task's units roll up into ``progressSnapshot()``
@@ -270,7 +289,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1). Generic over the token's class, as
-    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)`` is: any static type of the
+    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` is: any static type of the
     /// same object names the same task.
     public func finishedNetworkTask<Object: AnyObject>(forToken token: Object) {
         let reference: TaskReference =
@@ -284,6 +303,14 @@ public final class NetworkIndicatorManager: Sendable {
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }
+    }
+
+    /// ``finishedNetworkTask(forToken:)-(Object)`` for a token that your code holds only as `AnyObject`'s
+    /// kind of value; see ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(AnyObject,_,_,_,_,_)``.
+    /// The same task, the same rules, from any thread.
+    @_disfavoredOverload
+    public func finishedNetworkTask(forToken token: AnyObject) {
+        finishedNetworkTask(forToken: token)  // the generic form: this one is disfavored
     }
 
     // MARK: - State

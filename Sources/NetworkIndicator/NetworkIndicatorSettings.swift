@@ -52,7 +52,7 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
     /// Seconds between sweeps for dead or finished tokens. Default `1.0`.
     ///
     /// The sweep runs on the main queue only while tokens passed to
-    /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)`` are tracked
+    /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` are tracked
     /// (or while ``staleTaskThreshold`` is set and any task is active); it stops when none are
     /// left. A value that is not a positive finite number is replaced by `1.0` and reported.
     public var completionCheckInterval: TimeInterval

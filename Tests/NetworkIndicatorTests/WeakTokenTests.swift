@@ -35,6 +35,22 @@ struct WeakTokenTests {
         #expect(harness.diagnostics.kinds.isEmpty, "each finish found its task")
     }
 
+    /// A token that only `AnyObject` names (two unrelated classes behind one expression) takes
+    /// the pair's `AnyObject` form, as does a class-bound protocol's existential in the Swift 5
+    /// language mode, where the generic form cannot open it.
+    @Test func aTokenTypedOnlyAsAnyObjectStillBeginsAndFinishes() {
+        let harness = Harness()
+        let first = Token()
+        let second = ReportingToken()
+        for useFirst in [true, false] {
+            harness.manager.beganNetworkTask(withToken: useFirst ? first : second, label: "either")
+        }
+        #expect(harness.manager.activitySnapshot().activities.map(\.label).sorted() == ["either", "either"])
+        for useFirst in [true, false] { harness.manager.finishedNetworkTask(forToken: useFirst ? first : second) }
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.kinds.isEmpty)
+    }
+
     @Test func deadTokenEndsItsTaskAtTheNextSweep() {
         let harness = Harness()
         var token: Token? = Token()
