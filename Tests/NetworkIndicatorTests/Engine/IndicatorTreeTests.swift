@@ -316,6 +316,21 @@ struct IndicatorTreeTests {
         #expect(tree.activeTaskCount(of: IndicatorTree.rootID) == 0)
     }
 
+    /// Nor does another tree's id whose generation is ahead of this tree's node at that index:
+    /// only the node's own generation names it.
+    @Test func anIdAheadOfTheNodesGenerationFindsNothing() {
+        var other = Family()
+        var time = at(0)
+        _ = other.tree.removeNode(other.sibling, time: &time)
+        let ahead = other.tree.addNode(childOf: other.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
+        let family = Family()
+        #expect(ahead.index == family.sibling.index && ahead.generation > family.sibling.generation)
+        var tree = family.tree
+        #expect(!tree.contains(ahead))
+        #expect(!tree.apply(.begin(.counter, label: nil, site: .none), in: ahead, time: &time).1)
+        #expect(tree[family.sibling].activeTaskCount == 0)
+    }
+
     @Test func aRemovedRootFindsNothing() {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         var time = at(0)
@@ -347,5 +362,32 @@ struct IndicatorTreeTests {
         )
         let (answer, _) = family.tree.finishSweep(family.child, completed: [], now: 1)
         #expect(answer?.node == family.child)
+    }
+
+    /// The sweep's last step ends a token that reported completion only if its key's entry is
+    /// still that token's: an entry another owner took under the key meanwhile stays open.
+    @Test func theSweepsLastStepLeavesAnEntryAnotherOwnerTookMeanwhile() {
+        var family = Family()
+        var time = at(0)
+        let finished = Operation()
+        let key = ObjectIdentifier(finished)
+        _ = family.tree.apply(.begin(.token(finished), label: nil, site: .none), in: family.child, time: &time)
+        // Between the sweep's steps (its middle reads `isFinished` outside the lock), the token's
+        // task ends and another owner begins under the same key.
+        _ = family.tree.apply(.finish(.key(key)), in: family.child, time: &time)
+        let other = Work()
+        _ = family.tree.apply(
+            .begin(.keyed(key, object: other, kind: .load), label: nil, site: .none),
+            in: family.child,
+            time: &time
+        )
+        _ = family.tree.finishSweep(family.child, completed: [(key: key, object: finished)], now: 1)
+        #expect(family.count(family.child) == 1)
+        #expect(family.count(family.root) == 1)
+        // Once the other owner's task has ended and the token begun again, the step ends the token's.
+        _ = family.tree.apply(.finish(.key(key)), in: family.child, time: &time)
+        _ = family.tree.apply(.begin(.token(finished), label: nil, site: .none), in: family.child, time: &time)
+        _ = family.tree.finishSweep(family.child, completed: [(key: key, object: finished)], now: 2)
+        #expect(family.count(family.child) == 0)
     }
 }
