@@ -46,6 +46,7 @@ struct IdentityTable {
     }
 
     /// Where `key` lies, if it is there, until the table next changes: a lookup then a removal probes once.
+    @inline(__always)  // pays: every explicit begin or finish (Benchmarks/README.md, "The token passed as it is")
     func position(of key: ObjectIdentifier) -> Int? {
         var index = home(of: key)
         while let found = slots[index].key {
@@ -61,6 +62,7 @@ struct IdentityTable {
     }
 
     /// The value stored for `key`; if none, stores `newValue` (in the same probe) and returns `nil`.
+    @inline(__always)  // pays: every explicit begin or finish (Benchmarks/README.md, "The token passed as it is")
     mutating func value(for key: ObjectIdentifier, insertingIfAbsent newValue: Int32) -> Int32? {
         if count >= keyLimit { grow() }
         var index = home(of: key)
@@ -89,6 +91,7 @@ struct IdentityTable {
     }
 
     /// Removes the key at `position` (from ``position(of:)``).
+    @inline(__always)  // pays: every explicit begin or finish (Benchmarks/README.md, "The token passed as it is")
     mutating func remove(at position: Int) {
         let mask = mask
         // Shift later members of the probe run back into the hole: no tombstones.

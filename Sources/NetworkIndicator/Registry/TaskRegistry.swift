@@ -242,6 +242,7 @@ struct TaskRegistry {
     /// crosses the call (callgrind, an explicit pair: 1 239 instructions with both passed, 1 236
     /// split, 1 230 with the time read in `logEnded`, out of line; Benchmarks/README.md).
     @discardableResult
+    @inline(__always)  // pays: every explicit finish (Benchmarks/README.md, "The token passed as it is")
     mutating func finishLoggedEntry(at index: Int, tablePosition: Int?) -> Int {
         let key = slots[index].key
         let count = slots[index].count
