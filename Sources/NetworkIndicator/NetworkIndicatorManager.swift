@@ -164,12 +164,13 @@ public final class NetworkIndicatorManager: Sendable {
         beginTask(withToken: token, label: label, progress: progress, weight: weight, site: site)
     }
 
-    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` for a token that your code
-    /// holds only as `AnyObject`'s kind of value: an expression that only `AnyObject` types (two
-    /// unrelated classes behind `? :`), or, in the Swift 5 language mode, a class-bound protocol's
-    /// existential (`any P`), which the generic form cannot open there. The same task, the same
-    /// rules, from any thread; the compiler picks the generic form wherever it can, since this
-    /// one costs the caller a retain and a release of `token`.
+    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` for a
+    /// token the generic form cannot take: an expression that only `AnyObject` types (two
+    /// unrelated classes behind `? :`), a class-bound protocol's existential (`any P`) in the
+    /// Swift 5 language mode, which does not open it there, or the method as a function value
+    /// without a written type. The same task, the same rules, from any thread. Marked
+    /// `@_disfavoredOverload`, so that the compiler picks the generic form wherever it fits (a value
+    /// typed `AnyObject` included): this one costs the caller a retain and a release of `token`.
     @_disfavoredOverload
     public func beganNetworkTask(
         withToken token: AnyObject,
@@ -305,8 +306,8 @@ public final class NetworkIndicatorManager: Sendable {
         }
     }
 
-    /// ``finishedNetworkTask(forToken:)-(Object)`` for a token that your code holds only as `AnyObject`'s
-    /// kind of value; see ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(AnyObject,_,_,_,_,_)``.
+    /// ``finishedNetworkTask(forToken:)-(Object)`` for a token the generic form cannot take; see
+    /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(AnyObject,_,_,_,_,_)``.
     /// The same task, the same rules, from any thread.
     @_disfavoredOverload
     public func finishedNetworkTask(forToken token: AnyObject) {

@@ -365,7 +365,9 @@ struct IndicatorTreeTests {
     }
 
     /// The sweep's last step ends a token that reported completion only if its key's entry is
-    /// still that token's: an entry another owner took under the key meanwhile stays open.
+    /// still that token's: an entry another owner took under the key meanwhile stays open. A rule
+    /// of the tree value, whatever its callers do; no caller makes this state today (every key is
+    /// its own object's identifier, and the sweep holds the token across its steps).
     @Test func theSweepsLastStepLeavesAnEntryAnotherOwnerTookMeanwhile() {
         var family = Family()
         var time = at(0)
@@ -373,7 +375,7 @@ struct IndicatorTreeTests {
         let key = ObjectIdentifier(finished)
         _ = family.tree.apply(.begin(.token(finished), label: nil, site: .none), in: family.child, time: &time)
         // Between the sweep's steps (its middle reads `isFinished` outside the lock), the token's
-        // task ends and another owner begins under the same key.
+        // task ends and another owner begins under the same key (a key no real owner would use).
         _ = family.tree.apply(.finish(.key(key)), in: family.child, time: &time)
         let other = Work()
         _ = family.tree.apply(
