@@ -21,7 +21,7 @@ struct WeakTokenTests {
     /// not boxed as `AnyObject` first); the task is the object's whatever static type names it.
     @Test func aTokenIsTheSameTaskWhateverTypeTheCallerSeesItAs() {
         let harness = Harness()
-        let token = ReportingToken()
+        let token = ProtocolBoundToken()
         let asAnyObject: AnyObject = token
         let asProtocol: any ClassBoundToken = token
         harness.manager.beganNetworkTask(withToken: token)
@@ -41,7 +41,7 @@ struct WeakTokenTests {
     @Test func aTokenTypedOnlyAsAnyObjectStillBeginsAndFinishes() {
         let harness = Harness()
         let first = Token()
-        let second = ReportingToken()
+        let second = ProtocolBoundToken()
         for useFirst in [true, false] {
             harness.manager.beganNetworkTask(withToken: useFirst ? first : second, label: "either")
         }
@@ -180,4 +180,4 @@ struct WeakTokenTests {
 }
 
 private protocol ClassBoundToken: AnyObject {}
-private final class ReportingToken: ClassBoundToken {}
+private final class ProtocolBoundToken: ClassBoundToken {}
