@@ -33,16 +33,18 @@ enum CoarseClock {
 /// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand. In seconds,
 /// a `TimeInterval` (Foundation is not imported here).
 struct EventTime {
-    private var reading: Double?
+    /// The reading, or NaN until read (a scheduler's `now` that is NaN reads the coarse clock
+    /// instead). A `Double`, not an optional: it crosses the registry's calls `inout`, where an
+    /// optional's tag costs every pair (Benchmarks/README.md, "Checks kept inline").
+    private var reading: Double
 
     init(preread: Double?) {
-        reading = preread
+        reading = preread ?? .nan
     }
 
     mutating func now() -> Double {
-        if let reading { return reading }
-        let now = CoarseClock.now
-        reading = now
-        return now
+        if !reading.isNaN { return reading }
+        reading = CoarseClock.now
+        return reading
     }
 }

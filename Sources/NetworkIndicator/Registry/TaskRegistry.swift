@@ -358,8 +358,14 @@ enum TaskKind: UInt8, Sendable {
     /// held weakly so that a cancel reaches it.
     case load
 
-    /// Whether the entry holds a weak reference that the sweep must check.
-    var isSwept: Bool { self == .token || self == .completionReportingToken }
+    /// Whether the entry holds a weak reference that the sweep must check. A `switch`, which
+    /// inlines where two `==` were left a call (Benchmarks/README.md, "Checks kept inline").
+    var isSwept: Bool {
+        switch self {
+        case .token, .completionReportingToken: true
+        case .opaqueToken, .group, .load: false
+        }
+    }
 
     /// Whether the entry holds a weak reference (cleared when its slot is freed).
     var holdsObject: Bool { self != .opaqueToken }
@@ -371,13 +377,19 @@ struct TokenClassifier {
     private var lastType: ObjectIdentifier?
     private var lastTypeReportsCompletion = false
 
+    @inline(__always)  // pays: every explicit begin, a scope's too (Benchmarks/README.md, "Checks kept inline")
     mutating func kind(of token: AnyObject) -> TaskKind {
         let type = ObjectIdentifier(Swift.type(of: token))
-        if type != lastType {
-            lastType = type
-            lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
-        }
+        if type != lastType { learn(type, from: token) }
         return lastTypeReportsCompletion ? .completionReportingToken : .token
+    }
+
+    /// The conformance check, kept out of ``kind(of:)`` so that the rest inlines into every
+    /// begin (Benchmarks/README.md, "Checks kept inline"); it runs when the token type changes.
+    @inline(never)
+    private mutating func learn(_ type: ObjectIdentifier, from token: AnyObject) {
+        lastType = type
+        lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
     }
 }
 
