@@ -51,8 +51,8 @@ extension TaskRegistry {
             // Remembered for the report of a second finish (a helper's release pays nothing).
             if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
             // The slot stays pinned (`hasLabel` is read only while it has tasks).
-            subtractTasks(ofPinned: Int(slot))
             slots[Int(slot)].count = 0
+            activeTaskCount -= 1
         } else {
             slots[Int(slot)].count -= 1
             activeTaskCount -= 1
@@ -68,7 +68,8 @@ extension TaskRegistry {
         let slot = pinned.slot
         let index = Int(slot)
         if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released, time: &time) }
-        subtractTasks(ofPinned: index)
+        activeTaskCount -= slots[index].count
+        if slots[index].hasLabel { labels.end(.pinned(pinned), remembering: false) }
         pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
@@ -79,15 +80,6 @@ extension TaskRegistry {
         let index = Int(pinned.slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
             && slots[index].generation == pinned.generation
-    }
-
-    /// Takes the tasks of the pinned entry at `index` out of the count and drops its label; the
-    /// caller writes the entry (its count, or ``Entry/unpin(next:)``).
-    private mutating func subtractTasks(ofPinned index: Int) {
-        activeTaskCount -= slots[index].count
-        if slots[index].hasLabel {
-            labels.end(.pinned(PinnedSlot(slot: Int32(index), generation: slots[index].generation)), remembering: false)
-        }
     }
 
     /// Takes the slot at the head of the free list, or appends one; the caller fills it.
