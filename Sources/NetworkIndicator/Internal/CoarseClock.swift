@@ -33,9 +33,8 @@ enum CoarseClock {
 /// (a scheduler other than ``MainQueueScheduler``), or the coarse clock on demand. In seconds,
 /// a `TimeInterval` (Foundation is not imported here).
 struct EventTime {
-    /// The reading, or NaN until read (a scheduler's `now` that is NaN reads the coarse clock
-    /// instead). A `Double`, not an optional: it crosses the registry's calls `inout`, where an
-    /// optional's tag costs every pair (Benchmarks/README.md, "Checks kept inline").
+    /// The reading, or NaN until read (a NaN preread, out of the scheduler's contract, reads the
+    /// coarse clock). Not an optional: it crosses the registry's calls `inout` (Benchmarks/README.md).
     private var reading: Double
 
     init(preread: Double?) {

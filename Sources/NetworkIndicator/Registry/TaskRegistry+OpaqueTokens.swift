@@ -42,21 +42,19 @@ extension TaskRegistry {
         return true
     }
 
-    /// Ends one task of the opaque token pinned at `slot` in `generation`; the slot stays pinned.
+    /// Ends one task of the opaque token `pinned` names; the slot stays pinned. `.stale` if the
+    /// pair is stale or the token has no open task.
     mutating func finishPinned(_ pinned: PinnedSlot, time: inout EventTime) -> TaskEvent.Outcome {
-        let slot = pinned.slot
-        guard isPinned(pinned), slots[Int(slot)].count > 0 else { return .stale }
-        if slots[Int(slot)].count == 1 {
-            if eventLog != nil { logEnded(at: Int(slot), .finished, time: &time) }
-            // Remembered for the report of a second finish (a helper's release pays nothing).
-            if slots[Int(slot)].hasLabel { labels.end(.pinned(pinned)) }
-            // The slot stays pinned (`hasLabel` is read only while it has tasks).
-            slots[Int(slot)].count = 0
-            activeTaskCount -= 1
-        } else {
-            slots[Int(slot)].count -= 1
-            activeTaskCount -= 1
+        let index = Int(pinned.slot)
+        guard isPinned(pinned), slots[index].count > 0 else { return .stale }
+        if slots[index].count == 1 {
+            if eventLog != nil { logEnded(at: index, .finished, time: &time) }
+            // Remembered for the report of a second finish (a helper's release pays nothing). The
+            // entry keeps `hasLabel`: the release's `labels.end` then finds nothing open.
+            if slots[index].hasLabel { labels.end(.pinned(pinned)) }
         }
+        slots[index].count -= 1
+        activeTaskCount -= 1
         return .applied
     }
 

@@ -358,8 +358,8 @@ enum TaskKind: UInt8, Sendable {
     /// held weakly so that a cancel reaches it.
     case load
 
-    /// Whether the entry holds a weak reference that the sweep must check. A `switch`, which
-    /// inlines where two `==` were left a call (Benchmarks/README.md, "Checks kept inline").
+    /// Whether the entry holds a weak reference that the sweep must check. A `switch`: it inlines
+    /// (Benchmarks/README.md, "Checks kept inline").
     var isSwept: Bool {
         switch self {
         case .token, .completionReportingToken: true
