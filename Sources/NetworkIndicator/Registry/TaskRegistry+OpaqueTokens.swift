@@ -1,5 +1,12 @@
 import Foundation
 
+/// What the registry issues to a new opaque token: its slot and the slot's generation, which name
+/// the token's entry until the token is released, then nothing.
+struct PinnedSlot: Hashable, Sendable {
+    let slot: Int32
+    let generation: UInt32
+}
+
 /// Opaque tokens: a ``NetworkActivityToken`` of this manager is not in the identity table.
 /// ``pin(label:now:)`` issues it a slot and the slot's generation (a ``PinnedSlot``); the slot stays
 /// **pinned** until the token is released: nothing else takes it and no compaction moves it, so

@@ -358,8 +358,7 @@ enum TaskKind: UInt8, Sendable {
     /// held weakly so that a cancel reaches it.
     case load
 
-    /// Whether the entry holds a weak reference that the sweep must check. A `switch`: it inlines
-    /// (Benchmarks/README.md, "Checks kept inline").
+    /// Whether the entry holds a weak reference that the sweep must check (a `switch`: it inlines).
     var isSwept: Bool {
         switch self {
         case .token, .completionReportingToken: true
@@ -384,20 +383,12 @@ struct TokenClassifier {
         return lastTypeReportsCompletion ? .completionReportingToken : .token
     }
 
-    /// The conformance check, kept out of ``kind(of:)`` so that the rest inlines into every
-    /// begin (Benchmarks/README.md, "Checks kept inline"); it runs when the token type changes.
+    /// The conformance check, when the token type changes, out of ``kind(of:)`` so that it inlines.
     @inline(never)
     private mutating func learn(_ type: ObjectIdentifier, from token: AnyObject) {
         lastType = type
         lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
     }
-}
-
-/// What the registry issues to a new opaque token: its slot and the slot's generation, which name
-/// the token's entry until the token is released, then nothing.
-struct PinnedSlot: Hashable, Sendable {
-    let slot: Int32
-    let generation: UInt32
 }
 
 /// The one way to name a task's token in the engine: a caller's token by its identity, or an
