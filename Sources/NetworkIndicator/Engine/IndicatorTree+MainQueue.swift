@@ -28,14 +28,12 @@ extension IndicatorTree {
         return answers
     }
 
-    /// The delay timer of `generation` of `id` fired; `nil` if it is stale.
-    mutating func delayTimerFired(_ id: NodeID, generation: UInt64, now: TimeInterval) -> Answer? {
+    /// The delay timer of `id` fired; `nil` if `id` is stale.
+    mutating func delayTimerFired(_ id: NodeID, now: TimeInterval) -> Answer? {
         guard contains(id) else { return nil }
         return withNode(Int(id.index)) { node in
             let activity = node.activity(count: node.activeTaskCount)
-            return node.schedule.delayTimerFired(generation: generation, activity, now: now).map {
-                Answer(node: id, reconciliation: $0)
-            }
+            return Answer(node: id, reconciliation: node.schedule.delayTimerFired(activity, now: now))
         }
     }
 

@@ -269,7 +269,7 @@ final class OutputDelivery {
             let answers = tree.withLock { tree in
                 var answers: [IndicatorTree.Answer] = []
                 for delay in delays {
-                    if let answer = tree.delayTimerFired(delay.node, generation: delay.generation, now: now) {
+                    if let answer = tree.delayTimerFired(delay.node, now: now) {
                         answers.append(answer)
                     }
                 }

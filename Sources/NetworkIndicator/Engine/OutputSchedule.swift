@@ -25,23 +25,11 @@ struct OutputSchedule {
         case progressPoll, slowActivity
     }
 
-    /// A change to one timer, with a new generation: a firing that carries an older one is stale.
-    enum TimerChange: Equatable {
-        case start(after: TimeInterval, repeating: TimeInterval?, generation: UInt64)
-        case cancel
-
-        /// How late the scheduler may run a started timer, so that it can coalesce wake-ups: a
-        /// tenth of a repeating timer's interval, or of a one-shot's delay but at most 50 ms.
-        var leeway: TimeInterval {
-            guard case .start(let delay, let interval, _) = self else { return 0 }
-            return interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
-        }
-    }
-
     /// What a reconcile asks ``OutputDelivery`` to do, after the lock.
     struct Reconciliation: Equatable {
-        /// For each timer, its change (a `.start` replaces a running timer).
-        var timerChanges: [TimerKind: TimerChange] = [:]
+        /// For each timer, its change (a `.start` replaces a running timer; the sweep's repeats at
+        /// its delay, see ``TreeDeadlines/apply(_:of:now:)``).
+        var timerChanges: [TimerKind: VisibilityPolicy.TimerAction] = [:]
         /// The new visibility, when it differs from the last one reported.
         var visibility: Bool?
         /// The new task count, when it changed and an output wants counts.
@@ -63,7 +51,6 @@ struct OutputSchedule {
     /// `countObserverCount`, plus one while the node records task events, which the hop takes
     /// (`IndicatorTree+TaskEvents.swift`): while it is not 0, every count change needs a hop.
     private var everyChangeHops = 0
-    private var generations: [TimerKind: UInt64] = [:]
     /// The interval of the running sweep timer; `nil` while none runs.
     private(set) var sweepInterval: TimeInterval?
     /// What the last reconcile reported to the outputs.
@@ -144,13 +131,14 @@ struct OutputSchedule {
         return update(activity, now: now)
     }
 
-    /// The delay timer of `generation` fired; `nil` if it is stale (cancelled or replaced since).
-    mutating func delayTimerFired(generation: UInt64, _ activity: Activity, now: TimeInterval) -> Reconciliation? {
-        guard generation == generations[.delay] else { return nil }
+    /// The delay timer fired. A late firing of a timer cancelled or replaced since cannot come
+    /// (``TreeDeadlines`` drops it with the change), and would change nothing if it did: the
+    /// policy measures every delay from its own state (``VisibilityPolicy/timerFired(now:)``).
+    mutating func delayTimerFired(_ activity: Activity, now: TimeInterval) -> Reconciliation {
         var reconciliation = update(activity, now: now) { $0.timerFired(now: now) }
         if reconciliation.timerChanges[.delay] == nil {
             // The one-shot timer is spent: release it.
-            reconciliation.timerChanges[.delay] = change(.delay, to: nil)
+            reconciliation.timerChanges[.delay] = .cancel
         }
         return reconciliation
     }
@@ -196,29 +184,18 @@ struct OutputSchedule {
         if needsSweep(activity) {
             if sweepInterval != settings.completionCheckInterval {
                 sweepInterval = settings.completionCheckInterval
-                reconciliation.timerChanges[.sweep] = change(.sweep, to: settings.completionCheckInterval)
+                reconciliation.timerChanges[.sweep] = .start(after: settings.completionCheckInterval)
             }
         } else if sweepInterval != nil {
             sweepInterval = nil
-            reconciliation.timerChanges[.sweep] = change(.sweep, to: nil)
+            reconciliation.timerChanges[.sweep] = .cancel
         }
         report(count: activity.count, into: &reconciliation)
         return reconciliation
     }
 
-    private mutating func apply(_ actions: VisibilityPolicy.Actions, to reconciliation: inout Reconciliation) {
-        switch actions.timer {
-        case .start(let delay): reconciliation.timerChanges[.delay] = change(.delay, to: delay)
-        case .cancel: reconciliation.timerChanges[.delay] = change(.delay, to: nil)
-        case nil: break
-        }
-    }
-
-    /// A new generation for `timer`: a start after `interval` (repeating for the sweep), or a cancel for `nil`.
-    private mutating func change(_ timer: TimerKind, to interval: TimeInterval?) -> TimerChange {
-        generations[timer, default: 0] &+= 1
-        guard let interval else { return .cancel }
-        return .start(after: interval, repeating: timer == .sweep ? interval : nil, generation: generations[timer]!)
+    private func apply(_ actions: VisibilityPolicy.Actions, to reconciliation: inout Reconciliation) {
+        if let timer = actions.timer { reconciliation.timerChanges[.delay] = timer }
     }
 
     private mutating func report(count: Int, into reconciliation: inout Reconciliation) {
@@ -255,10 +232,12 @@ struct VisibilityPolicy: Equatable, Sendable {
         case delayingHide
     }
 
+    /// A change to one timer: the policy's delay timer, or the schedule's sweep
+    /// (``OutputSchedule/Reconciliation/timerChanges``).
     enum TimerAction: Equatable, Sendable {
         /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired(now:)`` on firing.
         case start(after: TimeInterval)
-        /// Cancel the running timer; a late firing must be ignored.
+        /// Cancel the running timer.
         case cancel
     }
 

@@ -10,8 +10,8 @@ struct TreeDeadlines {
     struct Deadline {
         let node: IndicatorTree.NodeID
         let kind: OutputSchedule.TimerKind
-        /// The schedule's generation of the timer (a delay's firing carries it), or the one a
-        /// call's target gave (``DeadlineTarget/deadlineFired(generation:)`` hears it back).
+        /// The generation a call's target gave (``DeadlineTarget/deadlineFired(generation:)``
+        /// hears it back); 0 for a schedule's timer.
         let generation: UInt64
         var due: TimeInterval
         let interval: TimeInterval?
@@ -35,27 +35,32 @@ struct TreeDeadlines {
     private(set) var generation: UInt64 = 0
 
     /// Applies a schedule's timer changes for `node` at `now`: each started timer replaces the
-    /// one of its kind, each cancelled one leaves.
+    /// one of its kind (the sweep repeats at its delay), each cancelled one leaves.
     mutating func apply(
-        _ changes: [OutputSchedule.TimerKind: OutputSchedule.TimerChange],
+        _ changes: [OutputSchedule.TimerKind: VisibilityPolicy.TimerAction],
         of node: IndicatorTree.NodeID,
         now: TimeInterval
     ) {
         for (kind, change) in changes {
             pending.removeAll { $0.node == node && $0.kind == kind }
-            guard case .start(let delay, let interval, let generation) = change else { continue }
-            let due = now + max(delay, 0)
-            pending.append(
-                Deadline(
-                    node: node,
-                    kind: kind,
-                    generation: generation,
-                    due: due,
-                    interval: interval,
-                    leeway: change.leeway
-                )
+            guard case .start(let delay) = change else { continue }
+            let interval = kind == .sweep ? delay : nil
+            let deadline = Deadline(
+                node: node,
+                kind: kind,
+                generation: 0,
+                due: now + max(delay, 0),
+                interval: interval,
+                leeway: Self.leeway(delay: delay, repeating: interval)
             )
+            pending.append(deadline)
         }
+    }
+
+    /// How late the scheduler may run a timer, so that it can coalesce wake-ups: a tenth of a
+    /// repeating timer's interval, or of a one-shot's delay but at most 50 ms.
+    static func leeway(delay: TimeInterval, repeating interval: TimeInterval?) -> TimeInterval {
+        interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
     }
 
     /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given, in

@@ -18,18 +18,6 @@ struct OutputScheduleTests {
         schedule.tasksChanged(from: old, to: activity(new, weak: weak), now: now)
     }
 
-    /// A timer may run a tenth of its interval late (the sweep), or a tenth of its delay but at
-    /// most 50 ms (the delay timer, whose firing the user sees).
-    @Test func aTimersLeewayIsATenthAndADelaysAtMostFiftyMilliseconds() {
-        func leeway(_ delay: TimeInterval, repeating: TimeInterval?) -> TimeInterval {
-            OutputSchedule.TimerChange.start(after: delay, repeating: repeating, generation: 1).leeway
-        }
-        #expect(abs(leeway(2, repeating: 2) - 0.2) < 1e-12)
-        #expect(abs(leeway(0.3, repeating: nil) - 0.03) < 1e-12)
-        #expect(leeway(2, repeating: nil) == 0.05)
-        #expect(OutputSchedule.TimerChange.cancel.leeway == 0)
-    }
-
     @Test mutating func theFirstTaskAsksForOneHopAndLaterChangesShareIt() {
         #expect(change(0, 1) == true)
         #expect(change(1, 0) == false, "a hop is pending already")
@@ -59,47 +47,41 @@ struct OutputScheduleTests {
         _ = change(1, 0, now: 1)
         let ending = schedule.reconcile(activity(0), now: 1)
         #expect(ending.visibility == nil, "still shown during the completion delay")
-        guard case .start(let delay, nil, let generation) = ending.timerChanges[.delay] else {
-            Issue.record("no delay timer: \(ending)")
-            return
-        }
-        #expect(delay == 0.2)
-        let fired = schedule.delayTimerFired(generation: generation, activity(0), now: 1.2)
-        #expect(fired?.visibility == false)
-        #expect(fired?.timerChanges[.delay] == .cancel, "the spent one-shot timer is released")
+        #expect(ending.timerChanges[.delay] == .start(after: 0.2))
+        let fired = schedule.delayTimerFired(activity(0), now: 1.2)
+        #expect(fired.visibility == false)
+        #expect(fired.timerChanges[.delay] == .cancel, "the spent one-shot timer is released")
     }
 
     @Test mutating func theStartDelayShowsOnlyWhenItsTimerFires() {
         _ = schedule.settingsChanged { $0.startDelay = 0.5 }
         let waiting = schedule.reconcile(activity(1), now: 0)
         #expect(waiting.visibility == nil)
-        guard case .start(0.5, nil, let generation) = waiting.timerChanges[.delay] else {
-            Issue.record("no start delay: \(waiting)")
-            return
-        }
-        let fired = schedule.delayTimerFired(generation: generation, activity(1), now: 0.5)
-        #expect(fired?.visibility == true)
+        #expect(waiting.timerChanges[.delay] == .start(after: 0.5))
+        let fired = schedule.delayTimerFired(activity(1), now: 0.5)
+        #expect(fired.visibility == true)
     }
 
-    @Test mutating func aStaleDelayTimerDoesNothing() {
+    /// A delay's firing that comes after the delay was cancelled (the schedule keeps no timer
+    /// numbers: the tree's deadlines drop a cancelled timer) shows nothing and starts nothing.
+    @Test mutating func aDelayFiringAfterItsCancelChangesNothing() {
+        let counting = schedule.outputAttached(receivesCount: true, activity: activity(0))
+        #expect(counting.count == 0)
         _ = schedule.settingsChanged { $0.startDelay = 0.5 }
         let first = schedule.reconcile(activity(1), now: 0)
-        guard case .start(_, _, let stale) = first.timerChanges[.delay] else {
-            Issue.record("no start delay: \(first)")
-            return
-        }
-        _ = schedule.reconcile(activity(0), now: 0.1)  // the task ended: the timer was replaced
-        let fired = schedule.delayTimerFired(generation: stale, activity(0), now: 0.5)
-        #expect(fired == nil)
+        #expect(first.timerChanges[.delay] == .start(after: 0.5))
+        let ended = schedule.reconcile(activity(0), now: 0.1)
+        #expect(ended.timerChanges[.delay] == .cancel)
+        let late = schedule.delayTimerFired(activity(0), now: 0.5)
+        #expect(late.visibility == nil)
+        #expect(late.timerChanges[.delay] == .cancel, "only the spent timer's release")
+        #expect(!schedule.policy.isVisible)
     }
 
     @Test mutating func theSweepRunsOnlyWhileWeakTokensAreTracked() {
         #expect(change(0, 1, weak: true) == true)
         let started = schedule.reconcile(activity(1, weak: true), now: 0)
-        guard case .start(1, 1, _) = started.timerChanges[.sweep] else {
-            Issue.record("no repeating sweep: \(started)")
-            return
-        }
+        #expect(started.timerChanges[.sweep] == .start(after: 1))
         #expect(schedule.sweepInterval == 1)
         let stopped = schedule.sweepFinished(activity(0), now: 1)
         #expect(stopped.timerChanges[.sweep] == .cancel)
@@ -111,10 +93,7 @@ struct OutputScheduleTests {
         let hop = schedule.settingsChanged { $0.completionCheckInterval = 3 }
         #expect(hop)
         let restarted = schedule.reconcile(activity(1, weak: true), now: 0)
-        guard case .start(3, 3, _) = restarted.timerChanges[.sweep] else {
-            Issue.record("the sweep kept its old interval: \(restarted)")
-            return
-        }
+        #expect(restarted.timerChanges[.sweep] == .start(after: 3), "the sweep kept its old interval")
     }
 
     @Test mutating func anOutputThatWantsCountsHearsEveryChange() {

@@ -8,15 +8,23 @@ import Testing
 /// each expectation: the macros take their operands as constants.)
 @Suite("One timer per tree, as a value")
 struct TreeDeadlinesTests {
-    private typealias Changes = [OutputSchedule.TimerKind: OutputSchedule.TimerChange]
+    private typealias Changes = [OutputSchedule.TimerKind: VisibilityPolicy.TimerAction]
 
     private let screen = IndicatorTree.NodeID(index: 1, generation: 0)
     private let section = IndicatorTree.NodeID(index: 2, generation: 0)
     private let row = IndicatorTree.NodeID(index: 3, generation: 0)
-    private let sweep: Changes = [.sweep: .start(after: 1, repeating: 1, generation: 1)]
+    private let sweep: Changes = [.sweep: .start(after: 1)]
 
-    private func delay(_ seconds: Double, generation: UInt64 = 1) -> Changes {
-        [.delay: .start(after: seconds, repeating: nil, generation: generation)]
+    private func delay(_ seconds: Double) -> Changes {
+        [.delay: .start(after: seconds)]
+    }
+
+    /// A timer may run a tenth of its interval late (the sweep), or a tenth of its delay but at
+    /// most 50 ms (the delay timer, whose firing the user sees).
+    @Test func aTimersLeewayIsATenthAndADelaysAtMostFiftyMilliseconds() {
+        #expect(abs(TreeDeadlines.leeway(delay: 2, repeating: 2) - 0.2) < 1e-12)
+        #expect(abs(TreeDeadlines.leeway(delay: 0.3, repeating: nil) - 0.03) < 1e-12)
+        #expect(TreeDeadlines.leeway(delay: 2, repeating: nil) == 0.05)
     }
 
     @Test func itIsArmedOnceForTheEarliestDeadline() {
@@ -75,7 +83,7 @@ struct TreeDeadlinesTests {
         var deadlines = TreeDeadlines()
         deadlines.apply(delay(1), of: screen, now: 0)
         _ = deadlines.rearm(now: 0)
-        deadlines.apply(delay(0.5, generation: 2), of: screen, now: 0.25)
+        deadlines.apply(delay(0.5), of: screen, now: 0.25)
         _ = deadlines.rearm(now: 0.25)
         let stale = deadlines.fired(1, now: 1)
         #expect(stale == nil)
