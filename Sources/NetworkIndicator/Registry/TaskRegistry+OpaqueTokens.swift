@@ -56,9 +56,11 @@ extension TaskRegistry {
         guard isPinned(pinned), slots[index].count > 0 else { return .stale }
         if slots[index].count == 1 {
             if eventLog != nil { logEnded(at: index, .finished, time: &time) }
-            // Remembered for the report of a second finish (a helper's release pays nothing). The
-            // entry keeps `hasLabel`: the release's `labels.end` then finds nothing open.
-            if slots[index].hasLabel { labels.end(.pinned(pinned)) }
+            // Remembered for the report of a second finish; the release then has no label to end.
+            if slots[index].hasLabel {
+                labels.end(.pinned(pinned))
+                slots[index].hasLabel = false
+            }
         }
         slots[index].count -= 1
         activeTaskCount -= 1
