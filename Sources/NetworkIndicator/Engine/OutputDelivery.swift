@@ -171,14 +171,12 @@ final class OutputDelivery {
     }
 
     /// Calls `target` of `node` on the tree's timer after `delay` seconds, then every `interval`
-    /// if given, in place of its call of `kind`, handing it `generation` back; a `nil` delay
+    /// if given, in place of its call listed, handing it `generation` back; a `nil` delay
     /// stops it. Nothing for a node without outputs or listeners (gone, or never observed).
     func call(
         _ target: any DeadlineTarget,
-        kind: OutputSchedule.TimerKind,
         after delay: TimeInterval?,
         repeating interval: TimeInterval? = nil,
-        leeway: TimeInterval = 0,
         generation: UInt64 = 0,
         for node: IndicatorTree.NodeID
     ) {
@@ -186,10 +184,8 @@ final class OutputDelivery {
         let now = scheduler.now
         deadlines.call(
             target,
-            kind: kind,
             after: delay,
             repeating: interval,
-            leeway: leeway,
             generation: generation,
             of: node,
             now: now
@@ -278,7 +274,7 @@ final class OutputDelivery {
             for answer in answers { perform(answer) }
         }
         for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
-        for call in due where call.kind.isCall { call.target?.deadlineFired(generation: call.generation) }
+        for call in due where call.kind == .call { call.target?.deadlineFired(generation: call.generation) }
         arm(scheduler, now: now)
     }
 

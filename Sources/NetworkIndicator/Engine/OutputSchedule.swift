@@ -20,9 +20,9 @@ struct OutputSchedule {
         case delay
         /// The repeating sweep for dead and finished tokens.
         case sweep
-        /// Calls of a ``DeadlineTarget`` (a ``ProgressRollUp``'s poll, a ``SlowActivityWatch``'s
+        /// A call of a ``DeadlineTarget`` (a ``ProgressRollUp``'s poll, a ``SlowActivityWatch``'s
         /// threshold), listed by ``TreeDeadlines``, never by the schedule.
-        case progressPoll, slowActivity
+        case call
     }
 
     /// What a reconcile asks ``OutputDelivery`` to do, after the lock.

@@ -16,7 +16,7 @@ struct TreeDeadlines {
         var due: TimeInterval
         let interval: TimeInterval?
         let leeway: TimeInterval
-        /// What a call (``OutputSchedule/TimerKind/isCall``) calls; gone with its manager or
+        /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or
         /// its observation, and then it fires into nothing and does not repeat.
         weak var target: (any DeadlineTarget)?
     }
@@ -58,35 +58,34 @@ struct TreeDeadlines {
     }
 
     /// How late the scheduler may run a timer, so that it can coalesce wake-ups: a tenth of a
-    /// repeating timer's interval, or of a one-shot's delay but at most 50 ms.
+    /// repeating timer's interval, or of a one-shot's delay but at most 50 ms (a delay's firing,
+    /// or a slow-activity report, is something the user sees).
     static func leeway(delay: TimeInterval, repeating interval: TimeInterval?) -> TimeInterval {
-        interval.map { $0 * 0.1 } ?? min(delay * 0.1, 0.05)
+        interval.map { $0 / 10 } ?? min(delay / 10, 0.05)
     }
 
     /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given, in
-    /// place of its call of `kind` listed; a `nil` delay stops it. The call carries `generation`
+    /// place of its call listed; a `nil` delay stops it. The call carries `generation`
     /// back to the target, which can tell a call of its own from an older one due in the same
     /// firing.
     mutating func call(
         _ target: any DeadlineTarget,
-        kind: OutputSchedule.TimerKind,
         after delay: TimeInterval?,
         repeating interval: TimeInterval? = nil,
-        leeway: TimeInterval = 0,
         generation: UInt64 = 0,
         of node: IndicatorTree.NodeID,
         now: TimeInterval
     ) {
         // The target is the caller's, held: comparing with it loads no last reference.
-        pending.removeAll { $0.node == node && $0.kind == kind && $0.target === target }
+        pending.removeAll { $0.node == node && $0.target === target }
         guard let delay else { return }
         let call = Deadline(
             node: node,
-            kind: kind,
+            kind: .call,
             generation: generation,
             due: now + max(delay, 0),
             interval: interval,
-            leeway: leeway
+            leeway: Self.leeway(delay: delay, repeating: interval)
         )
         pending.append(call)
         pending[pending.count - 1].target = target
@@ -136,7 +135,7 @@ struct TreeDeadlines {
             return true
         }
         for var next in due {
-            guard let interval = next.interval, !next.kind.isCall || next.target != nil else { continue }
+            guard let interval = next.interval, next.kind != .call || next.target != nil else { continue }
             next.due = next.due + interval > now ? next.due + interval : now + interval
             pending.append(next)
         }
@@ -149,9 +148,4 @@ struct TreeDeadlines {
 protocol DeadlineTarget: AnyObject {
     /// The call listed with `generation` is due.
     @MainActor func deadlineFired(generation: UInt64)
-}
-
-extension OutputSchedule.TimerKind {
-    /// Whether the deadline calls its target (``DeadlineTarget``) rather than the schedule.
-    var isCall: Bool { self == .progressPoll || self == .slowActivity }
 }

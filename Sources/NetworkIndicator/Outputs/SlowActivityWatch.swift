@@ -43,11 +43,11 @@ final class SlowActivityWatch: DeadlineTarget {
             period &+= 1
             // Held weakly: a watch let go (its observation cancelled, its owner gone) stops
             // telling anything; its deadline, if still pending, then fires into nothing.
-            delivery.call(self, kind: .slowActivity, after: threshold, generation: period, for: node)
+            delivery.call(self, after: threshold, generation: period, for: node)
         } else {
             if isWaiting {
                 isWaiting = false
-                delivery.call(self, kind: .slowActivity, after: nil, for: node)
+                delivery.call(self, after: nil, for: node)
             }
             guard isSlow else { return }
             isSlow = false

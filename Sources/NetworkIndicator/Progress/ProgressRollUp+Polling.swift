@@ -36,14 +36,7 @@ extension ProgressRollUp {
     private func applyPollInterval() {
         let node = driver.node
         let interval = driver.withTree { $0.progressPollInterval(of: node) }
-        driver.delivery.call(
-            self,
-            kind: .progressPoll,
-            after: interval,
-            repeating: interval,
-            leeway: (interval ?? 0) / 10,
-            for: node
-        )
+        driver.delivery.call(self, after: interval, repeating: interval, for: node)
     }
 
     /// One reading: tells the listeners if the fraction changed, then fits the timer to what is

@@ -109,14 +109,14 @@ struct TreeDeadlinesTests {
         do {
             let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
             let rollUp = ProgressRollUp(driver: manager.driver)
-            deadlines.call(rollUp, kind: .progressPoll, after: 0.1, repeating: 0.1, of: screen, now: 0)
-            deadlines.call(rollUp, kind: .progressPoll, after: 0.1, repeating: 0.1, of: section, now: 0)
+            deadlines.call(rollUp, after: 0.1, repeating: 0.1, of: screen, now: 0)
+            deadlines.call(rollUp, after: 0.1, repeating: 0.1, of: section, now: 0)
             _ = deadlines.rearm(now: 0)
             let firing = deadlines.fired(1, now: 0.1)
             let fired = try #require(firing)
             #expect(fired.due.count == 2)
             #expect(deadlines.pending.count == 2, "both polls come back while their roll-up lives")
-            deadlines.call(rollUp, kind: .progressPoll, after: nil, of: section, now: 0.1)
+            deadlines.call(rollUp, after: nil, of: section, now: 0.1)
             #expect(deadlines.pending.map(\.node) == [screen])
         }
         let firing = deadlines.fired(1, now: 0.2)

@@ -28,4 +28,20 @@ struct SlowActivityWatchTests {
         #expect(told == [true])
         withExtendedLifetime(owner) {}
     }
+
+    /// The threshold's timer follows every one-shot timer's rule: it may run a tenth of its delay
+    /// late, but at most 50 ms, so that the system can coalesce the wake-up.
+    @Test func theThresholdsTimerMayRunAtMostFiftyMillisecondsLate() {
+        let recording = SchedulingRecorder()
+        let manager = NetworkIndicatorManager(scheduler: recording)
+        manager.settings.completionCheckInterval = 3600
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 8, owner: owner) { _, _ in }
+        let token = manager.beganNetworkTask()
+        recording.base.runPendingWork()
+        let thresholds = recording.requests.filter { $0.delay == 8 }
+        #expect(thresholds.count == 1)
+        #expect(thresholds.first?.leeway == 0.05)
+        withExtendedLifetime((owner, token)) {}
+    }
 }
