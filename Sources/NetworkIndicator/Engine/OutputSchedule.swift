@@ -162,11 +162,12 @@ struct OutputSchedule {
         return true
     }
 
-    /// Tells the policy the activity and settings, then `event`; plans timers, reports changes.
+    /// Tells the policy the activity and settings, then `event`; plans timers, reports changes
+    /// (the visibility as the policy's ``VisibilityPolicy/isVisible`` is now).
     private mutating func update(
         _ activity: Activity,
         now: TimeInterval,
-        then event: (inout VisibilityPolicy) -> VisibilityPolicy.Actions = { _ in .none }
+        then event: (inout VisibilityPolicy) -> VisibilityPolicy.TimerAction? = { _ in nil }
     ) -> Reconciliation {
         var reconciliation = Reconciliation()
         apply(
@@ -194,8 +195,8 @@ struct OutputSchedule {
         return reconciliation
     }
 
-    private func apply(_ actions: VisibilityPolicy.Actions, to reconciliation: inout Reconciliation) {
-        if let timer = actions.timer { reconciliation.timerChanges[.delay] = timer }
+    private func apply(_ timer: VisibilityPolicy.TimerAction?, to reconciliation: inout Reconciliation) {
+        if let timer { reconciliation.timerChanges[.delay] = timer }
     }
 
     private mutating func report(count: Int, into reconciliation: inout Reconciliation) {
@@ -210,8 +211,8 @@ struct OutputSchedule {
     }
 }
 
-/// The indicator's visibility as a pure state machine: each event returns the ``Actions`` to
-/// perform. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
+/// The indicator's visibility as a pure state machine: each event moves ``phase`` (whence
+/// ``isVisible``) and returns the change to its one timer, if any. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
 ///
 /// ```
 ///            active, startDelay > 0          start delay elapsed
@@ -241,14 +242,6 @@ struct VisibilityPolicy: Equatable, Sendable {
         case cancel
     }
 
-    /// At most one visibility change and one timer change per event; `nil` leaves either alone.
-    struct Actions: Equatable, Sendable {
-        var visibility: Bool?
-        var timer: TimerAction?
-
-        static let none = Actions()
-    }
-
     private(set) var phase: Phase = .hidden
     /// The last activity the policy was told about (`true`: at least one task is active).
     private(set) var isActive = false
@@ -276,39 +269,39 @@ struct VisibilityPolicy: Equatable, Sendable {
         startDelay: TimeInterval,
         completionDelay: TimeInterval,
         minimumVisibleDuration: TimeInterval = 0
-    ) -> Actions {
-        guard isActive != self.isActive else { return .none }
+    ) -> TimerAction? {
+        guard isActive != self.isActive else { return nil }
         self.isActive = isActive
-        guard isEnabled else { return .none }
+        guard isEnabled else { return nil }
 
         switch (phase, isActive) {
         case (.hidden, true):
             if startDelay > 0 {
                 phase = .delayingStart
                 (since, delay) = (now, startDelay)
-                return Actions(timer: .start(after: startDelay))
+                return .start(after: startDelay)
             }
             phase = .visible
             shownAt = now
-            return Actions(visibility: true)
+            return nil
         case (.delayingStart, false):
             phase = .hidden
-            return Actions(timer: .cancel)
+            return .cancel
         case (.visible, false):
             let hold = shownAt + minimumVisibleDuration
             let wait = max(completionDelay, hold - now)
             if wait > Self.tolerance {
                 phase = .delayingHide
                 (since, delay, holdUntil) = (now, completionDelay, hold)
-                return Actions(timer: .start(after: wait))
+                return .start(after: wait)
             }
             phase = .hidden
-            return Actions(visibility: false)
+            return nil
         case (.delayingHide, true):
             phase = .visible
-            return Actions(timer: .cancel)
+            return .cancel
         case (.hidden, false), (.delayingStart, true), (.visible, true), (.delayingHide, false):
-            return .none  // unreachable while enabled; total, so that nothing traps
+            return nil  // unreachable while enabled; total, so that nothing traps
         }
     }
 
@@ -333,47 +326,44 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// if activity lasted the whole delay since the last begin from idle; a completion delay hides
     /// only if idle for the whole delay since everything ended. Otherwise the timer restarts for the
     /// rest of the delay, or the phase ends without a visibility change.
-    mutating func timerFired(now: TimeInterval) -> Actions {
+    mutating func timerFired(now: TimeInterval) -> TimerAction? {
         switch phase {
         case .delayingStart:
             guard isActive else {
                 phase = .hidden
-                return .none
+                return nil
             }
             let remaining = delay - (now - since)
-            if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
+            if remaining > Self.tolerance { return .start(after: remaining) }
             phase = .visible
             shownAt = now
-            return Actions(visibility: true)
+            return nil
         case .delayingHide:
             guard !isActive else {
                 phase = .visible
-                return .none
+                return nil
             }
             let remaining = max(delay - (now - since), holdUntil - now)
-            if remaining > Self.tolerance { return Actions(timer: .start(after: remaining)) }
+            if remaining > Self.tolerance { return .start(after: remaining) }
             phase = .hidden
-            return Actions(visibility: false)
+            return nil
         case .hidden, .visible:
-            return .none
+            return nil
         }
     }
 
     /// Enabled or disabled at `now`; disabling hides at once, whatever the minimum visible duration.
-    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> Actions {
-        guard isEnabled != self.isEnabled else { return .none }
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> TimerAction? {
+        guard isEnabled != self.isEnabled else { return nil }
         self.isEnabled = isEnabled
         if isEnabled {
-            guard isActive else { return .none }
+            guard isActive else { return nil }
             phase = .visible
             shownAt = now
-            return Actions(visibility: true)
+            return nil
         }
-        let actions = Actions(
-            visibility: isVisible ? false : nil,
-            timer: phase == .delayingStart || phase == .delayingHide ? .cancel : nil
-        )
+        let timer: TimerAction? = phase == .delayingStart || phase == .delayingHide ? .cancel : nil
         phase = .hidden
-        return actions
+        return timer
     }
 }

@@ -16,7 +16,7 @@ struct MinimumVisibleDurationPolicyTests {
         at now: Double,
         completionDelay: Double,
         minimum: Double
-    ) -> VisibilityPolicy.Actions {
+    ) -> VisibilityPolicy.TimerAction? {
         policy.activityChanged(
             isActive: false,
             now: now,
@@ -29,22 +29,22 @@ struct MinimumVisibleDurationPolicyTests {
     @Test func idleSoonAfterShowingHidesWhenTheMinimumIsReached() {
         var policy = shown(at: 0)
         let actions = idle(&policy, at: 0.1, completionDelay: 0.2, minimum: 1)
-        #expect(actions == .init(timer: .start(after: 0.9)))
+        #expect(actions == .start(after: 0.9))
         #expect(policy.phase == .delayingHide)
-        #expect(policy.timerFired(now: 1) == .init(visibility: false))
+        #expect(policy.timerFired(now: 1) == nil)
         #expect(policy.phase == .hidden)
     }
 
     @Test func aLongerCompletionDelayWins() {
         var policy = shown(at: 0)
         let actions = idle(&policy, at: 5, completionDelay: 0.2, minimum: 1)
-        #expect(actions == .init(timer: .start(after: 0.2)))
+        #expect(actions == .start(after: 0.2))
     }
 
     @Test func withoutACompletionDelayTheMinimumStillHolds() {
         var policy = shown(at: 0)
         let actions = idle(&policy, at: 0.3, completionDelay: 0, minimum: 0.5)
-        #expect(actions == .init(timer: .start(after: 0.2)))
+        #expect(actions == .start(after: 0.2))
     }
 
     @Test func aLateEndDuringTheHoldWaitsItsCompletionDelayPastTheHold() {
@@ -53,8 +53,9 @@ struct MinimumVisibleDurationPolicyTests {
         let begin = policy.absorbEdge(isActive: true, now: 0.5)
         let end = policy.absorbEdge(isActive: false, now: 0.875)
         #expect(begin && end, "edges during the hold are absorbed")
-        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.125)), "0.25 s after the last end")
-        #expect(policy.timerFired(now: 1.125) == .init(visibility: false))
+        #expect(policy.timerFired(now: 1) == .start(after: 0.125), "0.25 s after the last end")
+        #expect(policy.timerFired(now: 1.125) == nil)
+        #expect(policy.phase == .hidden)
     }
 
     @Test func taskStartingDuringTheHoldKeepsTheIndicator() {
@@ -68,7 +69,7 @@ struct MinimumVisibleDurationPolicyTests {
                 completionDelay: 0,
                 minimumVisibleDuration: 1
             )
-                == .init(timer: .cancel)
+                == .cancel
         )
         #expect(policy.phase == .visible)
     }
@@ -78,21 +79,23 @@ struct MinimumVisibleDurationPolicyTests {
         _ = policy.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 0)
         _ = policy.activityChanged(isActive: true, now: 10, startDelay: 0, completionDelay: 0)
         let actions = idle(&policy, at: 10.25, completionDelay: 0, minimum: 1)
-        #expect(actions == .init(timer: .start(after: 0.75)))
+        #expect(actions == .start(after: 0.75))
     }
 
     @Test func afterAStartDelayTheMinimumCountsFromWhenItShowed() {
         var policy = VisibilityPolicy()
         _ = policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 0)
-        #expect(policy.timerFired(now: 1) == .init(visibility: true))
+        #expect(policy.timerFired(now: 1) == nil)
+        #expect(policy.isVisible)
         let actions = idle(&policy, at: 1.5, completionDelay: 0, minimum: 1)
-        #expect(actions == .init(timer: .start(after: 0.5)))
+        #expect(actions == .start(after: 0.5))
     }
 
     @Test func disablingHidesAtOnceDuringTheHold() {
         var policy = shown(at: 0)
         _ = idle(&policy, at: 0.1, completionDelay: 0, minimum: 1)
-        #expect(policy.enabledChanged(false, now: 0.2) == .init(visibility: false, timer: .cancel))
+        #expect(policy.enabledChanged(false, now: 0.2) == .cancel)
+        #expect(!policy.isVisible)
     }
 }
 

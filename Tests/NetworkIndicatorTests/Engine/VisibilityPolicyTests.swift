@@ -31,7 +31,7 @@ struct VisibilityPolicyTests {
     @Test func hiddenShowsAtOnceWithoutStartDelay() {
         var policy = policy(in: .hidden)
         #expect(
-            policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 1) == .init(visibility: true)
+            policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 1) == nil
         )
         #expect(policy.phase == .visible)
     }
@@ -40,7 +40,7 @@ struct VisibilityPolicyTests {
         var policy = policy(in: .hidden)
         #expect(
             policy.activityChanged(isActive: true, now: 0, startDelay: 0.5, completionDelay: 1)
-                == .init(timer: .start(after: 0.5))
+                == .start(after: 0.5)
         )
         #expect(policy.phase == .delayingStart)
         #expect(!policy.isVisible)
@@ -48,17 +48,17 @@ struct VisibilityPolicyTests {
 
     @Test func delayingStartShowsWhenTheDelayElapses() {
         var policy = policy(in: .delayingStart)
-        #expect(policy.timerFired(now: 10) == .init(visibility: true))
+        #expect(policy.timerFired(now: 10) == nil)
         #expect(policy.phase == .visible)
     }
 
     @Test func taskEndingInsideStartDelayNeverShows() {
         var policy = policy(in: .delayingStart)
         #expect(
-            policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel)
+            policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 1) == .cancel
         )
         #expect(policy.phase == .hidden)
-        #expect(policy.timerFired(now: 10) == .none, "a start delay that elapses after everything ended does nothing")
+        #expect(policy.timerFired(now: 10) == nil, "a start delay that elapses after everything ended does nothing")
         #expect(policy.phase == .hidden)
     }
 
@@ -66,7 +66,7 @@ struct VisibilityPolicyTests {
         var policy = policy(in: .visible)
         #expect(
             policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0.2)
-                == .init(timer: .start(after: 0.2))
+                == .start(after: 0.2)
         )
         #expect(policy.phase == .delayingHide)
         #expect(policy.isVisible)
@@ -76,24 +76,24 @@ struct VisibilityPolicyTests {
         var policy = policy(in: .visible)
         #expect(
             policy.activityChanged(isActive: false, now: 0, startDelay: 1, completionDelay: 0)
-                == .init(visibility: false)
+                == nil
         )
         #expect(policy.phase == .hidden)
     }
 
     @Test func delayingHideHidesWhenTheDelayElapses() {
         var policy = policy(in: .delayingHide)
-        #expect(policy.timerFired(now: 10) == .init(visibility: false))
+        #expect(policy.timerFired(now: 10) == nil)
         #expect(policy.phase == .hidden)
     }
 
     @Test func taskStartingDuringHideDelayCancelsTheHide() {
         var policy = policy(in: .delayingHide)
         #expect(
-            policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 1) == .init(timer: .cancel)
+            policy.activityChanged(isActive: true, now: 0, startDelay: 1, completionDelay: 1) == .cancel
         )
         #expect(policy.phase == .visible)
-        #expect(policy.timerFired(now: 10) == .none, "a late firing of the cancelled hide does nothing")
+        #expect(policy.timerFired(now: 10) == nil, "a late firing of the cancelled hide does nothing")
         #expect(policy.isVisible)
     }
 
@@ -103,9 +103,10 @@ struct VisibilityPolicyTests {
     @Test(arguments: [(Policy.Phase.delayingStart, true), (.delayingHide, false)])
     func aDelayThatFiresAMicrosecondEarlyCountsAsElapsed(phase: Policy.Phase, shows: Bool) {
         var onTheEdge = policy(in: phase, startDelay: 2e-6, completionDelay: 2e-6)
-        #expect(onTheEdge.timerFired(now: 1e-6) == .init(visibility: shows))
+        #expect(onTheEdge.timerFired(now: 1e-6) == nil)
+        #expect(onTheEdge.isVisible == shows)
         var early = policy(in: phase, startDelay: 2e-6, completionDelay: 2e-6)
-        #expect(early.timerFired(now: 0.5e-6).visibility == nil, "1.5 µs early waits for the rest")
+        #expect(early.timerFired(now: 0.5e-6) != nil, "1.5 µs early waits for the rest")
         #expect(early.phase == phase)
     }
 
@@ -113,28 +114,28 @@ struct VisibilityPolicyTests {
     func repeatedActivityNeverRestartsADelay(phase: Policy.Phase) {
         var policy = policy(in: phase)
         let isActive = phase == .delayingStart || phase == .visible
-        #expect(policy.activityChanged(isActive: isActive, now: 0, startDelay: 1, completionDelay: 1) == .none)
+        #expect(policy.activityChanged(isActive: isActive, now: 0, startDelay: 1, completionDelay: 1) == nil)
         #expect(policy.phase == phase)
     }
 
     @Test(arguments: [Policy.Phase.hidden, .visible])
     func timerFiringWithoutADelayDoesNothing(phase: Policy.Phase) {
         var policy = policy(in: phase)
-        #expect(policy.timerFired(now: 10) == .none)
+        #expect(policy.timerFired(now: 10) == nil)
         #expect(policy.phase == phase)
     }
 
     @Test(arguments: [
-        (Policy.Phase.hidden, Policy.Actions.none),
-        (.delayingStart, .init(timer: .cancel)),
-        (.visible, .init(visibility: false)),
-        (.delayingHide, .init(visibility: false, timer: .cancel)),
+        (Policy.Phase.hidden, Policy.TimerAction?.none),
+        (.delayingStart, .cancel),
+        (.visible, nil),
+        (.delayingHide, .cancel),
     ])
-    func disablingHidesAndCancelsAnyDelay(phase: Policy.Phase, expected: Policy.Actions) {
+    func disablingHidesAndCancelsAnyDelay(phase: Policy.Phase, expected: Policy.TimerAction?) {
         var policy = policy(in: phase)
         #expect(policy.enabledChanged(false) == expected)
         #expect(policy.phase == .hidden)
-        #expect(policy.enabledChanged(false) == .none)
+        #expect(policy.enabledChanged(false) == nil)
     }
 
     @Test func edgesDuringAStartDelayAreAbsorbedAndMoveItsReference() {
@@ -142,15 +143,16 @@ struct VisibilityPolicyTests {
         #expect(policy.absorbEdge(isActive: false, now: 0.2) == true)
         #expect(policy.absorbEdge(isActive: true, now: 0.5) == true)
         #expect(policy.absorbEdge(isActive: true, now: 0.6) == false, "not an edge")
-        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.5)))
+        #expect(policy.timerFired(now: 1) == .start(after: 0.5))
         #expect(policy.phase == .delayingStart)
-        #expect(policy.timerFired(now: 1.5) == .init(visibility: true))
+        #expect(policy.timerFired(now: 1.5) == nil)
+        #expect(policy.phase == .visible)
     }
 
     @Test func activityThatEndedDuringAStartDelayNeverShows() {
         var policy = policy(in: .delayingStart)
         #expect(policy.absorbEdge(isActive: false, now: 0.2) == true)
-        #expect(policy.timerFired(now: 1) == .none)
+        #expect(policy.timerFired(now: 1) == nil)
         #expect(policy.phase == .hidden)
     }
 
@@ -158,16 +160,16 @@ struct VisibilityPolicyTests {
         var policy = policy(in: .delayingHide)  // idle since 0, completion delay 1
         #expect(policy.absorbEdge(isActive: true, now: 0.3) == true)
         #expect(policy.absorbEdge(isActive: false, now: 0.7) == true)
-        #expect(policy.timerFired(now: 1) == .init(timer: .start(after: 0.7)))
+        #expect(policy.timerFired(now: 1) == .start(after: 0.7))
         #expect(policy.isVisible)
-        #expect(policy.timerFired(now: 1.7) == .init(visibility: false))
+        #expect(policy.timerFired(now: 1.7) == nil)
         #expect(policy.phase == .hidden)
     }
 
     @Test func activityThatRestartedDuringAHideDelayKeepsTheIndicator() {
         var policy = policy(in: .delayingHide)
         #expect(policy.absorbEdge(isActive: true, now: 0.3) == true)
-        #expect(policy.timerFired(now: 1) == .none)
+        #expect(policy.timerFired(now: 1) == nil)
         #expect(policy.phase == .visible)
     }
 
@@ -181,7 +183,7 @@ struct VisibilityPolicyTests {
     @Test func whileDisabledActivityIsOnlyRecorded() {
         var policy = policy(in: .hidden)
         _ = policy.enabledChanged(false)
-        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 0) == .none)
+        #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 0) == nil)
         #expect(policy.phase == .hidden)
         #expect(policy.isActive)
     }
@@ -190,20 +192,13 @@ struct VisibilityPolicyTests {
         var active = policy(in: .hidden)
         _ = active.enabledChanged(false)
         _ = active.activityChanged(isActive: true, now: 0, startDelay: 5, completionDelay: 0)
-        #expect(active.enabledChanged(true) == .init(visibility: true), "no start delay on re-enable")
+        #expect(active.enabledChanged(true) == nil, "no start delay on re-enable")
         #expect(active.phase == .visible)
 
         var idle = policy(in: .visible)
         _ = idle.enabledChanged(false)
         _ = idle.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 5)
-        #expect(idle.enabledChanged(true) == .none)
+        #expect(idle.enabledChanged(true) == nil)
         #expect(idle.phase == .hidden)
-    }
-}
-
-extension VisibilityPolicy.Actions: CustomTestStringConvertible {
-    /// Both fields, for readable failure messages.
-    public var testDescription: String {
-        "visibility: \(String(describing: visibility)), timer: \(String(describing: timer))"
     }
 }
