@@ -38,7 +38,7 @@ extension NetworkIndicatorManager {
             to: driver.node,
             current: progressSnapshot().fractionCompleted
         )
-        progressRollUp.mainActorListenersChanged()
+        progressRollUp.tick()
         return NetworkIndicatorObservation { observer.cancel() }
     }
 
@@ -52,7 +52,7 @@ extension NetworkIndicatorManager {
             to: driver.node,
             current: progressSnapshot().fractionCompleted
         )
-        progressRollUp.mainActorListenersChanged()
+        progressRollUp.tick()
     }
 
     /// Stops telling `output` the fraction; from ``removeOutput(_:)``.
@@ -60,6 +60,6 @@ extension NetworkIndicatorManager {
     func progressOutputRemoved(_ output: any NetworkIndicatorOutput) {
         guard output.receivesFractionCompleted else { return }
         driver.delivery.removeProgressListener(output, from: driver.node)
-        progressRollUp.mainActorListenersChanged()
+        progressRollUp.tick()
     }
 }

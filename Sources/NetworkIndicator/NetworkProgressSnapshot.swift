@@ -55,8 +55,7 @@ extension NetworkProgressSnapshot {
     /// (`hasIndeterminateWork`), at `now`.
     init(summary: Batch.Summary, hasIndeterminateWork: Bool, now: TimeInterval) {
         self.init(hasIndeterminateWork: hasIndeterminateWork)
-        guard summary.isRunning, summary.total > 0 else { return }
-        let fraction = min(max(summary.completed / summary.total, 0), 1)
+        guard let fraction = summary.fraction else { return }
         fractionCompleted = fraction
         completedUnitCount = Int64(saturating: summary.completed)
         totalUnitCount = Int64(saturating: summary.total)

@@ -96,6 +96,9 @@ struct Batch: Sendable {
         var startedAt: TimeInterval?
 
         var isRunning: Bool { runningDeterminate > 0 }
+        /// The fraction done, while the batch runs and has units: what a snapshot and a
+        /// listener are told.
+        var fraction: Double? { isRunning && total > 0 ? min(max(completed / total, 0), 1) : nil }
 
         /// Counts a listed part that stays: its units if its size is known and it is not
         /// cancelled (a waiting part counts its last reading, so the bar holds until it is read
@@ -176,7 +179,7 @@ struct Batch: Sendable {
         guard let startedAt else { return Summary() }
         var summary = Summary()
         var measured: [Sample] = []
-        for sample in samples where !sample.entry.isBegun(inAnyOf: excluded) {
+        for sample in samples where !sample.entry.scopes.contains(where: excluded.contains) {
             guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
             summary.count(sample, measured: &measured)
         }

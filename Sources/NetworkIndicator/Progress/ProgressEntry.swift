@@ -76,11 +76,6 @@ final class ProgressEntry: @unchecked Sendable {
         MeasuredTasks(node: task.node, reference: reference, cap: cap)
     }
 
-    /// Whether the task began in one of `excluded` scopes or below one.
-    func isBegun(inAnyOf excluded: Set<IndicatorTree.NodeID>) -> Bool {
-        scopes.contains(where: excluded.contains)
-    }
-
     /// Whether the code that runs the task recorded that it failed.
     var hasFailed: Bool { failure?.hasFailed == true }
 

@@ -39,26 +39,12 @@ extension ProgressRollUp {
         driver.delivery.call(self, after: interval, repeating: interval, for: node)
     }
 
-    /// One reading: tells the listeners if the fraction changed, then fits the timer to what is
-    /// left to watch.
+    /// One reading: tells the listeners if the fraction changed, then fits the poll to the
+    /// listeners now and to what is left to watch. Also run when the listeners change.
     @MainActor
     func tick() {
-        let summary = read().summary
-        let fraction = fractionCompleted(of: summary)
-        driver.delivery.deliverProgress(fraction, to: driver.node)
-        listenersChanged()
-    }
-
-    /// The fraction listeners are told for `summary`: the snapshot's.
-    private func fractionCompleted(of summary: Batch.Summary) -> Double? {
-        guard summary.isRunning, summary.total > 0 else { return nil }
-        return min(max(summary.completed / summary.total, 0), 1)
-    }
-
-    /// Notes whether the node has listeners now, and fits the poll to them.
-    @MainActor
-    private func listenersChanged() {
         let node = driver.node
+        driver.delivery.deliverProgress(readAndFold(settling: false).summary.fraction, to: node)
         let hasListeners = driver.delivery.hasProgressListeners(node)
         guard driver.withTree({ $0.progressPollingChanged(of: node, hasListeners: hasListeners) }) else { return }
         applyPollInterval()
@@ -71,12 +57,6 @@ extension ProgressRollUp {
         let node = driver.node
         guard driver.withTree({ $0.waitsForAKnownSize(node) }) else { return }
         driver.scheduler.enqueue { [weak self] in self?.tick() }
-    }
-
-    /// The main-actor listeners changed: fits the timer to them.
-    @MainActor
-    func mainActorListenersChanged() {
-        tick()
     }
 }
 

@@ -56,12 +56,6 @@ final class ProgressRollUp: Sendable {
         }
     }
 
-    /// The batch now, and whether some open task of the subtree is not measured by it.
-    func read() -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool) {
-        let read = readAndFold(settling: false)
-        return (read.summary, read.hasUnmeasuredTasks)
-    }
-
     /// What ``NetworkIndicatorManager/progressSnapshot()`` returns; leaving out the subtrees of
     /// `excludedScopes` (``NetworkIndicatorManager/progressSnapshot(excluding:)``).
     func snapshot(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> NetworkProgressSnapshot {
@@ -105,7 +99,7 @@ final class ProgressRollUp: Sendable {
     }
 
     /// Lists the parts to read, reads them outside the lock, then stores the readings and folds.
-    private func readAndFold(
+    func readAndFold(
         settling: Bool,
         excludingScopes excludedScopes: [IndicatorTree.NodeID] = []
     ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool, lastBatchWasComplete: Bool) {

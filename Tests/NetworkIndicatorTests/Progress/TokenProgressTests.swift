@@ -29,6 +29,15 @@ struct TokenProgressTests {
         #expect(manager.activeTaskCount == 1)
     }
 
+    /// A `Progress` that reports more units than its total (a server that sent more than its
+    /// `Content-Length`) reads as done, never past it.
+    @Test func aPartPastItsTotalReadsAsDoneAndNoMore() {
+        let request = Token()
+        manager.beganNetworkTask(withToken: request, progress: progress(150, of: 100))
+        #expect(manager.progressSnapshot().fractionCompleted == 1)
+        withExtendedLifetime(request) {}
+    }
+
     @Test func aCallerTokenFinishedExplicitlyCountsAsComplete() {
         let request = Token()
         let other = Token()
