@@ -28,21 +28,11 @@ extension IndicatorTree {
         }
     }
 
-    /// One event as recorded under the lock.
-    struct PendingTaskEvent {
-        let node: NodeID
-        let record: TaskRegistry.ActivityRecord
-        let id: UInt64
-        /// `nil`: it began.
-        let ending: NetworkActivityTaskEvent.Ending?
-        /// When it ended (its begin's time is the record's).
-        let endedAt: TimeInterval
-    }
-
     /// What the hop takes: the events, and for each node they name the nodes whose outputs
     /// hear it (the node and its ancestors) and its scope path.
     struct TakenTaskEvents {
-        var pending: [PendingTaskEvent] = []
+        /// Each event as logged, named as its begin named it, with its node and its number.
+        var pending: [(node: NodeID, event: TaskRegistry.LoggedEvent, id: UInt64)] = []
         var nodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
 
         /// The public events, made on the main actor after the lock (call sites and ages are
@@ -50,12 +40,12 @@ extension IndicatorTree {
         var events: [(event: NetworkActivityTaskEvent, hearers: [NodeID])] {
             pending.compactMap { pending in
                 guard let node = nodes[pending.node] else { return nil }
-                let record = pending.record
-                guard let ending = pending.ending else {
+                let record = pending.event.record
+                guard let ending = pending.event.ending else {
                     let activity = NetworkActivitySnapshot.Activity(record, now: record.startedAt)
                     return (.began(activity, id: pending.id, scopePath: node.scopePath), node.hearers)
                 }
-                let activity = NetworkActivitySnapshot.Activity(record, now: pending.endedAt)
+                let activity = NetworkActivitySnapshot.Activity(record, now: pending.event.endedAt)
                 let event = NetworkActivityTaskEvent.ended(
                     activity,
                     id: pending.id,
@@ -144,7 +134,7 @@ extension IndicatorTree {
         let logged = taskEvents.buffer.events
         taskEvents.buffer.events = []  // not `removeAll(keepingCapacity:)`: `logged` shares the storage
         var taken = TakenTaskEvents()
-        for (node, entry) in logged {
+        for (node, var entry) in logged {
             if taken.nodes[node] == nil {
                 if let removed = taskEvents.removedNodes[node] {
                     taken.nodes[node] = removed
@@ -155,20 +145,17 @@ extension IndicatorTree {
                 }
             }
             let key = OpenTask(node: node, reference: entry.reference)
-            var record = entry.record
             let taskID: UInt64
             if entry.ending == nil {
                 taskID = taskEvents.takeID()
-                taskEvents.open[key] = (taskID, record.label)
+                taskEvents.open[key] = (taskID, entry.record.label)
             } else {
                 let opened = taskEvents.open.removeValue(forKey: key)
                 taskID = opened?.id ?? taskEvents.takeID()
-                if let label = opened?.label { record.label = label }
-                record.isTokenAlive = entry.ending != .swept
+                if let label = opened?.label { entry.record.label = label }
+                entry.record.isTokenAlive = entry.ending != .swept
             }
-            taken.pending.append(
-                PendingTaskEvent(node: node, record: record, id: taskID, ending: entry.ending, endedAt: entry.endedAt)
-            )
+            taken.pending.append((node, entry, taskID))
         }
         taskEvents.removedNodes.removeAll()
         if !taskEvents.isRecording { taskEvents.open.removeAll() }

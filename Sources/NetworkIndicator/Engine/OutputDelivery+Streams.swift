@@ -40,7 +40,6 @@ extension OutputDelivery {
                 outlet.attached.append(
                     Attached(
                         output: output,
-                        id: ObjectIdentifier(output),
                         receivesCount: false,
                         receivesTaskEvents: false,
                         stream: output

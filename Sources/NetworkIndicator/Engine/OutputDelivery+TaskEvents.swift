@@ -11,13 +11,13 @@ extension OutputDelivery {
             for node in hearers {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
                     // Alive first: a dead entry not pruned yet must not take a new output's id.
-                    guard let output = target.output as? any NetworkActivityTaskEventOutput,
-                        told.insert(target.id).inserted
-                    else { continue }
-                    if let position = positions[target.id] {
+                    guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
+                    let id = ObjectIdentifier(output)
+                    guard told.insert(id).inserted else { continue }
+                    if let position = positions[id] {
                         batches[position].events.append(event)
                     } else {
-                        positions[target.id] = batches.count
+                        positions[id] = batches.count
                         batches.append((output, [event]))
                     }
                 }

@@ -35,7 +35,6 @@ final class OutputDelivery {
 
     struct Attached {
         weak var output: (any NetworkIndicatorOutput)?
-        let id: ObjectIdentifier
         let receivesCount: Bool
         /// A ``NetworkActivityTaskEventOutput``: it hears the tasks of its node and below.
         let receivesTaskEvents: Bool
@@ -108,7 +107,6 @@ final class OutputDelivery {
             outlet.attached.append(
                 Attached(
                     output: output,
-                    id: ObjectIdentifier(output),
                     receivesCount: receivesCount,
                     receivesTaskEvents: receivesTaskEvents
                 )
@@ -124,10 +122,9 @@ final class OutputDelivery {
         _ output: any NetworkIndicatorOutput,
         from node: IndicatorTree.NodeID
     ) -> (receivesCount: Bool, receivesTaskEvents: Bool)? {
-        let id = ObjectIdentifier(output)
         guard outlet(node) != nil else { return nil }
         return modifyOutlet(node) { outlet -> (Bool, Bool)? in
-            guard let index = outlet.attached.firstIndex(where: { $0.id == id && $0.output != nil }) else { return nil }
+            guard let index = outlet.attached.firstIndex(where: { $0.output === output }) else { return nil }
             let detached = outlet.attached.remove(at: index)
             return (detached.receivesCount, detached.receivesTaskEvents)
         } ?? nil

@@ -12,7 +12,7 @@ extension TaskRegistry {
     struct LoggedEvent {
         let reference: TaskReference
         /// The entry as a snapshot shows it, read before it ended.
-        let record: ActivityRecord
+        var record: ActivityRecord
         /// `nil`: it began.
         let ending: NetworkActivityTaskEvent.Ending?
         /// When it ended (a begin's time is the record's).
