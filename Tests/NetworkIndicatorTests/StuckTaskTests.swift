@@ -118,7 +118,7 @@ struct StuckTaskTests {
     /// The default reaches the scopes of the tree, as a value set on the root does.
     @Test func aTreesDefaultThresholdReportsAScopesTaskOnce() {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent, defaultStaleThreshold: 60)
-        let feed = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed", diagnosticsHandler: IndicatorTree.silent)
+        let feed = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed")
         var time = EventTime(preread: 0)
         _ = tree.apply(.begin(.counter, label: nil, site: .none), in: feed, time: &time).1
         #expect(tree.sweepRegistry(feed, now: 59).0?.staleTasks.isEmpty == true)

@@ -50,13 +50,7 @@ final class IndicatorDriver: Sendable {
         self.readsCoarseClock = parent.readsCoarseClock
         self.tree = parent.tree
         self.delivery = parent.delivery
-        self.node = parent.tree.withLock { tree in
-            tree.addNode(
-                childOf: parent.node,
-                label: label,
-                diagnosticsHandler: tree.diagnosticsHandler(of: parent.node)
-            )
-        }
+        self.node = parent.tree.withLock { $0.addNode(childOf: parent.node, label: label) }
     }
 
     /// The manager is gone: its tasks end in every ancestor; on the main actor its timers stop,
@@ -176,8 +170,7 @@ final class IndicatorDriver: Sendable {
 
     /// Replaces the handler; the old one (and whatever it captured) is released after the lock.
     func replaceDiagnosticsHandler(with handler: @escaping NetworkIndicatorDiagnosticsHandler) {
-        let old = tree.withLock { $0.replaceDiagnosticsHandler(of: node, with: handler) }
-        _ = old
+        _ = tree.withLock { $0.replaceDiagnosticsHandler(of: node, with: handler) }
     }
 
     /// Passes a diagnostic to the handler, outside the lock.

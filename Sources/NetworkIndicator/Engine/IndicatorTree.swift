@@ -126,17 +126,14 @@ struct IndicatorTree {
     private var freeIndices: [Int32] = []
 
     /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot, at a
-    /// removed scope's index (in the generation its removal left) or appended.
-    mutating func addNode(
-        childOf parent: NodeID,
-        label: String?,
-        diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler
-    ) -> NodeID {
+    /// removed scope's index (in the generation its removal left) or appended. It reports through
+    /// its parent's diagnostics handler and inherits its stale-task threshold.
+    mutating func addNode(childOf parent: NodeID, label: String?) -> NodeID {
         precondition(contains(parent))
-        let threshold = withNode(Int(parent.index)) { $0.schedule.staleThreshold }
+        let (threshold, handler) = withNode(Int(parent.index)) { ($0.schedule.staleThreshold, $0.diagnosticsHandler) }
         var node = Node(
             schedule: OutputSchedule(inheritingStaleThreshold: threshold),
-            diagnosticsHandler: diagnosticsHandler,
+            diagnosticsHandler: handler,
             parent: parent.index,
             label: label
         )

@@ -21,17 +21,9 @@ struct IndicatorTreeTests {
         let sibling: IndicatorTree.NodeID
 
         init() {
-            child = tree.addNode(
-                childOf: IndicatorTree.rootID,
-                label: "child",
-                diagnosticsHandler: IndicatorTree.silent
-            )
-            grandchild = tree.addNode(childOf: child, label: "grandchild", diagnosticsHandler: IndicatorTree.silent)
-            sibling = tree.addNode(
-                childOf: IndicatorTree.rootID,
-                label: "sibling",
-                diagnosticsHandler: IndicatorTree.silent
-            )
+            child = tree.addNode(childOf: IndicatorTree.rootID, label: "child")
+            grandchild = tree.addNode(childOf: child, label: "grandchild")
+            sibling = tree.addNode(childOf: IndicatorTree.rootID, label: "sibling")
         }
 
         func count(_ id: IndicatorTree.NodeID) -> Int { tree[id].activeTaskCount }
@@ -194,7 +186,7 @@ struct IndicatorTreeTests {
         #expect(family.count(family.root) == 0)
         #expect(!family.tree.contains(family.sibling))
         #expect(family.tree[family.root].children == [family.child.index])
-        let reused = family.tree.addNode(childOf: family.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
+        let reused = family.tree.addNode(childOf: family.root, label: nil)
         #expect(reused.index == family.sibling.index)
         #expect(reused.generation != family.sibling.generation)
         // The stale id changes nothing, and reads as gone.
@@ -233,7 +225,7 @@ struct IndicatorTreeTests {
         var family = Family()
         var time = at(0)
         _ = family.tree.removeNode(family.sibling, time: &time)
-        let reused = family.tree.addNode(childOf: family.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
+        let reused = family.tree.addNode(childOf: family.root, label: nil)
         _ = family.tree.changeSettings(of: reused) { $0.startDelay = 1 }
         _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: reused, time: &time).1
         let answers = family.tree.drainDirtyNodes(now: 0)
@@ -319,7 +311,7 @@ struct IndicatorTreeTests {
         var other = Family()
         var time = at(0)
         _ = other.tree.removeNode(other.sibling, time: &time)
-        let ahead = other.tree.addNode(childOf: other.root, label: nil, diagnosticsHandler: IndicatorTree.silent)
+        let ahead = other.tree.addNode(childOf: other.root, label: nil)
         let family = Family()
         #expect(ahead.index == family.sibling.index && ahead.generation > family.sibling.generation)
         var tree = family.tree

@@ -137,9 +137,9 @@ struct TreeProgressTests {
     /// the root's ended part, read once.
     @Test mutating func aPartRollsUpToEveryAncestor() {
         var time = EventTime(preread: 0)
-        let child = tree.addNode(childOf: root, label: "child", diagnosticsHandler: IndicatorTree.silent)
-        let grandchild = tree.addNode(childOf: child, label: "grandchild", diagnosticsHandler: IndicatorTree.silent)
-        let sibling = tree.addNode(childOf: root, label: "sibling", diagnosticsHandler: IndicatorTree.silent)
+        let child = tree.addNode(childOf: root, label: "child")
+        let grandchild = tree.addNode(childOf: child, label: "grandchild")
+        let sibling = tree.addNode(childOf: root, label: "sibling")
         let token = Token()
         begin(token, NetworkActivityProgress(totalUnitCount: 100), in: grandchild)
         #expect([grandchild, child, root].allSatisfy { tree.progressParts(of: $0).count == 1 })
@@ -175,7 +175,7 @@ struct TreeProgressTests {
     /// A settling reader walks the chain from a scope to the root; a part begun in the scope is
     /// listed in both batches, and read once.
     @Test mutating func aSettlingReaderListsEachPartOnce() {
-        let child = tree.addNode(childOf: root, label: "Feed", diagnosticsHandler: IndicatorTree.silent)
+        let child = tree.addNode(childOf: root, label: "Feed")
         let inChild = Progress(totalUnitCount: 10)
         let inRoot = Progress(totalUnitCount: 20)
         begin(Token(), inChild, in: child)

@@ -14,7 +14,7 @@ struct TreeTaskEventTests {
     /// A tree whose root has one watching output, and a scope "Feed" below it.
     private func recordingTree() -> (tree: IndicatorTree, scope: IndicatorTree.NodeID) {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
-        let scope = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed", diagnosticsHandler: IndicatorTree.silent)
+        let scope = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed")
         tree.taskEventListenersChanged(by: 1, in: IndicatorTree.rootID)
         return (tree, scope)
     }
