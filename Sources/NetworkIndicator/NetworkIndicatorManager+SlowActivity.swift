@@ -16,7 +16,9 @@ extension NetworkIndicatorManager {
     /// and its descendants' tasks, whatever the indicator's delays; it is measured on the
     /// manager's ``scheduler`` (a test's manual scheduler drives it) from the main-queue hop
     /// that first sees the count above zero, and ends at the hop that sees it at zero (a break
-    /// shorter than a hop is not seen). A negative or non-finite `seconds` counts as zero.
+    /// shorter than a hop is not seen). A negative or non-finite `seconds` counts as zero. The
+    /// report may come up to a tenth of `seconds` late, at most 50 ms, so that the system can
+    /// coalesce the timer's wake-up with others.
     ///
     /// The lifetime is that of ``observeVisibility(owner:_:)``: nothing to store, `owner` held
     /// weakly and handed to `body`, no call once `owner` is deallocated or the returned

@@ -10,7 +10,6 @@ extension OutputDelivery {
             var told = Set<ObjectIdentifier>()
             for node in hearers {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
-                    // Alive first: a dead entry not pruned yet must not take a new output's id.
                     guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
                     let id = ObjectIdentifier(output)
                     guard told.insert(id).inserted else { continue }

@@ -168,7 +168,7 @@ final class OutputDelivery {
     }
 
     /// Calls `target` of `node` on the tree's timer after `delay` seconds, then every `interval`
-    /// if given, in place of its call listed, handing it `generation` back; a `nil` delay
+    /// if given, replacing its listed call, handing it `generation` back; a `nil` delay
     /// stops it. Nothing for a node without outputs or listeners (gone, or never observed).
     func call(
         _ target: any DeadlineTarget,

@@ -132,8 +132,8 @@ struct OutputSchedule {
     }
 
     /// The delay timer fired. A late firing of a timer cancelled or replaced since cannot come
-    /// (``TreeDeadlines`` drops it with the change), and would change nothing if it did: the
-    /// policy measures every delay from its own state (``VisibilityPolicy/timerFired(now:)``).
+    /// (``TreeDeadlines`` drops it with the change), and would change no visibility if it did:
+    /// the policy measures every delay from its own state (``VisibilityPolicy/timerFired(now:)``).
     mutating func delayTimerFired(_ activity: Activity, now: TimeInterval) -> Reconciliation {
         var reconciliation = update(activity, now: now) { $0.timerFired(now: now) }
         if reconciliation.timerChanges[.delay] == nil {
@@ -212,7 +212,8 @@ struct OutputSchedule {
 }
 
 /// The indicator's visibility as a pure state machine: each event moves ``phase`` (whence
-/// ``isVisible``) and returns the change to its one timer, if any. Fed under the lock: ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
+/// ``isVisible``) and returns the change to its one timer, if any. Fed under the lock:
+/// ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
 ///
 /// ```
 ///            active, startDelay > 0          start delay elapsed
@@ -236,7 +237,8 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// A change to one timer: the policy's delay timer, or the schedule's sweep
     /// (``OutputSchedule/Reconciliation/timerChanges``).
     enum TimerAction: Equatable, Sendable {
-        /// Start the timer (replacing any running one); call ``VisibilityPolicy/timerFired(now:)`` on firing.
+        /// Start the timer (replacing any running one). The policy's delay timer calls
+        /// ``VisibilityPolicy/timerFired(now:)`` on firing; the sweep repeats at `after`.
         case start(after: TimeInterval)
         /// Cancel the running timer.
         case cancel

@@ -64,8 +64,8 @@ struct TreeDeadlines {
         interval.map { $0 / 10 } ?? min(delay / 10, 0.05)
     }
 
-    /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given, in
-    /// place of its call listed; a `nil` delay stops it. The call carries `generation`
+    /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given,
+    /// replacing its listed call; a `nil` delay stops it. The call carries `generation`
     /// back to the target, which can tell a call of its own from an older one due in the same
     /// firing.
     mutating func call(

@@ -56,7 +56,7 @@ extension TaskRegistry {
         guard isPinned(pinned), slots[index].count > 0 else { return .stale }
         if slots[index].count == 1 {
             if eventLog != nil { logEnded(at: index, .finished, time: &time) }
-            // Remembered for the report of a second finish; the release then has no label to end.
+            // Remembered for the report of a second finish; the release then looks up no label.
             if slots[index].hasLabel {
                 labels.end(.pinned(pinned))
                 slots[index].hasLabel = false
