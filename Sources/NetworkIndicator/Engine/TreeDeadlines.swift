@@ -44,16 +44,7 @@ struct TreeDeadlines {
         for (kind, change) in changes {
             pending.removeAll { $0.node == node && $0.kind == kind }
             guard case .start(let delay) = change else { continue }
-            let interval = kind == .sweep ? delay : nil
-            let deadline = Deadline(
-                node: node,
-                kind: kind,
-                generation: 0,
-                due: now + max(delay, 0),
-                interval: interval,
-                leeway: Self.leeway(delay: delay, repeating: interval)
-            )
-            pending.append(deadline)
+            list(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now)
         }
     }
 
@@ -79,16 +70,25 @@ struct TreeDeadlines {
         // The target is the caller's, held: comparing with it loads no last reference.
         pending.removeAll { $0.node == node && $0.target === target }
         guard let delay else { return }
-        let call = Deadline(
-            node: node,
-            kind: .call,
-            generation: generation,
-            due: now + max(delay, 0),
-            interval: interval,
-            leeway: Self.leeway(delay: delay, repeating: interval)
-        )
-        pending.append(call)
+        list(.call, of: node, after: delay, repeating: interval, generation: generation, now: now)
         pending[pending.count - 1].target = target
+    }
+
+    /// Lists a deadline of `kind` for `node`, due `delay` seconds from `now` (at once if
+    /// negative), then every `interval` if given, with its ``leeway(delay:repeating:)``.
+    private mutating func list(
+        _ kind: OutputSchedule.TimerKind,
+        of node: IndicatorTree.NodeID,
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        generation: UInt64 = 0,
+        now: TimeInterval
+    ) {
+        let leeway = Self.leeway(delay: delay, repeating: interval)
+        let due = now + max(delay, 0)
+        pending.append(
+            Deadline(node: node, kind: kind, generation: generation, due: due, interval: interval, leeway: leeway)
+        )
     }
 
     /// Drops every deadline of a removed node; `true` if none is left while a timer runs, which
