@@ -29,8 +29,9 @@ struct TreeDeadlines {
 
     /// Every pending deadline, in the order it was listed.
     private(set) var pending: [Deadline] = []
-    /// When the armed timer fires next and, if it repeats, every how often; `nil` while none runs.
-    private(set) var armed: (due: TimeInterval, interval: TimeInterval?)?
+    /// When the armed timer fires next, every how often if it repeats, and how late it may run;
+    /// `nil` while none runs.
+    private(set) var armed: (due: TimeInterval, interval: TimeInterval?, leeway: TimeInterval)?
     /// Bumped at each start: a firing of a timer replaced since (already queued) is stale.
     private(set) var generation: UInt64 = 0
 
@@ -101,23 +102,27 @@ struct TreeDeadlines {
     }
 
     /// How the timer must change to fire at the earliest deadline; `nil` if it will already (a
-    /// repeating timer keeps running while its deadline stays the earliest).
+    /// repeating timer keeps running while its deadline stays the earliest). Its leeway is the
+    /// least any deadline allows: a deadline due soon after the earliest, with less leeway, is
+    /// not run later than its own leeway allows.
     mutating func rearm(now: TimeInterval) -> Arming? {
         var earliest: Deadline?
         for deadline in pending where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
-        guard earliest?.due != armed?.due || earliest?.interval != armed?.interval else { return nil }
         guard let earliest else {
+            guard armed != nil else { return nil }
             armed = nil
             return .stop
         }
+        var leeway = earliest.leeway
+        // The difference first: exactly 0 for a deadline due with the earliest, so that a timer
+        // re-listed as it repeats keeps its leeway to the bit, and its arming.
+        for deadline in pending { leeway = min(leeway, (deadline.due - earliest.due) + deadline.leeway) }
+        if let armed, armed.due == earliest.due, armed.interval == earliest.interval, armed.leeway == leeway {
+            return nil
+        }
         generation &+= 1
-        armed = (earliest.due, earliest.interval)
-        return .start(
-            after: earliest.due - now,
-            repeating: earliest.interval,
-            leeway: earliest.leeway,
-            generation: generation
-        )
+        armed = (earliest.due, earliest.interval, leeway)
+        return .start(after: earliest.due - now, repeating: earliest.interval, leeway: leeway, generation: generation)
     }
 
     /// The timer of `firing` fired: `nil` if it is stale, else whether it is spent (a one-shot,
@@ -126,7 +131,7 @@ struct TreeDeadlines {
     /// the scheduler repeats; a poll whose manager went does not.
     mutating func fired(_ firing: UInt64, now: TimeInterval) -> (isSpent: Bool, due: [Deadline])? {
         guard firing == generation, let current = armed else { return nil }
-        armed = current.interval.map { (current.due + $0, $0) }
+        armed = current.interval.map { (current.due + $0, $0, current.leeway) }
         var due: [Deadline] = []
         pending.removeAll { deadline in
             // A firing this close to a deadline counts as on time, as in the policy.

@@ -51,6 +51,28 @@ struct TreeDeadlinesTests {
         #expect(arming == .stop)
     }
 
+    /// The one timer may run late only as far as every deadline allows: a delay due 10 ms after
+    /// the earliest, with a leeway of 1 ms, leaves the timer 11 ms, not the earliest's 50.
+    @Test func theTimersLeewayIsTheLeastAnyDeadlineAllows() {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(delay(1), of: screen, now: 0)
+        var arming = deadlines.rearm(now: 0)
+        #expect(arming == .start(after: 1, repeating: nil, leeway: 0.05, generation: 1))
+
+        deadlines.apply(delay(0.5), of: section, now: 0.9)
+        arming = deadlines.rearm(now: 0.9)
+        #expect(arming == nil, "due 400 ms after the armed one: it leaves the leeway as it is")
+
+        deadlines.apply(delay(0.02), of: row, now: 0.99)
+        arming = deadlines.rearm(now: 0.99)
+        guard case .start(let after, nil, let leeway, 2) = arming else {
+            Issue.record("expected a new arming, got \(String(describing: arming))")
+            return
+        }
+        #expect(abs(after - 0.01) < 1e-9, "still armed for the earliest")
+        #expect(abs(leeway - 0.012) < 1e-9, "the row's delay is due at 1.01 and may wait 2 ms")
+    }
+
     @Test func oneFiringRunsEveryDeadlineDueAndARepeatingOneComesBack() throws {
         var deadlines = TreeDeadlines()
         deadlines.apply(delay(0.5), of: screen, now: 0)

@@ -44,4 +44,26 @@ struct SlowActivityWatchTests {
         #expect(thresholds.first?.leeway == 0.05)
         withExtendedLifetime((owner, token)) {}
     }
+
+    /// The tree's one timer serves every deadline: armed for the earliest, it may run late only
+    /// as far as every deadline due in that window allows. A screen's 20 ms threshold, due 10 ms
+    /// after the app's 1 s one (which alone could wait 50 ms), is reported at most 2 ms late.
+    @Test func aDeadlineDueJustAfterTheEarliestIsNotDelayedByItsLeeway() {
+        let recording = SchedulingRecorder()
+        let app = NetworkIndicatorManager(scheduler: recording)
+        app.settings.completionCheckInterval = 3600
+        let screen = NetworkIndicatorManager(parent: app, label: "screen")
+        let owner = Owner()
+        app.observeSlowNetworkActivity(after: 1, owner: owner) { _, _ in }
+        screen.observeSlowNetworkActivity(after: 0.02, owner: owner) { _, _ in }
+        let appToken = app.beganNetworkTask()
+        recording.base.runPendingWork()
+        recording.base.advance(by: 0.99)
+        let screenToken = screen.beganNetworkTask()
+        recording.base.runPendingWork()
+        // The screen's threshold is due at 1.01 and may run until 1.012; the timer was armed at 0.99.
+        let last = recording.requests.last
+        #expect(last.map { $0.delay + $0.leeway } ?? .infinity <= 0.022 + 1e-9)
+        withExtendedLifetime((owner, appToken, screenToken)) {}
+    }
 }
