@@ -36,7 +36,7 @@ public final class NetworkActivityGroup: Sendable {
 
     /// The number of this group's operations that are open. Exact on any thread.
     public var activeOperationCount: Int {
-        manager.driver.groupCount(for: ObjectIdentifier(key))
+        manager.driver.read { $0.registry.groupCount(for: ObjectIdentifier(key)) } ?? 0
     }
 
     /// Begins one operation in this group. Safe from any thread; O(1).

@@ -13,7 +13,7 @@ extension NetworkIndicatorManager {
     /// that change two settings at the same moment may lose one change. Set them from one place,
     /// usually at launch.
     public var settings: NetworkIndicatorSettings {
-        get { driver.settings }
+        get { driver.read { $0.schedule.settings } ?? NetworkIndicatorSettings() }
         set {
             let valid = newValue.validated { kind, name in driver.report(kind, label: name) }
             driver.updateSettings { $0 = valid }
@@ -27,7 +27,7 @@ extension NetworkIndicatorManager {
     /// call or, for stale tasks, on the main thread; it may call back into the manager.
     /// Settable from any thread.
     public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
-        get { driver.diagnosticsHandler }
+        get { driver.read { $0.diagnosticsHandler } ?? IndicatorTree.silent }
         set { driver.replaceDiagnosticsHandler(with: newValue) }
     }
 }

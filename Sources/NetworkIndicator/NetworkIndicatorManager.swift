@@ -299,7 +299,8 @@ public final class NetworkIndicatorManager: Sendable {
         case .applied, .pinned:
             break
         case .stale:
-            let label = driver.labelOfEndedToken(reference) ?? ActivityLabel.typeName(of: token)
+            let ended = driver.read { $0.registry.labels.endedLabel(of: reference) } ?? nil
+            let label = ended ?? ActivityLabel.typeName(of: token)
             driver.report(.unknownFinish, label: label)
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
@@ -319,7 +320,7 @@ public final class NetworkIndicatorManager: Sendable {
     /// The number of open tasks of every kind (tokens, opaque tokens, pushes, groups). Exact as
     /// soon as the call that changed it returns, on any thread.
     public var activeTaskCount: Int {
-        driver.activeTaskCount
+        driver.read { $0.activeTaskCount } ?? 0
     }
 
     /// What the outputs were last told: whether the indicator is showing now.

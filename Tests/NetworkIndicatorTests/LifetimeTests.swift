@@ -178,9 +178,9 @@ struct LifetimeTests {
         driver.apply(.begin(.counter, label: nil, site: .none))
         manager = nil
         driver.apply(.begin(.counter, label: nil, site: .none))
-        #expect(driver.activeTaskCount == 0)
+        #expect(driver.read { $0.activeTaskCount } == nil)
         #expect(driver.apply(.pop) == .stale)
-        driver.diagnosticsHandler(NetworkIndicatorDiagnostic(kind: .popWithoutPush, label: "late"))
+        driver.report(.popWithoutPush, label: "late")
         #expect(reported.withLock { $0 }.isEmpty)
     }
 }

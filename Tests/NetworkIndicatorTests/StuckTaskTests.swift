@@ -107,11 +107,11 @@ struct StuckTaskTests {
         let feed = NetworkIndicatorManager(parent: app, label: "Feed")
         let test = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         #if DEBUG
-        #expect(feed.driver.staleThresholdInForce == 60)
+        #expect(feed.driver.read { $0.schedule.staleThreshold } == 60)
         #else
-        #expect(feed.driver.staleThresholdInForce == nil)
+        #expect(feed.driver.read { $0.schedule.staleThreshold } == .some(nil))
         #endif
-        #expect(test.driver.staleThresholdInForce == nil)
+        #expect(test.driver.read { $0.schedule.staleThreshold } == .some(nil))
         #expect(app.settings.staleTaskThreshold == nil, "the default is not a value the app set")
     }
 

@@ -111,34 +111,12 @@ final class IndicatorDriver: Sendable {
         tree.withLockUnchecked { $0.snapshot(of: node, keepingAlive: &keptAlive) }
     }
 
-    /// The open tasks of the manager and its descendants.
-    var activeTaskCount: Int {
-        tree.withLock { $0.activeTaskCount(of: node) }
-    }
-
-    /// For the report of a finish that found no task: the label the token `reference` names was
-    /// begun with, if its tasks ended lately (see ``TaskLabels``).
-    func labelOfEndedToken(_ reference: TaskReference) -> String? {
-        tree.withLock { $0.labelOfEndedToken(reference, in: node) }
-    }
-
-    /// The open operations of the group keyed `key`.
-    func groupCount(for key: ObjectIdentifier) -> Int {
-        tree.withLock { $0.groupCount(for: key, in: node) }
-    }
-
-    var settings: NetworkIndicatorSettings {
-        tree.withLock { $0.settings(of: node) }
-    }
-
-    /// The stale-task threshold in force for this manager: its own, its parent's or its tree's
-    /// default; `nil` when off.
-    var staleThresholdInForce: TimeInterval? {
-        tree.withLock { $0.contains(node) ? $0[node].schedule.staleThreshold : nil }
-    }
-
-    var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
-        tree.withLock { $0.diagnosticsHandler(of: node) }
+    /// Reads this manager's node under the lock, in one hold: `nil` once the node is removed (a
+    /// driver that outlived its manager). `body` only reads the node's value: it runs under the
+    /// lock, so it must call no code of a caller's (a handler it reads is called after).
+    func read<Result: Sendable>(_ body: (IndicatorTree.Node) -> Result) -> Result? {
+        // Unchecked: `body` is not `Sendable`, but it runs here, in this hold, and keeps nothing.
+        tree.withLockUnchecked { $0.read(node, body) }
     }
 
     /// Reads of this manager's node that hold the tree, not the driver: for the watchdog, which
@@ -152,12 +130,12 @@ final class IndicatorDriver: Sendable {
         fileprivate let node: IndicatorTree.NodeID
 
         func openTasks() -> Int? {
-            tree.withLock { $0.contains(node) ? $0.activeTaskCount(of: node) : nil }
+            tree.withLock { $0.read(node) { $0.activeTaskCount } }
         }
 
         func report(_ kind: NetworkIndicatorDiagnostic.Kind, _ label: String) {
-            let handler = tree.withLock { $0.diagnosticsHandler(of: node) }
-            handler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+            let handler = tree.withLock { $0.read(node) { $0.diagnosticsHandler } }
+            handler?(NetworkIndicatorDiagnostic(kind: kind, label: label))
         }
     }
 
@@ -173,9 +151,9 @@ final class IndicatorDriver: Sendable {
         _ = tree.withLock { $0.replaceDiagnosticsHandler(of: node, with: handler) }
     }
 
-    /// Passes a diagnostic to the handler, outside the lock.
+    /// Passes a diagnostic to the handler, outside the lock; nowhere once the node is removed.
     func report(_ kind: NetworkIndicatorDiagnostic.Kind, label: String) {
-        diagnosticsHandler(NetworkIndicatorDiagnostic(kind: kind, label: label))
+        probe.report(kind, label)
     }
 
     // MARK: - Outputs, on the main actor

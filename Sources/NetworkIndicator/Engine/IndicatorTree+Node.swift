@@ -1,38 +1,25 @@
 import Foundation
 
-/// The reads of one node and its events that move no count, each named: a stale
-/// ``IndicatorTree/NodeID`` reads as an empty node and changes nothing.
+/// The reads of one node (one ``read(_:_:)``, and the two counts the tree reads itself) and its
+/// events that move no count: a stale ``IndicatorTree/NodeID`` reads as `nil` (the counts as 0)
+/// and changes nothing.
 extension IndicatorTree {
     // MARK: - Reads
 
     /// The open tasks of `id` and of all its descendants.
     func activeTaskCount(of id: NodeID) -> Int {
-        read(id, ifGone: 0) { $0.activeTaskCount }
+        read(id) { $0.activeTaskCount } ?? 0
     }
 
     /// The open tasks of the token `reference` names in `id`; for the progress roll-up, never on
     /// begin or finish.
     func openTaskCount(_ reference: TaskReference, in id: NodeID) -> Int {
-        read(id, ifGone: 0) { $0.registry.openTaskCount(reference) }
+        read(id) { $0.registry.openTaskCount(reference) } ?? 0
     }
 
-    /// The label the token `reference` names was begun with in `id`, if its tasks were finished
-    /// lately (a caller's token only while it is alive; see ``TaskLabels``).
-    func labelOfEndedToken(_ reference: TaskReference, in id: NodeID) -> String? {
-        read(id, ifGone: nil) { $0.registry.labels.endedLabel(of: reference) }
-    }
-
-    /// The open operations of the group keyed `key` in `id`.
-    func groupCount(for key: ObjectIdentifier, in id: NodeID) -> Int {
-        read(id, ifGone: 0) { $0.registry.groupCount(for: key) }
-    }
-
-    func settings(of id: NodeID) -> NetworkIndicatorSettings {
-        read(id, ifGone: NetworkIndicatorSettings()) { $0.schedule.settings }
-    }
-
-    func diagnosticsHandler(of id: NodeID) -> NetworkIndicatorDiagnosticsHandler {
-        read(id, ifGone: Self.silent) { $0.diagnosticsHandler }
+    /// Reads the node `id`; `nil` if it is stale (its manager gone).
+    func read<Result>(_ id: NodeID, _ body: (Node) -> Result) -> Result? {
+        contains(id) ? body(node(at: Int(id.index))) : nil
     }
 
     // MARK: - Events that move no count
@@ -105,10 +92,6 @@ extension IndicatorTree {
             if passStaleThresholdDown(from: child) { needsHop = true }
         }
         return needsHop
-    }
-
-    private func read<Result>(_ id: NodeID, ifGone: Result, _ body: (Node) -> Result) -> Result {
-        contains(id) ? body(node(at: Int(id.index))) : ifGone
     }
 
     /// Runs `body` on the node `id`; marks the node dirty if it asks for a hop.

@@ -290,7 +290,7 @@ final class OutputDelivery {
         // Callers' objects enter the lock, only to be compared (see IndicatorDriver's header).
         let (answer, needsHop, handler) = tree.withLockUnchecked { tree in
             let (answer, needsHop) = tree.finishSweep(node, completed: finished, now: now)
-            return (answer, needsHop, tree.diagnosticsHandler(of: node))
+            return (answer, needsHop, tree.read(node) { $0.diagnosticsHandler } ?? IndicatorTree.silent)
         }
         if needsHop { enqueueHop(on: scheduler) }
         if let answer { perform(answer) }

@@ -199,7 +199,7 @@ struct IndicatorTreeTests {
         let key = ObjectIdentifier(Token.self)
         #expect(family.tree.openTaskCount(.key(key), in: family.sibling) == 0, "a gone node measures nothing")
         #expect(family.tree.openTaskCount(.pinned(PinnedSlot(slot: 0, generation: 0)), in: family.sibling) == 0)
-        #expect(family.tree.groupCount(for: key, in: family.sibling) == 0, "nor has a group open")
+        #expect(family.tree.read(family.sibling) { $0.registry.groupCount(for: key) } == nil, "nor reads as a node")
         var keptAlive: [AnyObject] = []
         let snapshot = family.tree.snapshot(of: family.sibling, keepingAlive: &keptAlive)
         #expect(snapshot.records.isEmpty && snapshot.count == 0, "nor a snapshot")
@@ -213,7 +213,7 @@ struct IndicatorTreeTests {
         #expect(!family.tree.resetSubtree(of: family.sibling, time: &time))
         #expect(!family.tree.cancelSubtree(of: family.sibling, time: &time).1)
         #expect(!family.tree.changeSettings(of: family.sibling) { $0.startDelay = 5 })
-        #expect(family.tree.settings(of: reused).startDelay == NetworkIndicatorSettings().startDelay)
+        #expect(family.tree.read(reused) { $0.schedule.settings.startDelay } == NetworkIndicatorSettings().startDelay)
         let (count, attachNeedsHop) = family.tree.outputAttached(receivesCount: true, in: family.sibling)
         #expect(count == nil && !attachNeedsHop)
         #expect(family.tree.dirtyNodes == dirty)
