@@ -86,6 +86,8 @@ public final class NetworkActivityGroup: Sendable {
         if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
+        // As for a finish: the part the group's rule ends leaves now, not at the next reading.
+        if key.hasProgressParts { manager.settleProgress() }
     }
 
     /// Ends every open operation of this group, and only of this group. Finishes that arrive

@@ -36,11 +36,12 @@ extension NetworkIndicatorManager {
     /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:file:line:)``) open when the
     /// call begins reads cancelled from before its task ends, so its bytes leave the batch even
     /// when read before its own `cancel()` runs (by a group's handler cancelled before it, say),
-    /// unless it completes first. Other work with progress counts as its `Progress` reads when
-    /// its part is folded: a token of yours whose `cancel()` cancels its `Progress`, or a group
-    /// whose handler cancels its operations' progresses, counts as done if read before that
-    /// runs, and a group's operation whose progress nobody cancels counts as done. Read after
-    /// this call returns.
+    /// unless it completes first. So does each part of a group (``NetworkActivityGroup``) that
+    /// the cancel finds running, whatever its `Progress` reads; a part the group's rules ended
+    /// before (its operation finished, or a complete part a later operation outlives) stays done.
+    /// Other work with progress counts as its `Progress` reads when its part is folded: a token
+    /// of yours whose `cancel()` cancels its `Progress` counts as done if read before that runs.
+    /// Read after this call returns.
     ///
     /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after

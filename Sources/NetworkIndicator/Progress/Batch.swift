@@ -21,7 +21,9 @@ import Foundation
 /// - A group's finish (fewer open tasks than running parts under its token: which operation
 ///   finished, the engine cannot tell) ends its complete parts first, as done, then (being
 ///   cancelled) its cancelled ones, and only then its oldest running ones; and only on readings
-///   of this pass, never on a plain `Progress`'s reading from an earlier one.
+///   of this pass, never on a plain `Progress`'s reading from an earlier one. A group's complete
+///   part that a later part outlives leaves as done too. A caller's token begun twice with two
+///   progresses keeps both until its last task ends: neither rule applies to it.
 struct Batch: Sendable {
     /// The tasks with progress not yet seen to have ended, in the order they began.
     private(set) var parts: [ProgressEntry] = [] {
@@ -202,14 +204,16 @@ struct Batch: Sendable {
 
     init() {}
 
-    /// Which samples leave: every ended one read since, every cancelled one and, for a token
-    /// with fewer open tasks than running parts, as many more as it has parts too many (see the
-    /// rules); and a complete part a later part of its token outlives.
+    /// Which samples leave: every ended one read since, every cancelled one and, for a group
+    /// with fewer open operations than running parts, as many more as it has parts too many (see
+    /// the rules); and a complete part of a group that a later part outlives.
     private func leavingParts(_ samples: [Sample]) -> [Bool] {
         var leaves = samples.map { $0.hasEnded ? $0.wasReadAfterEnd : $0.reading.isCancelled }
         guard !keysAreUnique else { return leaves }
         var byToken: [TaskKey: [Int]] = [:]
-        for index in samples.indices { byToken[samples[index].entry.task, default: []].append(index) }
+        for index in samples.indices where samples[index].entry.isGroupPart {
+            byToken[samples[index].entry.task, default: []].append(index)
+        }
         for indices in byToken.values {
             let running = indices.filter { samples[$0].isRunning }
             // A stale reading cannot tell which part is complete or cancelled: wait for a fresh one.

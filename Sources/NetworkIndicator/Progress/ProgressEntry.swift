@@ -22,6 +22,9 @@ final class ProgressEntry: @unchecked Sendable {
     /// The token and the node that began the task: what groups a batch's parts, since one
     /// token may run tasks in several managers of a tree, and each counts on its own.
     let task: TaskKey
+    /// Whether the token is a group's: its parts leave by the group's rules (``Batch``), where a
+    /// caller's token begun twice keeps both parts until its last task ends.
+    let isGroupPart: Bool
     /// The node that began the task and each of its ancestors, that node first: a reader that
     /// leaves some scopes out (``Batch/summary(of:excluding:)``) leaves out every part begun in
     /// them or below, even once a node below is gone.
@@ -60,6 +63,7 @@ final class ProgressEntry: @unchecked Sendable {
         self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         self.readsOnMainQueueOnly = !(progress is any SelfReadingProgress)
         self.task = TaskKey(token: ObjectIdentifier(token), node: node)
+        self.isGroupPart = token is ActivityKey
         self.token = token
         self.reference = pinned.map { .pinned($0) } ?? .key(ObjectIdentifier(token))
     }

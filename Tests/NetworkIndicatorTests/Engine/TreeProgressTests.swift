@@ -19,7 +19,7 @@ struct TreeProgressTests {
     /// Begins a task for `token` in `node` and lists its part; returns the part.
     @discardableResult
     private mutating func begin(
-        _ token: Token,
+        _ token: AnyObject,
         _ progress: Progress,
         in node: IndicatorTree.NodeID = IndicatorTree.rootID,
         now: TimeInterval = 0
@@ -101,7 +101,7 @@ struct TreeProgressTests {
     /// Two parts under one token (a group's operations), one complete: the finish of one task
     /// ends the complete part, and the other runs on (40 of 110, not 100 %).
     @Test mutating func aFinishUnderARepeatedTokenEndsItsCompletePartFirst() {
-        let uploads = Token()
+        let uploads = ActivityKey()  // a group's key: its parts leave by the group's rules
         let big = NetworkActivityProgress(totalUnitCount: 100)
         let small = NetworkActivityProgress(totalUnitCount: 10)
         begin(uploads, big)
@@ -119,7 +119,7 @@ struct TreeProgressTests {
     /// The same finish, folded off the main queue while one part is a plain `Progress` whose
     /// reading is old: which part finished cannot be told, so none leaves until a fresh reading.
     @Test mutating func aFinishUnderARepeatedTokenWaitsForFreshReadings() {
-        let uploads = Token()
+        let uploads = ActivityKey()  // a group's key: its parts leave by the group's rules
         let big = NetworkActivityProgress(totalUnitCount: 100)
         let small = Progress(totalUnitCount: 10)
         begin(uploads, big)

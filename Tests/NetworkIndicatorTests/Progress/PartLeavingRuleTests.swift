@@ -1,0 +1,80 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// When a part leaves its batch, as the documentation of each begin form states it: a caller's
+/// token begun twice keeps both parts until its last task ends; a group's parts leave by the
+/// group's rule at the call that makes them leave, so that what a cancel finds never depends on
+/// whether anyone read in between.
+@MainActor
+@Suite("When a part leaves its batch")
+struct PartLeavingRuleTests {
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func progress(_ completed: Int64, of total: Int64) -> NetworkActivityProgress {
+        let progress = NetworkActivityProgress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    /// `beganNetworkTask(withToken:progress:)`: "beginning the same token twice with two
+    /// progresses counts both until the token's last task ends".
+    @Test func aTokenBegunTwiceCountsBothProgressesUntilItsLastTaskEnds() {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let token = Token()
+        let first = progress(50, of: 100)
+        manager.beganNetworkTask(withToken: token, progress: first)
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
+        manager.finishedNetworkTask(forToken: token)
+        first.completedUnitCount = 70
+        #expect(manager.progressSnapshot().fractionCompleted == 70.0 / 300, "both still count as they report")
+        manager.finishedNetworkTask(forToken: token)
+        #expect(manager.progressSnapshot().fractionCompleted == 200.0 / 300, "its last task ended: both done")
+        withExtendedLifetime(other) {}
+    }
+
+    /// A token's complete part measures its task while the token is open: no work of unknown size.
+    @Test func aTokenBegunTwiceWithOneProgressCompleteHasNoIndeterminateWork() {
+        let token = Token()
+        manager.beganNetworkTask(withToken: token, progress: progress(100, of: 100))
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5)
+        #expect(!snapshot.hasIndeterminateWork)
+        manager.finishedNetworkTask(forToken: token)
+        manager.finishedNetworkTask(forToken: token)
+    }
+
+    /// A group's complete part leaves when a later operation starts: a cancel after that fails
+    /// only the later one, read in between or not.
+    @Test(arguments: [false, true])
+    func aCancelAfterALaterOperationFailsOnlyTheRunningPart(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = progress(0, of: 100)
+        uploads.operationStarted(progress: first)
+        first.completedUnitCount = 100
+        uploads.operationStarted(progress: progress(0, of: 100))
+        if readInBetween { _ = manager.progressSnapshot() }
+        manager.cancelNetworkTasks()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the first upload done, the second gone")
+        withExtendedLifetime((other, uploads)) {}
+    }
+
+    /// `operationStoppedCounting()` ends a task as `operationFinished()` does: its part leaves at
+    /// once by the group's rule, so a cancel after it finds the same parts, read in between or not.
+    @Test(arguments: [false, true])
+    func aCancelAfterAStoppedOperationFindsTheSamePartsReadOrNot(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let feed = NetworkActivityGroup(manager: manager, label: "feed")
+        feed.operationStarted(progress: progress(30, of: 100))
+        feed.operationStarted(progress: progress(0, of: 100))
+        feed.operationStoppedCounting()
+        if readInBetween { _ = manager.progressSnapshot() }
+        manager.cancelNetworkTasks()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the oldest part done, the other gone")
+        withExtendedLifetime((other, feed)) {}
+    }
+}
