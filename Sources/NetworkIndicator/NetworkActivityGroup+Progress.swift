@@ -33,13 +33,15 @@ extension NetworkActivityGroup {
         line: UInt = #line
     ) {
         let site = CallSite(fileID: file, line: line)
-        guard let progress else { return begin(site: site) }
+        guard let progress else {
+            if begin(site: site) { manager.settleProgress() }
+            return
+        }
         manager.settleProgress()
-        let hadParts = key.hasProgressParts
-        begin(site: site)
+        let outlived = begin(site: site)
         manager.trackProgress(progress, weight: weight, token: key, failure: key.failureOfNewPart())
         // A complete part this one outlives leaves now, as done: a later cancel fails only the
         // parts it finds running, whether anyone read in between or not.
-        if hadParts { manager.settleProgress() }
+        if outlived { manager.settleProgress() }
     }
 }

@@ -46,12 +46,15 @@ public final class NetworkActivityGroup: Sendable {
     ///     its first open operation began): leave the default, the caller's `#fileID`.
     ///   - line: The line of `file`; leave the default, `#line`.
     public func operationStarted(file: StaticString = #fileID, line: UInt = #line) {
-        begin(site: CallSite(fileID: file, line: line))
+        // Parts of earlier operations it outlives leave now if complete (see `operationStarted(progress:)`).
+        if begin(site: CallSite(fileID: file, line: line)) { manager.settleProgress() }
     }
 
-    /// Begins one operation begun at `site`.
-    func begin(site: CallSite) {
-        manager.driver.apply(.begin(.keyed(ObjectIdentifier(key), object: key, kind: .group), label: label, site: site))
+    /// Begins one operation begun at `site`; returns whether it outlived parts of the group
+    /// still listed, which the caller then settles.
+    func begin(site: CallSite) -> Bool {
+        let event = TaskEvent.begin(.keyed(ObjectIdentifier(key), object: key, kind: .group), label: label, site: site)
+        return manager.driver.apply(event) == .outlivedParts
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after

@@ -47,6 +47,9 @@ extension NetworkIndicatorManager {
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after
     /// the lock is released, never under it.
     public func cancelNetworkTasks() {
+        // A group's part that the group's rules end (complete, and outlived by a later
+        // operation) leaves as done before the cancel, read since or not.
+        progressRollUp.settle()
         progressRollUp.cancelIsComing()
         let cancelled = driver.cancelTree()
         for work in cancelled { work.cancel() }

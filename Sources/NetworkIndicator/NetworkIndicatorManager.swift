@@ -296,7 +296,7 @@ public final class NetworkIndicatorManager: Sendable {
         let reference: TaskReference =
             if let opaque = ownOpaqueToken(token) { .pinned(opaque.pinned) } else { .key(ObjectIdentifier(token)) }
         switch driver.apply(.finish(reference)) {
-        case .applied, .pinned:
+        case .applied, .pinned, .outlivedParts:
             break
         case .stale:
             let ended = driver.read { $0.registry.labels.endedLabel(of: reference) } ?? nil

@@ -77,7 +77,7 @@ extension IndicatorTree {
                         entry: entry,
                         hadEnded: open == 0,
                         position: position,
-                        mayGoUnread: open > 0 && !repeated.contains(entry.task)
+                        mayGoUnread: open > 0 && !repeated.contains(entry.task) && !entry.isOutlived
                     )
                 )
             }

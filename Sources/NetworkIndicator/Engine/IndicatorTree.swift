@@ -300,7 +300,9 @@ struct IndicatorTree {
         case .begin(.keyed(let key, let object, let kind), let label, let site):
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.begin(key, object: object, kind: kind, label: label, site: site, now: time.now())
-                return .applied
+                // A group's later operation outlives the group's listed parts (Batch's rules).
+                let outlives = kind == .group && !node.progress.batch.parts.isEmpty && node.progress.batch.outlive(key)
+                return outlives ? .outlivedParts : .applied
             }
         case .begin(.newOpaqueToken, let label, let site):
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
@@ -373,6 +375,9 @@ enum TaskEvent {
         case tokenDead
         /// A new opaque token's slot.
         case pinned(PinnedSlot)
+        /// A group's operation began, later than parts of the group still listed: they may
+        /// leave (``ProgressEntry/isOutlived``), at the next fold.
+        case outlivedParts
     }
 
     /// One task of `Subject` begins, labelled, begun at `site`.

@@ -21,9 +21,10 @@ import Foundation
 /// - A group's finish (fewer open tasks than running parts under its token: which operation
 ///   finished, the engine cannot tell) ends its complete parts first, as done, then (being
 ///   cancelled) its cancelled ones, and only then its oldest running ones; and only on readings
-///   of this pass, never on a plain `Progress`'s reading from an earlier one. A group's complete
-///   part that a later part outlives leaves as done too. A caller's token begun twice with two
-///   progresses keeps both until its last task ends: neither rule applies to it.
+///   of this pass, never on a plain `Progress`'s reading from an earlier one. A group's part
+///   that a later operation of the group outlives (``ProgressEntry/isOutlived``, with progress
+///   or not) leaves as done once a reading of this pass finds it complete. A caller's token
+///   begun twice with two progresses keeps both until its last task ends: neither rule applies.
 struct Batch: Sendable {
     /// The tasks with progress not yet seen to have ended, in the order they began.
     private(set) var parts: [ProgressEntry] = [] {
@@ -204,11 +205,14 @@ struct Batch: Sendable {
 
     init() {}
 
-    /// Which samples leave: every ended one read since, every cancelled one and, for a group
-    /// with fewer open operations than running parts, as many more as it has parts too many (see
-    /// the rules); and a complete part of a group that a later part outlives.
+    /// Which samples leave: every ended one read since, every cancelled one, a group's complete
+    /// part that a later operation outlives and, for a group with fewer open operations than
+    /// running parts, as many more as it has parts too many (see the rules).
     private func leavingParts(_ samples: [Sample]) -> [Bool] {
-        var leaves = samples.map { $0.hasEnded ? $0.wasReadAfterEnd : $0.reading.isCancelled }
+        var leaves = samples.map { sample in
+            guard !sample.hasEnded else { return sample.wasReadAfterEnd }
+            return sample.reading.isCancelled || sample.entry.isOutlived && sample.isFresh && sample.reading.isComplete
+        }
         guard !keysAreUnique else { return leaves }
         var byToken: [TaskKey: [Int]] = [:]
         for index in samples.indices where samples[index].entry.isGroupPart {
@@ -227,13 +231,19 @@ struct Batch: Sendable {
                 leaves[index] = true
                 surplus -= 1
             }
-            var laterStays = false
-            for index in running.reversed() where !leaves[index] {
-                if laterStays && samples[index].reading.isComplete { leaves[index] = true }
-                laterStays = true
-            }
         }
         return leaves
+    }
+
+    /// A later operation of the group keyed `token` began in the batch's node: each of its
+    /// listed parts is outlived. Returns whether there was one.
+    func outlive(_ token: ObjectIdentifier) -> Bool {
+        var outlived = false
+        for part in parts where part.task.token == token {
+            part.isOutlived = true
+            outlived = true
+        }
+        return outlived
     }
 
     static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {

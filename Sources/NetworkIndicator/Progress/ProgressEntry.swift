@@ -42,6 +42,9 @@ final class ProgressEntry: @unchecked Sendable {
     /// The last reading stored by a fold, under the tree's lock only: what the parts not read
     /// in a pass count with (unknown until the first).
     var reading = ProgressReading(total: -1, completed: 0)
+    /// Whether a later operation of the part's group began (under the tree's lock only): the
+    /// part leaves as done once a fresh reading finds it complete (``Batch``).
+    var isOutlived = false
     /// How the progress tells the roll-ups that list it that its total became known
     /// (``SizeSignal``), so that none of them has to poll it meanwhile; `nil` for a `Progress`
     /// of Foundation's, which tells nobody (on Linux it cannot be observed).

@@ -63,6 +63,43 @@ struct PartLeavingRuleTests {
         withExtendedLifetime((other, uploads)) {}
     }
 
+    /// `operationStarted(progress:)`: a group's progress counts "until it is complete (or
+    /// cancelled) and a later operation has started"; passing `nil` is exactly
+    /// `operationStarted()`, so a later operation without progress counts too. The complete part
+    /// leaves, and the running operation without progress shows as work of unknown size, not
+    /// as a full bar.
+    @Test func aCompleteGroupPartLeavesWhenALaterOperationWithoutProgressStarts() {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = progress(0, of: 100)
+        uploads.operationStarted(progress: first)
+        first.completedUnitCount = 100
+        #expect(manager.progressSnapshot().fractionCompleted == 1, "complete, and nothing later yet")
+        uploads.operationStarted()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == nil, "no full bar while work of unknown size runs")
+        #expect(snapshot.hasIndeterminateWork)
+        withExtendedLifetime(uploads) {}
+    }
+
+    /// A part outlived by a later operation leaves once it is complete, not before; a cancel
+    /// finds it gone, whether anyone read it complete or not.
+    @Test(arguments: [false, true])
+    func anOutlivedGroupPartCountsAsItReportsUntilItIsComplete(readWhenComplete: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = progress(40, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.2, "still running: 40 of 200")
+        first.completedUnitCount = 100
+        if readWhenComplete {
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5, "complete: it leaves as done")
+        }
+        manager.cancelNetworkTasks()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the cancel finds it gone")
+        withExtendedLifetime((other, uploads)) {}
+    }
+
     /// `operationStoppedCounting()` ends a task as `operationFinished()` does: its part leaves at
     /// once by the group's rule, so a cancel after it finds the same parts, read in between or not.
     @Test(arguments: [false, true])
