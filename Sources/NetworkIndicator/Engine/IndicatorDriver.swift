@@ -166,10 +166,13 @@ final class IndicatorDriver: Sendable {
         let receivesTaskEvents = output is any NetworkActivityTaskEventOutput
         guard delivery.attach(output, to: node, receivesCount: receivesCount, receivesTaskEvents: receivesTaskEvents)
         else { return }
-        let (count, needsHop) = tree.withLock { tree in
-            if receivesTaskEvents { tree.taskEventListenersChanged(by: 1, in: node) }
+        // The open tasks' tokens that a watcher's node loads to name them leave after the lock.
+        var keptAlive: [AnyObject] = []
+        let (count, needsHop) = tree.withLockUnchecked { tree in
+            if receivesTaskEvents { tree.taskEventListenersChanged(by: 1, in: node, keepingAlive: &keptAlive) }
             return tree.outputAttached(receivesCount: receivesCount, in: node)
         }
+        keptAlive = []
         if needsHop { delivery.enqueueHop(on: scheduler) }
         output.networkIndicatorVisibilityDidChange(delivery.isVisible(node))
         if let count {
@@ -185,7 +188,8 @@ final class IndicatorDriver: Sendable {
         if detached.receivesCount || detached.receivesTaskEvents {
             tree.withLock { tree in
                 if detached.receivesCount { tree.countObserversLeft(1, in: node) }
-                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node) }
+                var none: [AnyObject] = []  // a watcher leaving names nothing
+                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node, keepingAlive: &none) }
             }
         }
         return true

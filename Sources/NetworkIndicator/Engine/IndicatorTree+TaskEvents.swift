@@ -14,7 +14,8 @@ extension IndicatorTree {
         /// hear it (it and its ancestors then) and its scope path, read as it went: its last
         /// events wait in the buffer.
         var removedNodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
-        /// Each task told as begun and not yet as ended: its id and its label then.
+        /// Each task told as begun and not yet as ended: its id and its label then (id 0: a task
+        /// open when its node started recording, named then, never told as begun).
         var open: [OpenTask: (id: UInt64, label: String)] = [:]
         var nextID: UInt64 = 1
         /// Whether some node records: while none does, the hop keeps no open task.
@@ -69,14 +70,29 @@ extension IndicatorTree {
     }
 
     /// `delta` watching outputs were attached to `id` (or left it): its subtree starts or stops
-    /// recording. A stale id changes nothing.
-    mutating func taskEventListenersChanged(by delta: Int, in id: NodeID) {
+    /// recording. A stale id changes nothing. The tokens a node that starts recording loads to
+    /// name its open tasks (see ``nameOpenTasks(ofNodeAt:keepingAlive:)``) go to `keptAlive`,
+    /// to release after the lock.
+    mutating func taskEventListenersChanged(by delta: Int, in id: NodeID, keepingAlive keptAlive: inout [AnyObject]) {
         guard contains(id) else { return }
         withNode(Int(id.index)) { $0.taskEventListeners += delta }
         for index in subtree(of: id) {
-            setRecording(recordsTaskEvents(index), ofNodeAt: index)
+            let records = recordsTaskEvents(index)
+            let starts = records && node(at: Int(index)).registry.eventLog == nil
+            setRecording(records, ofNodeAt: index)
+            if starts { nameOpenTasks(ofNodeAt: index, keepingAlive: &keptAlive) }
         }
         refreshRecording()
+    }
+
+    /// The node at `index` starts recording with tasks open that no watcher heard begin: each
+    /// live unlabelled caller's token among them is named now by its type, as a snapshot names
+    /// it, so that its end is not named as a deallocated token's. It ends with an id of its own
+    /// (none is kept: 0).
+    private mutating func nameOpenTasks(ofNodeAt index: Int32, keepingAlive keptAlive: inout [AnyObject]) {
+        let id = NodeID(index: index, generation: node(at: Int(index)).generation)
+        let names = withNode(Int(index)) { $0.registry.typeNamesOfUnlabelledTokens(keepingAlive: &keptAlive) }
+        for (reference, name) in names { taskEvents.open[OpenTask(node: id, reference: reference)] = (0, name) }
     }
 
     /// Starts or stops the recording of the node at `index`: its registry's sink, and its
@@ -86,11 +102,15 @@ extension IndicatorTree {
             buffer: taskEvents.buffer,
             node: NodeID(index: index, generation: node(at: Int(index)).generation)
         )
-        withNode(Int(index)) { node in
-            guard records != (node.registry.eventLog != nil) else { return }
+        let changed = withNode(Int(index)) { node in
+            guard records != (node.registry.eventLog != nil) else { return false }
             node.registry.eventLog = records ? sink : nil
             node.schedule.recordingChanged(to: records)
+            return true
         }
+        // Its tasks told as begun are forgotten: what they do unheard is never told, so a later
+        // end under the same token is not named by one of them.
+        if changed, !records { taskEvents.open = taskEvents.open.filter { $0.key.node.index != index } }
     }
 
     /// Whether some node still records, after a change of listeners or a node's removal. What
@@ -148,10 +168,13 @@ extension IndicatorTree {
             let taskID: UInt64
             if entry.ending == nil {
                 taskID = taskEvents.takeID()
-                taskEvents.open[key] = (taskID, entry.record.label)
+                // Kept only while its node records (see `setRecording`).
+                if contains(node), self.node(at: Int(node.index)).registry.eventLog != nil {
+                    taskEvents.open[key] = (taskID, entry.record.label)
+                }
             } else {
                 let opened = taskEvents.open.removeValue(forKey: key)
-                taskID = opened?.id ?? taskEvents.takeID()
+                taskID = opened.flatMap { $0.id == 0 ? nil : $0.id } ?? taskEvents.takeID()
                 if let label = opened?.label { entry.record.label = label }
                 entry.record.isTokenAlive = entry.ending != .swept
             }

@@ -79,8 +79,14 @@ final class OutputDelivery {
 
     /// The tree's hop: every dirty node's answer, drained in one lock hold, then performed.
     func hop() {
-        guard let now = scheduler?.now else { return }
-        let (answers, events) = tree.withLock { ($0.drainDirtyNodes(now: now), $0.takeTaskEvents()) }
+        // Once the root manager is gone (its scheduler let go) no node is left to reconcile, but
+        // its tasks' last events (`managerGone`) still reach their watchers.
+        let now = scheduler?.now
+        let (answers, events) = tree.withLock { tree in
+            var answers: [IndicatorTree.Answer] = []
+            if let now { answers = tree.drainDirtyNodes(now: now) }
+            return (answers, tree.takeTaskEvents())
+        }
         for answer in answers { perform(answer) }
         if !events.pending.isEmpty { deliver(events.events) }
     }
@@ -363,7 +369,8 @@ final class OutputDelivery {
         guard counting > 0 || watching > 0 else { return }
         tree.withLock { tree in
             if counting > 0 { tree.countObserversLeft(counting, in: node) }
-            if watching > 0 { tree.taskEventListenersChanged(by: -watching, in: node) }
+            var none: [AnyObject] = []  // watchers leaving name nothing
+            if watching > 0 { tree.taskEventListenersChanged(by: -watching, in: node, keepingAlive: &none) }
         }
     }
 }

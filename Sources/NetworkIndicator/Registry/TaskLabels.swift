@@ -60,6 +60,15 @@ struct TaskLabels {
         open.removeAll()
     }
 
+    /// Whether some ended token's label is remembered (one check before a ``forget(_:)``).
+    var remembersAny: Bool { !ended.isEmpty }
+
+    /// The tasks of `reference` ended, begun without a label: a late finish names it by its type,
+    /// not by the label of an older run.
+    mutating func forget(_ reference: TaskReference) {
+        ended.removeAll { $0.reference == reference }
+    }
+
     private mutating func remember(_ label: String, of reference: TaskReference, token: WeakWrapper?) {
         if ended.count == Self.endedCapacity { ended.removeFirst() }
         ended.append(Ended(reference: reference, token: token, label: label))
@@ -73,5 +82,26 @@ struct TaskLabels {
         guard let last = ended.lastIndex(where: { $0.reference == reference }) else { return nil }
         guard var token = ended[last].token else { return ended[last].label }
         return token.load() != nil ? ended[last].label : nil
+    }
+}
+
+extension TaskRegistry {
+    /// Before a reset: ends the labels of the open labelled tokens, remembering those a late
+    /// finish may ask for (an opaque token's, a caller's weak token's), and forgets the older
+    /// labels of the open unlabelled ones; loads no weak reference (a load here could release a
+    /// token's last owner under the lock).
+    mutating func endLabelsForReset() {
+        if labels.hasOpenLabels {
+            let (table, slots) = (self.table, self.slots)
+            labels.endAll { reference in
+                guard case .key(let key) = reference, let found = table.value(for: key) else { return nil }
+                let index = Int(found)
+                return slots[index].kind.isSwept ? slots[index].token : nil
+            }
+        }
+        guard labels.remembersAny else { return }
+        for index in slots.indices where !slots[index].isIdle && !slots[index].hasLabel {
+            labels.forget(reference(at: index))
+        }
     }
 }

@@ -28,11 +28,12 @@ extension TaskRegistry {
     @inline(never)
     mutating func logBegan(at index: Int, object: AnyObject?) {
         var record = record(at: index, object: nil)
+        // Alive, labelled or not: the caller holds it.
+        if object != nil { record.isTokenAlive = true }
         if let object, !slots[index].hasLabel, slots[index].kind.isSwept {
             let type = ObjectIdentifier(Swift.type(of: object))
             if loggedTypeName?.type != type { loggedTypeName = (type, ActivityLabel.typeName(of: object)) }
             record.label = loggedTypeName?.name ?? record.label
-            record.isTokenAlive = true
         }
         log(LoggedEvent(reference: reference(at: index), record: record, ending: nil, endedAt: record.startedAt))
     }
@@ -62,6 +63,18 @@ extension TaskRegistry {
     mutating func logEverythingEnded(_ ending: NetworkActivityTaskEvent.Ending, at time: TimeInterval) {
         for index in slots.indices where !slots[index].isIdle { logEnded(at: index, ending, at: time) }
         if pushCount > 0 { logCounter(ending, at: time) }
+    }
+
+    /// The live unlabelled caller's tokens with tasks open, each named by its type; the tokens
+    /// loaded go to `keptAlive`, to release after the lock (one may be a token's last reference).
+    mutating func typeNamesOfUnlabelledTokens(keepingAlive keptAlive: inout [AnyObject]) -> [(TaskReference, String)] {
+        var names: [(TaskReference, String)] = []
+        for index in slots.indices where !slots[index].isIdle && !slots[index].hasLabel && slots[index].kind.isSwept {
+            guard let object = slots[index].token.load() else { continue }
+            keptAlive.append(object)
+            names.append((reference(at: index), ActivityLabel.typeName(of: object)))
+        }
+        return names
     }
 
     private func log(_ event: LoggedEvent) {

@@ -60,6 +60,8 @@ extension TaskRegistry {
             if slots[index].hasLabel {
                 labels.end(.pinned(pinned))
                 slots[index].hasLabel = false
+            } else if labels.remembersAny {
+                labels.forget(.pinned(pinned))
             }
         }
         slots[index].count -= 1

@@ -168,7 +168,7 @@ struct TaskRegistry {
     /// the tokens' tasks are remembered, as a finish would (a dead token's is never read).
     mutating func finishEverything(time: inout EventTime) {
         if eventLog != nil { logEverythingEnded(.reset, at: time.now()) }
-        if labels.hasOpenLabels { rememberLabelsOfOpenTokens() }
+        endLabelsForReset()
         firstFreeSlot = -1
         if pinnedCount == 0 {
             forgetGenerations(ofSlotsFrom: 0)
@@ -198,18 +198,6 @@ struct TaskRegistry {
     }
 
     // MARK: - Private
-
-    /// Before a reset: ends the labels of the open labelled tokens, remembering those a late
-    /// finish may ask for (an opaque token's, a caller's weak token's), loading no weak
-    /// reference (a load here could release a token's last owner under the lock).
-    private mutating func rememberLabelsOfOpenTokens() {
-        let (table, slots) = (self.table, self.slots)
-        labels.endAll { reference in
-            guard case .key(let key) = reference, let found = table.value(for: key) else { return nil }
-            let index = Int(found)
-            return slots[index].kind.isSwept ? slots[index].token : nil
-        }
-    }
 
     /// How the labels name the entry at `index`.
     func reference(at index: Int) -> TaskReference {
@@ -253,6 +241,8 @@ struct TaskRegistry {
         // A dead token's label could never be read: it would only push a live one's out.
         if hasLabel {
             labels.end(.key(key), token: slots[index].token, remembering: isSwept && !isDead(at: index))
+        } else if labels.remembersAny {
+            labels.forget(.key(key))
         }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }
         slots[index].free(next: firstFreeSlot)

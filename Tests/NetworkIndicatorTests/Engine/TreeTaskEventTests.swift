@@ -15,7 +15,8 @@ struct TreeTaskEventTests {
     private func recordingTree() -> (tree: IndicatorTree, scope: IndicatorTree.NodeID) {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         let scope = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed")
-        tree.taskEventListenersChanged(by: 1, in: IndicatorTree.rootID)
+        var keptAlive: [AnyObject] = []
+        tree.taskEventListenersChanged(by: 1, in: IndicatorTree.rootID, keepingAlive: &keptAlive)
         return (tree, scope)
     }
 
