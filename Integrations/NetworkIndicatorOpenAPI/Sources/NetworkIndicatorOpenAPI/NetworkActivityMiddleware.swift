@@ -246,7 +246,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // Read once: whether a body can come, and how long it will be.
         let expectedLength = responseBody.flatMap { Self.expectedLength(of: $0, in: response) }
         // No body can come: the request is done once its headers are here, and weighs its upload.
-        guard let responseBody, expectedLength != 0, responseBody.length != .known(0),
+        guard let responseBody, !Self.isKnownEmpty(responseBody, in: response),
             !Self.cannotHaveBody(response, answering: request)
         else {
             progress.responseArrived(expectedLength: 0)
@@ -318,6 +318,13 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     static func cannotHaveBody(_ response: HTTPResponse, answering request: HTTPRequest) -> Bool {
         if request.method == .head || response.status.kind == .informational { return true }
         return response.status == .noContent || response.status == .resetContent || response.status == .notModified
+    }
+
+    /// Whether `body` is known to carry no byte: its own length, or else the response's
+    /// `Content-Length`, is 0, under any `Content-Encoding` (zero encoded bytes decode to none).
+    static func isKnownEmpty(_ body: HTTPBody, in response: HTTPResponse) -> Bool {
+        if case .known(let length) = body.length { return length == 0 }
+        return response.headerFields[.contentLength].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) } == 0
     }
 
     /// The body's expected length in bytes, if known (0: no body): unknown under a

@@ -50,6 +50,21 @@ import Testing
         manual.continuation.finish()
     }
 
+    /// Zero encoded bytes decode to none: a `Content-Length: 0` under a `Content-Encoding` ends
+    /// the task at its headers too, with no timer, and the body is handed on untouched.
+    @Test func encodedResponseWhoseContentLengthIsZeroEndsAtItsHeaders() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody(length: .unknown)
+        let body = try await harness.respond(
+            with: manual.body,
+            headerFields: [.contentLength: "0", .contentEncoding: "gzip"]
+        )
+        #expect(harness.count == 0)
+        #expect(harness.scheduler.scheduledTimerCount == 0)
+        #expect(body === manual.body)
+        manual.continuation.finish()
+    }
+
     @Test func okAnsweringAGetStillCountsUntilItsBodyEnds() async throws {
         let harness = MiddlewareHarness()
         let manual = ManualBody(length: .unknown)
