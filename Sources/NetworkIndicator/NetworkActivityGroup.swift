@@ -11,8 +11,9 @@
 /// }
 /// ```
 ///
-/// Releasing the group ends whatever it still has open. All methods are safe from any thread
-/// and O(1). The group keeps its manager alive.
+/// Releasing the group ends whatever it still has open. All methods are safe from any thread,
+/// and O(1) while no task with progress is listed (each method says what it costs otherwise).
+/// The group keeps its manager alive.
 public final class NetworkActivityGroup: Sendable {
     /// The manager this group contributes to.
     let manager: NetworkIndicatorManager
@@ -39,7 +40,10 @@ public final class NetworkActivityGroup: Sendable {
         manager.driver.read { $0.registry.groupCount(for: ObjectIdentifier(key)) } ?? 0
     }
 
-    /// Begins one operation in this group. Safe from any thread; O(1).
+    /// Begins one operation in this group. Safe from any thread; O(1) while the manager lists no
+    /// task with progress, else O(those listed): the group's listed parts are outlived by this
+    /// operation, and the complete ones leave as done at once (see
+    /// ``operationStarted(progress:weight:file:line:)``).
     ///
     /// - Parameters:
     ///   - file: Where the operation began, for snapshots and diagnostics (a group shows where
@@ -84,7 +88,8 @@ public final class NetworkActivityGroup: Sendable {
     /// The manager holds the group weakly: release the group when the work ends. With no
     /// operation open it does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
-    /// does. Safe from any thread; O(1) plus the work already held in that manager.
+    /// does. Safe from any thread; O(1) plus the work already held in that manager, and, once
+    /// the group has begun an operation with progress, a fold of the manager's listed parts.
     public func operationStoppedCounting() {
         if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)

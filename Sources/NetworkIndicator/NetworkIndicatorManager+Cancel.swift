@@ -39,6 +39,8 @@ extension NetworkIndicatorManager {
     /// unless it completes first. So does each part of a group (``NetworkActivityGroup``) that
     /// the cancel finds running, whatever its `Progress` reads; a part the group's rules ended
     /// before (its operation finished, or a complete part a later operation outlives) stays done.
+    /// (A plain `Progress` of Foundation's is read on the main queue only: called elsewhere, the
+    /// cancel sees a part outlived since the main queue last read it as running.)
     /// Other work with progress counts as its `Progress` reads when its part is folded: a token
     /// of yours whose `cancel()` cancels its `Progress` counts as done if read before that runs.
     /// Read after this call returns.

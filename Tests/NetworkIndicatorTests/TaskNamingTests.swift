@@ -37,7 +37,7 @@ struct TaskNamingTests {
     }
 
     /// A root manager on a scheduler of the caller's, released with a task open: its watcher hears
-    /// the task end, `managerGone`, as a scope's watcher does.
+    /// the task end, `managerGone`, as a scope's watcher does, with its begin's id and name.
     @Test func aRootManagersWatcherHearsItsTasksEndWhenTheManagerGoes() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(
@@ -46,15 +46,44 @@ struct TaskNamingTests {
         )
         let watcher = Watcher()
         manager?.addOutput(watcher)
-        manager?.pushNetworkActivity()
+        let loader = FeedLoader()
+        manager?.beganNetworkTask(withToken: loader)
         scheduler.runPendingWork()
         manager = nil
         scheduler.runPendingWork()
-        guard watcher.events.count == 2, case .ended(_, _, _, let ending) = watcher.events[1] else {
+        guard watcher.events.count == 2, case .began(_, let beganID, _) = watcher.events[0],
+            case .ended(let activity, let id, _, let ending) = watcher.events[1]
+        else {
             Issue.record("expected a begin and an end: \(watcher.events)")
             return
         }
         #expect(ending == .managerGone)
+        #expect(id == beganID, "the id its begin carried")
+        #expect(activity.label == "FeedLoader")
+        withExtendedLifetime(loader) {}
+    }
+
+    /// A scope released in the same turn as its task began: the root's watcher hears the begin
+    /// and the end as one task, one id, one name.
+    @Test func aScopeGoneBeforeTheHopEndsItsTaskUnderItsBeginsIDAndName() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Sheet")
+        let loader = FeedLoader()
+        scope?.beganNetworkTask(withToken: loader)
+        scope = nil
+        harness.settle()
+        guard watcher.events.count == 2, case .began(_, let beganID, _) = watcher.events[0],
+            case .ended(let activity, let id, _, let ending) = watcher.events[1]
+        else {
+            Issue.record("expected a begin and an end: \(watcher.events)")
+            return
+        }
+        #expect(ending == .managerGone)
+        #expect(id == beganID)
+        #expect(activity.label == "FeedLoader")
+        withExtendedLifetime(loader) {}
     }
 
     /// An end is named as its own begin was, never by an older task of the same token that a

@@ -114,11 +114,11 @@ extension IndicatorTree {
     }
 
     /// Whether some node still records, after a change of listeners or a node's removal. What
-    /// waits in the buffer stays for the hop: a removed scope's watcher still hears its last
-    /// events.
+    /// waits in the buffer stays for the hop, with the tasks told as begun that it ends: a
+    /// removed scope's watcher still hears its last events, named as their begins were.
     mutating func refreshRecording() {
         taskEvents.isRecording = subtree(of: Self.rootID).contains { node(at: Int($0)).registry.eventLog != nil }
-        if !taskEvents.isRecording { taskEvents.open.removeAll() }
+        if !taskEvents.isRecording, taskEvents.buffer.events.isEmpty { taskEvents.open.removeAll() }
     }
 
     /// Whether the tree's hop must be enqueued for the logged events: some wait, and neither a
@@ -168,10 +168,12 @@ extension IndicatorTree {
             let taskID: UInt64
             if entry.ending == nil {
                 taskID = taskEvents.takeID()
-                // Kept only while its node records (see `setRecording`).
-                if contains(node), self.node(at: Int(node.index)).registry.eventLog != nil {
-                    taskEvents.open[key] = (taskID, entry.record.label)
-                }
+                // Kept while its node records (see `setRecording`), or for its end if the node went
+                // while it recorded (that end waits in this batch).
+                let records =
+                    taskEvents.removedNodes[node] != nil
+                    || contains(node) && withNode(Int(node.index)) { $0.registry.eventLog != nil }
+                if records { taskEvents.open[key] = (taskID, entry.record.label) }
             } else {
                 let opened = taskEvents.open.removeValue(forKey: key)
                 taskID = opened.flatMap { $0.id == 0 ? nil : $0.id } ?? taskEvents.takeID()

@@ -5,8 +5,9 @@
 /// A token is named by its ``TaskReference``: a caller's by its identity, an opaque one by its
 /// pinned slot and generation, which no later token shares. An ended caller's token is kept with
 /// a weak reference to it, so an object later at the same address never gets a dead token's
-/// label. Only labelled tokens come here (an entry's `hasLabel` says so without a lookup), so
-/// unlabelled ones pay nothing.
+/// label. Only labelled tokens come here (an entry's `hasLabel` says so without a lookup); an
+/// unlabelled token's end pays one mask test (``mayRemember(_:)``), and a scan only if its bit
+/// is set, to forget an older run's label.
 struct TaskLabels {
     static let endedCapacity = 16
 
@@ -21,6 +22,8 @@ struct TaskLabels {
     private var open: [TaskReference: String] = [:]
     /// Oldest first, so that a token remembered twice is found by its newer label.
     private var ended: [Ended] = []
+    /// One bit per remembered token, chosen by ``bit(of:)``: the union over `ended`.
+    private var rememberedBits: UInt64 = 0
 
     var hasOpenLabels: Bool { !open.isEmpty }
     /// How many open tokens have a label.
@@ -60,18 +63,39 @@ struct TaskLabels {
         open.removeAll()
     }
 
-    /// Whether some ended token's label is remembered (one check before a ``forget(_:)``).
+    /// Whether some ended token's label is remembered.
     var remembersAny: Bool { !ended.isEmpty }
+
+    /// Whether the token `reference` may have a label remembered: `false` for certain, `true`
+    /// for one in 64 references that have none. One test before a ``forget(_:)``.
+    func mayRemember(_ reference: TaskReference) -> Bool {
+        rememberedBits & Self.bit(of: reference) != 0
+    }
 
     /// The tasks of `reference` ended, begun without a label: a late finish names it by its type,
     /// not by the label of an older run.
     mutating func forget(_ reference: TaskReference) {
         ended.removeAll { $0.reference == reference }
+        rememberedBits = ended.reduce(0) { $0 | Self.bit(of: $1.reference) }
     }
 
     private mutating func remember(_ label: String, of reference: TaskReference, token: WeakWrapper?) {
-        if ended.count == Self.endedCapacity { ended.removeFirst() }
+        if ended.count == Self.endedCapacity {
+            ended.removeFirst()
+            rememberedBits = ended.reduce(0) { $0 | Self.bit(of: $1.reference) }
+        }
         ended.append(Ended(reference: reference, token: token, label: label))
+        rememberedBits |= Self.bit(of: reference)
+    }
+
+    /// A reference's bit: six bits of an identity above its 16-byte alignment, or of a slot.
+    private static func bit(of reference: TaskReference) -> UInt64 {
+        let bits: UInt =
+            switch reference {
+            case .key(let key): UInt(bitPattern: Int(bitPattern: key)) &>> 4
+            case .pinned(let pinned): UInt(truncatingIfNeeded: pinned.slot)
+            }
+        return 1 &<< UInt64(bits & 63)
     }
 
     /// The label the token `reference` was last begun with, if it is among the last

@@ -60,7 +60,7 @@ extension TaskRegistry {
             if slots[index].hasLabel {
                 labels.end(.pinned(pinned))
                 slots[index].hasLabel = false
-            } else if labels.remembersAny {
+            } else if labels.mayRemember(.pinned(pinned)) {
                 labels.forget(.pinned(pinned))
             }
         }

@@ -241,7 +241,7 @@ struct TaskRegistry {
         // A dead token's label could never be read: it would only push a live one's out.
         if hasLabel {
             labels.end(.key(key), token: slots[index].token, remembering: isSwept && !isDead(at: index))
-        } else if labels.remembersAny {
+        } else if labels.mayRemember(.key(key)) {
             labels.forget(.key(key))
         }
         if let tablePosition { table.remove(at: tablePosition) } else { table.remove(key) }

@@ -69,4 +69,23 @@ struct TaskLabelsTests {
         token = nil
         #expect(labels.endedLabel(of: reference) == nil)
     }
+
+    /// An unlabelled run's end forgets its own token's older label and no other's, and the test
+    /// that guards the scan says "maybe" for every token remembered: slots 3 and 67 share a bit.
+    @Test func forgettingOneTokenKeepsTheOthersLabels() {
+        var labels = TaskLabels()
+        for slot in [3, 67, 5] {
+            labels.begin(pinned(slot), label: "task \(slot)")
+            labels.end(pinned(slot))
+        }
+        #expect([3, 67, 5].allSatisfy { labels.mayRemember(pinned($0)) })
+        #expect(!labels.mayRemember(pinned(4)), "a bit no remembered token has")
+        labels.forget(pinned(3))
+        #expect(labels.endedLabel(of: pinned(3)) == nil)
+        #expect(labels.endedLabel(of: pinned(67)) == "task 67", "its bit stays set for it")
+        #expect(labels.mayRemember(pinned(67)))
+        #expect(labels.endedLabel(of: pinned(5)) == "task 5")
+        labels.forget(pinned(67))
+        #expect(!labels.mayRemember(pinned(3)), "no token with that bit is left")
+    }
 }
