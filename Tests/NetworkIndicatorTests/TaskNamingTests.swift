@@ -18,6 +18,23 @@ struct TaskNamingTests {
 
     private final class FeedLoader {}
 
+    /// `events` are one task's begin and its end, `managerGone`, under one id and `label`.
+    private func expectOneTaskEndedAsManagerGone(
+        _ events: [NetworkActivityTaskEvent],
+        named label: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard events.count == 2, case .began(_, let beganID, _) = events[0],
+            case .ended(let activity, let id, _, let ending) = events[1]
+        else {
+            Issue.record("expected a begin and an end: \(events)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(ending == .managerGone, sourceLocation: sourceLocation)
+        #expect(id == beganID, "the id its begin carried", sourceLocation: sourceLocation)
+        #expect(activity.label == label, sourceLocation: sourceLocation)
+    }
+
     /// `.began`: "the activity as a snapshot would show it then": a labelled caller's token is alive.
     @Test func aLabelledTokensBeginIsToldWithItsTokenAlive() {
         let harness = Harness()
@@ -51,15 +68,7 @@ struct TaskNamingTests {
         scheduler.runPendingWork()
         manager = nil
         scheduler.runPendingWork()
-        guard watcher.events.count == 2, case .began(_, let beganID, _) = watcher.events[0],
-            case .ended(let activity, let id, _, let ending) = watcher.events[1]
-        else {
-            Issue.record("expected a begin and an end: \(watcher.events)")
-            return
-        }
-        #expect(ending == .managerGone)
-        #expect(id == beganID, "the id its begin carried")
-        #expect(activity.label == "FeedLoader")
+        expectOneTaskEndedAsManagerGone(watcher.events, named: "FeedLoader")
         withExtendedLifetime(loader) {}
     }
 
@@ -74,15 +83,7 @@ struct TaskNamingTests {
         scope?.beganNetworkTask(withToken: loader)
         scope = nil
         harness.settle()
-        guard watcher.events.count == 2, case .began(_, let beganID, _) = watcher.events[0],
-            case .ended(let activity, let id, _, let ending) = watcher.events[1]
-        else {
-            Issue.record("expected a begin and an end: \(watcher.events)")
-            return
-        }
-        #expect(ending == .managerGone)
-        #expect(id == beganID)
-        #expect(activity.label == "FeedLoader")
+        expectOneTaskEndedAsManagerGone(watcher.events, named: "FeedLoader")
         withExtendedLifetime(loader) {}
     }
 
