@@ -32,13 +32,9 @@ extension NetworkActivityGroup {
         file: StaticString = #fileID,
         line: UInt = #line
     ) {
-        let site = CallSite(fileID: file, line: line)
-        guard let progress else {
-            if begin(site: site) { manager.settleProgress() }
-            return
-        }
+        guard let progress else { return operationStarted(file: file, line: line) }
         manager.settleProgress()
-        let outlived = begin(site: site)
+        let outlived = begin(site: CallSite(fileID: file, line: line))
         manager.trackProgress(progress, weight: weight, token: key, failure: key.failureOfNewPart())
         // A complete part this one outlives leaves now, as done: a later cancel fails only the
         // parts it finds running, whether anyone read in between or not.

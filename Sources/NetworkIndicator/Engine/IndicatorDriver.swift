@@ -169,7 +169,9 @@ final class IndicatorDriver: Sendable {
         // The open tasks' tokens that a watcher's node loads to name them leave after the lock.
         var keptAlive: [AnyObject] = []
         let (count, needsHop) = tree.withLockUnchecked { tree in
-            if receivesTaskEvents { tree.taskEventListenersChanged(by: 1, in: node, keepingAlive: &keptAlive) }
+            if receivesTaskEvents {
+                tree.nameOpenTasks(ofNodesAt: tree.taskEventListenersChanged(by: 1, in: node), keepingAlive: &keptAlive)
+            }
             return tree.outputAttached(receivesCount: receivesCount, in: node)
         }
         keptAlive = []
@@ -188,8 +190,7 @@ final class IndicatorDriver: Sendable {
         if detached.receivesCount || detached.receivesTaskEvents {
             tree.withLock { tree in
                 if detached.receivesCount { tree.countObserversLeft(1, in: node) }
-                var none: [AnyObject] = []  // a watcher leaving names nothing
-                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node, keepingAlive: &none) }
+                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node) }
             }
         }
         return true

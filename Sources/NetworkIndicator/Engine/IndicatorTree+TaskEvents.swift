@@ -70,29 +70,32 @@ extension IndicatorTree {
     }
 
     /// `delta` watching outputs were attached to `id` (or left it): its subtree starts or stops
-    /// recording. A stale id changes nothing. The tokens a node that starts recording loads to
-    /// name its open tasks (see ``nameOpenTasks(ofNodeAt:keepingAlive:)``) go to `keptAlive`,
-    /// to release after the lock.
-    mutating func taskEventListenersChanged(by delta: Int, in id: NodeID, keepingAlive keptAlive: inout [AnyObject]) {
-        guard contains(id) else { return }
+    /// recording. A stale id changes nothing. Returns the nodes that started recording, whose
+    /// open tasks ``nameOpenTasks(ofNodesAt:keepingAlive:)`` names.
+    @discardableResult
+    mutating func taskEventListenersChanged(by delta: Int, in id: NodeID) -> [Int32] {
+        guard contains(id) else { return [] }
         withNode(Int(id.index)) { $0.taskEventListeners += delta }
+        var started: [Int32] = []
         for index in subtree(of: id) {
             let records = recordsTaskEvents(index)
-            let starts = records && node(at: Int(index)).registry.eventLog == nil
+            if records, node(at: Int(index)).registry.eventLog == nil { started.append(index) }
             setRecording(records, ofNodeAt: index)
-            if starts { nameOpenTasks(ofNodeAt: index, keepingAlive: &keptAlive) }
         }
         refreshRecording()
+        return started
     }
 
-    /// The node at `index` starts recording with tasks open that no watcher heard begin: each
-    /// live unlabelled caller's token among them is named now by its type, as a snapshot names
-    /// it, so that its end is not named as a deallocated token's. It ends with an id of its own
-    /// (none is kept: 0).
-    private mutating func nameOpenTasks(ofNodeAt index: Int32, keepingAlive keptAlive: inout [AnyObject]) {
-        let id = NodeID(index: index, generation: node(at: Int(index)).generation)
-        let names = withNode(Int(index)) { $0.registry.typeNamesOfUnlabelledTokens(keepingAlive: &keptAlive) }
-        for (reference, name) in names { taskEvents.open[OpenTask(node: id, reference: reference)] = (0, name) }
+    /// The nodes at `indices` started recording with tasks open that no watcher heard begin:
+    /// each live unlabelled caller's token among them is named now by its type, as a snapshot
+    /// names it, so that its end is not named as a deallocated token's. It ends with an id of its
+    /// own (none is kept: 0). The tokens loaded go to `keptAlive`, to release after the lock.
+    mutating func nameOpenTasks(ofNodesAt indices: [Int32], keepingAlive keptAlive: inout [AnyObject]) {
+        for index in indices {
+            let id = NodeID(index: index, generation: node(at: Int(index)).generation)
+            let names = withNode(Int(index)) { $0.registry.typeNamesOfUnlabelledTokens(keepingAlive: &keptAlive) }
+            for (reference, name) in names { taskEvents.open[OpenTask(node: id, reference: reference)] = (0, name) }
+        }
     }
 
     /// Starts or stops the recording of the node at `index`: its registry's sink, and its

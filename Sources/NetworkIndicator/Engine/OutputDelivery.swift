@@ -369,8 +369,7 @@ final class OutputDelivery {
         guard counting > 0 || watching > 0 else { return }
         tree.withLock { tree in
             if counting > 0 { tree.countObserversLeft(counting, in: node) }
-            var none: [AnyObject] = []  // watchers leaving name nothing
-            if watching > 0 { tree.taskEventListenersChanged(by: -watching, in: node, keepingAlive: &none) }
+            if watching > 0 { tree.taskEventListenersChanged(by: -watching, in: node) }
         }
     }
 }

@@ -63,9 +63,6 @@ struct TaskLabels {
         open.removeAll()
     }
 
-    /// Whether some ended token's label is remembered.
-    var remembersAny: Bool { !ended.isEmpty }
-
     /// Whether the token `reference` may have a label remembered: `false` for certain, `true`
     /// for one in 64 references that have none. One test before a ``forget(_:)``.
     func mayRemember(_ reference: TaskReference) -> Bool {
@@ -76,16 +73,21 @@ struct TaskLabels {
     /// not by the label of an older run.
     mutating func forget(_ reference: TaskReference) {
         ended.removeAll { $0.reference == reference }
-        rememberedBits = ended.reduce(0) { $0 | Self.bit(of: $1.reference) }
+        recountBits()
     }
 
     private mutating func remember(_ label: String, of reference: TaskReference, token: WeakWrapper?) {
         if ended.count == Self.endedCapacity {
             ended.removeFirst()
-            rememberedBits = ended.reduce(0) { $0 | Self.bit(of: $1.reference) }
+            recountBits()
         }
         ended.append(Ended(reference: reference, token: token, label: label))
         rememberedBits |= Self.bit(of: reference)
+    }
+
+    /// After a token left `ended`: the bits of those left.
+    private mutating func recountBits() {
+        rememberedBits = ended.reduce(0) { $0 | Self.bit(of: $1.reference) }
     }
 
     /// A reference's bit: six bits of an identity above its 16-byte alignment, or of a slot.
@@ -123,9 +125,9 @@ extension TaskRegistry {
                 return slots[index].kind.isSwept ? slots[index].token : nil
             }
         }
-        guard labels.remembersAny else { return }
         for index in slots.indices where !slots[index].isIdle && !slots[index].hasLabel {
-            labels.forget(reference(at: index))
+            let reference = reference(at: index)
+            if labels.mayRemember(reference) { labels.forget(reference) }
         }
     }
 }

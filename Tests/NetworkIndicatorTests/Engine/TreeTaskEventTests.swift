@@ -15,8 +15,7 @@ struct TreeTaskEventTests {
     private func recordingTree() -> (tree: IndicatorTree, scope: IndicatorTree.NodeID) {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         let scope = tree.addNode(childOf: IndicatorTree.rootID, label: "Feed")
-        var keptAlive: [AnyObject] = []
-        tree.taskEventListenersChanged(by: 1, in: IndicatorTree.rootID, keepingAlive: &keptAlive)
+        tree.taskEventListenersChanged(by: 1, in: IndicatorTree.rootID)
         return (tree, scope)
     }
 
