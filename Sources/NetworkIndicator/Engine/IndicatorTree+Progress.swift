@@ -63,10 +63,11 @@ extension IndicatorTree {
         guard contains(id) else { return [] }
         var parts: [PartToRead] = []
         let nodes = settling ? chain(from: id) : [id.index]
-        // A token whose parts repeat in any batch of the chain: its surplus needs them all read.
+        // A token whose parts repeat in any batch of the chain, or that has parts done while its
+        // operations are open: its surplus needs them all read.
         var repeated = Set<TaskKey>()
-        for index in nodes where !node(at: Int(index)).progress.batch.keysAreUnique {
-            repeated.formUnion(Batch.repeatedKeys(of: node(at: Int(index)).progress.batch.parts))
+        for index in nodes {
+            repeated.formUnion(node(at: Int(index)).progress.batch.tokensToReadWhole)
         }
         for (position, index) in nodes.enumerated() {
             let batch = node(at: Int(index)).progress.batch

@@ -23,7 +23,8 @@ import Foundation
 ///   cancelled) its cancelled ones, and only then its oldest running ones; and only on readings
 ///   of this pass, never on a plain `Progress`'s reading from an earlier one. A group's part
 ///   that a later operation of the group outlives (``ProgressEntry/isOutlived``, with progress
-///   or not) leaves as done once a reading of this pass finds it complete. A caller's token
+///   or not) leaves as done once a reading of this pass finds it complete, and measures its
+///   operation until a finish of the group takes it (complete parts first). A caller's token
 ///   begun twice with two progresses keeps both until its last task ends: neither rule applies.
 struct Batch: Sendable {
     /// The tasks with progress not yet seen to have ended, in the order they began.
@@ -53,6 +54,11 @@ struct Batch: Sendable {
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
     /// again while still open), by ``TaskKey``: that part measures them too.
     private var repeatedBegins: [TaskKey: Int] = [:]
+    /// A group's parts that left as done before their operations finished (complete, outlived
+    /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks.
+    /// Each fold caps the count at the token's open tasks beyond its running parts, so that a
+    /// finish (the group's rules end complete parts first) takes one away.
+    private var doneWhileOpen: [TaskKey: Int] = [:]
 
     /// One listed part, as the tree sees it under its lock.
     struct Sample {
@@ -70,6 +76,7 @@ struct Batch: Sendable {
         /// Ended, and not read since: it waits, with its last reading.
         var isWaiting: Bool { hasEnded && !wasReadAfterEnd }
         var isRunning: Bool { !hasEnded && !reading.isCancelled }
+        var isGroupPart: Bool { entry.isGroupPart }
     }
 
     /// An ended part, for its progress to take its units back if it is begun again. Its weak
@@ -148,6 +155,9 @@ struct Batch: Sendable {
         var kept: [ProgressEntry] = []
         for (index, sample) in samples.enumerated() {
             if leaves[index] {
+                if sample.isGroupPart, !sample.hasEnded, sample.reading.isComplete {
+                    doneWhileOpen[sample.entry.task, default: 0] += 1
+                }
                 end(sample)
                 continue
             }
@@ -155,7 +165,8 @@ struct Batch: Sendable {
             summary.count(sample, measured: &measured)
         }
         if kept.count != parts.count { parts = kept }
-        summary.measured = measuredTasks(of: measured)
+        if !doneWhileOpen.isEmpty { capDoneWhileOpen(samples, leaves: leaves) }
+        summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
             let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
@@ -191,7 +202,8 @@ struct Batch: Sendable {
             summary.completed += part.completed
             summary.total += part.total
         }
-        summary.measured = measuredTasks(of: measured, repeats: repeatedBegins)
+        let kept = samples.filter { !$0.entry.scopes.contains(where: excluded.contains) }
+        summary.measured = measuredTasks(of: measured, repeats: repeatedBegins, listed: kept)
         summary.startedAt = startedAt
         return summary
     }
@@ -246,7 +258,14 @@ struct Batch: Sendable {
         return outlived
     }
 
-    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
+    /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those
+    /// with parts done while their operations are open (a finish changes what they measure).
+    var tokensToReadWhole: Set<TaskKey> {
+        guard !keysAreUnique || !doneWhileOpen.isEmpty else { return [] }
+        return keysAreUnique ? Set(doneWhileOpen.keys) : Self.repeatedKeys(of: parts).union(doneWhileOpen.keys)
+    }
+
+    private static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
         var seen = Set<TaskKey>()
         var repeated = Set<TaskKey>()
         for part in parts where !seen.insert(part.task).inserted { repeated.insert(part.task) }
@@ -256,22 +275,48 @@ struct Batch: Sendable {
     /// The open tasks that the running determinate parts `measured` measure: for each token, as
     /// many as it has parts, and its repeated begins with one of their progresses. A group's
     /// operation without progress, under the group's token, stays unmeasured.
-    private mutating func measuredTasks(of measured: [Sample]) -> [MeasuredTasks] {
+    private mutating func measuredTasks(of measured: [Sample], listed samples: [Sample]) -> [MeasuredTasks] {
         if !repeatedBegins.isEmpty {
             let listed = Set(parts.map(\.task))
             repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
         }
-        return measuredTasks(of: measured, repeats: repeatedBegins)
+        return measuredTasks(of: measured, repeats: repeatedBegins, listed: samples)
     }
 
-    /// ``measuredTasks(of:)`` with the repeated begins `repeats`, pruned already.
-    private func measuredTasks(of measured: [Sample], repeats: [TaskKey: Int]) -> [MeasuredTasks] {
-        guard !keysAreUnique || !repeats.isEmpty else { return measured.map { $0.entry.measuring(1) } }
+    /// ``measuredTasks(of:)`` with the repeated begins `repeats`, pruned already, and the parts
+    /// done while open of the tokens that `listed` samples.
+    private func measuredTasks(
+        of measured: [Sample],
+        repeats: [TaskKey: Int],
+        listed: [Sample] = []
+    ) -> [MeasuredTasks] {
+        guard !keysAreUnique || !repeats.isEmpty || !doneWhileOpen.isEmpty else {
+            return measured.map { $0.entry.measuring(1) }
+        }
         var byKey: [TaskKey: (entry: ProgressEntry, parts: Int)] = [:]
         for sample in measured {
             byKey[sample.entry.task, default: (sample.entry, 0)].parts += 1
         }
+        for (key, done) in doneWhileOpen {
+            guard let sample = listed.first(where: { $0.entry.task == key }) else { continue }
+            byKey[key, default: (sample.entry, 0)].parts += done
+        }
         return byKey.map { key, token in token.entry.measuring(token.parts + repeats[key, default: 0]) }
+    }
+
+    /// Caps each count of ``doneWhileOpen`` at its token's open tasks beyond the running parts
+    /// that stay: a finish since takes one away. A token with no part listed any more is
+    /// forgotten (its open operations count as unmeasured).
+    private mutating func capDoneWhileOpen(_ samples: [Sample], leaves: [Bool]) {
+        for (key, done) in doneWhileOpen {
+            var open = 0
+            var running = 0
+            for (index, sample) in samples.enumerated() where sample.entry.task == key {
+                open = sample.openTasks
+                if !leaves[index], sample.isRunning { running += 1 }
+            }
+            doneWhileOpen[key] = min(done, open - running) > 0 ? min(done, open - running) : nil
+        }
     }
 
     /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any

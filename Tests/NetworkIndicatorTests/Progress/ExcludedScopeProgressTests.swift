@@ -91,4 +91,20 @@ struct ExcludedScopeProgressTests {
         #expect(root.progressSnapshot(excluding: [other, otherChild]) == whole)
         withExtendedLifetime((own, upload, plain)) {}
     }
+
+    /// A group's complete part that left before its operation finished still measures that
+    /// operation in the reader's own bar.
+    @Test func anUncoveredGroupsPartDoneWhileOpenMeasuresItsOperation() {
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let covered = detail.beganNetworkTask()
+        let uploads = NetworkActivityGroup(manager: root, label: "uploads")
+        let first = progress(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: progress(0, of: 100))
+        first.completedUnitCount = 100
+        let mine = root.progressSnapshot(excluding: [detail])
+        #expect(mine.fractionCompleted == 0.5)
+        #expect(!mine.hasIndeterminateWork, "the covered task left out, both uploads measured")
+        withExtendedLifetime((covered, uploads)) {}
+    }
 }

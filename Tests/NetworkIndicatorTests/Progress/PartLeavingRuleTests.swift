@@ -114,4 +114,29 @@ struct PartLeavingRuleTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the oldest part done, the other gone")
         withExtendedLifetime((other, feed)) {}
     }
+
+    /// A group's part that left as done (complete, outlived by a later operation) still measures
+    /// its operation while that one is open: everything running has a known size. Its finish
+    /// ends it (the group's finish ends complete parts first), so an operation begun after it
+    /// without progress is work of unknown size again.
+    @Test(arguments: [false, true])
+    func aCompletePartLeftAsDoneMeasuresItsOpenOperation(readInBetween: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = progress(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: progress(0, of: 100))
+        first.completedUnitCount = 100
+        var snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5)
+        #expect(!snapshot.hasIndeterminateWork, "the first upload is complete, not unmeasured")
+        uploads.operationFinished()
+        if readInBetween {
+            #expect(!manager.progressSnapshot().hasIndeterminateWork, "one upload open, measured")
+        }
+        uploads.operationStarted()
+        snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5, "the first upload done, the second at 0")
+        #expect(snapshot.hasIndeterminateWork, "the operation begun without progress")
+        withExtendedLifetime(uploads) {}
+    }
 }
