@@ -150,6 +150,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     /// One unread-body timer per scheduler, shared by every request (``UnreadBodyClock``).
     let clocks: UnreadBodyClocks
     private let label: @Sendable (_ operationID: String) -> String?
+    /// Where the middleware was made: each request's task says it began there.
+    private let file: StaticString
+    private let line: UInt
     private let countsOperation: @Sendable (_ operationID: String) -> Bool
     private let countsRequest: @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool
 
@@ -164,7 +167,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     ///   - scheduler: See ``scheduler``; `nil` (the default) means the manager's own.
     ///   - label: The task's label in snapshots and diagnostics, from the operation's ID; the ID
     ///     itself unless told otherwise (it names the operation, never a URL, a query or a
-    ///     credential). Called once per counted request, on the caller's task.
+    ///     credential). `nil` names the task by where the middleware was made, `File.swift:42`.
+    ///     Called once per counted request, on the caller's task.
     ///   - countsOperation: Whether requests of an operation count, from its ID; all of them
     ///     unless told otherwise. Return `false` for work that is not worth an indicator, such as
     ///     a long poll (an event stream counts only until its headers anyway). Called once per
@@ -173,14 +177,23 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
     ///     and header fields, as the middlewares before this one left them) and its operation's
     ///     ID; all of them unless told otherwise. A request counts only if both filters say so.
     ///     Called once per request that `countsOperation` lets through, on the caller's task.
+    ///   - file: Where the middleware is made: each request's task says it began there (in
+    ///     ``NetworkIndicator/NetworkActivitySnapshot/Activity/callSite``, task events and
+    ///     stuck-task reports), since the generated client, not your code, calls ``intercept(_:body:baseURL:operationID:next:)``.
+    ///     Leave the default, the caller's `#fileID`.
+    ///   - line: The line of `file`; leave the default, `#line`.
     public init(
         manager: NetworkIndicatorManager? = nil,
         unreadBodyTimeout: TimeInterval? = Self.defaultUnreadBodyTimeout,
         scheduler: (any NetworkIndicatorScheduler)? = nil,
         label: @escaping @Sendable (_ operationID: String) -> String? = { $0 },
         countsOperation: @escaping @Sendable (_ operationID: String) -> Bool = { _ in true },
-        countsRequest: @escaping @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool = { _, _ in true }
+        countsRequest: @escaping @Sendable (_ request: HTTPRequest, _ operationID: String) -> Bool = { _, _ in true },
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) {
+        self.file = file
+        self.line = line
         self.fixedManager = manager
         self.unreadBodyTimeout = unreadBodyTimeout
         self.fixedScheduler = scheduler
@@ -216,12 +229,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // cancelNetworkTasks() can cancel without a sweep timer (a weak token would need one),
         // and its handler stops the request.
         let cancellation = RequestCancellation()
-        let task: NetworkActivityGroup
-        if let label = label(operationID) {
-            task = NetworkActivityGroup(manager: manager, label: label)
-        } else {
-            task = NetworkActivityGroup(manager: manager)
-        }
+        let task = NetworkActivityGroup(manager: manager, label: label(operationID) ?? siteName)
         // The manager's cancel: the group's part already failed as the cancel ended its task (so
         // no reading in between counts it as done); the request's progress stops too, then the
         // request itself.
@@ -229,7 +237,7 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             progress.end(reachedEnd: false)
             cancellation.cancel()
         }
-        task.operationStarted(progress: progress.progress)
+        task.operationStarted(progress: progress.progress, file: file, line: line)
         let requestBody = uploadLength == nil ? body : body.map { Self.tracking($0, into: progress) }
         let response: HTTPResponse
         let responseBody: HTTPBody?
@@ -280,6 +288,13 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             iterationBehavior: responseBody.iterationBehavior
         )
         return (response, trackedBody)
+    }
+
+    /// Where the middleware was made, as the package names an unlabelled task: the file's name
+    /// (the last part of its `#fileID`) and the line.
+    private var siteName: String {
+        let fileID = "\(file)"
+        return "\(fileID.split(separator: "/").last.map(String.init) ?? fileID):\(line)"
     }
 
     /// The length of a request body, if known and positive: only then is its upload counted.

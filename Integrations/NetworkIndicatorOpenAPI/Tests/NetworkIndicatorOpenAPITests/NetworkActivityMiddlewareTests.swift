@@ -209,4 +209,30 @@ import Testing
         }
         #expect(labels.withLock { $0 } == ["API getGreeting"])
     }
+
+    /// A request's task says where in the app its middleware was made (the generated client
+    /// calls `intercept`, so the request's own call is not known): with two clients, a snapshot
+    /// tells which one keeps the indicator on. A `nil` label leaves the task named by that place.
+    @Test(arguments: [false, true])
+    func aRequestsTaskBeganWhereItsMiddlewareWasMade(labelled: Bool) async throws {
+        let harness = MiddlewareHarness()
+        let (middleware, line) = (
+            NetworkActivityMiddleware(manager: harness.manager, label: { labelled ? $0 : nil }), #line
+        )
+        let seen = LockedValue<[NetworkActivitySnapshot.Activity]>([])
+        _ = try await middleware.intercept(
+            MiddlewareHarness.request,
+            body: nil,
+            baseURL: URL(string: "http://127.0.0.1")!,
+            operationID: "getThing"
+        ) { _, _, _ in
+            let activities = harness.manager.activitySnapshot().activities
+            seen.withLock { $0 = activities }
+            return (HTTPResponse(status: .noContent), nil)
+        }
+        let site = "NetworkActivityMiddlewareTests.swift:\(line)"
+        let activities = seen.withLock { $0 }
+        #expect(activities.map(\.callSite) == [site])
+        #expect(activities.map(\.label) == [labelled ? "getThing" : site])
+    }
 }
