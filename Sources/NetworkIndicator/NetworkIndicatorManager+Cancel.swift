@@ -50,8 +50,9 @@ extension NetworkIndicatorManager {
     /// the lock is released, never under it.
     public func cancelNetworkTasks() {
         // A group's part that the group's rules end (complete, and outlived by a later
-        // operation) leaves as done before the cancel, read since or not.
-        progressRollUp.settle()
+        // operation) leaves as done before the cancel, read since or not, in this manager's bar
+        // and in each scope's below it.
+        progressRollUp.settle(withSubtree: true)
         progressRollUp.cancelIsComing()
         let cancelled = driver.cancelTree()
         for work in cancelled { work.cancel() }

@@ -59,10 +59,15 @@ extension IndicatorTree {
     /// The parts to read before a fold of `id`: all of them or, `settling` before a task with
     /// progress begins in `id`, those of `id` and of its ancestors, each once. The tokens loaded
     /// go to `keptAlive`, to release after the lock.
-    func partsToRead(from id: NodeID, settling: Bool, keepingAlive keptAlive: inout [AnyObject]) -> [PartToRead] {
+    func partsToRead(
+        from id: NodeID,
+        settling: Bool,
+        withSubtree: Bool = false,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> [PartToRead] {
         guard contains(id) else { return [] }
         var parts: [PartToRead] = []
-        let nodes = settling ? chain(from: id) : [id.index]
+        let nodes = nodesToFold(from: id, settling: settling, withSubtree: withSubtree)
         // A token whose parts repeat in any batch of the chain, or that has parts done while its
         // operations are open: its surplus needs them all read.
         var repeated = Set<TaskKey>()
@@ -96,6 +101,7 @@ extension IndicatorTree {
     mutating func foldProgress(
         from id: NodeID,
         settling: Bool,
+        withSubtree: Bool = false,
         readings: [PartReading],
         now: TimeInterval,
         excludingScopes excludedScopes: [NodeID] = [],
@@ -112,7 +118,7 @@ extension IndicatorTree {
         }
         let (excluded, excludedTaskCount) = scopes(excludedScopes, below: id)
         var summary = Batch.Summary()
-        for index in settling ? chain(from: id) : [id.index] {
+        for index in nodesToFold(from: id, settling: settling, withSubtree: withSubtree) {
             let parts = node(at: Int(index)).progress.batch.parts
             keptAlive.append(contentsOf: parts as [AnyObject])
             var samples: [Batch.Sample] = []
@@ -198,6 +204,13 @@ extension IndicatorTree {
         guard let token = entry.loadToken() else { return 0 }
         keptAlive.append(token)
         return openTaskCount(entry.reference, in: entry.task.node)
+    }
+
+    /// The nodes whose batches a fold of `id` folds: `id`'s alone or, `settling`, `id`'s and each
+    /// ancestor's, then (`withSubtree`, before a cancel of `id`'s subtree) each descendant's.
+    private func nodesToFold(from id: NodeID, settling: Bool, withSubtree: Bool) -> [Int32] {
+        guard settling else { return [id.index] }
+        return withSubtree ? chain(from: id) + subtree(of: id).dropLast() : chain(from: id)
     }
 
     /// The indices of `id` and of each of its ancestors, `id` first; none for a stale id.

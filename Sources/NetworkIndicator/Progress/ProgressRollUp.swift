@@ -28,8 +28,10 @@ final class ProgressRollUp: Sendable {
     /// progress begins, so that whether a batch is over, and whether a token begun again had
     /// ended, never depends on whether anyone read. Cheaper than a reading: only the parts whose
     /// reading the fold may need are read (a `Progress` read costs several times a lock).
-    func settle() {
-        _ = readAndFold(settling: true)
+    /// `withSubtree`, before a cancel of this manager's subtree, folds every descendant's batch
+    /// too, so that a scope's own bar finds the parts the group's rules ended gone as well.
+    func settle(withSubtree: Bool = false) {
+        _ = readAndFold(settling: true, withSubtree: withSubtree)
     }
 
     /// Lists `entry`, just begun in this manager, in its batch and in each ancestor's; returns
@@ -101,13 +103,16 @@ final class ProgressRollUp: Sendable {
     /// Lists the parts to read, reads them outside the lock, then stores the readings and folds.
     func readAndFold(
         settling: Bool,
+        withSubtree: Bool = false,
         excludingScopes excludedScopes: [IndicatorTree.NodeID] = []
     ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool, lastBatchWasComplete: Bool) {
         let node = driver.node
         // The tokens loaded and the parts folded under the lock are released just after it, not
         // later: a token kept through the reading would keep its task open meanwhile.
         var loaded: [AnyObject] = []
-        let parts = driver.withTree { $0.partsToRead(from: node, settling: settling, keepingAlive: &loaded) }
+        let parts = driver.withTree {
+            $0.partsToRead(from: node, settling: settling, withSubtree: withSubtree, keepingAlive: &loaded)
+        }
         loaded = []
         if settling && parts.isEmpty { return (Batch.Summary(), false, false) }
         guard
@@ -118,6 +123,7 @@ final class ProgressRollUp: Sendable {
             $0.foldProgress(
                 from: node,
                 settling: settling,
+                withSubtree: withSubtree,
                 readings: readings,
                 now: now,
                 excludingScopes: excludedScopes,

@@ -139,4 +139,21 @@ struct PartLeavingRuleTests {
         #expect(snapshot.hasIndeterminateWork, "the operation begun without progress")
         withExtendedLifetime(uploads) {}
     }
+
+    /// A cancel from an ancestor finds what a cancel of the scope itself finds: a group's part
+    /// that the group's rules ended stays done in the scope's own bar and in the ancestor's.
+    @Test(arguments: [false, true])
+    func anAncestorsCancelLeavesAScopesEndedGroupPartDone(cancelFromRoot: Bool) {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let other = screen.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        let first = progress(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: progress(0, of: 100))
+        first.completedUnitCount = 100
+        (cancelFromRoot ? manager : screen).cancelNetworkTasks()
+        #expect(screen.progressSnapshot().fractionCompleted == 0.5, "the first upload done, the second gone")
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        withExtendedLifetime((other, uploads)) {}
+    }
 }
