@@ -171,4 +171,18 @@ struct OverlayStillLoadingTests {
         #expect(told == [true, false])
     }
 
+    /// "Still loading…" is spoken only while the user can see it: a card that content erased
+    /// draws nothing more in this load, so VoiceOver hears nothing of it.
+    @Test func stillLoadingIsNotAnnouncedOnceContentErasedTheCard() {
+        let shell = Shell(stillLoadingAfter: 3)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(shell.drawn == [true])
+        shell.controller.hasContent = true  // the first page arrived; the load goes on
+        scheduler.advance(by: 3)
+        #expect(shell.drawn == [true, false])
+        #expect(shell.announcements == [.started], "nothing on screen says it")
+    }
 }

@@ -69,7 +69,8 @@ final class NetworkActivityOverlayController {
     private var isAnimated = true
 
     /// Whether the screen already shows content: the overlay then draws a light bar instead of
-    /// the card (``OverlayContentStyle``), switching at once if it is drawn.
+    /// the card (``OverlayContentStyle``). Content leaving from under the drawn light indicator
+    /// switches to the card at once; content arriving under a drawn card erases it.
     var hasContent = false {
         didSet {
             // Content under a drawn card: the card goes, rather than turn into the light
@@ -103,8 +104,8 @@ final class NetworkActivityOverlayController {
         self.accessibility = accessibility
     }
 
-    /// Whether the overlay is drawn now.
-    var isDrawn: Bool { model.isDrawn }
+    /// Whether the overlay is drawn now: the model's draw, unless content erased the card.
+    var isDrawn: Bool { model.isDrawn && !cardGaveWayToContent }
 
     /// What the overlay shows: a bar with its percentage, or the spinner.
     var progress: OverlayProgress { progressModel.shown }
@@ -222,7 +223,7 @@ final class NetworkActivityOverlayController {
 
     /// Makes the plan from the state now and tells it if it changed.
     private func publishPlan() {
-        let isDrawn = model.isDrawn && !cardGaveWayToContent
+        let isDrawn = isDrawn
         if isDrawn { drawnStyle = style }
         let plan = OverlayPlan(
             isDrawn: isDrawn,
@@ -353,7 +354,7 @@ final class NetworkActivityOverlayController {
                 stillLoadingTimer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.05) { [weak self] in
                     guard let self else { return }
                     stillLoadingTimer = nil
-                    performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: model.isDrawn))
+                    performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: isDrawn))
                     publishPlan()
                 }
             case .cancelTimer:

@@ -53,8 +53,9 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
 
     /// What the drawn overlay does with touches (clicks): let them through, take those on its
     /// card, or take every touch on the host view. Default ``Interaction/passesThrough``, so
-    /// that the user can still scroll, or cancel the load. Changes nothing while the overlay is
-    /// not drawn (during the show delay, the screen stays usable).
+    /// that the user can still scroll, or cancel the load. ``Interaction/blocksHost`` is the
+    /// one that acts before the overlay is drawn: it blocks from the first moment of the load,
+    /// during the show delay too (see there); the others change nothing until it is drawn.
     public var interaction: Interaction
 
     /// Whether the overlay shows how far the load is, when the manager knows

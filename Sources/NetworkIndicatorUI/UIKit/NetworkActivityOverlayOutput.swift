@@ -109,8 +109,10 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
 
     /// Whether the host already shows content: the overlay then sits at the top edge, without
     /// its title line, and lets every touch through (a light indicator over rows that stay
-    /// usable) instead of covering the middle; it moves at once if it is drawn, without fading
-    /// or speaking again. Default `false`. Main actor.
+    /// usable) instead of covering the middle. Turned `false` while the light indicator is drawn,
+    /// the card takes its place at once, without fading or speaking again; turned `true` while
+    /// the card is drawn, the card fades out, and the next load draws the light indicator.
+    /// Default `false`. Main actor.
     public var hasContent = false {
         didSet { core.hasContent = hasContent }
     }
