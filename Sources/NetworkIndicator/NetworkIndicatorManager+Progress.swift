@@ -76,10 +76,15 @@ extension NetworkIndicatorManager {
     /// The batch itself still runs while they do. Scopes that are not descendants change
     /// nothing. Any thread, as ``progressSnapshot()``.
     package func progressSnapshot(excluding scopes: [NetworkIndicatorManager]) -> NetworkProgressSnapshot {
+        progressRollUp.snapshot(excluding: descendantNodes(of: scopes))
+    }
+
+    /// The nodes of those of `scopes` that are descendants of this manager.
+    private func descendantNodes(of scopes: [NetworkIndicatorManager]) -> [IndicatorTree.NodeID] {
         let descendants = scopes.filter { scope in
             sequence(first: scope, next: \.parent).dropFirst().contains { $0 === self }
         }
-        return progressRollUp.snapshot(excluding: descendants.map(\.driver.node))
+        return descendants.map(\.driver.node)
     }
 
     /// Whether no batch runs and the last one that ended had every unit of each of its parts
@@ -87,6 +92,13 @@ extension NetworkIndicatorManager {
     /// download that finished since shows it done as it fades. Any thread; reads every part.
     package func lastProgressBatchEndedComplete() -> Bool {
         progressRollUp.lastBatchEndedComplete()
+    }
+
+    /// ``lastProgressBatchEndedComplete()`` as an overlay of this manager sees it while `scopes`
+    /// are left out (see ``progressSnapshot(excluding:)``): whether the parts begun outside them
+    /// had every unit, though a covered scope's part still runs. Any thread; reads every part.
+    package func lastProgressBatchEndedComplete(excluding scopes: [NetworkIndicatorManager]) -> Bool {
+        progressRollUp.lastBatchEndedComplete(excluding: descendantNodes(of: scopes))
     }
 
     // MARK: - Tracking

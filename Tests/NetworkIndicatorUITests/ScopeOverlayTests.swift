@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
@@ -136,5 +137,67 @@ struct ScopeOverlayTests {
         for platform in RefreshSpinnerPlatform.allCases where !spinning.contains(platform) {
             #expect(context.refreshesToLeaveOut(of: child, on: platform) == nil, "\(platform): a button's refresh")
         }
+    }
+
+    private func progress(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    /// The parent's bar measures what its overlay draws for: once the child's overlay goes, the
+    /// child's download is the parent's, all measured, and shows as a bar, though its fraction
+    /// does not move (stalled at 40 %).
+    @Test func aChildOverlayGoingAwayGivesItsMeasuredWorkToTheParentsBar() {
+        let overlays = bothOnScreen()
+        let download = child.beganNetworkTask(label: "Download", progress: progress(40, of: 100))
+        settle()
+        #expect(overlays.child.controller.progress.percent == 40)
+        #expect(overlays.parent.drawn.isEmpty)
+        overlays.child.controller.disappear()
+        settle()
+        #expect(overlays.parent.drawn == [true])
+        #expect(overlays.parent.controller.progress.percent == 40, "a bar, not the spinner")
+        withExtendedLifetime(download) {}
+    }
+
+    /// As the parent's overlay fades, its bar shows 100 % if its own load had every unit, though
+    /// a covered child's download runs on: its own download, last read at 73 %, finished
+    /// between two readings.
+    @Test func theParentsOwnDownloadEndsFullBesideACoveredChildsLoad() {
+        let overlays = bothOnScreen()
+        let childDownload = child.beganNetworkTask(label: "Child", progress: progress(10, of: 100))
+        let download = progress(0, of: 100)
+        var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
+        settle()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.1)
+        #expect(overlays.parent.controller.progress.percent == 73)
+        download.completedUnitCount = 100  // between two readings
+        own = nil
+        scheduler.runPendingWork()
+        #expect(overlays.parent.drawn == [true], "its minimum time")
+        #expect(overlays.parent.controller.progress.percent == 100)
+        withExtendedLifetime((childDownload, own)) {}
+    }
+
+    /// The same, one of its own downloads cancelled: the load did not have every unit, so the
+    /// bar keeps where it was.
+    @Test func theParentsOwnLoadWithACancelledPartDoesNotEndFullBesideACoveredChild() {
+        let overlays = bothOnScreen()
+        let childDownload = child.beganNetworkTask(label: "Child", progress: progress(10, of: 100))
+        let (first, second) = (progress(0, of: 100), progress(0, of: 100))
+        var own = [first, second].map { parent.beganNetworkTask(label: "Own", progress: $0) }
+        settle()
+        first.completedUnitCount = 100
+        second.completedUnitCount = 50
+        scheduler.advance(by: 0.1)
+        #expect(overlays.parent.controller.progress.percent == 75)
+        second.cancel()
+        own = []
+        scheduler.runPendingWork()
+        #expect(overlays.parent.drawn == [true], "its minimum time")
+        #expect(overlays.parent.controller.progress.percent == 75, "not 100: a part was cancelled")
+        withExtendedLifetime((childDownload, own)) {}
     }
 }

@@ -147,7 +147,9 @@ extension IndicatorTree {
         for tasks in summary.measured {
             unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
         }
-        return (summary, unmeasured > 0, node(at: Int(id.index)).progress.batch.lastEndedWasComplete)
+        let batch = node(at: Int(id.index)).progress.batch
+        let wasComplete = excluded.isEmpty ? nil : batch.ownPartsWereComplete(excluding: excluded)
+        return (summary, unmeasured > 0, wasComplete ?? batch.lastEndedWasComplete)
     }
 
     /// Those of `scopes` that lie below `id` (others are ignored), and their open tasks, each

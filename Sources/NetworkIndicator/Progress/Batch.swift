@@ -89,9 +89,12 @@ struct Batch: Sendable {
         let scopes: [IndicatorTree.NodeID]
         let completed: Double
         let total: Double
+        /// Cancelled or failed: it counts no unit (``ownPartsWereComplete(excluding:)``).
+        var wasCancelled = false
 
-        /// Paused short of its total: the batch is not complete unless it is resumed.
-        var isShort: Bool { completed < total }
+        /// Paused short of its total, or cancelled: the batch is not complete unless it is
+        /// resumed.
+        var isShort: Bool { completed < total || wasCancelled }
     }
 
     /// What a fold found.
@@ -206,6 +209,18 @@ struct Batch: Sendable {
         summary.measured = measuredTasks(of: measured, repeats: repeatedBegins, listed: kept)
         summary.startedAt = startedAt
         return summary
+    }
+
+    /// Whether the parts begun outside the `excluded` scopes (and below them) had every unit: a
+    /// reader that leaves those scopes out sees its own batch end while the batch runs on. None
+    /// of them is listed, and those that ended in this batch are all complete; `nil` while the
+    /// batch itself does not run (``lastEndedWasComplete`` says it then).
+    func ownPartsWereComplete(excluding excluded: Set<IndicatorTree.NodeID>) -> Bool? {
+        guard startedAt != nil else { return nil }
+        let isOwn = { (scopes: [IndicatorTree.NodeID]) in !scopes.contains(where: excluded.contains) }
+        guard !parts.contains(where: { isOwn($0.scopes) }) else { return false }
+        let own = ended.filter { isOwn($0.scopes) }
+        return !own.isEmpty && !own.contains(where: \.isShort)
     }
 
     /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
@@ -325,20 +340,19 @@ struct Batch: Sendable {
         let reading = sample.reading
         guard reading.isDeterminate else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
-        guard !reading.isCancelled else {
-            hadCancelledPart = true
-            return
-        }
-        endedCompleted += completed
-        endedTotal += reading.total
+        if reading.isCancelled { hadCancelledPart = true }
+        let counted = reading.isCancelled ? 0 : reading.total
+        endedCompleted += reading.isCancelled ? 0 : completed
+        endedTotal += counted
         let progress = sample.entry.progress
         ended.append(
             EndedPart(
                 identity: ObjectIdentifier(progress),
                 progress: progress,
                 scopes: sample.entry.scopes,
-                completed: completed,
-                total: reading.total
+                completed: reading.isCancelled ? 0 : completed,
+                total: counted,
+                wasCancelled: reading.isCancelled
             )
         )
     }

@@ -71,9 +71,11 @@ final class ProgressRollUp: Sendable {
     }
 
     /// Whether the batch has ended (none runs now) and the last one that ended had every unit
-    /// of each part (``Batch/lastEndedWasComplete``), after a reading of every part.
-    func lastBatchEndedComplete() -> Bool {
-        let read = readAndFold(settling: false)
+    /// of each part (``Batch/lastEndedWasComplete``), after a reading of every part; leaving out
+    /// `excludedScopes`, whether the parts begun outside them ended so
+    /// (``Batch/ownPartsWereComplete(excluding:)``), while the batch may run on.
+    func lastBatchEndedComplete(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> Bool {
+        let read = readAndFold(settling: false, excludingScopes: excludedScopes)
         return !read.summary.isRunning && read.lastBatchWasComplete
     }
 

@@ -36,6 +36,9 @@ final class NetworkActivityOverlayController {
 
     private(set) var model: OverlayVisibilityModel
     private var progressModel = OverlayProgressModel()
+    /// The manager's fraction as last told, its covered scopes' parts included: read again for
+    /// this overlay's own when what it covers changes.
+    private var toldFraction: Double?
     private let accessibility: Accessibility
 
     private var manager: NetworkIndicatorManager?
@@ -200,6 +203,7 @@ final class NetworkActivityOverlayController {
     /// it). Ignored off screen, and when the settings do not show progress.
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
+        toldFraction = fraction
         let own = ownProgress(told: fraction, leavingOutCovered: true)
         _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         publishPlan()
@@ -261,6 +265,7 @@ final class NetworkActivityOverlayController {
         manager = nil
         source = nil
         _ = progressModel.reset()
+        toldFraction = nil
         publishPlan()
     }
 
@@ -289,15 +294,16 @@ final class NetworkActivityOverlayController {
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
         let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
-        if let fraction = progressModel.fraction, model.isOnScreen {
-            // Work of unknown size began or ended beside the measured work; the fraction may
-            // not have changed, so no new fraction would tell.
+        if let fraction = progressModel.fraction ?? (model.isLoading ? toldFraction : nil), model.isOnScreen {
+            // Work of unknown size began or ended beside the measured work, or a covered scope's
+            // overlay came or went; the fraction may not have changed, so no new fraction would
+            // tell. (Its own fraction is `nil` while all that is measured is covered.)
             // Covered scopes left out while it loads: once it ends, the batch has ended too,
             // and its end is `loadingChanged`'s to show.
             let own = ownProgress(told: fraction, leavingOutCovered: model.isLoading)
             _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         }
-        _ = progressModel.loadingChanged(model.isLoading) { source?.lastProgressBatchEndedComplete() ?? false }
+        _ = progressModel.loadingChanged(model.isLoading) { ownBatchEndedComplete() }
         if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
         // The shell applies the new plan before anything is announced: VoiceOver reads what it
         // shows (its title, its bar).
@@ -333,6 +339,16 @@ final class NetworkActivityOverlayController {
             }
         }
         publishPlan()
+    }
+
+    /// Whether the load this overlay drew for had every unit of each part, its covered scopes'
+    /// parts left out; `false` without a manager.
+    private func ownBatchEndedComplete() -> Bool {
+        guard let source else { return false }
+        guard let refreshes = refreshes?.source, refreshes.coversChildren else {
+            return source.lastProgressBatchEndedComplete()
+        }
+        return source.lastProgressBatchEndedComplete(excluding: refreshes.coveredScopes)
     }
 
     /// Whether the manager runs work of unknown size now; `false` without a manager.
