@@ -45,7 +45,8 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
 
     /// What went wrong.
     public let kind: Kind
-    /// The label of the task or token concerned (by default its type's name).
+    /// The label of the task or token concerned, as ``NetworkActivitySnapshot/Activity/label``
+    /// names it (without a label of yours: a weak token's type, an opaque token's call site).
     public let label: String
     /// For ``Kind/staleTask(age:)``: the stuck task as ``NetworkIndicatorManager/activitySnapshot()``
     /// shows it (label, kind, count, age, whether its token is alive); `nil` for every other kind.

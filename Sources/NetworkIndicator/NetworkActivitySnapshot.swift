@@ -44,7 +44,10 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
 
     /// The open tasks of one token, group or counter.
     public struct Activity: Sendable, Equatable, CustomStringConvertible {
-        /// The label given at the first begin, or the token's type name.
+        /// The label given at the first begin. Without one: a weak token's type name
+        /// (`FeedLoader`; "deallocated token" once it is deallocated and waits for the sweep,
+        /// which ``callSite`` still places), where an opaque token, a `withNetworkActivity` body
+        /// or a tracked sequence began (``callSite``), "NetworkActivityGroup" for a group.
         public let label: String
         /// How the tasks were begun.
         public let kind: Kind
@@ -58,7 +61,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         public let isTokenAlive: Bool
         /// Where the task began in your code, `File.swift:42`: the call that began it (for a
         /// token begun several times, a group or the push counter, the first of its open tasks);
-        /// `nil` for a scope. A task begun without a label is named by it.
+        /// `nil` for a scope. An opaque token, a `withNetworkActivity` body or a tracked sequence
+        /// begun without a label is named by it (see ``label``).
         public let callSite: String?
         /// For a scope (``Kind/childManager``): its own tasks and its scopes', oldest first, nested
         /// the same way; empty for every other kind.

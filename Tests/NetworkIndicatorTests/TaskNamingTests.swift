@@ -172,4 +172,20 @@ struct TaskNamingTests {
         #expect(id > 0, "an id of its own, as every task that began before anything watched")
         withExtendedLifetime(loader) {}
     }
+
+    /// A snapshot's `label` of a weak token deallocated and waiting for the sweep: "deallocated
+    /// token" (keeping its type would cost every explicit pair 62 instructions), and its call
+    /// site still says where it began.
+    @Test func aDeallocatedWeakTokenWaitingForTheSweepIsPlacedByItsCallSite() {
+        let harness = Harness()
+        var loader: FeedLoader? = FeedLoader()
+        let line = #line + 1
+        harness.manager.beganNetworkTask(withToken: loader!)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["FeedLoader"])
+        loader = nil
+        let activity = harness.manager.activitySnapshot().activities.first
+        #expect(activity?.isTokenAlive == false)
+        #expect(activity?.label == "deallocated token")
+        #expect(activity?.callSite == "TaskNamingTests.swift:\(line)")
+    }
 }
