@@ -258,6 +258,14 @@ public final class NetworkIndicatorManager: Sendable {
         return beginTask(label: label, progress: progress, weight: weight, site: site)
     }
 
+    /// Ends an opaque token's tasks for good and frees its slot (its release). Not inlined: a
+    /// call with the manager borrowed, so that its driver is read without a retain and a
+    /// release (Benchmarks/README.md, "The opaque token's release").
+    @inline(never)
+    func release(_ pinned: PinnedSlot) {
+        driver.apply(.release(pinned))
+    }
+
     /// Opens an opaque token's task, without progress.
     @usableFromInline
     func beginTask(label: String?, site: CallSite) -> NetworkActivityToken {
