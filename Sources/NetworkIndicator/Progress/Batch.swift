@@ -55,10 +55,12 @@ struct Batch: Sendable {
     /// again while still open), by ``TaskKey``: that part measures them too.
     private var repeatedBegins: [TaskKey: Int] = [:]
     /// A group's parts that left as done before their operations finished (complete, outlived
-    /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks.
-    /// Each fold caps the count at the token's open tasks beyond its running parts, so that a
-    /// finish (the group's rules end complete parts first) takes one away.
+    /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks,
+    /// until the group's finishes take them (the rules end complete parts first).
     private var doneWhileOpen: [TaskKey: Int] = [:]
+    /// Each group token's open tasks at the last fold: the finishes since are how many fewer
+    /// it has now (a group's begin with parts listed, and its finish, each fold).
+    private var groupOpenTasks: [TaskKey: Int] = [:]
 
     /// One listed part, as the tree sees it under its lock.
     struct Sample {
@@ -158,9 +160,6 @@ struct Batch: Sendable {
         var kept: [ProgressEntry] = []
         for (index, sample) in samples.enumerated() {
             if leaves[index] {
-                if sample.isGroupPart, !sample.hasEnded, sample.reading.isComplete {
-                    doneWhileOpen[sample.entry.task, default: 0] += 1
-                }
                 end(sample)
                 continue
             }
@@ -168,7 +167,9 @@ struct Batch: Sendable {
             summary.count(sample, measured: &measured)
         }
         if kept.count != parts.count { parts = kept }
-        if !doneWhileOpen.isEmpty { capDoneWhileOpen(samples, leaves: leaves) }
+        if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
+            countPartsDoneWhileOpen(samples, leaves: leaves)
+        }
         summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
             let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
@@ -319,19 +320,30 @@ struct Batch: Sendable {
         return byKey.map { key, token in token.entry.measuring(token.parts + repeats[key, default: 0]) }
     }
 
-    /// Caps each count of ``doneWhileOpen`` at its token's open tasks beyond the running parts
-    /// that stay: a finish since takes one away. A token with no part listed any more is
-    /// forgotten (its open operations count as unmeasured).
-    private mutating func capDoneWhileOpen(_ samples: [Sample], leaves: [Bool]) {
-        for (key, done) in doneWhileOpen {
-            var open = 0
-            var running = 0
-            for (index, sample) in samples.enumerated() where sample.entry.task == key {
-                open = sample.openTasks
-                if !leaves[index], sample.isRunning { running += 1 }
+    /// Recounts ``doneWhileOpen`` for each group token the fold lists: the parts that leave as
+    /// done while their token is open now, less the finishes since the last fold (which take
+    /// complete parts first, these among them), at most the token's open tasks beyond the
+    /// running parts that stay. A token with no part listed any more is forgotten (its open
+    /// operations count as unmeasured).
+    private mutating func countPartsDoneWhileOpen(_ samples: [Sample], leaves: [Bool]) {
+        var tokens: [TaskKey: (open: Int, running: Int, leavingDone: Int)] = [:]
+        for (index, sample) in samples.enumerated() where sample.isGroupPart {
+            var token = tokens[sample.entry.task, default: (sample.openTasks, 0, 0)]
+            if !leaves[index] {
+                if sample.isRunning { token.running += 1 }
+            } else if !sample.hasEnded, !sample.reading.isCancelled {
+                token.leavingDone += 1
             }
-            doneWhileOpen[key] = min(done, open - running) > 0 ? min(done, open - running) : nil
+            tokens[sample.entry.task] = token
         }
+        var counts: [TaskKey: Int] = [:]
+        for (key, token) in tokens {
+            let finished = max(0, groupOpenTasks[key, default: token.open] - token.open)
+            let count = min(doneWhileOpen[key, default: 0] + token.leavingDone - finished, token.open - token.running)
+            if count > 0 { counts[key] = count }
+        }
+        doneWhileOpen = counts
+        groupOpenTasks = tokens.mapValues(\.open)
     }
 
     /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any

@@ -156,4 +156,22 @@ struct PartLeavingRuleTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         withExtendedLifetime((other, uploads)) {}
     }
+
+    /// The group's finish takes the part done while open (complete parts first), though an
+    /// operation without progress is open beside it: that one is then work of unknown size.
+    @Test(arguments: [false, true])
+    func aFinishTakesThePartDoneWhileOpenBesideAnOperationWithoutProgress(readBefore: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted(progress: progress(50, of: 100))
+        let second = progress(0, of: 100)
+        uploads.operationStarted(progress: second)
+        uploads.operationStarted()  // outlives the second
+        second.completedUnitCount = 100
+        if readBefore { #expect(manager.progressSnapshot().hasIndeterminateWork, "the third is unmeasured") }
+        uploads.operationFinished()  // the second's, complete
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.75)
+        #expect(snapshot.hasIndeterminateWork, "the third, begun without progress, still runs")
+        withExtendedLifetime(uploads) {}
+    }
 }
