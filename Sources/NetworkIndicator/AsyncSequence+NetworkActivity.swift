@@ -14,7 +14,9 @@ extension AsyncSequence {
     /// The task begins at the first call to `next()` (creating the sequence or the iterator
     /// begins nothing) and ends when the sequence finishes, when it throws, or when iteration
     /// stops: the loop breaks or returns (the iterator is released), or the consuming task is
-    /// cancelled (the task ends at once, even while `next()` waits for the base sequence).
+    /// cancelled: at once while `next()` waits for the base sequence, or, cancelled while your
+    /// loop's body handles an element, at its next call to `next()` (an iterator cannot hear a
+    /// cancel between its calls: check `Task.isCancelled` in a long body).
     /// Each iteration of the sequence is its own task. Elements and errors pass through
     /// unchanged.
     ///

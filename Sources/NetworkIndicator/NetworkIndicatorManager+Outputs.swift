@@ -66,7 +66,8 @@ extension NetworkIndicatorManager {
     /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
     /// catches up with the current visibility, possibly skipping changes in between, and an
     /// unread stream holds one value, never a growing buffer. The stream finishes on the main
-    /// queue once the manager is deallocated; cancelling the consuming task unsubscribes it.
+    /// queue once the manager is deallocated, after a last `false` if the indicator was showing
+    /// (as every output is told); cancelling the consuming task unsubscribes it.
     /// Callable from any thread. The stream is an output of the manager, kept by it until the
     /// stream ends.
     ///

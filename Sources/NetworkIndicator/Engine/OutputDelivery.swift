@@ -337,15 +337,16 @@ final class OutputDelivery {
         return body(&outlets[index]!)
     }
 
-    /// Drops a removed node's deadlines and tells its outputs goodbye; its streams finish as the
-    /// outlet, their last holder, is let go.
+    /// Drops a removed node's deadlines and tells its outputs goodbye, its streams included (a
+    /// visible node's last value is `false`); the streams then finish as the outlet, their last
+    /// holder, is let go.
     private func close(_ outlet: Outlet, at index: Int) {
         let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
         if deadlines.removeAll(of: node) {
             timer?.cancel()
             timer = nil
         }
-        for target in outlet.attached where target.stream == nil {
+        for target in outlet.attached {
             guard let output = target.output else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }
