@@ -200,4 +200,23 @@ struct ScopeOverlayTests {
         #expect(overlays.parent.controller.progress.percent == 75, "not 100: a part was cancelled")
         withExtendedLifetime((childDownload, own)) {}
     }
+
+    /// The same beside a covered child's work of unknown size: the parent's bar still ends at
+    /// 100 %, not as a spinner (the child's work is not the parent's overlay's).
+    @Test func theParentsOwnDownloadEndsFullBesideACoveredChildsUnmeasuredWork() {
+        let overlays = bothOnScreen()
+        child.pushNetworkActivity()
+        let download = progress(0, of: 100)
+        var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
+        settle()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.1)
+        #expect(overlays.parent.controller.progress.percent == 73)
+        download.completedUnitCount = 100  // between two readings
+        own = nil
+        scheduler.runPendingWork()
+        #expect(overlays.parent.drawn == [true], "its minimum time")
+        #expect(overlays.parent.controller.progress.percent == 100)
+        withExtendedLifetime(own) {}
+    }
 }

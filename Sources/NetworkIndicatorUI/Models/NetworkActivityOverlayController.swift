@@ -204,21 +204,16 @@ final class NetworkActivityOverlayController {
     func fractionCompleted(_ fraction: Double?) {
         guard model.isOnScreen, model.settings.showsProgress else { return }
         toldFraction = fraction
-        let own = ownProgress(told: fraction, leavingOutCovered: true)
+        let own = ownProgress(told: fraction)
         _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         publishPlan()
     }
 
     /// This overlay's progress: the manager's `told` fraction, with whether work of unknown size
-    /// runs beside it; or, `leavingOutCovered` while child scopes draw their own overlays, the
-    /// manager's snapshot without them (the told fraction counts their parts).
-    private func ownProgress(
-        told fraction: Double?,
-        leavingOutCovered: Bool
-    ) -> (
-        fraction: Double?, hasIndeterminateWork: Bool
-    ) {
-        if leavingOutCovered, let refreshes = refreshes?.source, refreshes.coversChildren, let source {
+    /// runs beside it; or, while child scopes draw their own overlays, the manager's snapshot
+    /// without them (the told fraction counts their parts).
+    private func ownProgress(told fraction: Double?) -> (fraction: Double?, hasIndeterminateWork: Bool) {
+        if let refreshes = refreshes?.source, refreshes.coversChildren, let source {
             let own = source.progressSnapshot(excluding: refreshes.coveredScopes)
             return (own.fractionCompleted, own.hasIndeterminateWork)
         }
@@ -294,13 +289,13 @@ final class NetworkActivityOverlayController {
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
         let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
-        if let fraction = progressModel.fraction ?? (model.isLoading ? toldFraction : nil), model.isOnScreen {
+        if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's
             // overlay came or went; the fraction may not have changed, so no new fraction would
-            // tell. (Its own fraction is `nil` while all that is measured is covered.)
-            // Covered scopes left out while it loads: once it ends, the batch has ended too,
-            // and its end is `loadingChanged`'s to show.
-            let own = ownProgress(told: fraction, leavingOutCovered: model.isLoading)
+            // tell. (Its own fraction is `nil` while all that is measured is covered.) Once the
+            // load ends, what it shows is `loadingChanged`'s to decide: a covered scope's work
+            // may run on, and is not this overlay's.
+            let own = ownProgress(told: fraction)
             _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         }
         _ = progressModel.loadingChanged(model.isLoading) { ownBatchEndedComplete() }
