@@ -162,11 +162,13 @@ struct ScopeOverlayTests {
     }
 
     /// As the parent's overlay fades, its bar shows 100 % if its own load had every unit, though
-    /// a covered child's download runs on: its own download, last read at 73 %, finished
-    /// between two readings.
-    @Test func theParentsOwnDownloadEndsFullBesideACoveredChildsLoad() {
+    /// a covered child's work runs on, with a known size or not (the child's work is not the
+    /// parent's overlay's): its own download, last read at 73 %, finished between two readings.
+    @Test(arguments: [true, false])
+    func theParentsOwnDownloadEndsFullBesideACoveredChildsWork(childWorkIsMeasured: Bool) {
         let overlays = bothOnScreen()
-        let childDownload = child.beganNetworkTask(label: "Child", progress: progress(10, of: 100))
+        let childProgress = childWorkIsMeasured ? progress(10, of: 100) : nil
+        let childDownload = child.beganNetworkTask(label: "Child", progress: childProgress)
         let download = progress(0, of: 100)
         var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
         settle()
@@ -177,7 +179,7 @@ struct ScopeOverlayTests {
         own = nil
         scheduler.runPendingWork()
         #expect(overlays.parent.drawn == [true], "its minimum time")
-        #expect(overlays.parent.controller.progress.percent == 100)
+        #expect(overlays.parent.controller.progress.percent == 100, "not 73, not the spinner")
         withExtendedLifetime((childDownload, own)) {}
     }
 
@@ -199,24 +201,5 @@ struct ScopeOverlayTests {
         #expect(overlays.parent.drawn == [true], "its minimum time")
         #expect(overlays.parent.controller.progress.percent == 75, "not 100: a part was cancelled")
         withExtendedLifetime((childDownload, own)) {}
-    }
-
-    /// The same beside a covered child's work of unknown size: the parent's bar still ends at
-    /// 100 %, not as a spinner (the child's work is not the parent's overlay's).
-    @Test func theParentsOwnDownloadEndsFullBesideACoveredChildsUnmeasuredWork() {
-        let overlays = bothOnScreen()
-        child.pushNetworkActivity()
-        let download = progress(0, of: 100)
-        var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
-        settle()
-        download.completedUnitCount = 73
-        scheduler.advance(by: 0.1)
-        #expect(overlays.parent.controller.progress.percent == 73)
-        download.completedUnitCount = 100  // between two readings
-        own = nil
-        scheduler.runPendingWork()
-        #expect(overlays.parent.drawn == [true], "its minimum time")
-        #expect(overlays.parent.controller.progress.percent == 100)
-        withExtendedLifetime(own) {}
     }
 }
