@@ -89,15 +89,11 @@ extension NetworkIndicatorManager {
 
     /// Whether no batch runs and the last one that ended had every unit of each of its parts
     /// (none cancelled, failed or paused short): an overlay whose bar last read 73 % of a
-    /// download that finished since shows it done as it fades. Any thread; reads every part.
-    package func lastProgressBatchEndedComplete() -> Bool {
-        progressRollUp.lastBatchEndedComplete()
-    }
-
-    /// ``lastProgressBatchEndedComplete()`` as an overlay of this manager sees it while `scopes`
-    /// are left out (see ``progressSnapshot(excluding:)``): whether the parts begun outside them
-    /// had every unit, though a covered scope's part still runs. Any thread; reads every part.
-    package func lastProgressBatchEndedComplete(excluding scopes: [NetworkIndicatorManager]) -> Bool {
+    /// download that finished since shows it done as it fades. With `scopes`, as an overlay of
+    /// this manager sees it while they are left out (see ``progressSnapshot(excluding:)``):
+    /// whether the parts begun outside them had every unit, though a covered scope's part still
+    /// runs. Any thread; reads every part.
+    package func lastProgressBatchEndedComplete(excluding scopes: [NetworkIndicatorManager] = []) -> Bool {
         progressRollUp.lastBatchEndedComplete(excluding: descendantNodes(of: scopes))
     }
 

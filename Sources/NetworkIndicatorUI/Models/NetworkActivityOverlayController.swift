@@ -339,11 +339,7 @@ final class NetworkActivityOverlayController {
     /// Whether the load this overlay drew for had every unit of each part, its covered scopes'
     /// parts left out; `false` without a manager.
     private func ownBatchEndedComplete() -> Bool {
-        guard let source else { return false }
-        guard let refreshes = refreshes?.source, refreshes.coversChildren else {
-            return source.lastProgressBatchEndedComplete()
-        }
-        return source.lastProgressBatchEndedComplete(excluding: refreshes.coveredScopes)
+        source?.lastProgressBatchEndedComplete(excluding: refreshes?.source.coveredScopes ?? []) ?? false
     }
 
     /// Whether the manager runs work of unknown size now; `false` without a manager.
