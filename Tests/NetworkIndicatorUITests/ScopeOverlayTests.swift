@@ -183,6 +183,27 @@ struct ScopeOverlayTests {
         withExtendedLifetime((childDownload, own)) {}
     }
 
+    /// The same when the covered child's download is cancelled as the parent's own ends: the
+    /// batch the two shared ends short, but the parent's part of it had every unit.
+    @Test func theParentsOwnDownloadEndsFullThoughACoveredChildsIsCancelledAsItEnds() {
+        let overlays = bothOnScreen()
+        let childProgress = progress(10, of: 100)
+        let childDownload = child.beganNetworkTask(label: "Child", progress: childProgress)
+        let download = progress(0, of: 100)
+        var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
+        settle()
+        download.completedUnitCount = 73
+        scheduler.advance(by: 0.1)
+        #expect(overlays.parent.controller.progress.percent == 73)
+        download.completedUnitCount = 100  // between two readings
+        own = nil
+        childProgress.cancel()
+        scheduler.runPendingWork()
+        #expect(overlays.parent.drawn == [true], "its minimum time")
+        #expect(overlays.parent.controller.progress.percent == 100, "not 73: its own part had every unit")
+        withExtendedLifetime((childDownload, own)) {}
+    }
+
     /// The same, one of its own downloads cancelled: the load did not have every unit, so the
     /// bar keeps where it was.
     @Test func theParentsOwnLoadWithACancelledPartDoesNotEndFullBesideACoveredChild() {

@@ -148,8 +148,9 @@ extension IndicatorTree {
             unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
         }
         let batch = node(at: Int(id.index)).progress.batch
-        let wasComplete = excluded.isEmpty ? nil : batch.ownPartsWereComplete(excluding: excluded)
-        return (summary, unmeasured > 0, wasComplete ?? batch.lastEndedWasComplete)
+        let wasComplete =
+            excluded.isEmpty ? batch.lastEndedWasComplete : batch.ownPartsWereComplete(excluding: excluded)
+        return (summary, unmeasured > 0, wasComplete)
     }
 
     /// Those of `scopes` that lie below `id` (others are ignored), and their open tasks, each

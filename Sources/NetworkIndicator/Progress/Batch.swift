@@ -49,6 +49,10 @@ struct Batch: Sendable {
     /// while no batch runs). An overlay whose bar last read 73 % of a download that finished
     /// between two readings shows 100 % as it fades.
     private(set) var lastEndedWasComplete = false
+    /// The parts of the last batch that ended, a part left unread at its end as short: a reader
+    /// that leaves some scopes out asks whether its own had every unit
+    /// (``ownPartsWereComplete(excluding:)``), though another scope's cancel ended the batch.
+    private var lastEnded: [EndedPart] = []
     /// Whether a part of this batch was cancelled or failed.
     private var hadCancelledPart = false
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
@@ -91,12 +95,27 @@ struct Batch: Sendable {
         let scopes: [IndicatorTree.NodeID]
         let completed: Double
         let total: Double
-        /// Cancelled or failed: it counts no unit (``ownPartsWereComplete(excluding:)``).
+        /// Cancelled or failed (or left unread at its batch's end): it counts no unit
+        /// (``ownPartsWereComplete(excluding:)``).
         var wasCancelled = false
 
         /// Paused short of its total, or cancelled: the batch is not complete unless it is
         /// resumed.
         var isShort: Bool { completed < total || wasCancelled }
+
+        /// A part of `sample` left unread at its batch's end: short, since no reading after its
+        /// end said it had every unit.
+        static func unread(_ sample: Sample) -> EndedPart {
+            let entry = sample.entry
+            return EndedPart(
+                identity: ObjectIdentifier(entry.progress),
+                progress: nil,
+                scopes: entry.scopes,
+                completed: 0,
+                total: 0,
+                wasCancelled: true
+            )
+        }
     }
 
     /// What a fold found.
@@ -174,12 +193,15 @@ struct Batch: Sendable {
         guard summary.isRunning else {
             let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
+            let hasEnded = startedAt != nil
             let wasComplete =
-                startedAt == nil
-                ? lastEndedWasComplete
-                : !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty && endedTotal > 0
+                hasEnded
+                ? !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty && endedTotal > 0
+                : lastEndedWasComplete
+            let lastEnded = hasEnded ? ended + samples.filter(\.isWaiting).map(EndedPart.unread) : self.lastEnded
             self = Batch(parts: left, repeatedBegins: repeatedBegins)
             lastEndedWasComplete = wasComplete
+            self.lastEnded = lastEnded
             return Summary()
         }
         if startedAt == nil { startedAt = now }
@@ -213,14 +235,14 @@ struct Batch: Sendable {
     }
 
     /// Whether the parts begun outside the `excluded` scopes (and below them) had every unit: a
-    /// reader that leaves those scopes out sees its own batch end while the batch runs on. None
-    /// of them is listed, and those that ended in this batch are all complete; `nil` while the
-    /// batch itself does not run (``lastEndedWasComplete`` says it then).
-    func ownPartsWereComplete(excluding excluded: Set<IndicatorTree.NodeID>) -> Bool? {
-        guard startedAt != nil else { return nil }
+    /// reader that leaves those scopes out sees its own batch end while the batch runs on, or
+    /// when another scope's part ends the batch short. While the batch runs, none of them is
+    /// listed and those that ended in it are all complete; once it has ended, those of the last
+    /// batch are.
+    func ownPartsWereComplete(excluding excluded: Set<IndicatorTree.NodeID>) -> Bool {
         let isOwn = { (scopes: [IndicatorTree.NodeID]) in !scopes.contains(where: excluded.contains) }
-        guard !parts.contains(where: { isOwn($0.scopes) }) else { return false }
-        let own = ended.filter { isOwn($0.scopes) }
+        if startedAt != nil, parts.contains(where: { isOwn($0.scopes) }) { return false }
+        let own = (startedAt != nil ? ended : lastEnded).filter { isOwn($0.scopes) }
         return !own.isEmpty && !own.contains(where: \.isShort)
     }
 
