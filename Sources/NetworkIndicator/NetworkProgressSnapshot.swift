@@ -26,8 +26,9 @@ public struct NetworkProgressSnapshot: Sendable, Equatable {
     /// The units of the whole batch; 0 when no batch runs.
     public var totalUnitCount: Int64
     /// Whether some running task of the scope has no known size: a task begun without a
-    /// `Progress`, or with one whose total is not known yet. A bar then measures only part of
-    /// what runs.
+    /// `Progress`, or with one whose total is not known yet; or a task whose `Progress` was
+    /// cancelled while the task itself still runs (its units left the batch). A bar then
+    /// measures only part of what runs.
     public var hasIndeterminateWork: Bool
     /// Seconds until the batch is done at the pace it has kept since it began, or `nil` before
     /// any unit is done (or when no batch runs). An estimate: it assumes the pace holds and

@@ -332,6 +332,24 @@ struct BatchTests {
         #expect(manager.progressSnapshot().estimatedTimeRemaining == 2, "paced from the new batch's start")
         withExtendedLifetime((a, b)) {}
     }
+
+    /// A task whose `Progress` is cancelled while its task runs on (its token not yet finished):
+    /// its part leaves the batch, and the task, which nothing measures now, makes the bar partial.
+    @Test func aTaskRunningOnAfterItsProgressIsCancelledIsUnmeasured() {
+        let running = progress(50, of: 100)
+        let stopped = progress(50, of: 100)
+        let tokens = [
+            manager.beganNetworkTask(label: "Running", progress: running),
+            manager.beganNetworkTask(label: "Stopped", progress: stopped),
+        ]
+        #expect(!manager.progressSnapshot().hasIndeterminateWork)
+        stopped.cancel()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5, "its units left both sums")
+        #expect(snapshot.totalUnitCount == 100)
+        #expect(snapshot.hasIndeterminateWork, "its task still runs, measured by nothing")
+        withExtendedLifetime(tokens) {}
+    }
 }
 
 /// Listeners hear a batch end while the scope stays busy.
