@@ -98,7 +98,8 @@ public final class NetworkIndicatorManager: Sendable {
     }
 
     deinit {
-        driver.shutDown()
+        // Its owner-bound observations hear the node's goodbye (`false`) before they go.
+        driver.shutDown(keepingUntilRemoved: ownerBoundObservations)
         #if !canImport(ObjectiveC)
         // The tracked URLSession tasks it held until their completion go with it.
         URLSessionTaskPoller.managerWentAway(ObjectIdentifier(self))

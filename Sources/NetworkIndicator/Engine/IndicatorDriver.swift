@@ -54,8 +54,9 @@ final class IndicatorDriver: Sendable {
     }
 
     /// The manager is gone: its tasks end in every ancestor; on the main actor its timers stop,
-    /// its streams finish and its outputs are told.
-    func shutDown() {
+    /// its streams finish and its outputs are told, its owner-bound `observations` among them
+    /// (kept until then: the manager held them).
+    func shutDown(keepingUntilRemoved observations: OwnerBoundObservations) {
         var time = eventTime()
         // The node's progress parts (a caller's `Progress` among them) are released after the lock.
         let (parts, needsHop) = tree.withLockUnchecked { tree in
@@ -63,7 +64,10 @@ final class IndicatorDriver: Sendable {
         }
         withExtendedLifetime(parts) {}
         if needsHop { delivery.enqueueHop(on: scheduler) }
-        scheduler.enqueue { [delivery, node] in delivery.remove(node) }
+        scheduler.enqueue { [delivery, node] in
+            delivery.remove(node)
+            withExtendedLifetime(observations) {}
+        }
         if node == IndicatorTree.rootID { delivery.rootRemoved() }
     }
 

@@ -205,6 +205,27 @@ struct OwnerBoundObservationTests {
         #expect(owner.seen == [false, true])
         #expect(owner.counts == [-1], "only the call made at once")
     }
+
+    /// A screen's scope released while its indicator shows: what the screen observed with an
+    /// owner that outlives the scope hears `false`, as the scope's outputs do.
+    @Test func aScopeReleasedWhileVisibleTellsItsOwnerBoundObservationsFalse() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "Feed")
+        let (visibility, slow) = (Owner(), Owner())
+        scope?.observeVisibility(owner: visibility) { owner, isVisible in owner.seen.append(isVisible) }
+        scope?.observeSlowNetworkActivity(after: 2, owner: slow) { owner, isSlow in owner.seen.append(isSlow) }
+        let token = Owner()  // a caller's token: an opaque one would keep its scope alive
+        scope?.beganNetworkTask(withToken: token)
+        scheduler.advance(by: 2)
+        #expect(visibility.seen == [false, true])
+        #expect(slow.seen == [false, true])
+        scope = nil
+        scheduler.advance(by: 1)
+        #expect(visibility.seen == [false, true, false], "the spinner it drove goes")
+        #expect(slow.seen == [false, true, false], "and so does its \"Still loading…\"")
+        withExtendedLifetime(token) {}
+    }
 }
 
 /// The manager's end frees what it kept for a living owner.
