@@ -342,8 +342,11 @@ final class OutputDelivery {
     /// holder, is let go.
     private func close(_ outlet: Outlet, at index: Int) {
         let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
-        if deadlines.removeAll(of: node) {
-            timer?.cancel()
+        deadlines.removeAll(of: node)
+        if let scheduler {
+            arm(scheduler, now: scheduler.now)
+        } else {
+            timer?.cancel()  // the root went with its scheduler: nothing runs any more
             timer = nil
         }
         for target in outlet.attached {

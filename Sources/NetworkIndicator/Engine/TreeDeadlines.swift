@@ -16,8 +16,9 @@ struct TreeDeadlines {
         var due: TimeInterval
         let interval: TimeInterval?
         let leeway: TimeInterval
-        /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or
-        /// its observation, and then it fires into nothing and does not repeat.
+        /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or its
+        /// observation, and then the call leaves at the next arming (or, due already, fires into
+        /// nothing and does not repeat).
         weak var target: (any DeadlineTarget)?
     }
 
@@ -92,20 +93,19 @@ struct TreeDeadlines {
         )
     }
 
-    /// Drops every deadline of a removed node; `true` if none is left while a timer runs, which
-    /// the caller then stops (no arming is needed for that, nor a clock).
-    mutating func removeAll(of node: IndicatorTree.NodeID) -> Bool {
+    /// Drops every deadline of a removed node; ``rearm(now:)`` then fits the timer to the rest.
+    mutating func removeAll(of node: IndicatorTree.NodeID) {
         pending.removeAll { $0.node == node }
-        guard pending.isEmpty, armed != nil else { return false }
-        armed = nil
-        return true
     }
 
-    /// How the timer must change to fire at the earliest deadline; `nil` if it will already (a
+    /// How the timer must change to fire at the earliest deadline, calls whose target went
+    /// dropped first; `nil` if it will already (a
     /// repeating timer keeps running while its deadline stays the earliest). Its leeway is the
     /// least any deadline allows: a deadline due soon after the earliest, with less leeway, is
     /// not run later than its own leeway allows.
     mutating func rearm(now: TimeInterval) -> Arming? {
+        // A call whose target went (a watch cancelled, its owner gone) waits for nothing.
+        pending.removeAll { $0.kind == .call && $0.target == nil }
         var earliest: Deadline?
         for deadline in pending where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
         guard let earliest else {

@@ -42,7 +42,7 @@ final class SlowActivityWatch: DeadlineTarget {
             isWaiting = true
             period &+= 1
             // Held weakly: a watch let go (its observation cancelled, its owner gone) stops
-            // telling anything; its deadline, if still pending, then fires into nothing.
+            // telling anything; its deadline, if still pending, leaves at the timer's next arming.
             delivery.call(self, after: threshold, generation: period, for: node)
         } else {
             if isWaiting {

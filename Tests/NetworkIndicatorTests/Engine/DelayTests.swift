@@ -252,4 +252,28 @@ struct DelayTests {
         #expect(scheduler.pendingWorkCount == 0)
         _ = token
     }
+
+    /// A scope released while its hide waits: the tree's timer waits for the root's hide only,
+    /// and fires nothing for the scope.
+    @Test func aReleasedScopesDeadlineLeavesTheTreesTimer() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        root.settings.completionDelay = 5
+        root.addOutput(RecordingNetworkIndicatorOutput())
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "Detail")
+        scope?.settings.completionDelay = 1
+        scope?.addOutput(RecordingNetworkIndicatorOutput())
+        var token = scope?.beganNetworkTask()
+        scheduler.runPendingWork()
+        token = nil
+        scheduler.runPendingWork()
+        #expect(scheduler.nextDeadline == 1, "the scope's hide first")
+        scope = nil
+        scheduler.runPendingWork()
+        #expect(scheduler.nextDeadline == 5, "the root's hide only")
+        let executed = scheduler.executedWorkCount
+        scheduler.advance(by: 4.9)
+        #expect(scheduler.executedWorkCount == executed, "no firing for the released scope")
+        _ = token
+    }
 }

@@ -112,18 +112,22 @@ struct TreeDeadlinesTests {
         #expect(deadlines.pending.count == 1)
     }
 
-    @Test func aRemovedNodeStopsTheTimerOnlyWhenNothingIsLeft() {
+    /// A removed node's deadlines leave: the timer is armed again for the earliest of the rest,
+    /// and stops when none is left.
+    @Test func aRemovedNodesDeadlinesLeaveAndTheTimerFitsTheRest() {
         var deadlines = TreeDeadlines()
         deadlines.apply(delay(0.5), of: screen, now: 0)
         deadlines.apply(sweep, of: row, now: 0)
         _ = deadlines.rearm(now: 0)
-        var stops = deadlines.removeAll(of: screen)
-        #expect(!stops)
-        stops = deadlines.removeAll(of: row)
-        #expect(stops)
+        deadlines.removeAll(of: screen)
+        var arming = deadlines.rearm(now: 0.25)
+        #expect(arming == .start(after: 0.75, repeating: 1, leeway: 0.1, generation: 2), "the row's sweep")
+        deadlines.removeAll(of: row)
+        arming = deadlines.rearm(now: 0.3)
+        #expect(arming == .stop)
         #expect(deadlines.armed == nil)
-        stops = deadlines.removeAll(of: row)
-        #expect(!stops, "no timer runs")
+        arming = deadlines.rearm(now: 0.4)
+        #expect(arming == nil, "no timer runs")
     }
 
     @Test func aPollWhoseManagerWentDoesNotComeBack() throws {

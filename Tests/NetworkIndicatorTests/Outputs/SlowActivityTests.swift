@@ -188,4 +188,23 @@ struct SlowActivityTests {
         #expect(owner.seen == [false, true, false])
         _ = token
     }
+
+    /// A watch cancelled while its deadline waits leaves no timer behind once the busy period
+    /// ends.
+    @Test func aCancelledWatchLeavesNoTimerBehind() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        let observation = manager.observeSlowNetworkActivity(after: 8, owner: owner) { owner, isSlow in
+            owner.seen.append(isSlow)
+        }
+        var token: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.advance(by: 1)
+        observation.cancel()
+        token = nil
+        scheduler.advance(by: 1)
+        #expect(manager.activeTaskCount == 0)
+        #expect(scheduler.nextDeadline == nil, "nothing tracked, no timer")
+        #expect(owner.seen == [false])
+        _ = token
+    }
 }
