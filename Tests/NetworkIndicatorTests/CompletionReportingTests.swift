@@ -1,4 +1,5 @@
 import Foundation
+import NetworkIndicatorTesting
 import Testing
 
 @testable import NetworkIndicator
@@ -125,6 +126,26 @@ struct CompletionReportingTests {
         #expect(harness.manager.activeTaskCount == 0, "ended by its completed state while still held")
         #expect(harness.manager.activitySnapshot().activities.isEmpty)
         session.finishTasksAndInvalidate()
+    }
+
+    /// An operation that finishes inside the start delay never shows the indicator, though the
+    /// sweep that notices it is due with the delay (both one second here).
+    @Test func anOperationFinishedInsideTheStartDelayNeverShows() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.settings.startDelay = 1
+        manager.settings.completionCheckInterval = 1
+        let output = RecordingNetworkIndicatorOutput()
+        manager.addOutput(output)
+        let operation = BlockOperation {}
+        manager.beganNetworkTask(withToken: operation)
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.3)
+        operation.start()
+        scheduler.advance(by: 2)
+        #expect(manager.activeTaskCount == 0)
+        #expect(output.visibilityChanges == [false], "no flash")
+        withExtendedLifetime(operation) {}
     }
 }
 

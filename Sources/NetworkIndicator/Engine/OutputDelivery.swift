@@ -253,8 +253,9 @@ final class OutputDelivery {
         }
     }
 
-    /// The tree's timer fired: every deadline due runs, the delays of all nodes in one hold of
-    /// the lock, then the sweeps, then the progress polls (``TreeDeadlines/fired(_:now:)``).
+    /// The tree's timer fired: every deadline due runs, the sweeps, then the delays of all nodes
+    /// in one hold of the lock, then the calls (progress polls, slow-activity watches)
+    /// (``TreeDeadlines/fired(_:now:)``).
     private func timerFired(_ generation: UInt64) {
         guard let scheduler else { return }
         let now = scheduler.now
@@ -263,6 +264,9 @@ final class OutputDelivery {
             timer?.cancel()  // lets the scheduler release it
             timer = nil
         }
+        // The sweeps first: a task that finished (an `Operation` done) ends before a delay due
+        // in the same firing decides, so a task done inside the start delay never shows.
+        for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
         let delays = due.filter { $0.kind == .delay }
         if !delays.isEmpty {
             let answers = tree.withLock { tree in
@@ -276,7 +280,6 @@ final class OutputDelivery {
             }
             for answer in answers { perform(answer) }
         }
-        for sweep in due where sweep.kind == .sweep { self.sweep(sweep.node) }
         for call in due where call.kind == .call { call.target?.deadlineFired(generation: call.generation) }
         arm(scheduler, now: now)
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Pure: every pending timer of one tree as a deadline (each node's delay and sweep, each
 /// manager's progress poll, each slow-activity watch), and what the scheduler's one timer is armed for. ``OutputDelivery``
 /// holds it on the main actor, performs the ``Arming`` it answers and runs what a firing makes due:
-/// the delays of all nodes in one hold of the tree's lock, then the sweeps, then the polls. A hide
+/// the sweeps, then the delays of all nodes in one hold of the tree's lock, then the calls. A hide
 /// that reaches four managers (a scope three deep) runs one timer and one firing.
 struct TreeDeadlines {
     /// One node's timer, due at `due`, then every `interval` if it repeats.
