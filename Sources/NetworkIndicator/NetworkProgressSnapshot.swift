@@ -31,8 +31,9 @@ public struct NetworkProgressSnapshot: Sendable, Equatable {
     /// measures only part of what runs.
     public var hasIndeterminateWork: Bool
     /// Seconds until the batch is done at the pace it has kept since it began, or `nil` before
-    /// any unit is done (or when no batch runs). An estimate: it assumes the pace holds and
-    /// that no new part joins.
+    /// any unit is done (or when no batch runs). The pace counts only units done since: those a
+    /// part had done when the batch first saw its size (a download resumed, a file half sent)
+    /// are not. An estimate: it assumes the pace holds and that no new part joins.
     public var estimatedTimeRemaining: TimeInterval?
 
     /// An idle scope's snapshot: no fraction, nothing counted, nothing running.
@@ -60,8 +61,10 @@ extension NetworkProgressSnapshot {
         fractionCompleted = fraction
         completedUnitCount = Int64(saturating: summary.completed)
         totalUnitCount = Int64(saturating: summary.total)
-        if let startedAt = summary.startedAt, summary.completed > 0, now > startedAt {
-            estimatedTimeRemaining = (now - startedAt) * (summary.total - summary.completed) / summary.completed
+        // The pace: the units done since the batch began, not those its parts brought.
+        let done = summary.completed - summary.unitsBefore
+        if let startedAt = summary.startedAt, done > 0, now > startedAt {
+            estimatedTimeRemaining = (now - startedAt) * (summary.total - summary.completed) / done
         }
     }
 }

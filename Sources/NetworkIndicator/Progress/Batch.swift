@@ -65,25 +65,9 @@ struct Batch: Sendable {
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
     private var groupOpenTasks: [TaskKey: Int] = [:]
-
-    /// One listed part, as the tree sees it under its lock.
-    struct Sample {
-        let entry: ProgressEntry
-        /// The tasks open under the part's token in its node (0 once it ended).
-        let openTasks: Int
-        /// Its last stored reading, a recorded failure included.
-        let reading: ProgressReading
-        /// Whether ``reading`` was taken in this pass (not a plain `Progress`'s older one).
-        let isFresh: Bool
-        /// Whether ``reading`` was taken after the part was seen to have ended.
-        let wasReadAfterEnd: Bool
-
-        var hasEnded: Bool { openTasks == 0 }
-        /// Ended, and not read since: it waits, with its last reading.
-        var isWaiting: Bool { hasEnded && !wasReadAfterEnd }
-        var isRunning: Bool { !hasEnded && !reading.isCancelled }
-        var isGroupPart: Bool { entry.isGroupPart }
-    }
+    /// Each part's units done when this batch first saw its size, by its progress's identity:
+    /// the pace counts only what the batch did since (``Summary/unitsBefore``).
+    private var unitsBefore: [ObjectIdentifier: Double] = [:]
 
     /// An ended part, for its progress to take its units back if it is begun again. Its weak
     /// reference is loaded only once its identity matches a progress being added, which the
@@ -128,6 +112,9 @@ struct Batch: Sendable {
         /// The open tasks that those parts measure, by ``TaskKey`` (see ``MeasuredTasks``).
         var measured: [MeasuredTasks] = []
         var startedAt: TimeInterval?
+        /// Of ``completed``, the units the parts had done when the batch first saw their size:
+        /// not the batch's pace.
+        var unitsBefore: Double = 0
 
         var isRunning: Bool { runningDeterminate > 0 }
         /// The fraction done, while the batch runs and has units: what a snapshot and a
@@ -163,6 +150,8 @@ struct Batch: Sendable {
             endedCompleted -= ended[index].completed
             endedTotal -= ended[index].total
             ended.remove(at: index)
+        } else {
+            unitsBefore[identity] = reading.isDeterminate ? reading.completed : nil
         }
         if reading.isDeterminate, startedAt == nil { startedAt = now }
     }
@@ -184,6 +173,9 @@ struct Batch: Sendable {
             }
             kept.append(sample.entry)
             summary.count(sample, measured: &measured)
+            if sample.reading.isDeterminate, !sample.reading.isCancelled, unitsBefore[sample.identity] == nil {
+                unitsBefore[sample.identity] = sample.reading.completed
+            }
         }
         if kept.count != parts.count { parts = kept }
         if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
@@ -208,6 +200,7 @@ struct Batch: Sendable {
         summary.completed += endedCompleted
         summary.total += endedTotal
         summary.startedAt = startedAt
+        summary.unitsBefore = unitsBefore.values.reduce(0, +)
         return summary
     }
 
@@ -222,11 +215,13 @@ struct Batch: Sendable {
         for sample in samples where !sample.entry.scopes.contains(where: excluded.contains) {
             guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
             summary.count(sample, measured: &measured)
+            summary.unitsBefore += unitsBefore[sample.identity] ?? 0
         }
         guard summary.isRunning else { return Summary() }
         for part in ended where !part.scopes.contains(where: excluded.contains) {
             summary.completed += part.completed
             summary.total += part.total
+            summary.unitsBefore += unitsBefore[part.identity] ?? 0
         }
         let kept = samples.filter { !$0.entry.scopes.contains(where: excluded.contains) }
         summary.measured = measuredTasks(of: measured, repeats: repeatedBegins, listed: kept)
@@ -374,7 +369,10 @@ struct Batch: Sendable {
         let reading = sample.reading
         guard reading.isDeterminate else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
-        if reading.isCancelled { hadCancelledPart = true }
+        if reading.isCancelled {
+            hadCancelledPart = true
+            unitsBefore[sample.identity] = nil  // its units leave the pace with the sums
+        }
         let counted = reading.isCancelled ? 0 : reading.total
         endedCompleted += reading.isCancelled ? 0 : completed
         endedTotal += counted
