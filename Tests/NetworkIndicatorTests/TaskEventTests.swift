@@ -262,4 +262,19 @@ struct TaskEventTests {
                 == "ended weak token FeedLoader after 2.4 s, swept; began at FeedViewModel.swift:31 in Feed"
         )
     }
+
+    /// Two watchers of one manager (an inspector and a log, say) each hear every event.
+    @Test func twoWatchersOfOneManagerEachHearEveryEvent() {
+        let harness = Harness()
+        let (inspector, log) = (Watcher(), Watcher())
+        harness.manager.addOutput(inspector)
+        harness.manager.addOutput(log)
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "sync")
+        harness.settle()
+        token = nil
+        harness.settle()
+        #expect(summary(inspector.events) == ["began sync", "ended sync released"])
+        #expect(summary(log.events) == ["began sync", "ended sync released"])
+        _ = token
+    }
 }
