@@ -30,8 +30,8 @@ extension NetworkIndicatorManager {
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         (output as? any ManagerAwareOutput)?.outputAdded(to: self)
-        driver.addOutput(output)
-        progressOutputAdded(output)
+        // An output that removed itself as it was told the visibility is told nothing more.
+        if driver.addOutput(output) { progressOutputAdded(output) }
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so

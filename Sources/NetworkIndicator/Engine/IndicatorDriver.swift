@@ -162,14 +162,16 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Outputs, on the main actor
 
-    /// Attaches `output` and tells it the visibility (and, if it wants counts, the last reconciled
-    /// count) at once; nothing if attached already.
+    /// Attaches `output` and tells it the visibility (and, if it wants counts and is still
+    /// attached, the last reconciled count) at once; nothing if attached already. Returns whether
+    /// it is attached afterwards (its own call may have removed it).
     @MainActor
-    func addOutput(_ output: any NetworkIndicatorOutput) {
+    @discardableResult
+    func addOutput(_ output: any NetworkIndicatorOutput) -> Bool {
         let receivesCount = output.receivesActiveTaskCount
         let receivesTaskEvents = output is any NetworkActivityTaskEventOutput
         guard delivery.attach(output, to: node, receivesCount: receivesCount, receivesTaskEvents: receivesTaskEvents)
-        else { return }
+        else { return delivery.isAttached(output, to: node) }
         // The open tasks' tokens that a watcher's node loads to name them leave after the lock.
         var keptAlive: [AnyObject] = []
         let (count, needsHop) = tree.withLockUnchecked { tree in
@@ -181,9 +183,11 @@ final class IndicatorDriver: Sendable {
         keptAlive = []
         if needsHop { delivery.enqueueHop(on: scheduler) }
         output.networkIndicatorVisibilityDidChange(delivery.isVisible(node))
-        if let count {
+        // Each call may remove the output (`removeOutput` from its own callback).
+        if let count, delivery.isAttached(output, to: node) {
             output.networkIndicatorActiveTaskCountDidChange(count)
         }
+        return delivery.isAttached(output, to: node)
     }
 
     /// Detaches `output`, if it is attached; returns whether it was.

@@ -169,7 +169,11 @@ final class OutputDelivery {
             outlet.fraction = fraction
             return outlet.progressListeners
         }
-        for listener in listeners ?? [] { listener.tell(fraction) }
+        for listener in listeners ?? [] {
+            // One removed by an earlier one's call (`removeOutput`) is told nothing more.
+            if let output = listener.output, !isListening(output, to: node) { continue }
+            listener.tell(fraction)
+        }
         _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
     }
 
@@ -359,8 +363,13 @@ final class OutputDelivery {
         }
     }
 
-    private func isAttached(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {
+    /// Whether `output` is attached to `node` now (a call may have removed it).
+    func isAttached(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.output === output } ?? false
+    }
+
+    private func isListening(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.progressListeners.contains { $0.output === output } ?? false
     }
 
     /// Lets go of the deallocated outputs of `node`, and tells the tree how many wanted counts

@@ -1,3 +1,4 @@
+import Foundation
 import NetworkIndicator
 import NetworkIndicatorTesting
 import Testing
@@ -17,5 +18,67 @@ struct PublicOutputTests {
         scheduler.runPendingWork()
         #expect(model.isVisible)
         #expect(model.activeTaskCount == 1)
+    }
+
+    /// Hears the fraction, and may act on it.
+    @MainActor
+    private final class FractionOutput: NetworkIndicatorOutput {
+        var fractions: [Double?] = []
+        var onFraction: ((Double?) -> Void)?
+        var receivesFractionCompleted: Bool { true }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+        func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) {
+            fractions.append(fraction)
+            onFraction?(fraction)
+        }
+    }
+
+    /// An output removed by another one's call, while the fraction is being told, is told
+    /// nothing more, as for visibility and counts.
+    @Test func anOutputRemovedDuringAFractionsDeliveryIsToldNothingMore() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let download = Progress(totalUnitCount: 10)
+        let token = manager.beganNetworkTask(progress: download)
+        let (first, second) = (FractionOutput(), FractionOutput())
+        manager.addOutput(first)
+        manager.addOutput(second)
+        first.onFraction = { [weak manager] fraction in
+            if fraction == 0.5 { manager?.removeOutput(second) }
+        }
+        download.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(first.fractions == [0, 0.5])
+        #expect(second.fractions == [0])
+        withExtendedLifetime(token) {}
+    }
+
+    /// An output that removes itself in the call that tells it the visibility when it is added
+    /// is told nothing more: no count, no fraction.
+    @Test func anOutputRemovingItselfAsItIsAddedIsToldNothingMore() {
+        @MainActor
+        final class SelfRemoving: NetworkIndicatorOutput {
+            weak var manager: NetworkIndicatorManager?
+            var counts: [Int] = []
+            var fractions: [Double?] = []
+            var receivesActiveTaskCount: Bool { true }
+            var receivesFractionCompleted: Bool { true }
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { manager?.removeOutput(self) }
+            func networkIndicatorActiveTaskCountDidChange(_ count: Int) { counts.append(count) }
+            func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { fractions.append(fraction) }
+        }
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let download = Progress(totalUnitCount: 10)
+        let token = manager.beganNetworkTask(progress: download)
+        scheduler.runPendingWork()
+        let output = SelfRemoving()
+        output.manager = manager
+        manager.addOutput(output)
+        download.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(output.counts.isEmpty)
+        #expect(output.fractions.isEmpty)
+        withExtendedLifetime(token) {}
     }
 }
