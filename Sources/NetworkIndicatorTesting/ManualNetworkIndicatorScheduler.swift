@@ -90,8 +90,10 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
     }
 
     /// Records a timer that fires when the manual clock reaches `now + delay` (and then every
-    /// `interval`, if given; intervals shorter than a millisecond are treated as one
-    /// millisecond). `leeway` is ignored: manual time is exact.
+    /// `interval`, if given; intervals shorter than a millisecond, or not a number, are treated
+    /// as one millisecond; a negative delay, or one that is not a number, as none). `leeway` is
+    /// ignored: manual time is exact, and compared in whole nanoseconds, as a dispatch timer
+    /// counts it (a timer repeating every 0.1 s fires three times in 0.3 s).
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
@@ -102,8 +104,8 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
             state.scheduledTimerCount += 1
             return state.insert(
                 Item(
-                    deadline: state.now + max(delay, 0),
-                    interval: interval.map { max($0, 0.001) },
+                    deadline: state.now + (delay > 0 ? delay : 0),
+                    interval: interval.map { $0 >= 0.001 ? $0 : 0.001 },
                     work: work
                 )
             )
@@ -132,13 +134,13 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
     private func nextWork(dueBy target: TimeInterval) -> (@MainActor @Sendable () -> Void)? {
         state.withLock { state in
             let due = state.items
-                .filter { $0.value.deadline <= target }
+                .filter { Self.nanoseconds($0.value.deadline) <= Self.nanoseconds(target) }
                 .min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
             guard let (id, item) = due else {
                 state.now = max(state.now, target)
                 return nil
             }
-            state.now = max(state.now, item.deadline)
+            state.now = max(state.now, min(item.deadline, target))
             if let interval = item.interval {
                 state.items[id]?.deadline += interval
             } else {
@@ -147,6 +149,12 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
             state.executedWorkCount += 1
             return item.work
         }
+    }
+
+    /// `seconds` in whole nanoseconds, as a deadline is compared: sums of intervals that are
+    /// not exact in binary (0.1 + 0.1 + 0.1) fall due when their decimal sum does.
+    private static func nanoseconds(_ seconds: TimeInterval) -> Double {
+        (seconds * 1e9).rounded()
     }
 
     /// Weak: whoever keeps a timer must not keep the scheduler (and the work queued on it) alive,

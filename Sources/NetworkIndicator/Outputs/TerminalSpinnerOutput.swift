@@ -101,7 +101,8 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     ///     a pipe or file gets nothing).
     ///   - frames: The glyphs to cycle through; an empty array (the default) draws a turning
     ///     circle of Braille dots.
-    ///   - frameInterval: Seconds between frames (default 0.1; values under 0.01 become 0.01).
+    ///   - frameInterval: Seconds between frames (default 0.1; values under 0.01, or not a
+    ///     number, become 0.01).
     ///   - scheduler: Drives the animation; the main queue by default.
     public init(
         label: String = "Loading",
@@ -115,7 +116,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         self.destination = destination
         self.isDrawing = destination.isTerminal || drawsWhenNotATerminal
         self.frames = frames.isEmpty ? Self.brailleFrames : frames
-        self.frameInterval = max(frameInterval, 0.01)
+        self.frameInterval = frameInterval >= 0.01 ? frameInterval : 0.01
         self.scheduler = scheduler
     }
 

@@ -27,7 +27,7 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
 
     /// Starts a `DispatchSourceTimer` on the main queue.
     ///
-    /// A negative `delay` counts as zero, an `interval` under a microsecond (or not a number) as
+    /// A negative `delay` (or not a number) counts as zero, an `interval` under a microsecond (or not a number) as
     /// one microsecond, and `leeway` is kept between zero and one second (NaN as zero).
     public func schedule(
         after delay: TimeInterval,
@@ -41,7 +41,7 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         }
         // Seconds as `Double`: no `Int` overflow on 32-bit platforms, where nanoseconds past
         // 2.1 s would not fit.
-        let deadline = DispatchTime.now() + max(delay, 0)
+        let deadline = DispatchTime.now() + (delay > 0 ? delay : 0)
         let leeway = Self.dispatchLeeway(leeway)
         if let interval {
             timer.schedule(deadline: deadline, repeating: Self.dispatchInterval(interval), leeway: leeway)

@@ -277,4 +277,13 @@ struct TerminalSpinnerOutputTests {
         spinner.label = "Fetching"
         #expect(output.isEmpty)
     }
+
+    @Test func aFrameIntervalThatIsNotANumberBecomesTenMilliseconds() {
+        let spinner = TerminalSpinnerOutput(
+            destination: .init(isTerminal: true) { _ in },
+            frameInterval: .nan,
+            scheduler: scheduler
+        )
+        #expect(spinner.frameInterval == 0.01)
+    }
 }

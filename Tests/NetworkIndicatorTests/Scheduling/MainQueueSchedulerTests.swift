@@ -80,10 +80,13 @@ struct MainQueueSchedulerTests {
     }
 
     /// Measured against main-queue work due at the same moment, as above.
-    @Test func aNegativeDelayFiresAtOnce() async {
+    /// A negative delay, or one that is not a number (Dispatch would read it as never), fires
+    /// at once.
+    @Test(arguments: [-5, Double.nan])
+    func aNegativeDelayOrNoNumberFiresAtOnce(delay: TimeInterval) async {
         let fired = Firings()
         let reference = Firings()
-        let timer = scheduler.schedule(after: -5, repeating: nil, leeway: 0) { fired.record() }
+        let timer = scheduler.schedule(after: delay, repeating: nil, leeway: 0) { fired.record() }
         // A reference that also goes through Dispatch's timers (a zero delay would not), so
         // that a loaded schedule (the thread sanitizer, a model run alongside) delays both alike:
         // a plain `async` was measured 0.62 s ahead of the timer under TSan.

@@ -127,6 +127,31 @@ struct ManualSchedulerTests {
         #expect(scheduler.pendingWorkCount == 1, "a repeating timer stays pending, once")
         timer.cancel()
     }
+
+    /// A timer repeating every 0.1 s fires three times in 0.3 s, as a dispatch timer, which
+    /// counts whole nanoseconds, does (three additions of 0.1 make 0.30000000000000004).
+    @Test func aRepeatingTimerFiresAtEveryIntervalThatFallsDue() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let fired = LockedState(0)
+        let timer = scheduler.schedule(after: 0.1, repeating: 0.1, leeway: 0) { fired.withLock { $0 += 1 } }
+        scheduler.advance(by: 0.3)
+        #expect(fired.withLock { $0 } == 3)
+        #expect(scheduler.now == 0.3, "the clock stops where it was sent")
+        timer.cancel()
+    }
+
+    /// An interval or a delay that is not a number counts as the shortest one (a millisecond,
+    /// and no delay), as the main queue's scheduler takes them: the timer keeps repeating.
+    @Test func anIntervalOrADelayThatIsNotANumberCountsAsTheShortest() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let fired = LockedState(0)
+        let timer = scheduler.schedule(after: .nan, repeating: .nan, leeway: 0) { fired.withLock { $0 += 1 } }
+        #expect(scheduler.nextDeadline == 0)
+        scheduler.advance(by: 0.01)
+        #expect(fired.withLock { $0 } == 11, "at 0, then every millisecond")
+        #expect(scheduler.nextDeadline.map { abs($0 - 0.011) < 1e-9 } == true)
+        timer.cancel()
+    }
 }
 
 /// What ran, and when by the manual clock.
