@@ -92,38 +92,58 @@ extension NetworkIndicatorManager {
     public func waitUntilIdle() async throws {
         guard activeTaskCount != 0 else { return }
         try Task.checkCancellation()
-        // The stream's first value is the count at the next hop, so a drop to zero between the
-        // check above and the subscription is seen too. It ends when the waiting task is
-        // cancelled.
-        for await count in countUpdates() where count == 0 && activeTaskCount == 0 {
-            return
-        }
+        // The stream ends when the waiting task is cancelled.
+        for await _ in idleness() { return }
         try Task.checkCancellation()
     }
 
-    /// The count at the next main-queue hop, then each new count, as count-receiving outputs
-    /// are told; only the newest waits (`bufferingNewest(1)`). The observation is bound to a
-    /// waiter that the stream keeps until it terminates, so it ends at the first count after
-    /// that.
-    private func countUpdates() -> AsyncStream<Int> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+    /// Yields once the main queue finds the manager idle: at a hop that tells the count at
+    /// zero (the first, at the subscription, tells the count then, so a drop to zero before it
+    /// is seen too) with no task open then. A task that opened after that hop's drain and ends
+    /// before the next one leaves the count told unchanged, so the next hop tells nothing: the
+    /// manager is looked at again after it (the task's begin asked for it). The observation is
+    /// bound to a waiter that the stream keeps until it terminates.
+    private func idleness() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let waiter = CountWaiter()
         continuation.onTermination = { _ in waiter.terminate() }
         driver.scheduler.enqueue { [weak self] in
             guard let self, !waiter.isTerminated else { return }
-            observeActiveTaskCount(owner: waiter) { _, count in continuation.yield(count) }
+            observeActiveTaskCount(owner: waiter) { [weak self] waiter, count in
+                waiter.lastToldCount = count
+                if count == 0 { self?.lookForIdleness(waiter, continuation) }
+            }
         }
         return stream
+    }
+
+    /// Yields if no task is open; else, while the count told is still zero, looks again after
+    /// the next hop (once it tells a count above zero, its next zero is told).
+    @MainActor
+    private func lookForIdleness(_ waiter: CountWaiter, _ continuation: AsyncStream<Void>.Continuation) {
+        guard !waiter.isTerminated else { return }
+        guard activeTaskCount != 0 else {
+            continuation.yield()
+            return
+        }
+        guard waiter.lastToldCount == 0 else { return }
+        driver.scheduler.enqueue { [weak self] in self?.lookForIdleness(waiter, continuation) }
     }
 }
 
 /// The owner of ``NetworkIndicatorManager/waitUntilIdle()``'s count observation: alive until its
 /// stream terminates.
 private final class CountWaiter: Sendable {
-    private let terminated = LockedState(false)
+    private let state = LockedState((isTerminated: false, lastToldCount: -1))
 
     /// Whether the stream terminated (the wait returned or was cancelled).
-    var isTerminated: Bool { terminated.withLock { $0 } }
+    var isTerminated: Bool { state.withLock { $0.isTerminated } }
 
-    func terminate() { terminated.withLock { $0 = true } }
+    /// The count the observation was told last (-1 before the first).
+    var lastToldCount: Int {
+        get { state.withLock { $0.lastToldCount } }
+        set { state.withLock { $0.lastToldCount = newValue } }
+    }
+
+    func terminate() { state.withLock { $0.isTerminated = true } }
 }

@@ -117,6 +117,54 @@ struct WaitUntilIdleTests {
         harness.settle()  // the hop finds the wait over
         #expect(harness.hopsForTenCountChanges() == 0, "not even one hop: nothing was subscribed")
     }
+
+    /// Told the count when it reaches zero, it runs `action` once.
+    @MainActor
+    private final class OnIdle: NetworkIndicatorOutput {
+        var action: (() -> Void)?
+        var receivesActiveTaskCount: Bool { true }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+        func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
+            guard activeTaskCount == 0, let action else { return }
+            self.action = nil
+            action()
+        }
+    }
+
+    /// A short task that opens as the count is told zero and ends before the next hop (code
+    /// reacting to idle, another thread): that hop finds zero again and tells no change, and the
+    /// wait, which found the task open, still returns there. A tool that waits before it exits
+    /// must not hang on an idle manager.
+    @Test func returnsAtTheHopAfterAShortTaskThatOpenedAsTheCountReachedZero() async throws {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let beginsNext = await MainActor.run { OnIdle() }  // told before the wait
+        await MainActor.run { manager.addOutput(beginsNext) }
+        var first: NetworkActivityToken? = manager.beganNetworkTask(label: "first")
+        await MainActor.run { scheduler.runPendingWork() }
+        let waiter = Waiter(manager)
+        await waiter.waitUntilSubscribed(scheduler)
+        await MainActor.run { scheduler.runPendingWork() }  // one task open
+        let endsNext = await MainActor.run { OnIdle() }  // told after the wait
+        await MainActor.run {
+            manager.addOutput(endsNext)
+            var next: NetworkActivityToken?
+            beginsNext.action = { next = manager.beganNetworkTask(label: "next") }
+            endsNext.action = {
+                usleep(5_000)  // the waiting task looks meanwhile, and finds "next" open
+                next = nil
+            }
+            first = nil
+            scheduler.runPendingWork()  // tells 0; the hop "next" asked for finds 0 again
+            _ = next
+        }
+        #expect(manager.activeTaskCount == 0)
+        await MainActor.run { scheduler.advance(by: 1) }
+        #expect(await eventually(timeout: 5) { waiter.hasReturned }, "the manager is idle")
+        waiter.task.cancel()
+        _ = await waiter.task.result
+        _ = first
+    }
 }
 
 /// A task waiting for `manager` to be idle, and what it saw when it returned.
