@@ -161,13 +161,23 @@ struct ScopeOverlayTests {
         withExtendedLifetime(download) {}
     }
 
-    /// As the parent's overlay fades, its bar shows 100 % if its own load had every unit, though
-    /// a covered child's work runs on, with a known size or not (the child's work is not the
-    /// parent's overlay's): its own download, last read at 73 %, finished between two readings.
-    @Test(arguments: [true, false])
-    func theParentsOwnDownloadEndsFullBesideACoveredChildsWork(childWorkIsMeasured: Bool) {
+    /// The covered child's work beside the parent's own download.
+    enum ChildWork: CaseIterable, Sendable {
+        /// A download of known size that runs on.
+        case measured
+        /// Work of unknown size that runs on.
+        case unmeasured
+        /// A download cancelled as the parent's ends: the batch the two shared ends short.
+        case cancelledAsTheParentsEnds
+    }
+
+    /// As the parent's overlay fades, its bar shows 100 % if its own load had every unit, whatever
+    /// a covered child's work does (the child's work is not the parent's overlay's): its own
+    /// download, last read at 73 %, finished between two readings.
+    @Test(arguments: ChildWork.allCases)
+    func theParentsOwnDownloadEndsFullBesideACoveredChildsWork(childWork: ChildWork) {
         let overlays = bothOnScreen()
-        let childProgress = childWorkIsMeasured ? progress(10, of: 100) : nil
+        let childProgress = childWork == .unmeasured ? nil : progress(10, of: 100)
         let childDownload = child.beganNetworkTask(label: "Child", progress: childProgress)
         let download = progress(0, of: 100)
         var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
@@ -177,30 +187,10 @@ struct ScopeOverlayTests {
         #expect(overlays.parent.controller.progress.percent == 73)
         download.completedUnitCount = 100  // between two readings
         own = nil
+        if childWork == .cancelledAsTheParentsEnds { childProgress?.cancel() }
         scheduler.runPendingWork()
         #expect(overlays.parent.drawn == [true], "its minimum time")
         #expect(overlays.parent.controller.progress.percent == 100, "not 73, not the spinner")
-        withExtendedLifetime((childDownload, own)) {}
-    }
-
-    /// The same when the covered child's download is cancelled as the parent's own ends: the
-    /// batch the two shared ends short, but the parent's part of it had every unit.
-    @Test func theParentsOwnDownloadEndsFullThoughACoveredChildsIsCancelledAsItEnds() {
-        let overlays = bothOnScreen()
-        let childProgress = progress(10, of: 100)
-        let childDownload = child.beganNetworkTask(label: "Child", progress: childProgress)
-        let download = progress(0, of: 100)
-        var own: NetworkActivityToken? = parent.beganNetworkTask(label: "Own", progress: download)
-        settle()
-        download.completedUnitCount = 73
-        scheduler.advance(by: 0.1)
-        #expect(overlays.parent.controller.progress.percent == 73)
-        download.completedUnitCount = 100  // between two readings
-        own = nil
-        childProgress.cancel()
-        scheduler.runPendingWork()
-        #expect(overlays.parent.drawn == [true], "its minimum time")
-        #expect(overlays.parent.controller.progress.percent == 100, "not 73: its own part had every unit")
         withExtendedLifetime((childDownload, own)) {}
     }
 
