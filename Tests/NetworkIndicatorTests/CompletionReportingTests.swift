@@ -147,6 +147,35 @@ struct CompletionReportingTests {
         #expect(output.visibilityChanges == [false], "no flash")
         withExtendedLifetime(operation) {}
     }
+
+    /// An `Operation` begun during the hide delay and found finished by the sweep due with that
+    /// delay: the indicator hides a whole completion delay after it ended, not at the delay it
+    /// interrupted.
+    @Test func anOperationSweptAsTheHideDelayEndsHoldsTheIndicatorAWholeDelay() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.settings.startDelay = 0
+        manager.settings.completionDelay = 1
+        manager.settings.completionCheckInterval = 0.5
+        let output = RecordingNetworkIndicatorOutput()
+        manager.addOutput(output)
+        var first: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        first = nil
+        scheduler.runPendingWork()  // the hide delay runs until 1
+        scheduler.advance(by: 0.5)
+        let operation = BlockOperation {}
+        manager.beganNetworkTask(withToken: operation)
+        scheduler.runPendingWork()  // its sweep is due at 1 too
+        operation.start()
+        scheduler.advance(by: 0.5)
+        #expect(manager.activeTaskCount == 0, "swept at 1")
+        scheduler.advance(by: 0.9)
+        #expect(output.visibilityChanges == [false, true], "still shown 0.9 s after it ended")
+        scheduler.advance(by: 0.1)
+        #expect(output.visibilityChanges == [false, true, false])
+        withExtendedLifetime((first, operation)) {}
+    }
 }
 
 /// Reads the manager's count from inside its completion check.

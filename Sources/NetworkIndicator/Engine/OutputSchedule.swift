@@ -302,7 +302,12 @@ struct VisibilityPolicy: Equatable, Sendable {
         case (.delayingHide, true):
             phase = .visible
             return .cancel
-        case (.hidden, false), (.delayingStart, true), (.visible, true), (.delayingHide, false):
+        case (.delayingHide, false):
+            // Everything ended again while the hide delay runs, told late (a sweep, which leaves
+            // the schedule to its end, in the firing the delay is due in): it counts from now.
+            since = now
+            return nil
+        case (.hidden, false), (.delayingStart, true), (.visible, true):
             return nil  // unreachable while enabled; total, so that nothing traps
         }
     }
