@@ -135,7 +135,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         state.withLock { state in
             let due = state.items
                 .filter { Self.nanoseconds($0.value.deadline) <= Self.nanoseconds(target) }
-                .min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+                .min { (Self.nanoseconds($0.value.deadline), $0.key) < (Self.nanoseconds($1.value.deadline), $1.key) }
             guard let (id, item) = due else {
                 state.now = max(state.now, target)
                 return nil

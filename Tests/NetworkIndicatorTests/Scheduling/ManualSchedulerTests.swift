@@ -152,6 +152,23 @@ struct ManualSchedulerTests {
         #expect(scheduler.nextDeadline.map { abs($0 - 0.011) < 1e-9 } == true)
         timer.cancel()
     }
+
+    /// Deadlines equal in whole nanoseconds run first-scheduled first: a timer repeating every
+    /// 0.1 s, scheduled before a one-shot after 0.3 s, fires its third time before it.
+    @Test func deadlinesEqualInNanosecondsRunFirstScheduledFirst() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let order = LockedState<[String]>([])
+        let repeating = scheduler.schedule(after: 0.1, repeating: 0.1, leeway: 0) {
+            order.withLock { $0.append("repeating") }
+        }
+        let oneShot = scheduler.schedule(after: 0.3, repeating: nil, leeway: 0) {
+            order.withLock { $0.append("one-shot") }
+        }
+        scheduler.advance(by: 0.3)
+        #expect(order.withLock { $0 } == ["repeating", "repeating", "repeating", "one-shot"])
+        repeating.cancel()
+        oneShot.cancel()
+    }
 }
 
 /// What ran, and when by the manual clock.
