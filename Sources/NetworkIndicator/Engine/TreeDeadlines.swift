@@ -99,10 +99,9 @@ struct TreeDeadlines {
     }
 
     /// How the timer must change to fire at the earliest deadline, calls whose target went
-    /// dropped first; `nil` if it will already (a
-    /// repeating timer keeps running while its deadline stays the earliest). Its leeway is the
-    /// least any deadline allows: a deadline due soon after the earliest, with less leeway, is
-    /// not run later than its own leeway allows.
+    /// dropped first; `nil` if it will already (a repeating timer keeps running while its
+    /// deadline stays the earliest). Its leeway is the least any deadline allows: a deadline due
+    /// soon after the earliest, with less leeway, is not run later than its own leeway allows.
     mutating func rearm(now: TimeInterval) -> Arming? {
         // A call whose target went (a watch cancelled, its owner gone) waits for nothing.
         pending.removeAll { $0.kind == .call && $0.target == nil }

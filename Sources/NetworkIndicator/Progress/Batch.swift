@@ -183,14 +183,15 @@ struct Batch: Sendable {
         }
         summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
-            let waiting = samples.filter(\.isWaiting).map { ObjectIdentifier($0.entry) }
+            let waitingSamples = samples.filter(\.isWaiting)
+            let waiting = waitingSamples.map { ObjectIdentifier($0.entry) }
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
             let hasEnded = startedAt != nil
             let wasComplete =
                 hasEnded
                 ? !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty && endedTotal > 0
                 : lastEndedWasComplete
-            let lastEnded = hasEnded ? ended + samples.filter(\.isWaiting).map(EndedPart.unread) : self.lastEnded
+            let lastEnded = hasEnded ? ended + waitingSamples.map(EndedPart.unread) : self.lastEnded
             self = Batch(parts: left, repeatedBegins: repeatedBegins)
             lastEndedWasComplete = wasComplete
             self.lastEnded = lastEnded

@@ -27,8 +27,9 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
 
     /// Starts a `DispatchSourceTimer` on the main queue.
     ///
-    /// A negative `delay` (or not a number) counts as zero, an `interval` under a microsecond (or not a number) as
-    /// one microsecond, and `leeway` is kept between zero and one second (NaN as zero).
+    /// A negative `delay` (or not a number) counts as zero, an `interval` under a microsecond
+    /// (or not a number) as one microsecond, and `leeway` is kept between zero and one second
+    /// (NaN as zero).
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
