@@ -88,7 +88,8 @@ public final class NetworkActivityGroup: Sendable {
     /// The manager holds the group weakly: release the group when the work ends. With no
     /// operation open it does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
-    /// does. Safe from any thread; O(1) plus the work already held in that manager, and, once
+    /// does; the late call of an operation that a cancel ended is absorbed silently, and its
+    /// work (told to stop by that cancel) is not held for the next one. Safe from any thread; O(1) plus the work already held in that manager, and, once
     /// the group has begun an operation with progress, a fold of the manager's listed parts.
     public func operationStoppedCounting() {
         if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {

@@ -39,7 +39,8 @@ extension TaskRegistry {
     }
 
     /// Ends one task of `key` while its work goes on, uncounted: `object` stays within a cancel's
-    /// reach until a cancel takes it or it dies. Nothing is held unless a task ended. The live
+    /// reach until a cancel takes it or it dies. Nothing is held unless a task ended (a cancelled
+    /// task's late call ends none: its work was told with that cancel). The live
     /// objects read go to `keptAlive`, released after the lock.
     mutating func stopCounting(
         _ key: ObjectIdentifier,
@@ -47,6 +48,8 @@ extension TaskRegistry {
         keepingAlive keptAlive: inout [AnyObject],
         time: inout EventTime
     ) -> TaskEvent.Outcome {
+        // A cancelled operation's late call: absorbed, and its work (cancelled) is not held.
+        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
         var isHeld = false

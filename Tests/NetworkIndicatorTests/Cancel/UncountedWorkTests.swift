@@ -29,6 +29,24 @@ struct UncountedWorkTests {
         #expect(told.value == 1, "a cancel reaches it once")
     }
 
+    /// The cancelled operation's own late call (its stream's headers arrived as the cancel ran)
+    /// is absorbed: the handler, already told, is not told again at the next cancel, which
+    /// would stop the client's next stream.
+    @Test func aCancelledOperationsLateStopIsAbsorbed() {
+        let diagnostics = DiagnosticsRecorder()
+        let manager = makeManager(diagnostics: diagnostics)
+        let group = NetworkActivityGroup(manager: manager, label: "live feed")
+        let told = LockedCounter()
+        group.cancellationHandler = { told.increment() }
+        group.operationStarted()
+        manager.cancelNetworkTasks()
+        #expect(told.value == 1)
+        group.operationStoppedCounting()
+        manager.cancelNetworkTasks()
+        #expect(told.value == 1, "nothing open and nothing stopped counting since the cancel")
+        #expect(diagnostics.all.isEmpty, "a late call of a cancelled operation is silent")
+    }
+
     @Test func anAncestorsCancelReachesAScopesUncountedWork() {
         let manager = makeManager()
         let screen = NetworkIndicatorManager(parent: manager, label: "feed")
