@@ -11,12 +11,6 @@ import Testing
 struct BatchOutcomeTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     /// What an overlay reads at the end of a load (`lastProgressBatchEndedComplete()`): every
     /// unit of every part, or not (a cancelled part, a paused one), and nothing while a batch
     /// runs or after a new one begins.

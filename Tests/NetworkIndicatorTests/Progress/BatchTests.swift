@@ -16,12 +16,6 @@ struct BatchTests {
         manager = NetworkIndicatorManager(scheduler: scheduler)
     }
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     // MARK: - Reading a progress the way Foundation advises
 
     @Test func aParentProgressMovesWithItsChildrensPartialWork() {

@@ -12,12 +12,6 @@ import Testing
 struct ExcludedScopeProgressTests {
     private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func aCoveredChildsPartsLeaveTheUnitsRunningOrEnded() {
         let detail = NetworkIndicatorManager(parent: root, label: "Detail")
         let own = root.beganNetworkTask(progress: progress(50, of: 100))

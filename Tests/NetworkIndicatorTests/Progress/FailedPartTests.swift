@@ -13,12 +13,6 @@ struct FailedPartTests {
 
     private struct Failure: Error {}
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func aScopedActivityThatThrowsLeavesItsBatch() async {
         let other = manager.beganNetworkTask(progress: progress(50, of: 100))
         await #expect(throws: Failure.self) {

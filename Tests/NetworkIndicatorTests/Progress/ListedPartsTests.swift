@@ -16,12 +16,6 @@ struct ListedPartsTests {
         manager = NetworkIndicatorManager(scheduler: scheduler)
     }
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func aGroupThatAlwaysHasAnOperationOpenKeepsFewParts() {
         let group = NetworkActivityGroup(manager: manager)
         group.operationStarted(progress: progress(0, of: 10))

@@ -11,12 +11,6 @@ import Testing
 struct OutsideValueTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     private func expectSane(_ snapshot: NetworkProgressSnapshot, sourceLocation: SourceLocation = #_sourceLocation) {
         if let fraction = snapshot.fractionCompleted {
             #expect(fraction.isFinite && (0...1).contains(fraction), sourceLocation: sourceLocation)

@@ -10,12 +10,6 @@ import Testing
 struct RollUpRuleTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func anIdleManagerHasNoFraction() {
         #expect(manager.progressSnapshot().fractionCompleted == nil)
     }

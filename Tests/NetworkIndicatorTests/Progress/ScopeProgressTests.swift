@@ -10,12 +10,6 @@ import Testing
 struct ScopeProgressTests {
     private let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func aChildsProgressRollsIntoItsParentAndTheRoot() {
         let screen = NetworkIndicatorManager(parent: root, label: "Screen")
         let section = NetworkIndicatorManager(parent: screen, label: "Section")

@@ -16,12 +16,6 @@ struct TimeRemainingTests {
         manager = NetworkIndicatorManager(scheduler: scheduler)
     }
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     /// A download paused at 30 % and resumed later, 1 % more in the next second: at the pace
     /// kept since its batch began, the 69 % left take 69 s. The 30 % done before are not pace.
     @Test func theTimeRemainingOfAResumedDownloadCountsOnlyWhatItsBatchDid() {

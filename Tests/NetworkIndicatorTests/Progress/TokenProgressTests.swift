@@ -16,12 +16,6 @@ struct TokenProgressTests {
         manager = NetworkIndicatorManager(scheduler: scheduler)
     }
 
-    private func progress(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     @Test func aCallerTokenCarriesItsProgress() {
         let request = Token()
         manager.beganNetworkTask(withToken: request, progress: progress(30, of: 100))
