@@ -293,8 +293,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were
-    /// begun with if they ended lately (the last 16 labelled tokens to end are remembered), its
-    /// type's name otherwise: the count never goes negative. If the
+    /// begun with if they ended lately (the last 16 labelled tokens to end are remembered),
+    /// otherwise where an opaque token's last task began, or a token's type name: the count never
+    /// goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
@@ -308,9 +309,8 @@ public final class NetworkIndicatorManager: Sendable {
         case .applied, .pinned, .outlivedParts:
             break
         case .stale:
-            let ended = driver.read { $0.registry.labels.endedLabel(of: reference) } ?? nil
-            let label = ended ?? ActivityLabel.typeName(of: token)
-            driver.report(.unknownFinish, label: label)
+            let label = driver.read { $0.registry.lateFinishLabel(of: reference) } ?? nil
+            driver.report(.unknownFinish, label: label ?? ActivityLabel.typeName(of: token))
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }

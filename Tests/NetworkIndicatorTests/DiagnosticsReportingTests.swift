@@ -18,6 +18,16 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")])
     }
 
+    /// Unlabelled, an opaque token is named where its task began, as a snapshot names it: its
+    /// type's name would not say which of the app's tokens was finished twice.
+    @Test func anUnlabelledOpaqueTokenFinishedTwiceIsNamedWhereItBegan() {
+        let harness = Harness()
+        let (token, line) = (harness.manager.beganNetworkTask(), #line)
+        harness.manager.finishedNetworkTask(forToken: token)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.diagnostics.all.map(\.label) == ["DiagnosticsReportingTests.swift:\(line)"])
+    }
+
     @Test func anOpaqueTokenFinishedTwiceIsNamedByItsLabel() {
         let harness = Harness()
         let upload = harness.manager.beganNetworkTask(label: "upload")
@@ -43,10 +53,10 @@ struct DiagnosticsReportingTests {
         var upload: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "upload")
         harness.manager.finishedNetworkTask(forToken: upload!)
         upload = nil  // its slot is freed, and taken by the next token
-        let next = harness.manager.beganNetworkTask()
+        let (next, line) = (harness.manager.beganNetworkTask(), #line)
         harness.manager.finishedNetworkTask(forToken: next)
         harness.manager.finishedNetworkTask(forToken: next)
-        #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
+        #expect(harness.diagnostics.all.map(\.label) == ["DiagnosticsReportingTests.swift:\(line)"])
     }
 
     /// A reset ends tasks as a finish does: a finish after it names the task the reset ended, not

@@ -130,14 +130,15 @@ struct TaskNamingTests {
         withExtendedLifetime(loader) {}
     }
 
-    @Test func aLateFinishOfAnOpaqueTokenAfterAnUnlabelledRunIsNamedByItsType() {
+    @Test func aLateFinishOfAnOpaqueTokenAfterAnUnlabelledRunIsNamedWhereThatRunBegan() {
         let harness = Harness()
         let token = harness.manager.beganNetworkTask(label: "upload")
         harness.manager.finishedNetworkTask(forToken: token)
+        let line = #line + 1
         harness.manager.beganNetworkTask(withToken: token)
         harness.manager.finishedNetworkTask(forToken: token)
         harness.manager.finishedNetworkTask(forToken: token)
-        #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
+        #expect(harness.diagnostics.all.map(\.label) == ["TaskNamingTests.swift:\(line)"], "not the older run's label")
     }
 
     @Test func aLateFinishAfterAResetOfAnUnlabelledRunIsNamedByTheTokensType() {

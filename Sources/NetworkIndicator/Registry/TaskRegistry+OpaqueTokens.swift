@@ -85,6 +85,16 @@ extension TaskRegistry {
     }
 
     /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
+    /// What a finish of `reference` that matched no task names it by (``NetworkIndicatorDiagnostic/label``):
+    /// the label its last task was begun with if remembered (``TaskLabels/endedLabel(of:)``);
+    /// else, for an opaque token, where that task began; `nil` otherwise (the caller names the
+    /// token by its type).
+    func lateFinishLabel(of reference: TaskReference) -> String? {
+        if let label = labels.endedLabel(of: reference) { return label }
+        guard case .pinned(let pinned) = reference, isPinned(pinned) else { return nil }
+        return slots[Int(pinned.slot)].site.name
+    }
+
     func isPinned(_ pinned: PinnedSlot) -> Bool {
         let index = Int(pinned.slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
