@@ -144,6 +144,48 @@ struct OverlayPlanTests {
         #expect(shell.plans.filter(\.showsLightIndicator).isEmpty, "nor once the work ends")
     }
 
+    /// The card gave way to content, then the content went while the load runs on: an empty,
+    /// loading screen shows the card again, not an invisible cover that takes every touch.
+    @Test func contentLeavingWhileTheLoadRunsBringsTheCardBack() {
+        let shell = Shell(blocking)
+        drawn(shell)
+        shell.controller.hasContent = true
+        #expect(!shell.last.isDrawn && shell.last.hostTakesInput)
+        shell.controller.hasContent = false
+        scheduler.advance(by: 5)
+        #expect(shell.last.showsCard && shell.last.showsCover, "the screen is empty and loading")
+    }
+
+    /// The card gave way to content; that load ends and the next one (a reload) begins within
+    /// the card's minimum time: it draws the light indicator, as any next load does.
+    @Test func aReloadWithinTheMinimumTimeAfterTheCardGaveWayDrawsTheLightIndicator() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1))
+        drawn(shell)
+        shell.controller.hasContent = true
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.2)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        #expect(shell.last.showsLightIndicator, "a 5 s load with nothing drawn")
+    }
+
+    /// A pull-to-refresh's own requests never draw the overlay (the refresh control spins for
+    /// them), so they do not block the list behind a cover nobody sees either.
+    @Test func aRefreshsRequestsDoNotBlockTheHostUnseen() {
+        let refreshes = ScopeOverlayExclusions()
+        let shell = Shell(blocking)
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        let refresh = RefreshActivity.begin(in: manager, label: "refresh", refreshes: refreshes)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3)
+        #expect(!shell.last.isDrawn)
+        #expect(shell.last.hostTakesInput && !shell.last.showsCover, "the list scrolls during its refresh")
+        refresh.end()
+    }
+
     /// An erase keeps the placement of what was drawn: the light indicator fades at the top
     /// edge, without its title, instead of jumping to the centre as it fades.
     @Test func anEraseKeepsThePlacementOfWhatWasDrawn() {

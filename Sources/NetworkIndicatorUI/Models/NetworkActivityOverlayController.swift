@@ -79,6 +79,9 @@ final class NetworkActivityOverlayController {
             // Content under a drawn card: the card goes, rather than turn into the light
             // indicator; nothing more is drawn until the model's next draw.
             if hasContent, model.isDrawn, drawnStyle == .card { cardGaveWayToContent = true }
+            // The content went while the load runs on: the screen is empty again, the card
+            // comes back (nothing draws where the cover would block unseen).
+            if !hasContent, model.isLoading { cardGaveWayToContent = false }
             publishPlan()
         }
     }
@@ -232,7 +235,9 @@ final class NetworkActivityOverlayController {
             isStillLoading: stillLoading.isStillLoading,
             progress: progressModel.shown,
             fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
-            isLoading: model.isOnScreen && model.isLoading,
+            // A refresh's requests never draw (the refresh control spins for them): they block
+            // nothing either, unless a load drawn before the refresh is still shown.
+            isLoading: model.isOnScreen && model.isLoading && (model.refreshCount == 0 || isDrawn),
             placement: drawnStyle
         )
         guard plan != self.plan else { return }
@@ -288,7 +293,11 @@ final class NetworkActivityOverlayController {
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
+        let wasLoading = model.isLoading
         let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
+        // A new load, even one that keeps the drawn phase (within its minimum time), draws as
+        // any next load does: the card that gave way to content has no say in it.
+        if !wasLoading, model.isLoading { cardGaveWayToContent = false }
         if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's
             // overlay came or went; the fraction may not have changed, so no new fraction would

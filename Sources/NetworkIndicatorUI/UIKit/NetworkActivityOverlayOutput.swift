@@ -111,8 +111,8 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
     /// its title line, and lets every touch through (a light indicator over rows that stay
     /// usable) instead of covering the middle. Turned `false` while the light indicator is drawn,
     /// the card takes its place at once, without fading or speaking again; turned `true` while
-    /// the card is drawn, the card fades out, and the next load draws the light indicator.
-    /// Default `false`. Main actor.
+    /// the card is drawn, the card fades out, and the next load draws the light indicator (turned
+    /// `false` again while that load runs, the card comes back). Default `false`. Main actor.
     public var hasContent = false {
         didSet { core.hasContent = hasContent }
     }
