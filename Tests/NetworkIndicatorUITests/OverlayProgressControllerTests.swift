@@ -47,6 +47,26 @@ struct OverlayProgressControllerTests {
         return progress
     }
 
+    /// A download ends full; the next begins before the next poll: its bar starts at its own
+    /// fraction, and VoiceOver hears that, never the finished batch's.
+    @Test func aNewBatchsBarStartsAtItsOwnFraction() {
+        let shell = Shell(settings: .init(showDelay: 0, minimumVisibleDuration: 0))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        var first: NetworkActivityToken? = manager.beganNetworkTask(label: "A", progress: progress(100, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        first = nil
+        scheduler.runPendingWork()
+        let shownBefore = shell.shown.count
+        let second = manager.beganNetworkTask(label: "B", progress: progress(10, of: 100))
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.3)
+        #expect(shell.announced.last?.percent == 10, "\(shell.announced.map(\.percent))")
+        #expect(shell.shown.dropFirst(shownBefore).map(\.percent) == [10], "\(shell.shown.map(\.percent))")
+        _ = first
+        withExtendedLifetime(second) {}
+    }
+
     @Test func aTaskWithProgressShowsTheBar() {
         let shell = Shell()
         shell.controller.appear(manager: manager, refreshes: nil)

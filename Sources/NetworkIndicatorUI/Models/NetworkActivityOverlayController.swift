@@ -214,10 +214,16 @@ final class NetworkActivityOverlayController {
 
     /// This overlay's progress: the manager's `told` fraction, with whether work of unknown size
     /// runs beside it; or, while child scopes draw their own overlays, the manager's snapshot
-    /// without them (the told fraction counts their parts).
-    private func ownProgress(told fraction: Double?) -> (fraction: Double?, hasIndeterminateWork: Bool) {
-        if let refreshes = refreshes?.source, refreshes.coversChildren, let source {
-            let own = source.progressSnapshot(excluding: refreshes.coveredScopes)
+    /// without them (the told fraction counts their parts); `readingAgain`, the manager's
+    /// snapshot now (the last fraction told may be an ended batch's, a new batch begun since).
+    private func ownProgress(
+        told fraction: Double?,
+        readingAgain: Bool = false
+    ) -> (fraction: Double?, hasIndeterminateWork: Bool) {
+        let covered = refreshes.flatMap { $0.source.coversChildren ? $0.source.coveredScopes : nil }
+        // Read again: what was told may be an ended batch's fraction (a new one begun since).
+        if covered != nil || readingAgain, let source {
+            let own = source.progressSnapshot(excluding: covered ?? [])
             return (own.fractionCompleted, own.hasIndeterminateWork)
         }
         return (fraction, fraction != nil && readsIndeterminateWork())
@@ -304,7 +310,7 @@ final class NetworkActivityOverlayController {
             // tell. (Its own fraction is `nil` while all that is measured is covered.) Once the
             // load ends, what it shows is `loadingChanged`'s to decide: a covered scope's work
             // may run on, and is not this overlay's.
-            let own = ownProgress(told: fraction)
+            let own = ownProgress(told: fraction, readingAgain: true)
             _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         }
         _ = progressModel.loadingChanged(model.isLoading) { ownBatchEndedComplete() }
