@@ -55,7 +55,10 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         public let taskCount: Int
         /// When the first of them began, in the scheduler's time (seconds).
         let startedAt: TimeInterval
-        /// Seconds since the task began, when the snapshot was taken.
+        /// Seconds since the task began, when the snapshot was taken. For a token begun several
+        /// times, a group, the push counter or a scope: since it last had no open task (its tasks
+        /// have been open without a break since then, though the first of them may have ended),
+        /// which is also where ``NetworkActivitySnapshot/activities`` places it.
         public let age: TimeInterval
         /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
         public let isTokenAlive: Bool
@@ -84,7 +87,9 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Every entry, oldest first.
+    /// Every entry, oldest first (by ``Activity/age``). Entries begun at the same instant (on
+    /// ``MainQueueScheduler``, within one tick of the system's coarse clock, a few milliseconds)
+    /// are in no particular order.
     public let activities: [Activity]
     /// The manager's ``NetworkIndicatorManager/activeTaskCount`` at the same moment (its child
     /// managers' tasks included).
