@@ -16,18 +16,23 @@ struct OverlayStillLoadingTests {
         var stillLoading: [Bool] = []
         var plans: [OverlayPlan] = []
         var announcements: [OverlayAnnouncement.Kind] = []
+        /// Whether the plan the shell had applied said "Still loading…" as each was posted.
+        var titledStillLoadingWhenPosted: [Bool] = []
         var isSeen = true
         var controller: NetworkActivityOverlayController!
 
-        init(stillLoadingAfter: TimeInterval?) {
-            var settings = NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1)
+        init(stillLoadingAfter: TimeInterval?, showDelay: TimeInterval = 0.5) {
+            var settings = NetworkActivityOverlaySettings(showDelay: showDelay, minimumVisibleDuration: 1)
             settings.stillLoadingAfter = stillLoadingAfter
             controller = NetworkActivityOverlayController(
                 settings: settings,
                 accessibility: .init(
                     isSeen: { [unowned self] in isSeen },
                     isVoiceOverRunning: { true },
-                    post: { [unowned self] kind, _ in announcements.append(kind) }
+                    post: { [unowned self] kind, _ in
+                        announcements.append(kind)
+                        titledStillLoadingWhenPosted.append(plans.last?.isStillLoading ?? false)
+                    }
                 )
             )
             controller.planChanged = planWatcher(
@@ -54,6 +59,29 @@ struct OverlayStillLoadingTests {
         scheduler.advance(by: 60)
         #expect(shell.stillLoading.isEmpty)
         #expect(shell.announcements == [.started])
+    }
+
+    /// A zero threshold: "the title changes as soon as the overlay's load begins". Drawn at
+    /// once (no show delay), the card says "Still loading…" from its first frame and speaks once.
+    @Test func aZeroThresholdTitlesTheCardFromItsFirstDraw() {
+        let shell = Shell(stillLoadingAfter: 0, showDelay: 0)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.1)
+        #expect(shell.plans.first(where: \.isDrawn)?.isStillLoading == true)
+        #expect(shell.announcements == [.started])
+    }
+
+    /// VoiceOver hears "Still loading…" once the shell shows it, never before.
+    @Test func stillLoadingIsAnnouncedAfterTheTitleShowsIt() {
+        let shell = Shell(stillLoadingAfter: 2)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3)
+        #expect(shell.announcements == [.started, .stillLoading])
+        #expect(shell.titledStillLoadingWhenPosted == [false, true])
     }
 
     @Test func theTitleBecomesStillLoadingAfterTheThresholdAndIsAnnouncedOnce() {

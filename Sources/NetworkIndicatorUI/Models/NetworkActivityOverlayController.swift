@@ -376,8 +376,10 @@ final class NetworkActivityOverlayController {
                 stillLoadingTimer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.05) { [weak self] in
                     guard let self else { return }
                     stillLoadingTimer = nil
-                    performStillLoading(stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: isDrawn))
+                    let actions = stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: isDrawn)
+                    // The shell shows the new title before VoiceOver is told it.
                     publishPlan()
+                    performStillLoading(actions)
                 }
             case .cancelTimer:
                 stillLoadingTimer?.cancel()

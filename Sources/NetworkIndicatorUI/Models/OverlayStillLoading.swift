@@ -44,6 +44,12 @@ struct OverlayStillLoading: Equatable, Sendable {
         guard let threshold else { return [] }
         if isLoading {
             guard deadline == nil, !isStillLoading else { return [] }
+            guard threshold > 0 else {
+                // From the load's first moment: the first frame drawn says it, and its start
+                // announcement reads it.
+                isStillLoading = true
+                return [.showStillLoading(true)]
+            }
             deadline = now + threshold
             return [.scheduleTimer(after: threshold)]
         }
