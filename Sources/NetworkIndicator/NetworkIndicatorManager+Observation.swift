@@ -88,6 +88,28 @@ extension NetworkIndicatorManager {
         return observe(observer, boundTo: owner, as: id)
     }
 
+    /// Calls `body` on the main actor with `owner` and the manager's
+    /// ``NetworkIndicatorSettings/isEnabled`` each time it changes, whether or not the
+    /// visibility does (not at once: read ``settings``), for as long as `owner` lives; the
+    /// lifetime is that of ``observeVisibility(owner:_:)``. For the package's overlays, which
+    /// draw on their own clock.
+    @MainActor
+    @discardableResult
+    package func observeEnabled<Owner: AnyObject>(
+        owner: Owner,
+        _ body: @escaping @MainActor (Owner, Bool) -> Void
+    ) -> NetworkIndicatorObservation {
+        let registry = ownerBoundObservations
+        let id = registry.makeID()
+        let observer = ClosureObserver(
+            .isEnabled { [weak owner, weak registry] isEnabled in
+                guard let owner else { return registry?.end(id) ?? () }
+                body(owner, isEnabled)
+            }
+        )
+        return observe(observer, boundTo: owner, as: id)
+    }
+
     @MainActor
     private func observe<Owner: AnyObject>(
         _ observer: ClosureObserver,

@@ -76,7 +76,7 @@ struct NetworkActivityOverlayControllerTests {
 
     @Test func aManagerDisabledDuringTheShowDelayNeverDraws() {
         let shell = Shell()
-        manager.settings.startDelay = 2  // the manager's indicator is not visible: disabling tells nothing
+        manager.settings.startDelay = 2  // the manager's indicator is not visible: its visibility never changes
         shell.controller.appear(manager: manager, refreshes: nil)
         manager.pushNetworkActivity()
         scheduler.runPendingWork()
@@ -84,6 +84,21 @@ struct NetworkActivityOverlayControllerTests {
         scheduler.runPendingWork()
         scheduler.advance(by: 5)
         #expect(shell.drawn.isEmpty, "read at the show delay's end")
+    }
+
+    /// Drawn before the manager's own indicator shows (its start delay is longer than the
+    /// overlay's show delay), so the manager's visibility never changes: disabling still
+    /// erases the overlay at once.
+    @Test func disablingErasesAnOverlayDrawnBeforeTheManagersIndicator() {
+        let shell = Shell()
+        manager.settings.startDelay = 2
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.6)
+        manager.settings.isEnabled = false
+        scheduler.runPendingWork()
+        #expect(shell.drawn == [true, false])
     }
 
     @Test func aShortLoadNeverDraws() {

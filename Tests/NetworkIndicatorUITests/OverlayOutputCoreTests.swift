@@ -70,19 +70,18 @@ struct OverlayOutputCoreTests {
         #expect(view.announced.isEmpty)
     }
 
-    @Test func visibilityChangesNothingWithoutAManager() {
+    @Test func anEnabledChangeChangesNothingWithoutAManager() {
         let view = View(scheduler: scheduler, settings: settings)
         view.core.activeTaskCountChanged(1)
         scheduler.advance(by: 0.5)
-        view.core.visibilityChanged(true)
-        view.core.visibilityChanged(false)
+        view.core.enabledChanged()
         scheduler.advance(by: 5)
-        #expect(view.drawn == [true], "the overlay follows the count, not the visibility")
+        #expect(view.drawn == [true], "no manager: nothing disabled it")
     }
 
-    @Test func visibilityBeforeTheFirstCountMakesNoController() {
+    @Test func anEnabledChangeBeforeTheFirstCountMakesNoController() {
         let view = View(scheduler: scheduler, settings: settings)
-        view.core.visibilityChanged(false)
+        view.core.enabledChanged()
         view.core.fractionCompletedChanged(0.5)
         #expect(view.core.controller == nil)
         #expect(view.shown.isEmpty)

@@ -51,6 +51,17 @@ struct OverlayOutputManagerTests {
         #expect(output.drawn == [true, false], "a count change does not bring it back")
     }
 
+    @Test func disablingErasesAnOverlayDrawnBeforeTheManagersIndicator() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.settings.startDelay = 2  // the manager's own indicator shows after the overlay
+        let output = Output(scheduler: scheduler)
+        manager.addOutput(output)
+        drawnLoad(in: manager, output: output)
+        manager.settings.isEnabled = false
+        scheduler.runPendingWork()
+        #expect(output.drawn == [true, false])
+    }
+
     @Test func enablingAgainDrawsARunningLoadAfterTheShowDelay() {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         manager.settings.isEnabled = false

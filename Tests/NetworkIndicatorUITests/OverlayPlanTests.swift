@@ -280,7 +280,7 @@ struct OverlayPlanTests {
         let count = shell.plans.count
         shell.controller.hasContent = false
         shell.controller.title = "Paying"
-        shell.controller.managerVisibilityChanged()
+        shell.controller.managerEnabledChanged()
         #expect(shell.plans.count == count)
     }
 

@@ -243,6 +243,14 @@ final class OutputDelivery {
                 output.networkIndicatorActiveTaskCountDidChange(count)
             }
         }
+        if let isEnabled = reconciliation.isEnabled {
+            for target in targets {
+                guard let output = target.output as? any ManagerAwareOutput, isAttached(output, to: node) else {
+                    continue
+                }
+                output.managerEnabledChanged(isEnabled)
+            }
+        }
         pruneReleasedOutputs(of: node)
     }
 

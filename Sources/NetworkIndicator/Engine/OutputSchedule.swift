@@ -34,6 +34,9 @@ struct OutputSchedule {
         var visibility: Bool?
         /// The new task count, when it changed and an output wants counts.
         var count: Int?
+        /// The new `isEnabled`, when it differs from the last one reported: told to the package's
+        /// overlays, which decide on their own clock whether to draw (``ManagerAwareOutput``).
+        var isEnabled: Bool?
     }
 
     private(set) var settings = Settings()
@@ -56,6 +59,7 @@ struct OutputSchedule {
     /// What the last reconcile reported to the outputs.
     private(set) var reportedVisibility = false
     private(set) var reportedCount = 0
+    private var reportedEnabled = true
 
     // MARK: - Events from any thread
 
@@ -207,6 +211,10 @@ struct OutputSchedule {
         if count != reportedCount {
             reportedCount = count
             if countObserverCount > 0 { reconciliation.count = count }
+        }
+        if policy.isEnabled != reportedEnabled {
+            reportedEnabled = policy.isEnabled
+            reconciliation.isEnabled = reportedEnabled
         }
     }
 }

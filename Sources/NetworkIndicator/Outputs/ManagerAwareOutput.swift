@@ -3,8 +3,9 @@
 /// and take their overlay down when detached. Package-only: the public protocol stays
 /// ``NetworkIndicatorOutput``.
 ///
-/// Main actor, like every output; both calls come from ``NetworkIndicatorManager/addOutput(_:)``
-/// and ``NetworkIndicatorManager/removeOutput(_:)``, with no lock held.
+/// Main actor, like every output; the first two calls come from
+/// ``NetworkIndicatorManager/addOutput(_:)`` and ``NetworkIndicatorManager/removeOutput(_:)``,
+/// with no lock held.
 @MainActor
 package protocol ManagerAwareOutput: NetworkIndicatorOutput {
     /// `manager` is about to attach the output: called before it tells the output anything.
@@ -14,4 +15,15 @@ package protocol ManagerAwareOutput: NetworkIndicatorOutput {
     /// `manager` detached the output (or was asked to: also called for an output it did not
     /// hold). It is told nothing more by `manager`.
     func outputRemoved(from manager: NetworkIndicatorManager)
+
+    /// The manager's ``NetworkIndicatorSettings/isEnabled`` changed, whether or not its
+    /// visibility did (an overlay drawn on its own clock may be up while the manager's indicator
+    /// is not). Told in the main-queue hop that applied the change, with no lock held; not told
+    /// the value at `outputAdded(to:)` (read the manager's settings then).
+    func managerEnabledChanged(_ isEnabled: Bool)
+}
+
+extension ManagerAwareOutput {
+    /// Nothing to do for an output that reads `isEnabled` only when it decides.
+    package func managerEnabledChanged(_ isEnabled: Bool) {}
 }

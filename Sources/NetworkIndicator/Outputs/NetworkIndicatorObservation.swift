@@ -57,12 +57,15 @@ public final class NetworkIndicatorObservation {
     }
 }
 
-/// The output behind an observation: calls one closure, with the visibility or with the count.
+/// The output behind an observation: calls one closure, with the visibility, the count or the
+/// manager's `isEnabled`.
 @MainActor
 final class ClosureObserver: NetworkIndicatorOutput {
     enum Body {
         case visibility(@MainActor (Bool) -> Void)
         case activeTaskCount(@MainActor (Int) -> Void)
+        /// The manager's `isEnabled` (``ManagerAwareOutput/managerEnabledChanged(_:)``).
+        case isEnabled(@MainActor (Bool) -> Void)
     }
 
     private let body: Body
@@ -82,5 +85,15 @@ final class ClosureObserver: NetworkIndicatorOutput {
 
     func networkIndicatorActiveTaskCountDidChange(_ activeTaskCount: Int) {
         if case .activeTaskCount(let body) = body { body(activeTaskCount) }
+    }
+}
+
+extension ClosureObserver: ManagerAwareOutput {
+    func outputAdded(to manager: NetworkIndicatorManager) {}
+
+    func outputRemoved(from manager: NetworkIndicatorManager) {}
+
+    func managerEnabledChanged(_ isEnabled: Bool) {
+        if case .isEnabled(let body) = body { body(isEnabled) }
     }
 }

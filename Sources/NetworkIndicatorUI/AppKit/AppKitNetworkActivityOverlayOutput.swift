@@ -209,12 +209,9 @@ public final class NetworkActivityOverlayOutput: NetworkIndicatorOutput {
         core.activeTaskCountChanged(activeTaskCount)
     }
 
-    /// The overlay follows the count; a change here (the manager disabled or enabled) makes it
-    /// read the manager's `isEnabled` again: a disabled manager's overlay never draws. Main
-    /// actor.
-    public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
-        core.visibilityChanged(isVisible)
-    }
+    /// Nothing: the overlay follows the count and the manager's `isEnabled`, on its own clock,
+    /// not the manager's visibility. Main actor.
+    public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
 
     /// Applies `plan`, the controller's decision, to the views: no rule of its own. While a
     /// `.blocksHost` card's load runs the cover is shown and is the window's first responder, so
@@ -312,6 +309,10 @@ extension NetworkActivityOverlayOutput: ManagerAwareOutput {
 
     package func outputRemoved(from manager: NetworkIndicatorManager) {
         core.removed(from: manager)
+    }
+
+    package func managerEnabledChanged(_ isEnabled: Bool) {
+        core.enabledChanged()
     }
 }
 #endif

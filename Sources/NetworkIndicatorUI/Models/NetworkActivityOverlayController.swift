@@ -47,7 +47,7 @@ final class NetworkActivityOverlayController {
     private var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
     private var progressObservation: NetworkIndicatorObservation?
-    private var visibilityObservation: NetworkIndicatorObservation?
+    private var enabledObservation: NetworkIndicatorObservation?
     private var refreshes: (source: ScopeOverlayExclusions, listener: UInt64)?
     /// The enclosing scopes' refreshes, told that this overlay covers its manager's tasks
     /// (SwiftUI's: the enclosing scope's; an output's: every ancestor's), and the manager's id.
@@ -132,8 +132,8 @@ final class NetworkActivityOverlayController {
         self.manager = manager
         source = manager
         scheduler = manager.scheduler
-        // The manager's visibility changes when it is disabled or enabled: read `isEnabled` then.
-        visibilityObservation = manager.observeVisibility(owner: self) { controller, _ in
+        // Told each change of `isEnabled`, whether or not the manager's own indicator shows.
+        enabledObservation = manager.observeEnabled(owner: self) { controller, _ in
             controller.handle { _, _ in [] }
         }
         // Told at once with the last delivered count, which may lag; the model is still off
@@ -196,9 +196,8 @@ final class NetworkActivityOverlayController {
         handle { $0.activeCountChanged(ownCount, now: $1) }
     }
 
-    /// The manager told an output its visibility, which changes when it is disabled or
-    /// enabled: reads `isEnabled` again.
-    func managerVisibilityChanged() {
+    /// The manager told an output that its `isEnabled` changed: reads it again.
+    func managerEnabledChanged() {
         handle { _, _ in [] }
     }
 
@@ -257,8 +256,8 @@ final class NetworkActivityOverlayController {
         countObservation = nil
         progressObservation?.cancel()
         progressObservation = nil
-        visibilityObservation?.cancel()
-        visibilityObservation = nil
+        enabledObservation?.cancel()
+        enabledObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
         if let coveredIn {

@@ -81,10 +81,11 @@ final class OverlayOutputCore {
         controller.activeCountChanged(count)
     }
 
-    /// The manager told its visibility, which changes when it is disabled or enabled: the
-    /// controller reads `isEnabled` again. The overlay follows the count, not the visibility.
-    func visibilityChanged(_ isVisible: Bool) {
-        controller?.managerVisibilityChanged()
+    /// The manager's `isEnabled` changed (``ManagerAwareOutput/managerEnabledChanged(_:)``): the
+    /// controller reads it again. The overlay follows the count and `isEnabled`, not the
+    /// manager's visibility.
+    func enabledChanged() {
+        controller?.managerEnabledChanged()
     }
 
     /// `manager` is about to attach the output (from `addOutput`). An overlay output follows one

@@ -13,6 +13,27 @@ struct ObservationTests {
 
     private let owner = Owner()
 
+    /// The package's overlays hear each change of `isEnabled`, visible or not, and nothing else;
+    /// a visibility observation hears no change of its own value.
+    @Test func anEnabledObservationHearsEachChangeOfIsEnabledOnly() {
+        let harness = Harness(startDelay: 600)
+        var enabled: [Bool] = []
+        var visible: [Bool] = []
+        harness.manager.observeEnabled(owner: owner) { _, isEnabled in enabled.append(isEnabled) }
+        harness.manager.observeVisibility(owner: owner) { _, isVisible in visible.append(isVisible) }
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        harness.manager.settings.isEnabled = false
+        harness.settle()
+        harness.manager.settings.completionDelay = 3
+        harness.settle()
+        #expect(enabled == [false])
+        #expect(visible == [false], "the indicator waited for its start delay: no visibility changed")
+        harness.manager.settings.isEnabled = true
+        harness.settle()
+        #expect(enabled == [false, true])
+    }
+
     @Test func aVisibilityObservationIsNotToldCounts() {
         let harness = Harness()
         var seen: [Bool] = []

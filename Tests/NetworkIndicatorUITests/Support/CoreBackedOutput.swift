@@ -26,9 +26,10 @@ final class CoreBackedOutput: ManagerAwareOutput {
 
     var receivesActiveTaskCount: Bool { true }
     var receivesFractionCompleted: Bool { core.receivesFractionCompleted }
-    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) { core.visibilityChanged(isVisible) }
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
     func networkIndicatorActiveTaskCountDidChange(_ count: Int) { core.activeTaskCountChanged(count) }
     func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { core.fractionCompletedChanged(fraction) }
     func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
     func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
+    func managerEnabledChanged(_ isEnabled: Bool) { core.enabledChanged() }
 }
