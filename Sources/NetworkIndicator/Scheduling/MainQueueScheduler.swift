@@ -28,8 +28,8 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
     /// Starts a `DispatchSourceTimer` on the main queue.
     ///
     /// A negative `delay` (or not a number) counts as zero, an `interval` under a microsecond
-    /// (or not a number) as one microsecond, and `leeway` is kept between zero and one second
-    /// (NaN as zero).
+    /// (or not a number) as one microsecond and one over 10⁹ s (about 31 years) as 10⁹ s, and
+    /// `leeway` is kept between zero and one second (NaN as zero).
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
@@ -53,10 +53,11 @@ public struct MainQueueScheduler: NetworkIndicatorScheduler {
         return DispatchTimerHandle(timer: timer)
     }
 
-    /// `seconds` between firings as Dispatch takes them: at least a microsecond (NaN too), since
-    /// Dispatch converts them to unsigned nanoseconds, which a negative or NaN number does not fit.
+    /// `seconds` between firings as Dispatch takes them: at least a microsecond (NaN too) and at
+    /// most 10⁹ s (about 31 years; infinity too), since Dispatch converts them to unsigned 64-bit
+    /// nanoseconds, which a negative, NaN or larger number does not fit (it traps).
     static func dispatchInterval(_ seconds: TimeInterval) -> TimeInterval {
-        seconds >= 0.000_001 ? seconds : 0.000_001
+        seconds >= 0.000_001 ? min(seconds, 1_000_000_000) : 0.000_001
     }
 
     /// `seconds` of leeway as Dispatch takes it: in microseconds (so that it fits an `Int` on

@@ -158,6 +158,15 @@ struct MainQueueSchedulerTests {
         #expect(MainQueueScheduler.dispatchInterval(.nan) == 0.000_001)
     }
 
+    /// `completionCheckInterval = 1e11`, a natural "never": Dispatch traps on an interval whose
+    /// nanoseconds overflow 64 bits. Anything from about 31 years on repeats every 31 years.
+    @Test func aHugeIntervalIsKeptUnderWhatDispatchCanTake() {
+        #expect(MainQueueScheduler.dispatchInterval(1e9) == 1e9)
+        #expect(MainQueueScheduler.dispatchInterval(1e11) == 1e9)
+        #expect(MainQueueScheduler.dispatchInterval(.infinity) == 1e9)
+        scheduler.schedule(after: 3_600, repeating: 1e11, leeway: 0) {}.cancel()
+    }
+
     /// Through the real timer: an interval Dispatch could not take does not trap, and the timer
     /// repeats.
     @Test func aRepeatingTimerWithAnIntervalUnderAMicrosecondRepeats() async {
