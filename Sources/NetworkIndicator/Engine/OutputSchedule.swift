@@ -7,7 +7,7 @@ import Foundation
 struct OutputSchedule {
     typealias Settings = NetworkIndicatorSettings  // read at each reconcile
 
-    /// What the schedule needs to know of the registry, read by the driver in one place.
+    /// What the schedule needs to know of the registry.
     struct Activity {
         /// The open tasks of the manager and of all its descendants.
         var count: Int
@@ -77,7 +77,10 @@ struct OutputSchedule {
 
     /// The settings changed; they apply at the next reconcile. `true`: the caller must enqueue one.
     mutating func settingsChanged(_ update: (inout Settings) -> Void) -> Bool {
+        let old = settings
         update(&settings)
+        let delays = { (new: Settings) in [new.startDelay, new.completionDelay, new.minimumVisibleDuration] }
+        if delays(settings) != delays(old) { policy.delaySettingsChanged() }
         updateStaleThreshold()
         return hopRequested()
     }
@@ -141,8 +144,7 @@ struct OutputSchedule {
     mutating func delayTimerFired(_ activity: Activity, now: TimeInterval) -> Reconciliation {
         var reconciliation = update(activity, now: now) { $0.timerFired(now: now) }
         if reconciliation.timerChanges[.delay] == nil {
-            // The one-shot timer is spent: release it.
-            reconciliation.timerChanges[.delay] = .cancel
+            reconciliation.timerChanges[.delay] = .cancel  // the one-shot timer is spent: release it
         }
         return reconciliation
     }
@@ -255,7 +257,9 @@ struct VisibilityPolicy: Equatable, Sendable {
     private(set) var phase: Phase = .hidden
     /// The last activity the policy was told about (`true`: at least one task is active).
     private(set) var isActive = false
-    private(set) var isEnabled = true
+    private(set) var isEnabled = true {
+        didSet { absorbsEdges = isEnabled && !delaysChanged }
+    }
     /// In a delaying phase: when the activity that the delay measures last changed (the last
     /// begin for a start delay, the last time everything ended for a completion delay).
     private(set) var since: TimeInterval = 0
@@ -264,11 +268,18 @@ struct VisibilityPolicy: Equatable, Sendable {
     private(set) var shownAt: TimeInterval = 0
     /// In `delayingHide`: the indicator stays at least until then (minimum visible duration).
     private(set) var holdUntil: TimeInterval = 0
+    /// A delay setting changed since the running delay began: an edge that begins a new delay
+    /// is not absorbed (``absorbEdge(isActive:now:)``), so that it runs with the new values.
+    private var delaysChanged = false {
+        didSet { absorbsEdges = isEnabled && !delaysChanged }
+    }
+    /// `isEnabled && !delaysChanged`, kept so that an edge tests one flag.
+    private var absorbsEdges = true
+    mutating func delaySettingsChanged() { delaysChanged = true }
 
     var isVisible: Bool { phase == .visible || phase == .delayingHide }
 
-    /// A firing this close to its deadline counts as on time (floating-point arithmetic).
-    static let tolerance: TimeInterval = 1e-6
+    static let tolerance: TimeInterval = 1e-6  // a firing this close to its deadline is on time
 
     /// Activity became `isActive` at `now`; repeating the current value does nothing, so sweeps never
     /// restart a pending delay. Going idle while visible hides at the later of now + `completionDelay`
@@ -285,37 +296,39 @@ struct VisibilityPolicy: Equatable, Sendable {
         guard isEnabled else { return nil }
 
         switch (phase, isActive) {
-        case (.hidden, true):
+        case (.hidden, true), (.delayingStart, true):
+            // From `.delayingStart`: every task had ended in the delay and one begins, with a new
+            // `startDelay` (not absorbed): a new delay.
+            let timer: TimerAction? = phase == .delayingStart ? .cancel : nil
             if startDelay > 0 {
                 phase = .delayingStart
-                (since, delay) = (now, startDelay)
+                (since, delay, delaysChanged) = (now, startDelay, false)
                 return .start(after: startDelay)
             }
             phase = .visible
             shownAt = now
-            return nil
+            return timer
         case (.delayingStart, false):
             phase = .hidden
             return .cancel
-        case (.visible, false):
+        case (.visible, false), (.delayingHide, false):
+            // From `.delayingHide`: everything ended again after a begin during the wait, told
+            // late (a sweep's end, in the firing the delay is due in) or with new delay settings
+            // (not absorbed): a new wait from now, with the values in force now.
+            let timer: TimerAction? = phase == .delayingHide ? .cancel : nil
             let hold = shownAt + minimumVisibleDuration
             let wait = max(completionDelay, hold - now)
             if wait > Self.tolerance {
                 phase = .delayingHide
-                (since, delay, holdUntil) = (now, completionDelay, hold)
+                (since, delay, holdUntil, delaysChanged) = (now, completionDelay, hold, false)
                 return .start(after: wait)
             }
             phase = .hidden
-            return nil
+            return timer
         case (.delayingHide, true):
             phase = .visible
             return .cancel
-        case (.delayingHide, false):
-            // Everything ended again while the hide delay runs, told late (a sweep, which leaves
-            // the schedule to its end, in the firing the delay is due in): it counts from now.
-            since = now
-            return nil
-        case (.hidden, false), (.delayingStart, true), (.visible, true):
+        case (.hidden, false), (.visible, true):
             return nil  // unreachable while enabled; total, so that nothing traps
         }
     }
@@ -323,8 +336,11 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// An activity edge at `now`, on the caller's thread. While a delay runs, its timer will look at
     /// the activity anyway: the edge is recorded and needs no hop (`true`). Otherwise `false`, nothing
     /// changes, and the caller brings the edge to ``activityChanged``. Reads `now` only if needed.
+    /// An edge that begins a new delay (a begin after everything ended inside a start delay,
+    /// an end after a begin during a hide wait) is absorbed only if no delay setting changed since
+    /// the running delay began: the timer serves it as is.
     mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
-        guard isEnabled, isActive != self.isActive else { return false }
+        guard absorbsEdges, isActive != self.isActive else { return false }
         switch phase {
         case .delayingStart:
             if isActive { since = now() }
