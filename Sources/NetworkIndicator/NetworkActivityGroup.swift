@@ -100,8 +100,11 @@ public final class NetworkActivityGroup: Sendable {
     }
 
     /// Ends every open operation of this group, and only of this group. Finishes that arrive
-    /// afterwards for those operations are ignored and reported. (It is the group's own call:
-    /// it does not call ``cancellationHandler``.)
+    /// afterwards for those operations are ignored and reported while the group has no
+    /// operation open; once it has begun one again, a late finish ends it (a finish carries
+    /// nothing that tells an old operation from a new one: with late completions to come, use
+    /// a new group for the new work). (It is the group's own call: it does not call
+    /// ``cancellationHandler``.)
     public func cancelOperations() {
         manager.driver.apply(.finishAll(ObjectIdentifier(key)))
     }

@@ -31,8 +31,10 @@ extension NetworkIndicatorManager {
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count
-    /// never goes negative. Tokens begun again after the reset are new tasks. Safe from any
-    /// thread.
+    /// never goes negative. Tokens begun again after the reset are new tasks, and so are pushes
+    /// and group operations: once one is open, a late finish or pop of the same token, group or
+    /// counter ends it (the calls carry nothing that tells them apart), so let the old work's
+    /// completions finish before beginning again, or use a new token. Safe from any thread.
     public func resetNetworkActivity() {
         driver.resetTree()
     }
