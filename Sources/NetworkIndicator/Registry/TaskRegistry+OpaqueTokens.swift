@@ -20,7 +20,6 @@ extension TaskRegistry {
         let index = Int(slot)
         slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
         activeTaskCount += 1
-        pinnedCount += 1
         let pinned = PinnedSlot(slot: slot, generation: slots[index].generation)
         if let label { labels.begin(.pinned(pinned), label: label) }
         if eventLog != nil { logBegan(at: index, object: nil) }
@@ -79,7 +78,6 @@ extension TaskRegistry {
         if eventLog != nil, slots[index].count > 0 { logEnded(at: index, .released, time: &time) }
         activeTaskCount -= slots[index].count
         if slots[index].hasLabel { labels.end(.pinned(pinned), remembering: false) }
-        pinnedCount -= 1
         slots[index].unpin(next: firstFreeSlot)
         firstFreeSlot = slot
     }

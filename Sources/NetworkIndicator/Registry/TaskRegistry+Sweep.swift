@@ -71,8 +71,10 @@ extension TaskRegistry {
     /// live entries. A slot pinned to an opaque token never moves (its token holds the slot):
     /// entries move around it.
     private mutating func compactIfSparse() {
-        let freeSlotCount = slots.count - entryCount
-        guard freeSlotCount > 64, freeSlotCount > entryCount else { return }
+        guard slots.count > 64 else { return }  // never sparse enough: no count of the pinned
+        let entries = entryCount
+        let freeSlotCount = slots.count - entries
+        guard freeSlotCount > 64, freeSlotCount > entries else { return }
         var target = 0  // every slot below `target` holds an entry
         for index in slots.indices where slots[index].isInUse && !slots[index].isPinned {
             while target < index, slots[target].isInUse { target += 1 }

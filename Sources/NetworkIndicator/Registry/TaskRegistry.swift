@@ -25,7 +25,9 @@ struct TaskRegistry {
     var activeTaskCount = 0
     /// Slots not on the free list: each in the table or pinned, never both.
     var entryCount: Int { table.count + pinnedCount }
-    var pinnedCount = 0
+    /// Slots pinned to opaque tokens; counted when asked (a sweep's compaction, a reset), so that
+    /// an opaque token's pin and release keep no count. O(slots).
+    var pinnedCount: Int { slots.reduce(0) { $0 + ($1.isPinned ? 1 : 0) } }
     /// Entries that hold a weak reference (the sweep runs only while this is not zero).
     private(set) var sweptEntryCount = 0
     private(set) var pushCount = 0
@@ -170,7 +172,7 @@ struct TaskRegistry {
         if eventLog != nil { logEverythingEnded(.reset, at: time.now()) }
         endLabelsForReset()
         firstFreeSlot = -1
-        if pinnedCount == 0 {
+        if !slots.contains(where: \.isPinned) {
             forgetGenerations(ofSlotsFrom: 0)
             slots.removeAll()
         } else {
