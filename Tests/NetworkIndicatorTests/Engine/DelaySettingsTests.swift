@@ -88,6 +88,47 @@ struct DelaySettingsTests {
         withExtendedLifetime((first, second)) {}
     }
 
+    /// An end and a begin in one turn (a completion handler that starts the next request) inside
+    /// a start delay whose setting changed: the begin starts a 5 s delay at 0.9.
+    @Test func anEndAndABeginInOneTurnAfterAStartDelayChange() {
+        let harness = Harness(startDelay: 1)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        at(0.5, harness)
+        harness.manager.settings.startDelay = 5
+        harness.settle()
+        at(0.9, harness)
+        harness.manager.popNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        at(5.8, harness)
+        #expect(harness.visibilityChanges == [false])
+        at(5.9, harness)
+        #expect(harness.visibilityChanges == [false, true])
+    }
+
+    /// A begin and an end in one turn inside a hide wait whose setting changed: the end starts
+    /// a 2 s wait at 1.1.
+    @Test func aBeginAndAnEndInOneTurnAfterACompletionDelayChange() {
+        let harness = Harness(completionDelay: 0.2)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        at(1, harness)
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        at(1.05, harness)
+        harness.manager.settings.completionDelay = 2
+        harness.settle()
+        at(1.1, harness)
+        harness.manager.pushNetworkActivity()
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        at(3.05, harness)
+        #expect(harness.visibilityChanges == [false, true])
+        at(3.1, harness)
+        #expect(harness.visibilityChanges == [false, true, false])
+    }
+
     /// The common case keeps its cost: unchanged values are absorbed, with no hop.
     @Test func anEdgeInsideADelayWithUnchangedSettingsAsksNoHop() {
         let harness = Harness(startDelay: 1)
