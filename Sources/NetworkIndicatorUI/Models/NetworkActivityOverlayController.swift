@@ -82,6 +82,7 @@ final class NetworkActivityOverlayController {
             // The content went while the load runs on: the screen is empty again, the card
             // comes back (nothing draws where the cover would block unseen).
             if !hasContent, model.isLoading { cardGaveWayToContent = false }
+            settleCardGivenWay()
             publishPlan()
         }
     }
@@ -298,11 +299,9 @@ final class NetworkActivityOverlayController {
 
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
-        let wasLoading = model.isLoading
+        let wasDrawn = isDrawn
         let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
-        // A new load, even one that keeps the drawn phase (within its minimum time), draws as
-        // any next load does: the card that gave way to content has no say in it.
-        if !wasLoading, model.isLoading { cardGaveWayToContent = false }
+        settleCardGivenWay()
         if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's
             // overlay came or went; the fraction may not have changed, so no new fraction would
@@ -313,7 +312,9 @@ final class NetworkActivityOverlayController {
             _ = progressModel.progressChanged(own.fraction, hasIndeterminateWork: own.hasIndeterminateWork)
         }
         _ = progressModel.loadingChanged(model.isLoading) { ownBatchEndedComplete() }
-        if model.isOnScreen { performStillLoading(stillLoading.loadingChanged(model.isLoading, now: now)) }
+        // Its title goes into the plan below; what it announces waits for that plan.
+        let stillLoadingActions =
+            model.isOnScreen ? stillLoading.loadingChanged(model.isLoading, now: now, isDrawn: wasDrawn && isDrawn) : []
         // The shell applies the new plan before anything is announced: VoiceOver reads what it
         // shows (its title, its bar).
         for action in actions {
@@ -324,6 +325,7 @@ final class NetworkActivityOverlayController {
             }
         }
         publishPlan()
+        performStillLoading(stillLoadingActions)
         for action in actions {
             switch action {
             case .draw, .erase:
@@ -352,6 +354,17 @@ final class NetworkActivityOverlayController {
 
     /// Whether the load this overlay drew for had every unit of each part, its covered scopes'
     /// parts left out; `false` without a manager.
+    /// A card that gave way to content while its load ran: once the load ends, nothing drawn is
+    /// kept its minimum time, so the model is idle at once and the next load draws as any does.
+    private func settleCardGivenWay() {
+        guard cardGaveWayToContent else { return }
+        if !model.isLoading, model.erasedUnseen() {
+            timer?.cancel()
+            timer = nil
+        }
+        if !model.isDrawn { cardGaveWayToContent = false }
+    }
+
     private func ownBatchEndedComplete() -> Bool {
         source?.lastProgressBatchEndedComplete(excluding: refreshes?.source.coveredScopes ?? []) ?? false
     }

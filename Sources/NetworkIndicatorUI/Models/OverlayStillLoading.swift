@@ -38,17 +38,18 @@ struct OverlayStillLoading: Equatable, Sendable {
         self.threshold = threshold.map { $0.isFinite ? max($0, 0) : 0 }
     }
 
-    /// The overlay's loading changed (`isLoading`), or its drawing (`isDrawn`, which decides
-    /// whether the change to "Still loading…" is spoken).
-    mutating func loadingChanged(_ isLoading: Bool, now: TimeInterval) -> [Action] {
+    /// The overlay's loading changed (`isLoading`). `isDrawn`: whether it was drawn before the
+    /// change and still is, which decides whether a title changed at once (a zero threshold) is
+    /// spoken; a first draw's start announcement reads the title instead.
+    mutating func loadingChanged(_ isLoading: Bool, now: TimeInterval, isDrawn: Bool = false) -> [Action] {
         guard let threshold else { return [] }
         if isLoading {
             guard deadline == nil, !isStillLoading else { return [] }
             guard threshold > 0 else {
-                // From the load's first moment: the first frame drawn says it, and its start
-                // announcement reads it.
+                // From the load's first moment: the first frame drawn says it (its start
+                // announcement reads it), or a card still drawn from the last load speaks it.
                 isStillLoading = true
-                return [.showStillLoading(true)]
+                return isDrawn ? [.showStillLoading(true), .announce] : [.showStillLoading(true)]
             }
             deadline = now + threshold
             return [.scheduleTimer(after: threshold)]

@@ -183,11 +183,22 @@ struct OverlayVisibilityModel: Equatable, Sendable {
             phase = .waitingToErase(drawnSince: since, until: until)
             return [.scheduleTimer(after: until - now)]
         case (.waitingToErase(let since, _), true):
+            // A refresh's requests never draw: the card is kept its minimum time, then erased.
+            guard refreshCount == 0 else { return [] }
             phase = .drawn(since: since)
             return [.cancelTimer]
         default:
             return []
         }
+    }
+
+    /// What was drawn went while its load ran (a card gave way to content), and the load has
+    /// ended: the phase is idle at once, with no minimum time and nothing to announce, so that
+    /// the next load waits its show delay and is announced. Whether a timer was cancelled.
+    mutating func erasedUnseen() -> Bool {
+        guard case .waitingToErase = phase else { return false }
+        phase = .idle
+        return true
     }
 
     private mutating func erase(drawnSince: TimeInterval, now: TimeInterval) -> [Action] {
