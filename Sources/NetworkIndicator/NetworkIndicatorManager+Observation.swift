@@ -35,17 +35,7 @@ extension NetworkIndicatorManager {
         owner: Owner,
         _ body: @escaping @MainActor (Owner, Bool) -> Void
     ) -> NetworkIndicatorObservation {
-        let registry = ownerBoundObservations
-        let id = registry.makeID()
-        let observer = ClosureObserver(
-            .visibility { [weak owner, weak registry] isVisible in
-                // Weak registry: it keeps this closure (through the observation), and must die
-                // with the manager.
-                guard let owner else { return registry?.end(id) ?? () }
-                body(owner, isVisible)
-            }
-        )
-        return observe(observer, boundTo: owner, as: id)
+        observe(owner: owner, as: ClosureObserver.Body.visibility, body)
     }
 
     /// Calls `body` on the main actor with `owner` and the number of active tasks: the last
@@ -77,15 +67,7 @@ extension NetworkIndicatorManager {
         owner: Owner,
         _ body: @escaping @MainActor (Owner, Int) -> Void
     ) -> NetworkIndicatorObservation {
-        let registry = ownerBoundObservations
-        let id = registry.makeID()
-        let observer = ClosureObserver(
-            .activeTaskCount { [weak owner, weak registry] count in
-                guard let owner else { return registry?.end(id) ?? () }
-                body(owner, count)
-            }
-        )
-        return observe(observer, boundTo: owner, as: id)
+        observe(owner: owner, as: ClosureObserver.Body.activeTaskCount, body)
     }
 
     /// Calls `body` on the main actor with `owner` and the manager's
@@ -99,25 +81,29 @@ extension NetworkIndicatorManager {
         owner: Owner,
         _ body: @escaping @MainActor (Owner, Bool) -> Void
     ) -> NetworkIndicatorObservation {
-        let registry = ownerBoundObservations
-        let id = registry.makeID()
-        let observer = ClosureObserver(
-            .isEnabled { [weak owner, weak registry] isEnabled in
-                guard let owner else { return registry?.end(id) ?? () }
-                body(owner, isEnabled)
-            }
-        )
-        return observe(observer, boundTo: owner, as: id)
+        observe(owner: owner, as: ClosureObserver.Body.isEnabled, body)
     }
 
+    /// An owner-bound observation of one of `ClosureObserver`'s values (`kind`), told to `body`
+    /// with the owner while it lives.
     @MainActor
-    private func observe<Owner: AnyObject>(
-        _ observer: ClosureObserver,
-        boundTo owner: Owner,
-        as id: UInt64
+    private func observe<Owner: AnyObject, Value>(
+        owner: Owner,
+        as kind: (@escaping @MainActor (Value) -> Void) -> ClosureObserver.Body,
+        _ body: @escaping @MainActor (Owner, Value) -> Void
     ) -> NetworkIndicatorObservation {
+        let registry = ownerBoundObservations
+        let id = registry.makeID()
+        // Weak registry: it keeps this closure (through the observation), and must die with the
+        // manager.
+        let observer = ClosureObserver(
+            kind { [weak owner, weak registry] value in
+                guard let owner else { return registry?.end(id) ?? () }
+                body(owner, value)
+            }
+        )
         let observation = observe(observer)
-        ownerBoundObservations.keep(observation, as: id) { [weak owner] in owner != nil }
+        registry.keep(observation, as: id) { [weak owner] in owner != nil }
         return observation
     }
 
