@@ -100,8 +100,44 @@ struct OverlayReloadTests {
         let refresh = RefreshActivity.begin(in: manager, label: "refresh", refreshes: refreshes)
         manager.pushNetworkActivity()  // the refresh's request
         scheduler.runPendingWork()
+        #expect(shell.last.hostTakesInput && !shell.last.showsCover, "not even while the card is kept")
         scheduler.advance(by: 3)
         #expect(shell.last.hostTakesInput && !shell.last.showsCover, "the list scrolls during its refresh")
+        refresh.end()
+    }
+
+    /// A card that gave way to content at once; its load ends 10 s later: the card was drawn
+    /// for no time the user saw, so its end is not announced.
+    @Test func theEndOfALoadWhoseCardGaveWayIsNotAnnounced() {
+        let shell = Shell(.init(showDelay: 0.5, minimumVisibleDuration: 1))
+        drawn(shell)
+        shell.controller.hasContent = true
+        scheduler.advance(by: 10)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 2)
+        #expect(shell.announced == [.started])
+    }
+
+    /// stillLoadingAfter = 0: a refresh's requests during the card's kept time do not speak
+    /// "Still loading…" for a card that is about to go.
+    @Test func aRefreshDuringTheKeptTimeSpeaksNoStillLoading() {
+        var settings = NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1)
+        settings.stillLoadingAfter = 0
+        let refreshes = ScopeOverlayExclusions()
+        let shell = Shell(settings)
+        shell.controller.appear(manager: manager, refreshes: refreshes)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.2)
+        let refresh = RefreshActivity.begin(in: manager, label: "refresh", refreshes: refreshes)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3)
+        #expect(shell.announced == [.started])
         refresh.end()
     }
 

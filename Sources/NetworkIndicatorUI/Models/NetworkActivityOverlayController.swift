@@ -243,7 +243,8 @@ final class NetworkActivityOverlayController {
             fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
             // A refresh's requests never draw (the refresh control spins for them): they block
             // nothing either, unless a load drawn before the refresh is still shown.
-            isLoading: model.isOnScreen && model.isLoading && (model.refreshCount == 0 || isDrawn),
+            isLoading: model.isOnScreen && model.isLoading
+                && (model.refreshCount == 0 || isDrawn && model.isDrawnForALoad),
             placement: drawnStyle
         )
         guard plan != self.plan else { return }
@@ -300,7 +301,10 @@ final class NetworkActivityOverlayController {
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
         let wasDrawn = isDrawn
-        let actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
+        let gaveWay = cardGaveWayToContent
+        var actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
+        // A card that gave way to content was erased then: its load's end is not announced.
+        if gaveWay { actions.removeAll { $0 == .announce(.finished) } }
         settleCardGivenWay()
         if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's
@@ -313,8 +317,9 @@ final class NetworkActivityOverlayController {
         }
         _ = progressModel.loadingChanged(model.isLoading) { ownBatchEndedComplete() }
         // Its title goes into the plan below; what it announces waits for that plan.
+        let speaks = wasDrawn && isDrawn && model.isDrawnForALoad
         let stillLoadingActions =
-            model.isOnScreen ? stillLoading.loadingChanged(model.isLoading, now: now, isDrawn: wasDrawn && isDrawn) : []
+            model.isOnScreen ? stillLoading.loadingChanged(model.isLoading, now: now, isDrawn: speaks) : []
         // The shell applies the new plan before anything is announced: VoiceOver reads what it
         // shows (its title, its bar).
         for action in actions {

@@ -71,6 +71,12 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         }
     }
 
+    /// Drawn for a load that runs now, not kept its minimum time after one ended.
+    var isDrawnForALoad: Bool {
+        if case .drawn = phase { return true }
+        return false
+    }
+
     /// Whether the view is on screen (between an appearance and a disappearance).
     var isOnScreen: Bool { phase != .offScreen }
 
