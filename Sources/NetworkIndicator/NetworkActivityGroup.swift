@@ -89,8 +89,9 @@ public final class NetworkActivityGroup: Sendable {
     /// operation open it does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
     /// does; the late call of an operation that a cancel ended is absorbed silently, and its
-    /// work (told to stop by that cancel) is not held for the next one. Safe from any thread; O(1) plus the work already held in that manager, and, once
-    /// the group has begun an operation with progress, a fold of the manager's listed parts.
+    /// work (told to stop by that cancel) is not held for the next one. Safe from any thread;
+    /// O(1) plus the work already held in that manager, and, once the group has begun an
+    /// operation with progress, a fold of the manager's listed parts.
     public func operationStoppedCounting() {
         if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)

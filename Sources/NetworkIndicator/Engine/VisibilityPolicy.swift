@@ -84,8 +84,8 @@ struct VisibilityPolicy: Equatable, Sendable {
             return .cancel
         case (.visible, false), (.delayingHide, false):
             // From `.delayingHide`: everything ended again after a begin during the wait, told
-            // late (a sweep's end, in the firing the delay is due in) or with new delay settings
-            // (not absorbed): a new wait from now, with the values in force now.
+            // late (a sweep's end, in the firing the delay is due in): a new wait from now, with
+            // the values in force now.
             let timer: TimerAction? = phase == .delayingHide ? .cancel : nil
             let hold = shownAt + minimumVisibleDuration
             let wait = max(completionDelay, hold - now)
@@ -105,11 +105,11 @@ struct VisibilityPolicy: Equatable, Sendable {
     }
 
     /// An activity edge at `now`, on the caller's thread. While a delay runs, its timer will look at
-    /// the activity anyway: the edge is recorded and needs no hop (`true`). Otherwise `false`, nothing
-    /// changes, and the caller brings the edge to ``activityChanged``. Reads `now` only if needed.
-    /// An edge that begins a new delay (a begin after everything ended inside a start delay,
-    /// an end after a begin during a hide wait) is absorbed only if no delay setting changed since
-    /// the running delay began: the timer serves it as is.
+    /// the activity anyway: the edge is recorded and needs no hop (`true`), unless a delay setting
+    /// changed since the delay began: then it is recorded and asks for the hop (`false`) whose
+    /// reconcile runs the delay with the new values (``restartDelay(now:startDelay:completionDelay:minimumVisibleDuration:)``).
+    /// Outside a delay (or disabled), `false`, nothing changes, and the caller brings the edge to
+    /// ``activityChanged``. Reads `now` only if needed.
     mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
         guard isEnabled, isActive != self.isActive else { return false }
         switch phase {

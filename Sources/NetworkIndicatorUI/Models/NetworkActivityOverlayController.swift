@@ -82,7 +82,7 @@ final class NetworkActivityOverlayController {
             // The content went while the load runs on: the screen is empty again, the card
             // comes back (nothing draws where the cover would block unseen).
             if !hasContent, model.isLoading { cardGaveWayToContent = false }
-            settleCardGivenWay()
+            _ = settleCardGivenWay()
             publishPlan()
         }
     }
@@ -242,7 +242,7 @@ final class NetworkActivityOverlayController {
             progress: progressModel.shown,
             fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
             // A refresh's requests never draw (the refresh control spins for them): they block
-            // nothing either, unless a load drawn before the refresh is still shown.
+            // nothing either, unless the card is drawn for a load that runs on.
             isLoading: model.isOnScreen && model.isLoading
                 && (model.refreshCount == 0 || isDrawn && model.isDrawnForALoad),
             placement: drawnStyle
@@ -305,7 +305,7 @@ final class NetworkActivityOverlayController {
         var actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
         // A card that gave way to content was erased then: its load's end is not announced.
         if gaveWay { actions.removeAll { $0 == .announce(.finished) } }
-        settleCardGivenWay()
+        if settleCardGivenWay() { actions.removeAll { if case .scheduleTimer = $0 { true } else { false } } }
         if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's
             // overlay came or went; the fraction may not have changed, so no new fraction would
@@ -361,13 +361,16 @@ final class NetworkActivityOverlayController {
     /// parts left out; `false` without a manager.
     /// A card that gave way to content while its load ran: once the load ends, nothing drawn is
     /// kept its minimum time, so the model is idle at once and the next load draws as any does.
-    private func settleCardGivenWay() {
-        guard cardGaveWayToContent else { return }
-        if !model.isLoading, model.erasedUnseen() {
+    /// Whether the model was made idle (its timer is cancelled; schedule none for it).
+    private func settleCardGivenWay() -> Bool {
+        guard cardGaveWayToContent else { return false }
+        let erased = !model.isLoading && model.erasedUnseen()
+        if erased {
             timer?.cancel()
             timer = nil
         }
         if !model.isDrawn { cardGaveWayToContent = false }
+        return erased
     }
 
     private func ownBatchEndedComplete() -> Bool {
