@@ -9,31 +9,14 @@ import NetworkIndicator
 /// only draw.
 ///
 /// Before each event it reads the manager's `isEnabled` (a disabled manager's overlay never
-/// draws), and, while a fraction is known, its progress snapshot's `hasIndeterminateWork` (a
-/// bar only when everything running is measured). The manager tells no change of `isEnabled`
-/// itself; its visibility changes (disabling hides a visible indicator, enabling shows a busy
-/// one at once), a count change or the overlay's own timer bring the next reading.
+/// draws; the manager tells each change of it), and, while a fraction is known, its progress
+/// snapshot's `hasIndeterminateWork` (a bar only when everything running is measured).
 ///
 /// Main actor only. It holds the manager only between ``appear(manager:refreshes:)`` and
 /// ``disappear()``; the manager holds it weakly (an owner-bound observation). An output's
 /// controller (``appear(activeCount:scheduler:manager:)``) holds its manager weakly.
 @MainActor
 final class NetworkActivityOverlayController {
-    /// What the shell knows of accessibility, asked at the moment of an announcement.
-    struct Accessibility {
-        /// Whether the user can see the overlay now (``OverlaySight/isSeen``): in a window, with
-        /// no presentation over it, its scene not in the background.
-        var isSeen: @MainActor () -> Bool
-        /// Whether VoiceOver is running now.
-        var isVoiceOverRunning: @MainActor () -> Bool
-        /// Posts the announcement, queued behind current speech, with what the overlay shows
-        /// (an overlay that draws with a bar says its percentage too).
-        var post: @MainActor (OverlayAnnouncement.Kind, OverlayProgress) -> Void
-        /// Whether the shell moves VoiceOver's cursor to a blocking card when it draws (UIKit
-        /// does): the card then speaks for itself, and is not announced.
-        var focusesBlockingCard = false
-    }
-
     private(set) var model: OverlayVisibilityModel
     private var progressModel = OverlayProgressModel()
     /// The manager's fraction as last told, its covered scopes' parts included: read again for
@@ -76,11 +59,9 @@ final class NetworkActivityOverlayController {
     /// switches to the card at once; content arriving under a drawn card erases it.
     var hasContent = false {
         didSet {
-            // Content under a drawn card: the card goes, rather than turn into the light
-            // indicator; nothing more is drawn until the model's next draw.
+            // Content under a drawn card: the card goes (never turns into the light indicator)
+            // until the next load; content gone while the load runs brings the card back.
             if hasContent, model.isDrawn, drawnStyle == .card { cardGaveWayToContent = true }
-            // The content went while the load runs on: the screen is empty again, the card
-            // comes back (nothing draws where the cover would block unseen).
             if !hasContent, model.isLoading { cardGaveWayToContent = false }
             _ = settleCardGivenWay()
             publishPlan()
@@ -99,12 +80,8 @@ final class NetworkActivityOverlayController {
     /// Whether the title is "Still loading…" now.
     var isStillLoading: Bool { stillLoading.isStillLoading }
 
-    /// - Parameters:
-    ///   - settings: The overlay's presentation.
-    ///   - accessibility: Where the announcements go, and the conditions they need.
-    ///
-    /// What it decides reaches the shell as plans only (``planChanged``): whether the overlay
-    /// is drawn, its progress, its title ("Still loading…" included).
+    /// `settings`: the overlay's presentation; `accessibility`: where the announcements go, and
+    /// the conditions they need. What it decides reaches the shell as plans only (``planChanged``).
     init(settings: NetworkActivityOverlaySettings, accessibility: Accessibility) {
         self.model = OverlayVisibilityModel(settings: settings)
         self.stillLoading = OverlayStillLoading(threshold: settings.stillLoadingAfter)

@@ -52,3 +52,20 @@ enum OverlayAnnouncement {
         }
     }
 }
+
+extension NetworkActivityOverlayController {
+    /// What the shell knows of accessibility, asked at the moment of an announcement.
+    struct Accessibility {
+        /// Whether the user can see the overlay now (``OverlaySight/isSeen``): in a window, with
+        /// no presentation over it, its scene not in the background.
+        var isSeen: @MainActor () -> Bool
+        /// Whether VoiceOver is running now.
+        var isVoiceOverRunning: @MainActor () -> Bool
+        /// Posts the announcement, queued behind current speech, with what the overlay shows
+        /// (an overlay that draws with a bar says its percentage too).
+        var post: @MainActor (OverlayAnnouncement.Kind, OverlayProgress) -> Void
+        /// Whether the shell moves VoiceOver's cursor to a blocking card when it draws (UIKit
+        /// does): the card then speaks for itself, and is not announced.
+        var focusesBlockingCard = false
+    }
+}
