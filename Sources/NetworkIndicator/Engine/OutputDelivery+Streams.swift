@@ -36,10 +36,12 @@ extension OutputDelivery {
             }
         }
         scheduler.enqueue { [self] in
+            let serial = newAttachment()
             let isVisible = modifyOutlet(node) { outlet in
                 outlet.attached.append(
                     Attached(
                         output: output,
+                        serial: serial,
                         receivesCount: false,
                         receivesTaskEvents: false,
                         stream: output

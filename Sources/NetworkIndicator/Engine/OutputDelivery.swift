@@ -18,23 +18,10 @@ final class OutputDelivery {
         var fraction: Double?
     }
 
-    /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
-    @MainActor
-    struct ProgressListener {
-        weak var output: (any NetworkIndicatorOutput)?
-        let observer: ProgressObserver?
-
-        /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
-        var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
-
-        func tell(_ fraction: Double?) {
-            observer?.tell(fraction)
-            output?.networkIndicatorFractionCompletedDidChange(fraction)
-        }
-    }
-
     struct Attached {
         weak var output: (any NetworkIndicatorOutput)?
+        /// This attachment's number: an output removed and added again is a new attachment.
+        let serial: UInt64
         let receivesCount: Bool
         /// A ``NetworkActivityTaskEventOutput``: it hears the tasks of its node and below.
         let receivesTaskEvents: Bool
@@ -50,6 +37,11 @@ final class OutputDelivery {
     private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>?
     /// By node index; an outlet of an older generation belongs to a removed node.
     private var outlets: [Outlet?] = []
+    private var attachments: UInt64 = 0
+    func newAttachment() -> UInt64 {
+        attachments += 1
+        return attachments
+    }
 
     /// Every node's pending timers, and what the tree's one timer is armed for.
     private var deadlines = TreeDeadlines()
@@ -108,11 +100,13 @@ final class OutputDelivery {
         receivesCount: Bool,
         receivesTaskEvents: Bool = false
     ) -> Bool {
+        let serial = newAttachment()
         let attached = modifyOutlet(node) { outlet in
             guard !outlet.attached.contains(where: { $0.output === output }) else { return false }
             outlet.attached.append(
                 Attached(
                     output: output,
+                    serial: serial,
                     receivesCount: receivesCount,
                     receivesTaskEvents: receivesTaskEvents
                 )
@@ -233,19 +227,19 @@ final class OutputDelivery {
         }
         if let visibility = reconciliation.visibility {
             for target in targets {
-                guard let output = target.output, isAttached(output, to: node) else { continue }
+                guard let output = target.output, isAttached(target, to: node) else { continue }
                 output.networkIndicatorVisibilityDidChange(visibility)
             }
         }
         if let count = reconciliation.count {
             for target in targets where target.receivesCount {
-                guard let output = target.output, isAttached(output, to: node) else { continue }
+                guard let output = target.output, isAttached(target, to: node) else { continue }
                 output.networkIndicatorActiveTaskCountDidChange(count)
             }
         }
         if let isEnabled = reconciliation.isEnabled {
             for target in targets {
-                guard let output = target.output as? any ManagerAwareOutput, isAttached(output, to: node) else {
+                guard let output = target.output as? any ManagerAwareOutput, isAttached(target, to: node) else {
                     continue
                 }
                 output.managerEnabledChanged(isEnabled)
@@ -374,6 +368,12 @@ final class OutputDelivery {
     /// Whether `output` is attached to `node` now (a call may have removed it).
     func isAttached(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.output === output } ?? false
+    }
+
+    /// Whether `target`'s attachment still holds: not removed, nor replaced by the same output's
+    /// new one (told on its own when added).
+    private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
     }
 
     private func isListening(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {

@@ -31,3 +31,20 @@ final class ProgressObserver {
         body = nil
     }
 }
+
+extension OutputDelivery {
+    /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
+    @MainActor
+    struct ProgressListener {
+        weak var output: (any NetworkIndicatorOutput)?
+        let observer: ProgressObserver?
+
+        /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
+        var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
+
+        func tell(_ fraction: Double?) {
+            observer?.tell(fraction)
+            output?.networkIndicatorFractionCompletedDidChange(fraction)
+        }
+    }
+}

@@ -81,4 +81,34 @@ struct PublicOutputTests {
         #expect(output.fractions.isEmpty)
         withExtendedLifetime(token) {}
     }
+
+    /// An output removed and added again by another output's call, in the delivery that was
+    /// about to tell it, hears the change once: from its `addOutput`, not again from the
+    /// delivery that went on.
+    @Test func anOutputAddedAgainDuringADeliveryIsToldOnce() {
+        @MainActor
+        final class Readder: NetworkIndicatorOutput {
+            let manager: NetworkIndicatorManager
+            let other: RecordingNetworkIndicatorOutput
+            init(_ manager: NetworkIndicatorManager, _ other: RecordingNetworkIndicatorOutput) {
+                (self.manager, self.other) = (manager, other)
+            }
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
+                guard isVisible else { return }
+                manager.removeOutput(other)
+                manager.addOutput(other)
+            }
+        }
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.settings.completionDelay = 0
+        let late = RecordingNetworkIndicatorOutput()
+        let readder = Readder(manager, late)
+        manager.addOutput(readder)
+        manager.addOutput(late)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        #expect(late.visibilityChanges == [false, true])
+        withExtendedLifetime((readder, token)) {}
+    }
 }
