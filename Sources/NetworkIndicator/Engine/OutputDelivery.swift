@@ -346,9 +346,8 @@ final class OutputDelivery {
         return body(&outlets[index]!)
     }
 
-    /// Drops a removed node's deadlines and tells its outputs goodbye, its streams included (a
-    /// visible node's last value is `false`); the streams then finish as the outlet, their last
-    /// holder, is let go.
+    /// Drops a removed node's deadlines and tells its outputs goodbye (`false`, `0`, a `nil`
+    /// fraction), its streams included; they finish as the outlet, their last holder, goes.
     private func close(_ outlet: Outlet, at index: Int) {
         let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
         deadlines.removeAll(of: node)
@@ -363,6 +362,7 @@ final class OutputDelivery {
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }
         }
+        if outlet.fraction != nil { outlet.progressListeners.filter(\.isLive).forEach { $0.tell(nil) } }
     }
 
     /// Whether `output` is attached to `node` now (a call may have removed it).

@@ -41,8 +41,8 @@ public protocol NetworkIndicatorOutput: AnyObject, Sendable {
     /// ``NetworkIndicatorManager/progressSnapshot()`` changed (or is told once, when the output
     /// is added). Called on the main actor, at most ten times a second, only while tasks begun
     /// with a `Progress` are tracked, and only if ``receivesFractionCompleted`` was `true` when
-    /// the output was added. `nil` means no determinate work: show an indeterminate spinner.
-    /// Does nothing by default.
+    /// the output was added. `nil` means no determinate work: show an indeterminate spinner (told
+    /// too when the manager goes while a fraction was shown). Does nothing by default.
     func networkIndicatorFractionCompletedDidChange(_ fractionCompleted: Double?)
 }
 

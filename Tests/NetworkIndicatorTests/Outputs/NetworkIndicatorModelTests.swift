@@ -110,4 +110,25 @@ struct NetworkIndicatorModelTests {
         harness.settle()
         #expect(model.activeTaskCount == 3)
     }
+
+    /// A scope released while its download runs: a model (and any progress listener) that
+    /// follows the scope is told the scope has no determinate work any more, as it is told
+    /// `false` and `0`, and shows no stale bar.
+    @Test func aReleasedScopesModelLosesItsFraction() {
+        let harness = Harness()
+        var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let model = NetworkIndicatorModel(manager: scope!)
+        let download = progress(5, of: 10)
+        let loader = Token()
+        scope!.beganNetworkTask(withToken: loader, progress: download)
+        harness.settle()
+        harness.advance(by: 0.2)
+        #expect(model.fractionCompleted == 0.5)
+        scope = nil
+        harness.settle()
+        harness.advance(by: 0.5)
+        #expect(!model.isVisible && model.activeTaskCount == 0)
+        #expect(model.fractionCompleted == nil)
+        withExtendedLifetime(loader) {}
+    }
 }
