@@ -54,4 +54,12 @@ extension OutputDelivery {
             output.networkIndicatorVisibilityDidChange(isVisible)
         }
     }
+
+    /// Whether `output`, one that follows one manager at a time (``ManagerAwareOutput``), is now
+    /// attached to another node of this tree: it moved there before its old node's removal ran,
+    /// and that node's goodbye is not for it.
+    func followsAnother(_ output: any NetworkIndicatorOutput) -> Bool {
+        guard output is any ManagerAwareOutput else { return false }
+        return outlets.contains { $0?.attached.contains { $0.output === output } == true }
+    }
 }

@@ -1,10 +1,9 @@
 import Foundation
 
 /// The main-actor half of one tree: each node's outputs and progress listeners, the tree's one
-/// hop, which drains every dirty node in one hold of the tree's lock, then performs the answers with the
-/// lock released (deadlines first, then outputs), and the tree's one timer (see ``TreeDeadlines``). Outputs
-/// are held weakly; a visibility stream is an output kept until it ends. Progress listeners (outputs
-/// that receive the fraction, owner-bound closures) hear the ``ProgressRollUp``'s readings.
+/// hop (every dirty node drained in one hold of the tree's lock, the answers performed after
+/// it: deadlines, then outputs) and the tree's one timer (``TreeDeadlines``). Outputs are held
+/// weakly; a stream is kept until it ends. Progress listeners hear ``ProgressRollUp``'s readings.
 @MainActor
 final class OutputDelivery {
     /// One node's outputs, for the node of `generation` at its index.
@@ -30,19 +29,13 @@ final class OutputDelivery {
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
-    /// Any scheduler but ``MainQueueScheduler``, until the tree's root manager goes, then `nil`,
-    /// so that work still queued then (the root's removal) holds no cycle through the scheduler:
-    /// a dropped scheduler frees both. `nil` from the start on ``MainQueueScheduler``: it holds no
-    /// state, so no cycle runs through it, and the delivery makes its own, without a lock.
+    /// Any scheduler but ``MainQueueScheduler``, until the root manager goes, then `nil` (work still
+    /// queued then holds no cycle through it: a dropped scheduler frees both). `nil` from the start
+    /// on ``MainQueueScheduler``, which holds no state: the delivery makes its own, without a lock.
     private nonisolated let schedulerSlot: LockedState<(any NetworkIndicatorScheduler)?>?
     /// By node index; an outlet of an older generation belongs to a removed node.
-    private var outlets: [Outlet?] = []
+    private(set) var outlets: [Outlet?] = []
     private var attachments: UInt64 = 0
-    func newAttachment() -> UInt64 {
-        attachments += 1
-        return attachments
-    }
-
     /// Every node's pending timers, and what the tree's one timer is armed for.
     private var deadlines = TreeDeadlines()
     /// The scheduler's one timer for the tree, running while `deadlines` is armed.
@@ -86,6 +79,12 @@ final class OutputDelivery {
     /// The live outputs of `node`, in the order they were added.
     func outputs(of node: IndicatorTree.NodeID) -> [any NetworkIndicatorOutput] {
         outlet(node)?.attached.compactMap(\.output) ?? []
+    }
+
+    /// A new number for an output's attachment or a progress listener's registration.
+    func newAttachment() -> UInt64 {
+        attachments += 1
+        return attachments
     }
 
     /// What the outputs of `node` were last told.
@@ -139,7 +138,7 @@ final class OutputDelivery {
         current fraction: Double?
     ) {
         deliverProgress(fraction, to: node)
-        let listener = ProgressListener(output: output, observer: observer)
+        let listener = ProgressListener(output: output, observer: observer, serial: newAttachment())
         let added = modifyOutlet(node) { outlet -> Bool in
             guard output.map({ output in !outlet.progressListeners.contains { $0.output === output } }) ?? true else {
                 return false
@@ -164,8 +163,8 @@ final class OutputDelivery {
             return outlet.progressListeners
         }
         for listener in listeners ?? [] {
-            // One removed by an earlier one's call (`removeOutput`) is told nothing more.
-            if let output = listener.output, !isListening(output, to: node) { continue }
+            // One removed (or added again) by an earlier one's call is told nothing more here.
+            guard isListening(listener, to: node) else { continue }
             listener.tell(fraction)
         }
         _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
@@ -347,7 +346,7 @@ final class OutputDelivery {
     }
 
     /// Drops a removed node's deadlines and tells its outputs goodbye (`false`, `0`, a `nil`
-    /// fraction), its streams included; they finish as the outlet, their last holder, goes.
+    /// fraction), streams included, unless they moved on; streams finish as the outlet goes.
     private func close(_ outlet: Outlet, at index: Int) {
         let node = IndicatorTree.NodeID(index: Int32(index), generation: outlet.generation)
         deadlines.removeAll(of: node)
@@ -358,11 +357,15 @@ final class OutputDelivery {
             timer = nil
         }
         for target in outlet.attached {
-            guard let output = target.output else { continue }
+            guard let output = target.output, !followsAnother(output) else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }
         }
-        if outlet.fraction != nil { outlet.progressListeners.filter(\.isLive).forEach { $0.tell(nil) } }
+        guard outlet.fraction != nil else { return }
+        for listener in outlet.progressListeners where listener.isLive {
+            if let output = listener.output, followsAnother(output) { continue }
+            listener.tell(nil)
+        }
     }
 
     /// Whether `output` is attached to `node` now (a call may have removed it).
@@ -370,18 +373,16 @@ final class OutputDelivery {
         outlet(node)?.attached.contains { $0.output === output } ?? false
     }
 
-    /// Whether `target`'s attachment still holds: not removed, nor replaced by the same output's
-    /// new one (told on its own when added).
+    /// Whether `target`'s attachment holds: not removed, nor replaced by a new one (told itself).
     private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
     }
 
-    private func isListening(_ output: any NetworkIndicatorOutput, to node: IndicatorTree.NodeID) -> Bool {
-        outlet(node)?.progressListeners.contains { $0.output === output } ?? false
+    private func isListening(_ listener: ProgressListener, to node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.progressListeners.contains { $0.serial == listener.serial } ?? false
     }
 
-    /// Lets go of the deallocated outputs of `node`, and tells the tree how many wanted counts
-    /// and how many watched tasks.
+    /// Lets go of the deallocated outputs of `node`, telling the tree how many wanted counts or tasks.
     private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
         let (counting, watching) =
             modifyOutlet(node) { outlet -> (Int, Int) in

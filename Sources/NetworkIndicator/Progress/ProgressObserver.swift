@@ -38,6 +38,9 @@ extension OutputDelivery {
     struct ProgressListener {
         weak var output: (any NetworkIndicatorOutput)?
         let observer: ProgressObserver?
+        /// This registration's number (``OutputDelivery/newAttachment()``): an output removed and
+        /// added again is a new listener.
+        let serial: UInt64
 
         /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
         var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }

@@ -131,4 +131,26 @@ struct NetworkIndicatorModelTests {
         #expect(model.fractionCompleted == nil)
         withExtendedLifetime(loader) {}
     }
+
+    /// A model moved from a scope released in the same turn to a sibling scope follows the
+    /// sibling only: the released scope's late goodbye (`false`, `0`, no fraction) is not its.
+    @Test func aModelMovedOffAReleasedScopeKeepsItsNewScopesValues() {
+        let harness = Harness()
+        var old: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Old")
+        let new = NetworkIndicatorManager(parent: harness.manager, label: "New")
+        let (oldLoader, newLoader) = (Token(), Token())
+        let model = NetworkIndicatorModel(manager: old!)
+        old!.beganNetworkTask(withToken: oldLoader, progress: progress(5, of: 10))
+        new.beganNetworkTask(withToken: newLoader, progress: progress(3, of: 10))
+        harness.settle()
+        harness.advance(by: 0.2)
+        #expect(model.fractionCompleted == 0.5)
+        old = nil
+        new.addOutput(model)
+        harness.settle()
+        harness.advance(by: 0.5)
+        #expect(model.fractionCompleted == 0.3)
+        #expect(model.isVisible && model.activeTaskCount == 1)
+        withExtendedLifetime((oldLoader, newLoader)) {}
+    }
 }

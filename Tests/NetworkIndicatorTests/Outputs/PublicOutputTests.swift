@@ -53,6 +53,27 @@ struct PublicOutputTests {
         withExtendedLifetime(token) {}
     }
 
+    /// Removed and added again by another one's call while the fraction is told: told the new
+    /// fraction once, by its `addOutput`.
+    @Test func anOutputAddedAgainDuringAFractionsDeliveryIsToldItOnce() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let download = Progress(totalUnitCount: 10)
+        let token = manager.beganNetworkTask(progress: download)
+        let (first, second) = (FractionOutput(), FractionOutput())
+        manager.addOutput(first)
+        manager.addOutput(second)
+        first.onFraction = { [weak manager] fraction in
+            guard fraction == 0.5, let manager else { return }
+            manager.removeOutput(second)
+            manager.addOutput(second)
+        }
+        download.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(second.fractions == [0, 0.5])
+        withExtendedLifetime(token) {}
+    }
+
     /// An output that removes itself in the call that tells it the visibility when it is added
     /// is told nothing more: no count, no fraction.
     @Test func anOutputRemovingItselfAsItIsAddedIsToldNothingMore() {
