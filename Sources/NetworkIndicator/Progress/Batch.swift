@@ -90,11 +90,10 @@ struct Batch: Sendable {
         /// A part of `sample` left unread at its batch's end: short, since no reading after its
         /// end said it had every unit.
         static func unread(_ sample: Sample) -> EndedPart {
-            let entry = sample.entry
-            return EndedPart(
-                identity: ObjectIdentifier(entry.progress),
+            EndedPart(
+                identity: sample.identity,
                 progress: nil,
-                scopes: entry.scopes,
+                scopes: sample.entry.scopes,
                 completed: 0,
                 total: 0,
                 wasCancelled: true
@@ -377,11 +376,10 @@ struct Batch: Sendable {
         let counted = reading.isCancelled ? 0 : reading.total
         endedCompleted += reading.isCancelled ? 0 : completed
         endedTotal += counted
-        let progress = sample.entry.progress
         ended.append(
             EndedPart(
-                identity: ObjectIdentifier(progress),
-                progress: progress,
+                identity: sample.identity,
+                progress: sample.entry.progress,
                 scopes: sample.entry.scopes,
                 completed: reading.isCancelled ? 0 : completed,
                 total: counted,

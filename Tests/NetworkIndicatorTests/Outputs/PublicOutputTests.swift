@@ -33,9 +33,12 @@ struct PublicOutputTests {
         }
     }
 
-    /// An output removed by another one's call, while the fraction is being told, is told
-    /// nothing more, as for visibility and counts.
-    @Test func anOutputRemovedDuringAFractionsDeliveryIsToldNothingMore() {
+    /// Two fraction outputs of a download's manager, added in turn; when the first hears the
+    /// download half done, `change` runs with the manager and the second. Both, after that
+    /// delivery.
+    private func halfDoneDelivery(
+        _ change: @escaping @MainActor (NetworkIndicatorManager, FractionOutput) -> Void
+    ) -> (first: FractionOutput, second: FractionOutput) {
         let scheduler = ManualNetworkIndicatorScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         let download = Progress(totalUnitCount: 10)
@@ -44,34 +47,30 @@ struct PublicOutputTests {
         manager.addOutput(first)
         manager.addOutput(second)
         first.onFraction = { [weak manager] fraction in
-            if fraction == 0.5 { manager?.removeOutput(second) }
+            if fraction == 0.5, let manager { change(manager, second) }
         }
         download.completedUnitCount = 5
         scheduler.advance(by: 0.1)
+        withExtendedLifetime(token) {}
+        return (first, second)
+    }
+
+    /// An output removed by another one's call, while the fraction is being told, is told
+    /// nothing more, as for visibility and counts.
+    @Test func anOutputRemovedDuringAFractionsDeliveryIsToldNothingMore() {
+        let (first, second) = halfDoneDelivery { manager, second in manager.removeOutput(second) }
         #expect(first.fractions == [0, 0.5])
         #expect(second.fractions == [0])
-        withExtendedLifetime(token) {}
     }
 
     /// Removed and added again by another one's call while the fraction is told: told the new
     /// fraction once, by its `addOutput`.
     @Test func anOutputAddedAgainDuringAFractionsDeliveryIsToldItOnce() {
-        let scheduler = ManualNetworkIndicatorScheduler()
-        let manager = NetworkIndicatorManager(scheduler: scheduler)
-        let download = Progress(totalUnitCount: 10)
-        let token = manager.beganNetworkTask(progress: download)
-        let (first, second) = (FractionOutput(), FractionOutput())
-        manager.addOutput(first)
-        manager.addOutput(second)
-        first.onFraction = { [weak manager] fraction in
-            guard fraction == 0.5, let manager else { return }
+        let (_, second) = halfDoneDelivery { manager, second in
             manager.removeOutput(second)
             manager.addOutput(second)
         }
-        download.completedUnitCount = 5
-        scheduler.advance(by: 0.1)
         #expect(second.fractions == [0, 0.5])
-        withExtendedLifetime(token) {}
     }
 
     /// An output that removes itself in the call that tells it the visibility when it is added
