@@ -54,8 +54,13 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
     /// The sweep runs on the main queue only while tokens passed to
     /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` are tracked
     /// (or while ``staleTaskThreshold`` is set and any task is active); it stops when none are
-    /// left. A value that is not a positive finite number is replaced by `1.0` and reported.
+    /// left. A value that is not a positive finite number is replaced by `1.0` and reported; one
+    /// below 0.01 s (a sweep more often than 100 times a second, which shows nothing sooner and
+    /// keeps the main queue busy) is raised to 0.01 s and reported.
     public var completionCheckInterval: TimeInterval
+
+    /// The least ``completionCheckInterval`` in force.
+    static let minimumCompletionCheckInterval: TimeInterval = 0.01
 
     /// Tasks active for longer than this many seconds are reported once to
     /// ``NetworkIndicatorManager/diagnosticsHandler`` as
@@ -104,6 +109,11 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
         check(&valid.completionDelay, "completionDelay", allowsZero: true, replacement: 0)
         check(&valid.minimumVisibleDuration, "minimumVisibleDuration", allowsZero: true, replacement: 0)
         check(&valid.completionCheckInterval, "completionCheckInterval", allowsZero: false, replacement: 1)
+        let floor = Self.minimumCompletionCheckInterval
+        if valid.completionCheckInterval < floor {
+            report(.invalidSetting(name: "completionCheckInterval", replacement: floor), "completionCheckInterval")
+            valid.completionCheckInterval = floor
+        }
         if let threshold = staleTaskThreshold, threshold != .infinity, !Self.isValid(threshold, allowsZero: false) {
             report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), "staleTaskThreshold")
             valid.staleTaskThreshold = nil

@@ -226,6 +226,17 @@ struct DelayTests {
         #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
     }
 
+    /// A sweep faster than 100 times a second shows nothing sooner on screen and keeps the main
+    /// queue busy: a tiny interval is raised to the floor and reported, the floor itself kept.
+    @Test func aCompletionCheckIntervalBelowTheFloorIsRaised() {
+        let harness = Harness()
+        harness.manager.settings.completionCheckInterval = 1e-9
+        #expect(harness.manager.settings.completionCheckInterval == 0.01)
+        harness.manager.settings.completionCheckInterval = 0.01
+        #expect(harness.manager.settings.completionCheckInterval == 0.01)
+        #expect(harness.diagnostics.kinds == [.invalidSetting(name: "completionCheckInterval", replacement: 0.01)])
+    }
+
     /// A task in a scope three deep hides four indicators, each after its own completion
     /// delay: the tree runs one timer for all four, and one firing hides them together.
     @Test func aHideAcrossFourManagersRunsOneTimer() {
