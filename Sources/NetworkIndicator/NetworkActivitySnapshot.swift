@@ -111,7 +111,7 @@ extension NetworkIndicatorManager {
         // Live tokens name the default labels; they are released after the lock, here.
         var keptAlive: [AnyObject] = []
         // The manager's entries, its children's records and its count, in one hold of the lock.
-        let (records, count) = driver.snapshot(keepingAlive: &keptAlive)
+        let (records, count) = driver.withTree { $0.snapshot(of: driver.node, keepingAlive: &keptAlive) }
         keptAlive.removeAll()
         return NetworkActivitySnapshot(
             activities: NetworkActivitySnapshot.Activity.nested(records, now: now),

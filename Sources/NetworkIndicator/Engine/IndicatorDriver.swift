@@ -8,7 +8,7 @@ import Foundation
 /// last release of a caller's object).
 ///
 /// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree
-/// (``apply(_:)``, ``snapshot(keepingAlive:)``, ``cancelTree()``, the sweep's last step
+/// (``apply(_:)``, ``withTree(_:)`` for a snapshot, ``cancelTree()``, the sweep's last step
 /// in ``OutputDelivery``) use `withLockUnchecked`. Safe: the registry holds it weakly and under the
 /// lock only compares its identity or hands it back; once out, it is only released, or called as
 /// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
@@ -107,13 +107,6 @@ final class IndicatorDriver: Sendable {
     }
 
     // MARK: - Reading, from any thread
-
-    /// This manager's entries, one record per child with tasks, and its count, in one lock hold;
-    /// the live objects they name go to `keptAlive`, to release after the lock.
-    func snapshot(keepingAlive keptAlive: inout [AnyObject]) -> (records: [TaskRegistry.ActivityRecord], count: Int) {
-        // Callers' objects leave the tree (see the header).
-        tree.withLockUnchecked { $0.snapshot(of: node, keepingAlive: &keptAlive) }
-    }
 
     /// Reads this manager's node under the lock, in one hold: `nil` once the node is removed (a
     /// driver that outlived its manager). `body` only reads the node's value: it runs under the

@@ -24,7 +24,7 @@ extension IndicatorTree {
                 answers.append(Answer(node: id, reconciliation: reconciliation))
             }
         }
-        clearDirtyNodes()
+        dirtyNodes.removeAll(keepingCapacity: true)
         return answers
     }
 

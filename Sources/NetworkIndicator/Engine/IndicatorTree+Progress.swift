@@ -188,18 +188,6 @@ extension IndicatorTree {
         contains(id) ? node(at: Int(id.index)).progress.batch.parts : []
     }
 
-    /// The poll interval `id` last asked for.
-    func progressPollInterval(of id: NodeID) -> TimeInterval? {
-        contains(id) ? node(at: Int(id.index)).progress.pollInterval : nil
-    }
-
-    /// Whether `id` has listeners and no batch runs: a total that became known starts one.
-    func waitsForAKnownSize(_ id: NodeID) -> Bool {
-        guard contains(id) else { return false }
-        let progress = node(at: Int(id.index)).progress
-        return progress.hasListeners && progress.batch.startedAt == nil
-    }
-
     /// The tasks open under `entry`'s token in its node: none once the token is gone. The token
     /// loaded goes to `keptAlive` (see ``ProgressEntry/loadToken()``).
     func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
@@ -230,5 +218,30 @@ extension IndicatorTree {
             next = node(at: Int(next)).parent
         }
         return indices
+    }
+}
+
+// MARK: - A listed part
+
+extension Batch {
+    /// One listed part, as the tree sees it under its lock.
+    struct Sample {
+        let entry: ProgressEntry
+        /// The tasks open under the part's token in its node (0 once it ended).
+        let openTasks: Int
+        /// Its last stored reading, a recorded failure included.
+        let reading: ProgressReading
+        /// Whether ``reading`` was taken in this pass (not a plain `Progress`'s older one).
+        let isFresh: Bool
+        /// Whether ``reading`` was taken after the part was seen to have ended.
+        let wasReadAfterEnd: Bool
+
+        var hasEnded: Bool { openTasks == 0 }
+        /// Ended, and not read since: it waits, with its last reading.
+        var isWaiting: Bool { hasEnded && !wasReadAfterEnd }
+        var isRunning: Bool { !hasEnded && !reading.isCancelled }
+        var isGroupPart: Bool { entry.isGroupPart }
+        /// Its progress's identity, as ``Batch`` keys what it remembers of a part.
+        var identity: ObjectIdentifier { ObjectIdentifier(entry.progress) }
     }
 }

@@ -83,7 +83,7 @@ struct IndicatorTree {
 
     /// The nodes whose schedule asked for a hop since the last ``drainDirtyNodes(now:)``, in the
     /// order they asked: while it is not empty, the tree's one hop is enqueued.
-    private(set) var dirtyNodes: [Int32] = []
+    var dirtyNodes: [Int32] = []
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
     /// caller enqueues the tree's hop after the lock), task events included.
@@ -94,11 +94,6 @@ struct IndicatorTree {
 
     /// The task events waiting for the tree's hop (`IndicatorTree+TaskEvents.swift`).
     var taskEvents = TaskEventLog()
-
-    /// The hop drained the dirty nodes.
-    mutating func clearDirtyNodes() {
-        dirtyNodes.removeAll(keepingCapacity: true)
-    }
 
     /// The root (index 0), kept out of `scopes`: a root's event skips an array access, and a
     /// scope's roll-up reaches it without one (pays: 11-13 % of a depth-1 pair; Benchmarks/README.md).

@@ -36,22 +36,11 @@ extension OutputDelivery {
             }
         }
         scheduler.enqueue { [self] in
-            let serial = newAttachment()
-            let isVisible = modifyOutlet(node) { outlet in
-                outlet.attached.append(
-                    Attached(
-                        output: output,
-                        serial: serial,
-                        receivesCount: false,
-                        receivesTaskEvents: false,
-                        stream: output
-                    )
-                )
-                return outlet.isVisible
-            }
             // Its manager went, and a new scope took its place, before the stream could attach.
-            guard let isVisible else { return output.continuation.finish() }
-            output.networkIndicatorVisibilityDidChange(isVisible)
+            guard attach(output, to: node, receivesCount: false, stream: output) else {
+                return output.continuation.finish()
+            }
+            output.networkIndicatorVisibilityDidChange(isVisible(node))
         }
     }
 

@@ -92,12 +92,14 @@ final class OutputDelivery {
         outlet(node)?.isVisible ?? false
     }
 
-    /// Attaches `output` to `node`; `false` if it is attached already.
+    /// Attaches `output` to `node` (a visibility stream kept with it); `false` if it is attached
+    /// already, or if `node` is older than the outlet at its index (a removed node).
     func attach(
         _ output: any NetworkIndicatorOutput,
         to node: IndicatorTree.NodeID,
         receivesCount: Bool,
-        receivesTaskEvents: Bool = false
+        receivesTaskEvents: Bool = false,
+        stream: StreamOutput? = nil
     ) -> Bool {
         let serial = newAttachment()
         let attached = modifyOutlet(node) { outlet in
@@ -107,7 +109,8 @@ final class OutputDelivery {
                     output: output,
                     serial: serial,
                     receivesCount: receivesCount,
-                    receivesTaskEvents: receivesTaskEvents
+                    receivesTaskEvents: receivesTaskEvents,
+                    stream: stream
                 )
             )
             return true
@@ -127,47 +130,6 @@ final class OutputDelivery {
             let detached = outlet.attached.remove(at: index)
             return (detached.receivesCount, detached.receivesTaskEvents)
         } ?? nil
-    }
-
-    /// Adds a progress listener to `node` (an output, once, or an observer) and tells it
-    /// `fraction`, after bringing the others up to it.
-    func addProgressListener(
-        output: (any NetworkIndicatorOutput)? = nil,
-        observer: ProgressObserver? = nil,
-        to node: IndicatorTree.NodeID,
-        current fraction: Double?
-    ) {
-        deliverProgress(fraction, to: node)
-        let listener = ProgressListener(output: output, observer: observer, serial: newAttachment())
-        let added = modifyOutlet(node) { outlet -> Bool in
-            guard output.map({ output in !outlet.progressListeners.contains { $0.output === output } }) ?? true else {
-                return false
-            }
-            outlet.progressListeners.append(listener)
-            return true
-        }
-        if added == true { listener.tell(fraction) }
-    }
-
-    /// Stops telling `output` the fraction of `node`.
-    func removeProgressListener(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) {
-        _ = modifyOutlet(node) { $0.progressListeners.removeAll { $0.output === output } }
-    }
-
-    /// Tells the live progress listeners of `node` `fraction` if it differs from what they were
-    /// last told, then lets go of the others. Listeners may call back into the manager.
-    func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
-        let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
-            guard fraction != outlet.fraction else { return [] }
-            outlet.fraction = fraction
-            return outlet.progressListeners
-        }
-        for listener in listeners ?? [] {
-            // One removed (or added again) by an earlier one's call is told nothing more here.
-            guard isListening(listener, to: node) else { continue }
-            listener.tell(fraction)
-        }
-        _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
     }
 
     /// Calls `target` of `node` on the tree's timer after `delay` seconds, then every `interval`
@@ -191,11 +153,6 @@ final class OutputDelivery {
             now: now
         )
         arm(scheduler, now: now)
-    }
-
-    /// Whether anything alive listens to the fraction of `node`.
-    func hasProgressListeners(_ node: IndicatorTree.NodeID) -> Bool {
-        outlet(node)?.progressListeners.contains(where: \.isLive) ?? false
     }
 
     /// The manager of `node` is gone: its timers stop, outputs that showed the indicator hear
@@ -376,10 +333,6 @@ final class OutputDelivery {
     /// Whether `target`'s attachment holds: not removed, nor replaced by a new one (told itself).
     private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
-    }
-
-    private func isListening(_ listener: ProgressListener, to node: IndicatorTree.NodeID) -> Bool {
-        outlet(node)?.progressListeners.contains { $0.serial == listener.serial } ?? false
     }
 
     /// Lets go of the deallocated outputs of `node`, telling the tree how many wanted counts or tasks.

@@ -176,24 +176,9 @@ struct OutputSchedule {
         then event: (inout VisibilityPolicy) -> VisibilityPolicy.TimerAction? = { _ in nil }
     ) -> Reconciliation {
         var reconciliation = Reconciliation()
-        apply(
-            policy.activityChanged(
-                isActive: activity.count > 0,
-                now: now,
-                startDelay: settings.startDelay,
-                completionDelay: settings.completionDelay,
-                minimumVisibleDuration: settings.minimumVisibleDuration
-            ),
-            to: &reconciliation
-        )
+        apply(policy.activityChanged(isActive: activity.count > 0, now: now, settings: settings), to: &reconciliation)
         apply(policy.enabledChanged(settings.isEnabled, now: now), to: &reconciliation)
-        let restart = policy.restartDelay(
-            now: now,
-            startDelay: settings.startDelay,
-            completionDelay: settings.completionDelay,
-            minimumVisibleDuration: settings.minimumVisibleDuration
-        )
-        apply(restart, to: &reconciliation)
+        apply(policy.restartDelay(now: now, settings: settings), to: &reconciliation)
         apply(event(&policy), to: &reconciliation)
         if needsSweep(activity) {
             if sweepInterval != settings.completionCheckInterval {

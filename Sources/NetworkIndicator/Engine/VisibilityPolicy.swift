@@ -55,26 +55,21 @@ struct VisibilityPolicy: Equatable, Sendable {
 
     static let tolerance: TimeInterval = 1e-6  // a firing this close to its deadline is on time
 
-    /// Activity became `isActive` at `now`; repeating the current value does nothing, so sweeps never
-    /// restart a pending delay. Going idle while visible hides at the later of now + `completionDelay`
-    /// and ``shownAt`` + `minimumVisibleDuration`.
-    mutating func activityChanged(
-        isActive: Bool,
-        now: TimeInterval,
-        startDelay: TimeInterval,
-        completionDelay: TimeInterval,
-        minimumVisibleDuration: TimeInterval = 0
-    ) -> TimerAction? {
+    /// Activity became `isActive` at `now`, under `settings`' delays; repeating the current value
+    /// does nothing, so sweeps never restart a pending delay. Going idle while visible hides at the
+    /// later of now + `completionDelay` and ``shownAt`` + `minimumVisibleDuration`.
+    mutating func activityChanged(isActive: Bool, now: TimeInterval, settings: NetworkIndicatorSettings) -> TimerAction?
+    {
         guard isActive != self.isActive else { return nil }
         self.isActive = isActive
         guard isEnabled else { return nil }
 
         switch (phase, isActive) {
         case (.hidden, true):
-            if startDelay > 0 {
+            if settings.startDelay > 0 {
                 phase = .delayingStart
-                (since, delay, delaysChanged) = (now, startDelay, false)
-                return .start(after: startDelay)
+                (since, delay, delaysChanged) = (now, settings.startDelay, false)
+                return .start(after: settings.startDelay)
             }
             phase = .visible
             shownAt = now
@@ -87,11 +82,11 @@ struct VisibilityPolicy: Equatable, Sendable {
             // late (a sweep's end, in the firing the delay is due in): a new wait from now, with
             // the values in force now.
             let timer: TimerAction? = phase == .delayingHide ? .cancel : nil
-            let hold = shownAt + minimumVisibleDuration
-            let wait = max(completionDelay, hold - now)
+            let hold = shownAt + settings.minimumVisibleDuration
+            let wait = max(settings.completionDelay, hold - now)
             if wait > Self.tolerance {
                 phase = .delayingHide
-                (since, delay, holdUntil, delaysChanged) = (now, completionDelay, hold, false)
+                (since, delay, holdUntil, delaysChanged) = (now, settings.completionDelay, hold, false)
                 return .start(after: wait)
             }
             phase = .hidden
@@ -107,7 +102,7 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// An activity edge at `now`, on the caller's thread. While a delay runs, its timer will look at
     /// the activity anyway: the edge is recorded and needs no hop (`true`), unless a delay setting
     /// changed since the delay began: then it is recorded and asks for the hop (`false`) whose
-    /// reconcile runs the delay with the new values (``restartDelay(now:startDelay:completionDelay:minimumVisibleDuration:)``).
+    /// reconcile runs the delay with the new values (``restartDelay(now:settings:)``).
     /// Outside a delay (or disabled), `false`, nothing changes, and the caller brings the edge to
     /// ``activityChanged``. Reads `now` only if needed.
     mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
@@ -131,17 +126,12 @@ struct VisibilityPolicy: Equatable, Sendable {
     /// After edges recorded while a delay setting had changed (``absorbEdge(isActive:now:)``):
     /// the running delay measures from its last edge with the values in force now, as a delay
     /// begun there would. Its timer's change (`.cancel` once the delay is over).
-    mutating func restartDelay(
-        now: TimeInterval,
-        startDelay: TimeInterval,
-        completionDelay: TimeInterval,
-        minimumVisibleDuration: TimeInterval
-    ) -> TimerAction? {
+    mutating func restartDelay(now: TimeInterval, settings: NetworkIndicatorSettings) -> TimerAction? {
         guard restartsDelay else { return nil }
         (restartsDelay, delaysChanged) = (false, false)
         switch phase {
-        case .delayingStart: delay = startDelay
-        case .delayingHide: (delay, holdUntil) = (completionDelay, shownAt + minimumVisibleDuration)
+        case .delayingStart: delay = settings.startDelay
+        case .delayingHide: (delay, holdUntil) = (settings.completionDelay, shownAt + settings.minimumVisibleDuration)
         case .hidden, .visible: return nil
         }
         return timerFired(now: now) ?? .cancel

@@ -3,7 +3,7 @@ import Foundation
 /// One manager's determinate progress: the batch of the tasks begun with a `Progress` in the
 /// manager or any of its descendants (``Batch``, kept in the manager's node of the tree), read
 /// and folded when asked (``snapshot()``), and the listeners polled while such tasks exist
-/// (`ProgressRollUp+Polling.swift`).
+/// (below, "Polling").
 ///
 /// It holds no state and no lock of its own: the parts sit in the tree, under the tree's lock,
 /// beside the tasks they measure. The engine never calls it, so a task without progress pays
@@ -134,5 +134,182 @@ final class ProgressRollUp: Sendable {
         }
         loaded = []
         return result
+    }
+}
+
+// MARK: - Polling
+
+/// Telling listeners: a repeating deadline on the tree's one timer (``OutputDelivery``) runs only
+/// while the roll-up has both listeners and tasks with progress. Each tick reads the batch and tells each listener
+/// the fraction only when it changed. While a batch runs, the timer ticks every
+/// ``pollInterval`` (at most ten updates a second, whatever the tasks report). While only tasks
+/// of unknown size are listed, no timer runs if each of them tells when its total becomes known
+/// (a ``NetworkActivityProgress``: the openapi middleware's requests, tracked sequences; see
+/// ``sizeBecameKnown()``); a part that cannot tell (a `Progress` of Foundation's, which cannot be
+/// observed on Linux, or a tracked `URLSessionTask` awaiting its response) is read every
+/// ``unknownSizePollInterval`` instead, to see its total become known. The tick that finds the
+/// batch over tells `nil` and, with nothing left listed, stops the timer: no timer runs for
+/// work without progress, and no listener keeps a stale fraction.
+extension ProgressRollUp {
+    /// Seconds between two readings while a batch runs: 10 Hz, smooth for a bar, cheap for the
+    /// main thread.
+    static let pollInterval: TimeInterval = 0.1
+    /// Seconds between two readings while only tasks of unknown size are listed.
+    static let unknownSizePollInterval: TimeInterval = 1
+
+    /// Starts, changes or stops the poll to fit the listeners and the listed parts now. The
+    /// tree's delivery is told on the main actor, at once if called there, else in a hop; it
+    /// reads the interval wanted when it runs, so a later change is never undone by an earlier.
+    func pollIfWanted() {
+        let node = driver.node
+        guard driver.withTree({ $0.progressPollingChanged(of: node) }) else { return }
+        if MainQueue.isCurrent {
+            MainActor.assumeIsolated { applyPollInterval() }
+        } else {
+            driver.scheduler.enqueue { [weak self] in self?.applyPollInterval() }
+        }
+    }
+
+    /// Gives the tree's delivery the interval wanted now (`nil`: no poll).
+    @MainActor
+    private func applyPollInterval() {
+        let node = driver.node
+        let interval = driver.read { $0.progress.pollInterval } ?? nil
+        driver.delivery.call(self, after: interval, repeating: interval, for: node)
+    }
+
+    /// One reading: tells the listeners if the fraction changed, then fits the poll to the
+    /// listeners now and to what is left to watch. Also run when the listeners change.
+    @MainActor
+    func tick() {
+        let node = driver.node
+        driver.delivery.deliverProgress(readAndFold(settling: false).summary.fraction, to: node)
+        let hasListeners = driver.delivery.hasProgressListeners(node)
+        guard driver.withTree({ $0.progressPollingChanged(of: node, hasListeners: hasListeners) }) else { return }
+        applyPollInterval()
+    }
+
+    /// A listed part's total became known (``SizeSignal``), from any thread: while listeners
+    /// wait and no batch runs, one tick on the main queue reads it and starts the batch's timer.
+    /// Without listeners nothing is asked for: a reader reads the part when it reads.
+    func sizeBecameKnown() {
+        // Listeners, and no batch running: a total that became known starts one.
+        guard driver.read({ $0.progress.hasListeners && $0.progress.batch.startedAt == nil }) == true else { return }
+        driver.scheduler.enqueue { [weak self] in self?.tick() }
+    }
+}
+
+extension ProgressRollUp: DeadlineTarget {
+    /// The poll's deadline: one reading.
+    @MainActor
+    func deadlineFired(generation: UInt64) {
+        tick()
+    }
+}
+
+// MARK: - Listeners
+
+/// An owner-bound closure of ``NetworkIndicatorManager/observeProgress(owner:_:)``.
+@MainActor
+final class ProgressObserver {
+    /// Calls the body with its owner, `false` once the owner is gone; `nil` once the owner is
+    /// gone or the observation cancelled, so that the body (and what it captured) is freed.
+    private var body: (@MainActor (Double?) -> Bool)?
+    /// The owner, to let the body go at the next reading once the owner is gone, whether or not
+    /// the fraction changed.
+    private weak var owner: AnyObject?
+
+    init<Owner: AnyObject>(owner: Owner, body: @escaping @MainActor (Owner, Double?) -> Void) {
+        self.owner = owner
+        self.body = { [weak owner] fraction in
+            guard let owner else { return false }
+            body(owner, fraction)
+            return true
+        }
+    }
+
+    var isFinished: Bool { body == nil || owner == nil }
+
+    func tell(_ fraction: Double?) {
+        guard let body else { return }
+        if !body(fraction) { self.body = nil }
+    }
+
+    /// From the observation's `cancel()`: the body is freed at once and never called again.
+    func cancel() {
+        body = nil
+    }
+}
+
+extension OutputDelivery {
+    /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
+    @MainActor
+    struct ProgressListener {
+        weak var output: (any NetworkIndicatorOutput)?
+        let observer: ProgressObserver?
+        /// This registration's number (``OutputDelivery/newAttachment()``): an output removed and
+        /// added again is a new listener.
+        let serial: UInt64
+
+        /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
+        var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
+
+        func tell(_ fraction: Double?) {
+            observer?.tell(fraction)
+            output?.networkIndicatorFractionCompletedDidChange(fraction)
+        }
+    }
+}
+
+/// Each node's progress listeners, on the main actor: they hear ``ProgressRollUp``'s readings.
+extension OutputDelivery {
+    /// Adds a progress listener to `node` (an output, once, or an observer) and tells it
+    /// `fraction`, after bringing the others up to it.
+    func addProgressListener(
+        output: (any NetworkIndicatorOutput)? = nil,
+        observer: ProgressObserver? = nil,
+        to node: IndicatorTree.NodeID,
+        current fraction: Double?
+    ) {
+        deliverProgress(fraction, to: node)
+        let listener = ProgressListener(output: output, observer: observer, serial: newAttachment())
+        let added = modifyOutlet(node) { outlet -> Bool in
+            guard output.map({ output in !outlet.progressListeners.contains { $0.output === output } }) ?? true else {
+                return false
+            }
+            outlet.progressListeners.append(listener)
+            return true
+        }
+        if added == true { listener.tell(fraction) }
+    }
+
+    /// Stops telling `output` the fraction of `node`.
+    func removeProgressListener(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) {
+        _ = modifyOutlet(node) { $0.progressListeners.removeAll { $0.output === output } }
+    }
+
+    /// Tells the live progress listeners of `node` `fraction` if it differs from what they were
+    /// last told, then lets go of the others. Listeners may call back into the manager.
+    func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
+        let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
+            guard fraction != outlet.fraction else { return [] }
+            outlet.fraction = fraction
+            return outlet.progressListeners
+        }
+        for listener in listeners ?? [] {
+            // One removed (or added again) by an earlier one's call is told nothing more here.
+            guard isListening(listener, to: node) else { continue }
+            listener.tell(fraction)
+        }
+        _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
+    }
+
+    /// Whether anything alive listens to the fraction of `node`.
+    func hasProgressListeners(_ node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.progressListeners.contains(where: \.isLive) ?? false
+    }
+
+    fileprivate func isListening(_ listener: ProgressListener, to node: IndicatorTree.NodeID) -> Bool {
+        outlet(node)?.progressListeners.contains { $0.serial == listener.serial } ?? false
     }
 }

@@ -103,10 +103,4 @@ extension TaskRegistry {
         var time = EventTime(preread: now)
         finishEntry(at: index, ending: .swept, time: &time)
     }
-
-    /// Ends every task of `key` if its entry still belongs to `object`.
-    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject, time: inout EventTime) {
-        guard let found = table.value(for: key), slots[Int(found)].token.load() === object else { return }
-        finishEntry(at: Int(found), time: &time)
-    }
 }

@@ -123,11 +123,18 @@ struct TaskRegistry {
         return .applied
     }
 
-    /// Ends every task of `key`; returns how many ended.
+    /// Ends every task of `key` (if `owner` is given, only while its entry still belongs to
+    /// `owner`: a sweep's completed token); returns how many ended.
     @discardableResult
-    mutating func finishAll(_ key: ObjectIdentifier, time: inout EventTime) -> Int {
+    mutating func finishAll(
+        _ key: ObjectIdentifier,
+        ifStillOwnedBy owner: AnyObject? = nil,
+        time: inout EventTime
+    ) -> Int {
         guard let position = table.position(of: key) else { return 0 }
-        return finishEntry(at: Int(table.value(at: position)), tablePosition: position, time: &time)
+        let index = Int(table.value(at: position))
+        if let owner, slots[index].token.load() !== owner { return 0 }
+        return finishEntry(at: index, tablePosition: position, time: &time)
     }
 
     /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.
