@@ -20,6 +20,12 @@ extension AsyncSequence {
     /// Each iteration of the sequence is its own task. Elements and errors pass through
     /// unchanged.
     ///
+    /// ``NetworkIndicatorManager/cancelNetworkTasks()`` of `manager` or of an ancestor (a screen
+    /// that goes away) ends the task at once, and the iteration with it: the next call to
+    /// `next()`, or the one waiting for the base sequence once that returns, gives `nil`, so
+    /// the loop ends without the element (the base sequence is not cancelled: only its loop
+    /// stops). A counted iteration's part leaves the progress bar, as a cancelled load's does.
+    ///
     /// - Parameters:
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.
     ///   - label: A name for ``NetworkIndicatorManager/activitySnapshot()`` and diagnostics; by
@@ -94,7 +100,7 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         @usableFromInline let label: String?
         @usableFromInline let site: CallSite
         /// The open task; its release ends the task, so a dropped iterator ends it too.
-        @usableFromInline var activity: NetworkActivityToken?
+        @usableFromInline var activity: TrackedIteration?
         @usableFromInline var isDone = false
         @usableFromInline let expectedElementCount: Int?
         @usableFromInline let weight: Int64?
@@ -127,14 +133,23 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             self.activity = activity
             let progress = self.progress
             do {
+                guard !activity.isCancelled else {
+                    finish()
+                    return nil
+                }
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
                     // Cancelled first: its part leaves the batch rather than count as done.
                     progress?.cancel()
-                    activity.stopTracking()
+                    activity.end()
                 }
-                if element == nil { finish() } else { progress?.completedUnitCount += 1 }
+                // The manager's cancel came while the base sequence was read: the loop stops.
+                guard element != nil, !activity.isCancelled else {
+                    finish()
+                    return nil
+                }
+                progress?.completedUnitCount += 1
                 return element
             } catch {
                 progress?.cancel()
@@ -145,20 +160,20 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
 
         /// Begins the iteration's task, with its progress if a count is expected.
         @usableFromInline
-        mutating func begin() -> NetworkActivityToken {
+        mutating func begin() -> TrackedIteration {
             guard let expectedElementCount, expectedElementCount > 0 else {
-                return manager.beginTask(label: label, site: site)
+                return TrackedIteration(in: manager, label: label, site: site, progress: nil, weight: nil)
             }
             // Counted under a lock: the iterating task updates it while the main queue reads it.
             let progress = NetworkActivityProgress(totalUnitCount: Int64(expectedElementCount))
             self.progress = progress
-            return manager.beginTask(label: label, progress: progress, weight: weight, site: site)
+            return TrackedIteration(in: manager, label: label, site: site, progress: progress, weight: weight)
         }
 
         @usableFromInline
         mutating func finish() {
             isDone = true
-            activity?.stopTracking()
+            activity?.end()
             activity = nil
         }
     }
@@ -168,3 +183,48 @@ extension NetworkActivityTrackingSequence: Sendable where Base: Sendable {}
 
 @available(*, unavailable)
 extension NetworkActivityTrackingSequence.Iterator: Sendable {}
+
+/// One iteration of a tracked sequence, counted in its manager as a task that
+/// ``NetworkIndicatorManager/cancelNetworkTasks()`` can cancel: the cancel ends the task and
+/// marks the iteration, whose next `next()` ends the loop. Its end, or its release (a dropped
+/// iterator), ends the task; a second end finds none.
+@usableFromInline
+final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
+    private let manager: NetworkIndicatorManager
+    private let cancelled = LockedState(false)
+    /// Recorded when the manager cancels the iteration, before its task ends.
+    let failure = FailureRecord()
+
+    init(in manager: NetworkIndicatorManager, label: String?, site: CallSite, progress: Progress?, weight: Int64?) {
+        self.manager = manager
+        if progress != nil { manager.settleProgress() }
+        manager.driver.apply(
+            .begin(.keyed(ObjectIdentifier(self), object: self, kind: .load), label: label, site: site)
+        )
+        if let progress { manager.trackProgress(progress, weight: weight, token: self, failure: failure) }
+    }
+
+    /// Whether the manager cancelled the iteration. Safe from any thread.
+    @usableFromInline
+    var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    func recordCancellation() {
+        failure.recordFailure()
+    }
+
+    /// The manager's cancel, after its task ended: the loop stops at its next `next()`.
+    @usableFromInline
+    func cancel() {
+        cancelled.withLock { $0 = true }
+    }
+
+    /// Ends the iteration's task, if it is still open. Safe from any thread.
+    @usableFromInline
+    func end() {
+        manager.driver.apply(.finishAll(ObjectIdentifier(self)))
+    }
+
+    deinit {
+        end()
+    }
+}

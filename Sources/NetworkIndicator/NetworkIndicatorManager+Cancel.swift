@@ -17,6 +17,9 @@ extension NetworkIndicatorManager {
     /// - the loads of the package's async `URLSession` helpers (`data(for:tracking:)` and the
     ///   others): they end, and the call throws `URLError(.cancelled)` at once, as a cancelled
     ///   load does;
+    /// - each iteration of a tracked async sequence
+    ///   (``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:file:line:)``, a live
+    ///   feed): it ends, and its loop stops at its next element (the element is not handed out);
     /// - each ``NetworkActivityGroup`` with open operations: they end, and the group's
     ///   ``NetworkActivityGroup/cancellationHandler`` is called, so that the client stops its
     ///   own work.

@@ -1,3 +1,4 @@
+import NetworkIndicatorTesting
 import Testing
 
 @testable import NetworkIndicator
@@ -137,6 +138,49 @@ struct AsyncSequenceTrackingTests {
         await eventually { manager.activeTaskCount == 0 }
         continuation.finish()
         await consumer.value
+    }
+}
+
+/// A screen that goes away cancels its own work: a feed it tracks is part of that work.
+@MainActor
+@Suite("AsyncSequence tracking: a screen's cancel")
+struct AsyncSequenceCancelTests {
+    @Test func aScreensCancelEndsItsTrackedStreamAndItsLoop() async {
+        let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let feedActivity = NetworkIndicatorManager(parent: root, label: "Feed")
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task { @MainActor in
+            var handled: [Int] = []
+            for await event in stream.trackingNetworkActivity(in: feedActivity) { handled.append(event) }
+            return handled
+        }
+        continuation.yield(1)
+        await eventually { feedActivity.activeTaskCount == 1 }
+        feedActivity.cancelNetworkTasks()
+        #expect(feedActivity.activeTaskCount == 0, "the feed's task ends with the cancel")
+        #expect(root.activeTaskCount == 0)
+        continuation.yield(2)  // the loop was told to stop: this event is not handled
+        continuation.finish()
+        #expect(await consumer.value == [1])
+        #expect(feedActivity.activeTaskCount == 0)
+    }
+
+    /// A counted feed cancelled by its screen leaves the bar rather than count as done.
+    @Test func aCancelledCountedStreamLeavesTheBar() async {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let other = manager.beganNetworkTask(label: "download", progress: NetworkActivityProgress(totalUnitCount: 10))
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let consumer = Task { @MainActor in
+            for await _ in stream.trackingNetworkActivity(in: manager, expectedElementCount: 10) {}
+        }
+        continuation.yield(1)
+        await eventually { manager.activeTaskCount == 2 }
+        manager.cancelNetworkTasks()
+        #expect(manager.activeTaskCount == 1, "the download, an opaque token, stays counted")
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "the feed's part left; the download is at 0")
+        continuation.finish()
+        await consumer.value
+        withExtendedLifetime(other) {}
     }
 }
 
