@@ -1,6 +1,13 @@
 import NetworkIndicator
 import OpenAPIRuntime
 
+// Unsafe code in this file: `LiveFeedBody.Reader` is `@unchecked Sendable`. Why it is correct:
+// it carries the feed's iterator into the child task that reads one chunk while the iterating
+// task waits for that read (``RequestCancellation/race(_:)`` returns only once its child has),
+// so one task at a time touches it, as an iterator's contract asks. Not a speed trick: a
+// waiting read cannot hear the manager's cancel any other way (the caller's task is not ours
+// to cancel).
+
 /// What keeps a live feed its screen's work: the request's group, which stopped counting at the
 /// headers but which the manager's cancel still reaches (it holds the group weakly), and the
 /// request's cancellation, which that cancel sets.
@@ -21,6 +28,11 @@ final class LiveFeedHold: Sendable {
         cancellation.isCancelled
     }
 
+    /// Runs one read until it returns, or until the manager's cancel (then `CancellationError`).
+    func race<Success: Sendable>(_ read: @Sendable () async throws -> Success) async throws -> Success {
+        try await cancellation.race(read)
+    }
+
     /// The feed ended: it is no longer its screen's work. A second call does nothing.
     func feedEnded() {
         // Taken out under the lock, released after it, at the end of this statement.
@@ -33,9 +45,10 @@ final class LiveFeedHold: Sendable {
     }
 }
 
-/// A live feed's body, handed on with the same bytes, length and iteration behaviour: each read
-/// that starts after the manager's cancel throws `CancellationError` (a read already waiting
-/// returns its bytes first), and the feed's end, or an error, lets go of its screen.
+/// A live feed's body, handed on with the same bytes, length and iteration behaviour: a read
+/// throws `CancellationError` at the manager's cancel, at once even while it waits for the next
+/// event (the read of the upstream body is cancelled, and bytes that come after the cancel are
+/// not handed out), and the feed's end, or an error, lets go of its screen.
 struct LiveFeedBody: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
 
@@ -43,21 +56,37 @@ struct LiveFeedBody: AsyncSequence, Sendable {
     let hold: LiveFeedHold
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(upstream: upstream.makeAsyncIterator(), hold: hold)
+        Iterator(reader: Reader(upstream.makeAsyncIterator()), hold: hold)
+    }
+
+    /// The upstream iterator, read by one task at a time (see the note at the top of the file).
+    final class Reader: @unchecked Sendable {
+        private var upstream: HTTPBody.Iterator
+
+        init(_ upstream: HTTPBody.Iterator) {
+            self.upstream = upstream
+        }
+
+        func next() async throws -> Element? {
+            try await upstream.next()
+        }
     }
 
     struct Iterator: AsyncIteratorProtocol {
-        var upstream: HTTPBody.Iterator
+        let reader: Reader
         let hold: LiveFeedHold
 
         mutating func next() async throws -> Element? {
             // The cancel already took the group out of the manager's reach.
             guard !hold.isCancelled else { throw CancellationError() }
             do {
-                guard let chunk = try await upstream.next() else {
+                // Raced with the manager's cancel: a read waiting for the server ends with it.
+                let reader = reader
+                guard let chunk = try await hold.race({ try await reader.next() }) else {
                     hold.feedEnded()
                     return nil
                 }
+                guard !hold.isCancelled else { throw CancellationError() }
                 return chunk
             } catch {
                 hold.feedEnded()

@@ -40,9 +40,10 @@ public import OpenAPIRuntime
 ///   three as async sequences). Such a feed may stay open for the life of a screen, so it counts
 ///   only until its headers arrive, and no timer cuts it. It is still the screen's work: until
 ///   its body ends, fails or is released, ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()``
-///   of its manager (or of an ancestor) cancels it, and each read that starts after that cancel
-///   throws `CancellationError` (a read already waiting returns its bytes first). Its body is
-///   handed on with the same bytes, length and iteration behaviour. Pass a `countsOperation`
+///   of its manager (or of an ancestor) cancels it: a read waiting for the next event throws
+///   `CancellationError` at once (its read of the transport's body is cancelled), and so does
+///   each read that starts after the cancel. Its body is handed on with the same bytes, length
+///   and iteration behaviour. Pass a `countsOperation`
 ///   that returns `false` for it to count nothing at all;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
@@ -265,6 +266,8 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
         // A live feed may stay open for the life of a screen: it counts until its headers, and
         // stays its screen's work, which a cancel stops, until its body ends or is released.
         if Self.isLiveFeed(response) {
+            // Its upload was the request's work: it weighs its own bytes, as without a body.
+            progress.responseArrived(expectedLength: 0)
             progress.end(reachedEnd: true)
             task.operationStoppedCounting()
             let feed = LiveFeedBody(upstream: responseBody, hold: LiveFeedHold(task: task, cancellation: cancellation))

@@ -9,7 +9,8 @@
 ///   concurrency waits for it, so a transport that ignores cancellation delays the throw.
 /// - Once the response is back, the body's reads ask ``isCancelled``: each read that starts after
 ///   the cancel throws `CancellationError`. A read already waiting for the server returns its
-///   bytes first.
+///   bytes first, except a live feed's, which runs in ``race(_:)`` (``LiveFeedBody``): an idle
+///   feed may wait for its next event for as long as the screen lives.
 ///
 /// The request's group holds it (through its handler), and so does the response body's
 /// activity. Safe from any thread; the lock guards only the cancel's state and is never held

@@ -40,6 +40,7 @@ final class RequestProgress: Sendable {
     /// has its progress cancelled, so that it leaves the manager's batch. Call it before the
     /// request's task ends; later calls do nothing.
     func end(reachedEnd: Bool) {
+        if reachedEnd { update { $0.readToTheEnd() } }
         state.withLock { state in
             if state.end(reachedEnd: reachedEnd) == true { progress.cancel() }
         }

@@ -16,8 +16,10 @@
 ///   has no body is a known length of 0: the request weighs `U`): it starts from
 ///   the larger of what the upload showed and `U ÷ (U + L)`, and the response's bytes fill the
 ///   rest, linearly.
-/// - A response of unknown length after an upload holds what the upload showed until the end; with
-///   no upload of known length the request stays indeterminate.
+/// - A response of unknown length after an upload holds what the upload showed until the end; read
+///   to its end, the request then weighs its upload and the bytes read (the reserve goes: it
+///   stood for bytes nobody counted). With no upload of known length the request stays
+///   indeterminate.
 struct RequestProgressState: Sendable {
     /// The smallest reserve for the response: a small request body (a JSON query) then shows
     /// next to nothing before the response, which is most of the work, while a large one (64 KiB
@@ -43,8 +45,9 @@ struct RequestProgressState: Sendable {
         /// The response's body, of `expected` bytes, is read; the response's bytes fill the
         /// units from `base` to the total.
         case receiving(expected: Int64, base: Int64)
-        /// A response of unknown length: the units stay as they are until the end.
-        case holding
+        /// A response of unknown length (or none) after an upload of `upload` bytes (0: none): the
+        /// units stay as they are until the end.
+        case holding(upload: Int64)
         /// The request ended, failed or was cancelled.
         case over
     }
@@ -95,12 +98,12 @@ struct RequestProgressState: Sendable {
         case .receiving, .holding, .over: return nil
         }
         guard let length = expectedLength, length >= 0 else {
-            phase = .holding
+            phase = .holding(upload: upload)
             return upload > 0 ? publish(completed: upload) : nil
         }
         guard length > 0 else {
             // No body: the request weighs its upload alone, all sent.
-            phase = .holding
+            phase = .holding(upload: 0)
             return upload > 0 ? publish(total: upload, completed: upload) : nil
         }
         let expectedLength = min(length, Self.maximumLength)
@@ -118,7 +121,9 @@ struct RequestProgressState: Sendable {
     /// publish, or `nil` when nothing changes (the length is unknown, the request ended, or
     /// another reader of a body that can be read many times is further along).
     mutating func received(upTo count: Int64) -> Units? {
-        guard case .receiving(let expected, let base) = phase, count > received else { return nil }
+        guard count > received else { return nil }
+        if case .holding = phase { received = count }
+        guard case .receiving(let expected, let base) = phase else { return nil }
         received = count
         let read = min(count, expected)
         return publish(completed: base + Self.scaled(units.total - base, by: read, over: expected, roundingUp: false))
@@ -132,6 +137,15 @@ struct RequestProgressState: Sendable {
         defer { phase = .over }
         if case .receiving(let expected, _) = phase { return !reachedEnd || received < expected }
         return !reachedEnd
+    }
+
+    /// A reader reached the end of a response of unknown length: the request weighs its upload
+    /// and the bytes read, all but the end (its task's end counts it done). Returns the units to
+    /// publish, or `nil` when nothing changes (no upload to weigh, or the length was known).
+    mutating func readToTheEnd() -> Units? {
+        guard case .holding(let upload) = phase, upload > 0 else { return nil }
+        let total = Self.saturatingSum(upload, min(received, Self.maximumLength))
+        return publish(total: total, completed: total)
     }
 
     /// Sets the units, keeping the fraction below 1 and never letting it fall; `nil` if nothing

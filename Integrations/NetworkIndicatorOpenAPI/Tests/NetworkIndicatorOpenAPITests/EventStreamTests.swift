@@ -56,4 +56,39 @@ import Testing
         #expect(countOnceTheHeadersArrived == 1)
         #expect(harness.count == 0)
     }
+
+    /// A screen's loop waits for the next event when the screen goes away: its cancel makes the
+    /// waiting read throw `CancellationError` at once, without waiting for the server.
+    @Test(.timeLimit(.minutes(1)))
+    func aScreensCancelEndsAReadWaitingOnItsFeed() async throws {
+        let harness = MiddlewareHarness()
+        let manual = ManualBody()
+        let body = try #require(
+            try await harness.respond(with: manual.body, headerFields: [.contentType: "text/event-stream"])
+        )
+        let reader = Task { () -> [String] in
+            var events: [String] = []
+            do {
+                for try await chunk in body { events.append(String(decoding: chunk, as: UTF8.self)) }
+                events.append("ended")
+            } catch is CancellationError {
+                events.append("cancelled")
+            } catch {
+                events.append("\(error)")
+            }
+            return events
+        }
+        manual.send("data: one\n\n")
+        await manual.readRequested()
+        await manual.readRequested()  // the loop waits for the second event
+        harness.manager.cancelNetworkTasks()
+        // Should the read wait on, the time limit's cancel ends the feed, and the test fails.
+        let events = await withTaskCancellationHandler {
+            await reader.value
+        } onCancel: {
+            manual.continuation.finish()
+        }
+        #expect(events == ["data: one\n\n", "cancelled"])
+        manual.continuation.finish()
+    }
 }

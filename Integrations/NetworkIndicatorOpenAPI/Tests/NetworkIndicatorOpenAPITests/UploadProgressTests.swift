@@ -188,6 +188,42 @@ import Testing
         withExtendedLifetime(other) {}
     }
 
+    /// A chat-style upload answered with a live feed counts until its headers: it weighs its
+    /// upload, all done, as an upload answered without a body does (not the response's reserve).
+    @Test func uploadAnsweredWithALiveFeedWeighsItsOwnBytes() async throws {
+        let harness = MiddlewareHarness()
+        let download = NetworkActivityProgress(totalUnitCount: 20)
+        download.completedUnitCount = 5
+        let other = harness.manager.beganNetworkTask(label: "download", progress: download)
+        let feed = ManualBody()
+        let (_, _, response) = try await send(
+            requestBody(),
+            in: harness,
+            answering: feed.body,
+            headerFields: [.contentType: "text/event-stream"]
+        )
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 15.0 / 30, "10 of 10 beside 5 of 20")
+        feed.continuation.finish()
+        withExtendedLifetime((other, response)) {}
+    }
+
+    /// A response of unknown length read to its end: the request weighs its upload and the
+    /// bytes read, all done, not the reserve that stood for the response while it ran.
+    @Test func responseOfUnknownLengthReadToItsEndWeighsTheBytesRead() async throws {
+        let harness = MiddlewareHarness()
+        let download = NetworkActivityProgress(totalUnitCount: 20)
+        download.completedUnitCount = 5
+        let other = harness.manager.beganNetworkTask(label: "download", progress: download)
+        let manual = ManualBody(length: .unknown)
+        let (_, _, response) = try await send(requestBody(), in: harness, answering: manual.body)
+        manual.send("{}")
+        manual.continuation.finish()
+        _ = try await String(collecting: try #require(response), upTo: 100)
+        #expect(harness.count == 1, "only the download")
+        #expect(harness.manager.progressSnapshot().fractionCompleted == 17.0 / 32, "10 + 2 of 12 beside 5 of 20")
+        withExtendedLifetime(other) {}
+    }
+
     /// A response of unknown length that nobody reads ends at the unread-body timeout short of
     /// its end: the request leaves its batch instead of counting as done.
     @Test func unreadResponseOfUnknownLengthAfterAnUploadLeavesTheBatchAtTheTimeout() async throws {
