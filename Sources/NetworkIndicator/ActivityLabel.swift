@@ -24,7 +24,7 @@ enum ActivityLabel {
         switch entry.kind {
         case .token, .completionReportingToken:
             return object.map(typeName(of:)) ?? "deallocated token"
-        case .opaqueToken, .load:
+        case .opaqueToken, .load, .iteration:
             return entry.site.name ?? "NetworkActivityToken"
         case .group:
             return "NetworkActivityGroup"
@@ -50,6 +50,9 @@ enum ActivityLabel {
         case .load:
             return
                 "a URLSession load still waiting for its answer keeps it open; it ends when the call returns or throws (cancel its Task to give up)"
+        case .iteration:
+            return
+                "a tracked async sequence still being iterated keeps it open; it ends when its loop ends or its iterator is released (cancel its Task, or its manager's cancelNetworkTasks())"
         case .group:
             return "a group operation not finished keeps it open; call operationFinished() or release the group"
         }

@@ -199,7 +199,7 @@ final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
         self.manager = manager
         if progress != nil { manager.settleProgress() }
         manager.driver.apply(
-            .begin(.keyed(ObjectIdentifier(self), object: self, kind: .load), label: label, site: site)
+            .begin(.keyed(ObjectIdentifier(self), object: self, kind: .iteration), label: label, site: site)
         )
         if let progress { manager.trackProgress(progress, weight: weight, token: self, failure: failure) }
     }

@@ -99,6 +99,21 @@ struct StuckTaskTests {
         withExtendedLifetime((loader, token, group)) {}
     }
 
+    /// A feed's loop that never ends is named as what it is, not as a URLSession load.
+    @Test func aStuckTrackedSequenceIsNamedAsOne() async {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 10
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        var iterator = stream.trackingNetworkActivity(in: harness.manager, label: "events").makeAsyncIterator()
+        continuation.yield(1)
+        _ = await iterator.next()
+        harness.advance(by: 10)
+        let report = harness.diagnostics.all.first { $0.label == "events" }?.description ?? ""
+        #expect(report.contains("a tracked async sequence still being iterated keeps it open"), "\(report)")
+        continuation.finish()
+        _ = await iterator.next()
+    }
+
     /// In a debug build an app's managers (on the main queue) report a task stuck for 60 s
     /// without a word from the app; a manager on an injected scheduler (a test's) does not, so
     /// that no timer appears in a test that did not ask for one.

@@ -356,12 +356,15 @@ enum TaskKind: UInt8, Sendable {
     /// A load of the package's async `URLSession` helpers, ended when the call returns or throws;
     /// held weakly so that a cancel reaches it.
     case load
+    /// An iteration of a tracked async sequence, ended when its loop ends or its iterator goes;
+    /// held weakly so that a cancel reaches it.
+    case iteration
 
     /// Whether the entry holds a weak reference that the sweep must check (a `switch`: it inlines).
     var isSwept: Bool {
         switch self {
         case .token, .completionReportingToken: true
-        case .opaqueToken, .group, .load: false
+        case .opaqueToken, .group, .load, .iteration: false
         }
     }
 
