@@ -62,30 +62,3 @@ enum ActivityLabel {
     static let pushKeptOpen =
         "a push without its pop keeps it open; call popNetworkActivity(), or resetNetworkActivity() to end every push"
 }
-
-/// Where a task began in the caller's code: the `#fileID` and `#line` of the public call that
-/// began it, kept without allocating (a `StaticString` is a pointer to the binary's text).
-@usableFromInline
-struct CallSite: Sendable {
-    let fileID: StaticString
-    let line: UInt32
-
-    /// The site of a call with `fileID` and `line` (`#fileID` and `#line` where the caller wrote
-    /// nothing); a line past `UInt32.max` is cut to it.
-    @usableFromInline
-    init(fileID: StaticString, line: UInt) {
-        self.fileID = fileID
-        self.line = UInt32(clamping: line)
-    }
-
-    /// No site: a slot that never held a task.
-    static let none = CallSite(fileID: "", line: 0)
-
-    /// `File.swift:42`: the file's name without its module, and the line; `nil` for ``none``.
-    var name: String? {
-        guard line > 0 else { return nil }
-        let fileID = fileID.description
-        let file = fileID.lastIndex(of: "/").map { fileID[fileID.index(after: $0)...] } ?? Substring(fileID)
-        return "\(file):\(line)"
-    }
-}

@@ -193,12 +193,6 @@ struct IndicatorTree {
         return index <= scopes.count && scopes[index - 1].generation == id.generation
     }
 
-    /// The node `id` names; it must be in the tree.
-    subscript(id: NodeID) -> Node {
-        precondition(contains(id))
-        return node(at: Int(id.index))
-    }
-
     // MARK: - Count changes
 
     /// Runs `change` on the node `id` (nothing if `id` is stale), then carries the count's move up

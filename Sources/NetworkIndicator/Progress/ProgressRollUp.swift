@@ -20,10 +20,6 @@ final class ProgressRollUp: Sendable {
         self.driver = driver
     }
 
-    /// How many tasks with progress the batch still lists (running, or ended and not yet
-    /// seen to be).
-    var partCount: Int { driver.withTree { $0.progressParts(of: driver.node).count } }
-
     /// Folds the parts of this manager and of every ancestor that ended before a task with
     /// progress begins, so that whether a batch is over, and whether a token begun again had
     /// ended, never depends on whether anyone read. Cheaper than a reading: only the parts whose

@@ -56,3 +56,17 @@ extension TaskRegistry {
         return finishCancellableTasks(time: &time)
     }
 }
+
+extension IndicatorTree {
+    /// The node `id` names; it must be in the tree.
+    subscript(id: NodeID) -> Node {
+        precondition(contains(id))
+        return node(at: Int(id.index))
+    }
+}
+
+extension ProgressRollUp {
+    /// How many tasks with progress the batch still lists (running, or ended and not yet
+    /// seen to be).
+    var partCount: Int { driver.withTree { $0.progressParts(of: driver.node).count } }
+}
