@@ -24,7 +24,7 @@ enum ActivityLabel {
         switch entry.kind {
         case .token, .completionReportingToken:
             return object.map(typeName(of:)) ?? "deallocated token"
-        case .opaqueToken, .load, .iteration:
+        case .opaqueToken, .load, .iteration, .body:
             return entry.site.name ?? "NetworkActivityToken"
         case .group:
             return "NetworkActivityGroup"
@@ -53,6 +53,9 @@ enum ActivityLabel {
         case .iteration:
             return
                 "a tracked async sequence still being iterated keeps it open; it ends when its loop ends or its iterator is released (cancel its Task, or its manager's cancelNetworkTasks())"
+        case .body:
+            return
+                "a withNetworkActivity body still running keeps it open (a SwiftUI refresh or networkActivityTask is one); it ends when the body returns or throws, or when its Task is cancelled"
         case .group:
             return "a group operation not finished keeps it open; call operationFinished() or release the group"
         }

@@ -197,11 +197,15 @@ final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
 
     init(in manager: NetworkIndicatorManager, label: String?, site: CallSite, progress: Progress?, weight: Int64?) {
         self.manager = manager
-        if progress != nil { manager.settleProgress() }
-        manager.driver.apply(
-            .begin(.keyed(ObjectIdentifier(self), object: self, kind: .iteration), label: label, site: site)
+        manager.beginKeyedTask(
+            of: self,
+            kind: .iteration,
+            label: label,
+            site: site,
+            progress: progress,
+            weight: weight,
+            failure: failure
         )
-        if let progress { manager.trackProgress(progress, weight: weight, token: self, failure: failure) }
     }
 
     /// Whether the manager cancelled the iteration. Safe from any thread.

@@ -199,7 +199,7 @@ extension NetworkActivitySnapshot.Kind {
     init(_ kind: TaskKind) {
         switch kind {
         case .token, .completionReportingToken: self = .weakToken
-        case .opaqueToken, .load, .iteration: self = .opaqueToken
+        case .opaqueToken, .load, .iteration, .body: self = .opaqueToken
         case .group: self = .group
         }
     }

@@ -47,14 +47,14 @@ extension NetworkIndicatorManager {
     ) async rethrows -> Result {
         let failure = progress == nil ? nil : FailureRecord()
         let site = CallSite(fileID: file, line: line)
-        let token = beganNetworkTask(label: label, progress: progress, failure: failure, site: site)
-        defer { token.stopTracking() }
+        let activity = ScopedActivity(in: self, label: label, site: site, progress: progress, failure: failure)
+        defer { activity.end() }
         do {
             return try await withTaskCancellationHandler {
                 try await body()
             } onCancel: {
                 failure?.recordFailure()
-                token.stopTracking()
+                activity.end()
             }
         } catch {
             failure?.recordFailure()
@@ -146,4 +146,55 @@ private final class CountWaiter: Sendable {
     }
 
     func terminate() { state.withLock { $0.isTerminated = true } }
+}
+
+extension NetworkIndicatorManager {
+    /// Opens a task keyed by `object` (held weakly) of `kind`, with `progress` rolled up if given:
+    /// the tasks whose object is the package's own (a scoped body, a sequence's iteration).
+    func beginKeyedTask(
+        of object: AnyObject,
+        kind: TaskKind,
+        label: String?,
+        site: CallSite,
+        progress: Progress?,
+        weight: Int64? = nil,
+        failure: FailureRecord?
+    ) {
+        if progress != nil { settleProgress() }
+        driver.apply(.begin(.keyed(ObjectIdentifier(object), object: object, kind: kind), label: label, site: site))
+        if let progress { trackProgress(progress, weight: weight, token: object, failure: failure) }
+    }
+}
+
+/// The task of a scoped body (``NetworkIndicatorManager/withNetworkActivity(isolation:label:progress:file:line:_:)``,
+/// a SwiftUI refresh or task): open until ``end()`` or its release. Not cancellable: the body is
+/// the caller's code, so a manager's cancel leaves it counted. Its stale report says what it is.
+/// Safe from any thread; a second end finds no task.
+package final class ScopedActivity: Sendable {
+    private let manager: NetworkIndicatorManager
+
+    init(
+        in manager: NetworkIndicatorManager,
+        label: String?,
+        site: CallSite,
+        progress: Progress?,
+        failure: FailureRecord?
+    ) {
+        self.manager = manager
+        manager.beginKeyedTask(of: self, kind: .body, label: label, site: site, progress: progress, failure: failure)
+    }
+
+    /// Begins a task labelled `label` (or named by where `file` and `line` say it began).
+    package convenience init(in manager: NetworkIndicatorManager, label: String?, file: StaticString, line: UInt) {
+        self.init(in: manager, label: label, site: CallSite(fileID: file, line: line), progress: nil, failure: nil)
+    }
+
+    /// Ends the task, if it is still open.
+    package func end() {
+        manager.driver.apply(.finishAll(ObjectIdentifier(self)))
+    }
+
+    deinit {
+        end()
+    }
 }

@@ -114,6 +114,26 @@ struct StuckTaskTests {
         _ = await iterator.next()
     }
 
+    /// A `withNetworkActivity` body that never returns holds no token of the caller's: its
+    /// report says what it is, and that the caller's cancel of its Task ends it.
+    @Test func aStuckScopedBodyIsNamedAsOne() async {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 10
+        let (gate, opener) = AsyncStream.makeStream(of: Void.self)
+        let manager = harness.manager
+        let running = Task { @MainActor in
+            await manager.withNetworkActivity(label: "sync") { for await _ in gate {} }
+        }
+        await eventually { manager.activeTaskCount == 1 }
+        harness.advance(by: 10)
+        let report = harness.diagnostics.all.first { $0.label == "sync" }?.description ?? ""
+        #expect(report.contains("a withNetworkActivity body still running keeps it open"), "\(report)")
+        #expect(!report.contains("NetworkActivityToken"))
+        opener.finish()
+        await running.value
+        #expect(manager.activeTaskCount == 0)
+    }
+
     /// In a debug build an app's managers (on the main queue) report a task stuck for 60 s
     /// without a word from the app; a manager on an injected scheduler (a test's) does not, so
     /// that no timer appears in a test that did not ask for one.

@@ -359,12 +359,15 @@ enum TaskKind: UInt8, Sendable {
     /// An iteration of a tracked async sequence, ended when its loop ends or its iterator goes;
     /// held weakly so that a cancel reaches it.
     case iteration
+    /// A scoped body (`withNetworkActivity`, a SwiftUI refresh or task), ended when it returns;
+    /// held weakly, never cancelled (the body is the caller's code).
+    case body
 
     /// Whether the entry holds a weak reference that the sweep must check (a `switch`: it inlines).
     var isSwept: Bool {
         switch self {
         case .token, .completionReportingToken: true
-        case .opaqueToken, .group, .load, .iteration: false
+        case .opaqueToken, .group, .load, .iteration, .body: false
         }
     }
 

@@ -10,11 +10,11 @@ import NetworkIndicator
 /// Main actor only.
 @MainActor
 final class RefreshActivity {
-    private var token: NetworkActivityToken?
+    private var task: ScopedActivity?
     private let refreshes: ScopeOverlayExclusions?
 
-    private init(token: NetworkActivityToken, refreshes: ScopeOverlayExclusions?) {
-        self.token = token
+    private init(task: ScopedActivity, refreshes: ScopeOverlayExclusions?) {
+        self.task = task
         self.refreshes = refreshes
     }
 
@@ -27,18 +27,19 @@ final class RefreshActivity {
         file: StaticString = #fileID,
         line: UInt = #line
     ) -> RefreshActivity {
-        let token = manager.beganNetworkTask(label: label, file: file, line: line)
-        let activity = RefreshActivity(token: token, refreshes: refreshes)
+        // A scoped body's task: its stale report says it is one, and a cancel leaves it counted.
+        let task = ScopedActivity(in: manager, label: label, file: file, line: line)
+        let activity = RefreshActivity(task: task, refreshes: refreshes)
         refreshes?.begin()
         return activity
     }
 
     /// Ends the task, then uncounts the refresh. Ending again does nothing.
     func end() {
-        guard token != nil else { return }
-        // Releasing the only reference ends the task at once, silently even if a
-        // `resetNetworkActivity()` ended it already.
-        token = nil
+        guard let task else { return }
+        // Silent even if a `resetNetworkActivity()` ended it already.
+        task.end()
+        self.task = nil
         refreshes?.end()
     }
 
