@@ -294,8 +294,9 @@ public final class NetworkIndicatorManager: Sendable {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were
     /// begun with if they ended lately (the last 16 labelled tokens to end are remembered),
-    /// otherwise where an opaque token's last task began, or a token's type name: the count never
-    /// goes negative. If the
+    /// otherwise where an opaque token's last task began (as its own manager remembers it, for a
+    /// token of another manager: a scope's token finished here by mistake), or a token's type
+    /// name: the count never goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
     /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
@@ -309,11 +310,23 @@ public final class NetworkIndicatorManager: Sendable {
         case .applied, .pinned, .outlivedParts:
             break
         case .stale:
-            let label = driver.read { $0.registry.lateFinishLabel(of: reference) } ?? nil
-            driver.report(.unknownFinish, label: label ?? ActivityLabel.typeName(of: token))
+            driver.report(
+                .unknownFinish,
+                label: lateFinishLabel(of: token, reference) ?? ActivityLabel.typeName(of: token)
+            )
         case .tokenDead:
             driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
         }
+    }
+
+    /// What a finish of `token` that matched no task names it by, if more than its type: the label
+    /// or call site its manager remembers, the token's own manager's for an opaque token of
+    /// another manager (a scope's token finished on the app's manager, say).
+    private func lateFinishLabel(of token: AnyObject, _ reference: TaskReference) -> String? {
+        if case .key = reference, let opaque = token as? NetworkActivityToken, opaque.manager !== self {
+            return opaque.manager.driver.read { $0.registry.lateFinishLabel(of: .pinned(opaque.pinned)) } ?? nil
+        }
+        return driver.read { $0.registry.lateFinishLabel(of: reference) } ?? nil
     }
 
     /// ``finishedNetworkTask(forToken:)-(Object)`` for a token the generic form cannot take; see

@@ -36,15 +36,17 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all == [NetworkIndicatorDiagnostic(kind: .unknownFinish, label: "upload")])
     }
 
+    /// Named by what its own manager knows of it (where it began), never by a label of this one.
     @Test func anOpaqueTokenOfAnotherManagerIsNotNamedByALabelOfThisOne() {
         let harness = Harness()
         let other = Harness()
         let upload = harness.manager.beganNetworkTask(label: "upload")
         harness.manager.finishedNetworkTask(forToken: upload)
+        let line = #line + 1
         let stranger = other.manager.beganNetworkTask()
         other.manager.finishedNetworkTask(forToken: stranger)
         harness.manager.finishedNetworkTask(forToken: stranger)  // same slot number, not this manager's
-        #expect(harness.diagnostics.all.map(\.label) == ["NetworkActivityToken"])
+        #expect(harness.diagnostics.all.map(\.label) == ["DiagnosticsReportingTests.swift:\(line)"])
         withExtendedLifetime(upload) {}
     }
 

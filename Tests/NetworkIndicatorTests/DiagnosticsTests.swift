@@ -21,6 +21,20 @@ struct DiagnosticsTests {
         withExtendedLifetime(forgotten) {}
     }
 
+    /// A screen's token finished on the app's manager by mistake: the report names where the
+    /// token's task began, the clue to the mix-up, not just its type.
+    @Test func aFinishOnAnotherManagerNamesWhereTheTokenBegan() {
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let line = #line + 1
+        let token = feed.beganNetworkTask()
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+        #expect(harness.diagnostics.all.map(\.label) == ["DiagnosticsTests.swift:\(line)"])
+        #expect(feed.activeTaskCount == 1, "its own manager still counts it")
+        withExtendedLifetime(token) {}
+    }
+
     @Test func staleAgeIsMeasuredFromTheTasksOwnStart() {
         let harness = Harness()
         harness.manager.settings.staleTaskThreshold = 10
