@@ -19,8 +19,11 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// ``NetworkIndicatorManager/beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)``: held weakly, swept.
         case weakToken
-        /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:file:line:)`` (or scoped activity): ends with
-        /// its ``NetworkActivityToken``.
+        /// ``NetworkIndicatorManager/beganNetworkTask(label:progress:weight:file:line:)``: ends
+        /// with its ``NetworkActivityToken``. Also the tasks the package holds the object of:
+        /// a `withNetworkActivity` body, a load of the async `URLSession` helpers, an iteration
+        /// of a tracked sequence (each ends when its call returns or its loop ends; a stale
+        /// report says which it is).
         case opaqueToken
         /// A ``NetworkActivityGroup``'s operations.
         case group
