@@ -222,10 +222,11 @@ final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
         cancelled.withLock { $0 = true }
     }
 
-    /// Ends the iteration's task, if it is still open. Safe from any thread.
+    /// Ends the iteration's task, if it is still open (task watchers hear `released`, the ending
+    /// of scoped work). Safe from any thread.
     @usableFromInline
     func end() {
-        manager.driver.apply(.finishAll(ObjectIdentifier(self)))
+        manager.driver.apply(.finishAll(ObjectIdentifier(self), ending: .released))
     }
 
     deinit {

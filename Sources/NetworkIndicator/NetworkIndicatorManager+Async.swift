@@ -189,9 +189,9 @@ package final class ScopedActivity: Sendable {
         self.init(in: manager, label: label, site: CallSite(fileID: file, line: line), progress: nil, failure: nil)
     }
 
-    /// Ends the task, if it is still open.
+    /// Ends the task, if it is still open: task watchers hear `released`, the ending of scoped work.
     package func end() {
-        manager.driver.apply(.finishAll(ObjectIdentifier(self)))
+        manager.driver.apply(.finishAll(ObjectIdentifier(self), ending: .released))
     }
 
     deinit {

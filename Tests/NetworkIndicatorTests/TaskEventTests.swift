@@ -30,6 +30,30 @@ struct TaskEventTests {
         }
     }
 
+    /// Scoped work ends as `released`, as its ending's documentation says: a body that returns,
+    /// a tracked sequence's loop that ends or breaks; a manager's cancel of the loop is `cancelled`.
+    @Test func scopedWorkEndsAsReleased() async {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        await harness.manager.withNetworkActivity(label: "sync") {}
+        for await _ in [1, 2].async.trackingNetworkActivity(in: harness.manager, label: "pages") { break }
+        for await _ in [1].async.trackingNetworkActivity(in: harness.manager, label: "feed") {}
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        var iterator = stream.trackingNetworkActivity(in: harness.manager, label: "live").makeAsyncIterator()
+        continuation.yield(1)
+        _ = await iterator.next()
+        harness.manager.cancelNetworkTasks()
+        harness.settle()
+        #expect(
+            summary(watcher.events) == [
+                "began sync", "ended sync released", "began pages", "ended pages released", "began feed",
+                "ended feed released", "began live", "ended live cancelled",
+            ]
+        )
+        continuation.finish()
+    }
+
     @Test func aWatcherHearsEachTaskBeginAndEndWithItsCallSiteAndDuration() throws {
         let harness = Harness()
         let watcher = Watcher()

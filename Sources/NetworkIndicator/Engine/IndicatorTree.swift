@@ -310,9 +310,9 @@ struct IndicatorTree {
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.finishOne(reference, time: &time)
             }
-        case .finishAll(let key):
+        case .finishAll(let key, let ending):
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
-                node.registry.finishAll(key, time: &time)
+                node.registry.finishAll(key, ending: ending, time: &time)
                 return .applied
             }
         case .release(let pinned):
@@ -373,8 +373,9 @@ enum TaskEvent {
     case begin(Subject, label: String?, site: CallSite)
     /// One task of the token the reference names ends.
     case finish(TaskReference)
-    /// Every task under the key ends, reporting nothing (a token, group or load going away).
-    case finishAll(ObjectIdentifier)
+    /// Every task under the key ends, reporting nothing (a token, group or load going away), as
+    /// `ending` tells task watchers.
+    case finishAll(ObjectIdentifier, ending: NetworkActivityTaskEvent.Ending = .finished)
     /// The opaque token is released (or done for good): its tasks end and its slot is freed; a
     /// stale pair changes nothing.
     case release(PinnedSlot)

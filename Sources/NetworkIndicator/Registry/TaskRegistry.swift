@@ -129,12 +129,13 @@ struct TaskRegistry {
     mutating func finishAll(
         _ key: ObjectIdentifier,
         ifStillOwnedBy owner: AnyObject? = nil,
+        ending: NetworkActivityTaskEvent.Ending = .finished,
         time: inout EventTime
     ) -> Int {
         guard let position = table.position(of: key) else { return 0 }
         let index = Int(table.value(at: position))
         if let owner, slots[index].token.load() !== owner { return 0 }
-        return finishEntry(at: index, tablePosition: position, time: &time)
+        return finishEntry(at: index, tablePosition: position, ending: ending, time: &time)
     }
 
     /// The open tasks of the group keyed `key`; an entry of another kind at that address counts as none.
