@@ -17,13 +17,13 @@
 /// while code of anyone else's runs.
 final class RequestCancellation: Sendable {
     private enum State {
-        case running
-        /// A waiter is suspended until the cancel.
-        case waiting(CheckedContinuation<Void, any Error>)
+        /// Each running ``race(_:)``'s waiter, suspended until the cancel, by its number (two
+        /// loops may read a body that can be iterated many times at once).
+        case running(waiters: [UInt64: CheckedContinuation<Void, any Error>], next: UInt64)
         case cancelled
     }
 
-    private let state = LockedValue(State.running)
+    private let state = LockedValue(State.running(waiters: [:], next: 0))
 
     /// Whether ``cancel()`` has been called.
     var isCancelled: Bool {
@@ -33,15 +33,15 @@ final class RequestCancellation: Sendable {
         }
     }
 
-    /// Cancels the request: a running ``race(_:)`` throws `CancellationError`, and so does every
-    /// later one and every body read that starts afterwards. A second call does nothing.
+    /// Cancels the request: every running ``race(_:)`` throws `CancellationError`, and so does
+    /// every later one and every body read that starts afterwards. A second call does nothing.
     func cancel() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
             defer { state = .cancelled }
-            if case .waiting(let continuation) = state { return continuation }
-            return nil
+            guard case .running(let waiters, _) = state else { return [] }
+            return Array(waiters.values)
         }
-        waiter?.resume(throwing: CancellationError())
+        for waiter in waiters { waiter.resume(throwing: CancellationError()) }
     }
 
     /// Runs `operation` until it returns or throws, or until ``cancel()``, whichever comes first:
@@ -72,23 +72,30 @@ final class RequestCancellation: Sendable {
     /// Throws `CancellationError` at ``cancel()`` or when the calling task is cancelled (the
     /// operation ended, or the caller's task was cancelled), whichever comes first.
     private func waitForCancel() async throws {
+        let number = state.withLock { state -> UInt64? in
+            guard case .running(let waiters, let next) = state else { return nil }
+            state = .running(waiters: waiters, next: next &+ 1)
+            return next
+        }
+        guard let number else { throw CancellationError() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 // One decision under the lock: a cancellation handler that ran before this point
                 // found nothing to resume, but the task's flag is set by then.
                 let isOver = state.withLock { state in
-                    guard case .running = state else { return true }
-                    if Task.isCancelled { return true }
-                    state = .waiting(continuation)
+                    guard case .running(var waiters, let next) = state, !Task.isCancelled else { return true }
+                    waiters[number] = continuation
+                    state = .running(waiters: waiters, next: next)
                     return false
                 }
                 if isOver { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard case .waiting(let continuation) = state else { return nil }
-                state = .running
-                return continuation
+                guard case .running(var waiters, let next) = state else { return nil }
+                let waiter = waiters.removeValue(forKey: number)
+                state = .running(waiters: waiters, next: next)
+                return waiter
             }
             waiter?.resume(throwing: CancellationError())
         }

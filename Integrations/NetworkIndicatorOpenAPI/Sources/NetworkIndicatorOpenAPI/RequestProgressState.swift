@@ -140,12 +140,15 @@ struct RequestProgressState: Sendable {
     }
 
     /// A reader reached the end of a response of unknown length: the request weighs its upload
-    /// and the bytes read, all but the end (its task's end counts it done). Returns the units to
-    /// publish, or `nil` when nothing changes (no upload to weigh, or the length was known).
+    /// and the bytes read, all done (the request ends next, so the fraction may reach 1 here, and
+    /// it never falls: a 1-byte upload answered by nothing goes from 1/65 537 to 1/1). Returns
+    /// the units to publish, or `nil` when nothing changes (no upload to weigh, or the length was
+    /// known).
     mutating func readToTheEnd() -> Units? {
         guard case .holding(let upload) = phase, upload > 0 else { return nil }
         let total = Self.saturatingSum(upload, min(received, Self.maximumLength))
-        return publish(total: total, completed: total)
+        units = Units(total: total, completed: total)
+        return units
     }
 
     /// Sets the units, keeping the fraction below 1 and never letting it fall; `nil` if nothing

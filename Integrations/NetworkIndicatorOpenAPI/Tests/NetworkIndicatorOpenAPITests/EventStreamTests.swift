@@ -91,4 +91,65 @@ import Testing
         #expect(events == ["data: one\n\n", "cancelled"])
         manual.continuation.finish()
     }
+
+    /// A feed that can be read many times, read by two loops at once: the screen's cancel ends
+    /// both waiting reads, not one.
+    @Test(.timeLimit(.minutes(1)))
+    func aScreensCancelEndsEveryReadWaitingOnItsFeed() async throws {
+        let harness = MiddlewareHarness()
+        let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
+        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        let body = try #require(
+            try await harness.respond(with: upstream, headerFields: [.contentType: "text/event-stream"])
+        )
+        let readers = (0..<2).map { _ in
+            Task { () -> String in
+                do {
+                    for try await _ in body {}
+                    return "ended"
+                } catch {
+                    return "\(type(of: error))"
+                }
+            }
+        }
+        var requested = 0
+        for await _ in reads {
+            requested += 1
+            if requested == 2 { break }
+        }
+        harness.manager.cancelNetworkTasks()
+        // Should a read wait on, the time limit's cancel ends it, and the test fails.
+        var results: [String] = []
+        for reader in readers {
+            results.append(
+                await withTaskCancellationHandler {
+                    await reader.value
+                } onCancel: {
+                    reader.cancel()
+                }
+            )
+        }
+        #expect(results == ["CancellationError", "CancellationError"])
+    }
+}
+
+/// A live feed that never sends an event: each read says it was asked for, then waits until its
+/// task is cancelled. It can be read by many loops at once.
+private struct IdleFeed: AsyncSequence, Sendable {
+    typealias Element = HTTPBody.ByteChunk
+    let reads: AsyncStream<Void>.Continuation
+
+    func makeAsyncIterator() -> Iterator { Iterator(reads: reads) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let reads: AsyncStream<Void>.Continuation
+        mutating func next() async throws -> Element? {
+            reads.yield()
+            let (never, continuation) = AsyncStream.makeStream(of: Void.self)
+            for await _ in never {}
+            continuation.finish()
+            try Task.checkCancellation()
+            return nil
+        }
+    }
 }

@@ -95,6 +95,22 @@ import Testing
         #expect(state.received(upTo: 1_000_000) == nil)
     }
 
+    /// Read to its end, a response of unknown length leaves the request weighing its upload and
+    /// the bytes read, all done: never below what it showed, even for a 1-byte upload answered
+    /// by an empty body.
+    @Test(arguments: [(Int64(1), Int64(0)), (10, 2), (100_000, 5)])
+    func responseOfUnknownLengthReadToItsEndWeighsTheBytesRead(upload: Int64, received: Int64) throws {
+        var state = RequestProgressState(uploadLength: upload)
+        _ = state.sent(upTo: upload)
+        _ = state.responseArrived(expectedLength: nil)
+        _ = state.received(upTo: received)
+        let before = Double(state.units.completed) / Double(state.units.total)
+        let units = state.readToTheEnd()
+        let read = try #require(units)
+        #expect(read == Units(total: upload + received, completed: upload + received))
+        #expect(Double(read.completed) / Double(read.total) >= before)
+    }
+
     @Test func fractionNeverFallsOverARandomRun() {
         var generator = SplitMix(seed: 44)
         for _ in 0..<500 {
