@@ -15,8 +15,7 @@ struct TaskRegistry {
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
-    /// The labels of the open labelled tokens, and of the last labelled tokens whose tasks ended
-    /// (for a late finish's report).
+    /// The open labelled tokens' labels, and the last ended ones' (for a late finish's report).
     var labels = TaskLabels()
     /// The generation of an appended slot: above that of every slot cut from the array, so that a
     /// stale pair never matches a later token at a re-appended slot.
@@ -123,8 +122,8 @@ struct TaskRegistry {
         return .applied
     }
 
-    /// Ends every task of `key` (if `owner` is given, only while its entry still belongs to
-    /// `owner`: a sweep's completed token); returns how many ended.
+    /// Ends every task of `key`, as `ending` (given an `owner`, only while the entry is its: a
+    /// sweep's completed token); returns how many ended.
     @discardableResult
     mutating func finishAll(
         _ key: ObjectIdentifier,
@@ -352,17 +351,13 @@ enum TaskKind: UInt8, Sendable {
     case completionReportingToken
     /// A ``NetworkActivityToken`` of this manager: its `deinit` ends it.
     case opaqueToken
-    /// A ``NetworkActivityGroup``, ended by its `deinit`; its key is held weakly so a cancel reaches its handler.
+    /// A ``NetworkActivityGroup``, ended by its `deinit`; held weakly so a cancel reaches its handler.
     case group
-    /// A load of the package's async `URLSession` helpers, ended when the call returns or throws;
-    /// held weakly so that a cancel reaches it.
-    case load
-    /// An iteration of a tracked async sequence, ended when its loop ends or its iterator goes;
-    /// held weakly so that a cancel reaches it.
-    case iteration
-    /// A scoped body (`withNetworkActivity`, a SwiftUI refresh or task), ended when it returns;
-    /// held weakly, never cancelled (the body is the caller's code).
-    case body
+    /// An object of the package's, held weakly: a load of the async `URLSession` helpers (ends when
+    /// the call returns or throws) and a tracked sequence's iteration (when its loop ends or its
+    /// iterator goes), both within a cancel's reach; a scoped body, `withNetworkActivity` or a
+    /// SwiftUI refresh or task (when it returns; never cancelled: the body is the caller's code).
+    case load, iteration, body
 
     /// Whether the entry holds a weak reference that the sweep must check (a `switch`: it inlines).
     var isSwept: Bool {
