@@ -294,8 +294,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were
     /// begun with if they ended lately (the last 16 labelled tokens to end are remembered),
-    /// otherwise where an opaque token's last task began (as its own manager remembers it, for a
-    /// token of another manager: a scope's token finished here by mistake), or a token's type
+    /// otherwise where an opaque token's last task began (for a token of another manager, a
+    /// scope's token finished here by mistake, its label or call site there), or a token's type
     /// name: the count never goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
@@ -320,13 +320,14 @@ public final class NetworkIndicatorManager: Sendable {
     }
 
     /// What a finish of `token` that matched no task names it by, if more than its type: the label
-    /// or call site its manager remembers, the token's own manager's for an opaque token of
-    /// another manager (a scope's token finished on the app's manager, say).
+    /// or call site this manager remembers, else, for an opaque token of another manager (a
+    /// scope's token finished on the app's manager, say), its label or call site there.
     private func lateFinishLabel(of token: AnyObject, _ reference: TaskReference) -> String? {
-        if case .key = reference, let opaque = token as? NetworkActivityToken, opaque.manager !== self {
-            return opaque.manager.driver.read { $0.registry.lateFinishLabel(of: .pinned(opaque.pinned)) } ?? nil
+        if let label = driver.read({ $0.registry.lateFinishLabel(of: reference) }) ?? nil { return label }
+        guard case .key = reference, let opaque = token as? NetworkActivityToken, opaque.manager !== self else {
+            return nil
         }
-        return driver.read { $0.registry.lateFinishLabel(of: reference) } ?? nil
+        return opaque.manager.driver.read { $0.registry.lateFinishLabel(of: .pinned(opaque.pinned)) } ?? nil
     }
 
     /// ``finishedNetworkTask(forToken:)-(Object)`` for a token the generic form cannot take; see

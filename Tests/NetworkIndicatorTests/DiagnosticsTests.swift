@@ -35,6 +35,21 @@ struct DiagnosticsTests {
         withExtendedLifetime(token) {}
     }
 
+    /// Another manager's open labelled token is named by its label, as that manager's snapshot
+    /// names it; this manager's own memory of the token, when it has one, comes first.
+    @Test func aFinishOnAnotherManagerNamesTheTokenByItsLabel() {
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let load = feed.beganNetworkTask(label: "feed-load")
+        harness.manager.finishedNetworkTask(forToken: load)
+        let mirrored = feed.beganNetworkTask()
+        harness.manager.beganNetworkTask(withToken: mirrored, label: "mirror")
+        harness.manager.finishedNetworkTask(forToken: mirrored)
+        harness.manager.finishedNetworkTask(forToken: mirrored)
+        #expect(harness.diagnostics.all.map(\.label) == ["feed-load", "mirror"])
+        withExtendedLifetime((load, mirrored)) {}
+    }
+
     @Test func staleAgeIsMeasuredFromTheTasksOwnStart() {
         let harness = Harness()
         harness.manager.settings.staleTaskThreshold = 10

@@ -82,17 +82,18 @@ extension TaskRegistry {
         firstFreeSlot = slot
     }
 
-    /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
     /// What a finish of `reference` that matched no task names it by (``NetworkIndicatorDiagnostic/label``):
     /// the label its last task was begun with if remembered (``TaskLabels/endedLabel(of:)``);
-    /// else, for an opaque token, where that task began; `nil` otherwise (the caller names the
-    /// token by its type).
+    /// else, for an opaque token, its open task's label or where that task began; `nil`
+    /// otherwise (the caller names the token by its type).
     func lateFinishLabel(of reference: TaskReference) -> String? {
         if let label = labels.endedLabel(of: reference) { return label }
         guard case .pinned(let pinned) = reference, isPinned(pinned) else { return nil }
-        return slots[Int(pinned.slot)].site.name
+        // An open one: another manager's finish asks (a scope's token finished on the app's).
+        return labels.label(of: reference) ?? slots[Int(pinned.slot)].site.name
     }
 
+    /// The stale-pair check: `slot` is in range, pinned, and in `generation`.
     func isPinned(_ pinned: PinnedSlot) -> Bool {
         let index = Int(pinned.slot)
         return index >= 0 && index < slots.count && slots[index].isPinned
