@@ -43,8 +43,8 @@ public import OpenAPIRuntime
 ///   of its manager (or of an ancestor) cancels it: a read waiting for the next event throws
 ///   `CancellationError` at once (its read of the transport's body is cancelled), and so does
 ///   each read that starts after the cancel. Its body is handed on with the same bytes, length
-///   and iteration behaviour. Pass a `countsOperation`
-///   that returns `false` for it to count nothing at all;
+///   and iteration behaviour. Pass a `countsOperation` that returns `false` for it to count
+///   nothing at all;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
 ///   has sat for ``unreadBodyTimeout`` seconds with nobody asking for its bytes.
