@@ -100,20 +100,29 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
     /// These settings with every invalid value replaced, and a report for each to `report`.
     func validated(reporting report: (NetworkIndicatorDiagnostic.Kind, String) -> Void) -> Self {
         var valid = self
-        func check(_ value: inout TimeInterval, _ name: String, allowsZero: Bool, replacement: TimeInterval) {
-            guard !Self.isValid(value, allowsZero: allowsZero) else { return }
-            report(.invalidSetting(name: name, replacement: replacement), name)
-            value = replacement
+        // An invalid value becomes `replacement`; a valid one below `minimum`, `minimum`.
+        func check(
+            _ value: inout TimeInterval,
+            _ name: String,
+            allowsZero: Bool,
+            replacement: TimeInterval,
+            minimum: TimeInterval = 0
+        ) {
+            let valid = Self.isValid(value, allowsZero: allowsZero) ? max(value, minimum) : replacement
+            guard valid != value else { return }
+            report(.invalidSetting(name: name, replacement: valid), name)
+            value = valid
         }
         check(&valid.startDelay, "startDelay", allowsZero: true, replacement: 0)
         check(&valid.completionDelay, "completionDelay", allowsZero: true, replacement: 0)
         check(&valid.minimumVisibleDuration, "minimumVisibleDuration", allowsZero: true, replacement: 0)
-        check(&valid.completionCheckInterval, "completionCheckInterval", allowsZero: false, replacement: 1)
-        let floor = Self.minimumCompletionCheckInterval
-        if valid.completionCheckInterval < floor {
-            report(.invalidSetting(name: "completionCheckInterval", replacement: floor), "completionCheckInterval")
-            valid.completionCheckInterval = floor
-        }
+        check(
+            &valid.completionCheckInterval,
+            "completionCheckInterval",
+            allowsZero: false,
+            replacement: 1,
+            minimum: Self.minimumCompletionCheckInterval
+        )
         if let threshold = staleTaskThreshold, threshold != .infinity, !Self.isValid(threshold, allowsZero: false) {
             report(.invalidSetting(name: "staleTaskThreshold", replacement: nil), "staleTaskThreshold")
             valid.staleTaskThreshold = nil
