@@ -191,8 +191,8 @@ extension NetworkActivityTrackingSequence.Iterator: Sendable {}
 @usableFromInline
 final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
     private let manager: NetworkIndicatorManager
-    private let cancelled = LockedState(false)
-    /// Recorded when the manager cancels the iteration, before its task ends.
+    /// Recorded when the manager cancels the iteration, before its task ends: its part leaves
+    /// the bar, and the loop stops (``isCancelled``).
     let failure = FailureRecord()
 
     init(in manager: NetworkIndicatorManager, label: String?, site: CallSite, progress: Progress?, weight: Int64?) {
@@ -210,17 +210,17 @@ final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
 
     /// Whether the manager cancelled the iteration. Safe from any thread.
     @usableFromInline
-    var isCancelled: Bool { cancelled.withLock { $0 } }
+    var isCancelled: Bool { failure.hasFailed }
 
     func recordCancellation() {
         failure.recordFailure()
     }
 
-    /// The manager's cancel, after its task ended: the loop stops at its next `next()`.
+    /// The manager's cancel, after its task ended: nothing more to do, since
+    /// ``recordCancellation()`` marked the iteration under the lock, and the loop stops at its
+    /// next `next()`.
     @usableFromInline
-    func cancel() {
-        cancelled.withLock { $0 = true }
-    }
+    func cancel() {}
 
     /// Ends the iteration's task, if it is still open (task watchers hear `released`, the ending
     /// of scoped work). Safe from any thread.
