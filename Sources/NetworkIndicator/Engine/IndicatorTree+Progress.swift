@@ -36,6 +36,9 @@ extension IndicatorTree {
         let hadEnded: Bool
         var position = 0
         var mayGoUnread = false
+        /// Whether the part's last reading had a known size: a settle that first reads its size
+        /// folds, so that the batch starts then.
+        var wasDeterminate = false
     }
 
     /// A part read outside the lock: `reading` is `nil` for a caller's plain `Progress` read off
@@ -83,7 +86,8 @@ extension IndicatorTree {
                         entry: entry,
                         hadEnded: open == 0,
                         position: position,
-                        mayGoUnread: open > 0 && !repeated.contains(entry.task) && !entry.isOutlived
+                        mayGoUnread: open > 0 && !repeated.contains(entry.task) && !entry.isOutlived,
+                        wasDeterminate: entry.reading.isDeterminate
                     )
                 )
             }

@@ -78,24 +78,27 @@ final class ProgressRollUp: Sendable {
     /// Reads the parts a settle needs (a `Progress` read costs several times a lock): every one
     /// that ended or shares its token, and running ones in order until one of known size runs in
     /// a node; that one keeps the node's batch running, so the running parts after it are left
-    /// unread, counted at their last reading.
+    /// unread, counted at their last reading. `nil`: nothing to fold.
     private func readForSettling(_ parts: [IndicatorTree.PartToRead]) -> [IndicatorTree.PartReading]? {
         // The lowest position in the chain where a running part of known size was read: a part
         // first listed at a position is listed in every node above, so each of them runs.
         var runsFrom = Int.max
+        // A part read with a known size for the first time: the fold starts its batch then.
+        var sizeNewlyKnown = false
         let readings = parts.map { part -> IndicatorTree.PartReading in
             guard !part.mayGoUnread || part.position < runsFrom else { return .init(part: part, reading: nil) }
             let reading = part.entry.read()
             if part.mayGoUnread, let reading, reading.isDeterminate, !reading.isCancelled {
                 runsFrom = min(runsFrom, part.position)
+                if !part.wasDeterminate { sizeNewlyKnown = true }
             }
             return .init(part: part, reading: reading)
         }
-        // Nothing to fold while every batch runs and no part leaves: the common case.
+        // Nothing to fold while every batch runs, no part leaves and no size is new: the common case.
         let leaves = readings.contains {
             !$0.part.mayGoUnread || $0.reading?.isCancelled == true || $0.part.entry.hasFailed
         }
-        return leaves || runsFrom > 0 ? readings : nil
+        return leaves || sizeNewlyKnown || runsFrom > 0 ? readings : nil
     }
 
     /// Lists the parts to read, reads them outside the lock, then stores the readings and folds.

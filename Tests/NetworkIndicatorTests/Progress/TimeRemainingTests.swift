@@ -66,4 +66,19 @@ struct TimeRemainingTests {
         #expect(manager.progressSnapshot().estimatedTimeRemaining == 14)
         withExtendedLifetime(tokens) {}
     }
+
+    /// A download whose size the app learns, then a second task that begins: the batch began
+    /// when that begin first read the size, not at the next reading. 50 units in the 10 s since
+    /// leave 10 s for the other 50.
+    @Test func aBeginThatFirstReadsAPartsSizeStartsItsBatch() {
+        let download = progress(0, of: -1)
+        let first = manager.beganNetworkTask(progress: download)
+        scheduler.advance(by: 5)
+        download.totalUnitCount = 100
+        let second = manager.beganNetworkTask(progress: progress(0, of: -1))
+        scheduler.advance(by: 10)
+        download.completedUnitCount = 50
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 10)
+        withExtendedLifetime((first, second)) {}
+    }
 }
