@@ -57,7 +57,8 @@ enum ActivityLabel {
             return
                 "a withNetworkActivity body still running keeps it open (a SwiftUI refresh or networkActivityTask is one); it ends when the body returns or throws, or when its Task is cancelled"
         case .group:
-            return "a group operation not finished keeps it open; call operationFinished() or release the group"
+            return
+                "a group operation not finished keeps it open; call operationFinished() or release the group (a NetworkActivityMiddleware request is one: it ends when its response body is read to the end or let go, or when its Task or cancelNetworkTasks() cancels it)"
         }
     }
 
