@@ -182,4 +182,24 @@ struct OverlayOutputExclusionTests {
         #expect(parentOutput.drawn == [true], "no overlay shows the child's tasks any more")
     }
 
+    /// The same with the child's task running on and nothing else changing: the parent's
+    /// overlay shows it at the scheduler's next turn, not at the next count change.
+    @Test func aReleasedChildOutputGivesBackARunningTaskWithoutAnotherCountChange() {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "detail")
+        let parentOutput = Output(scheduler: scheduler)
+        var childOutput: Output? = Output(scheduler: scheduler)
+        parent.addOutput(parentOutput)
+        child.addOutput(childOutput!)
+        settle()
+        child.pushNetworkActivity()
+        settle()
+        #expect(childOutput?.drawn == [true])
+        #expect(parentOutput.drawn.isEmpty)
+
+        childOutput = nil  // the child's overlay goes; its task runs on
+        settle()
+        #expect(parentOutput.drawn == [true], "nothing else shows the child's running task")
+    }
+
 }

@@ -32,9 +32,9 @@ final class NetworkActivityOverlayController {
     private var progressObservation: NetworkIndicatorObservation?
     private var enabledObservation: NetworkIndicatorObservation?
     private var refreshes: (source: ScopeOverlayExclusions, listener: UInt64)?
-    /// The enclosing scopes' refreshes, told that this overlay covers its manager's tasks
-    /// (SwiftUI's: the enclosing scope's; an output's: every ancestor's), and the manager's id.
-    private var coveredIn: (scopes: [ScopeOverlayExclusions], manager: ObjectIdentifier)?
+    /// Where this overlay covers its manager's tasks (SwiftUI's: the enclosing scope; an
+    /// output's: every ancestor).
+    private var coveredIn: ScopeCover?
     private var timer: (any NetworkIndicatorTimer)?
     private var stillLoading: OverlayStillLoading
     private var stillLoadingTimer: (any NetworkIndicatorTimer)?
@@ -164,8 +164,7 @@ final class NetworkActivityOverlayController {
 
     /// Registers the overlay of `manager` in `scopes`, whose overlays leave its tasks to it.
     private func cover(_ manager: NetworkIndicatorManager, in scopes: [ScopeOverlayExclusions]) {
-        coveredIn = (scopes, ObjectIdentifier(manager))
-        for scope in scopes { scope.childOverlayAppeared(manager, overlay: self) }
+        coveredIn = ScopeCover(manager, by: self, in: scopes, scheduler: manager.scheduler)
     }
 
     /// The manager told an output the count `count`. Ignored unless on screen.
@@ -239,9 +238,7 @@ final class NetworkActivityOverlayController {
         enabledObservation = nil
         if let refreshes { refreshes.source.removeListener(refreshes.listener) }
         refreshes = nil
-        if let coveredIn {
-            for scope in coveredIn.scopes { scope.childOverlayDisappeared(coveredIn.manager, overlay: self) }
-        }
+        coveredIn?.end(by: self)
         coveredIn = nil
         handle { model, _ in model.disappeared() }
         performStillLoading(stillLoading.reset())

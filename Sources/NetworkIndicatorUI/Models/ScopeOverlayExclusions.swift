@@ -108,10 +108,55 @@ final class ScopeOverlayExclusions {
     private static var outputScopes: [ObjectIdentifier: (manager: WeakManager, refreshes: ScopeOverlayExclusions)] =
         [:]
 
+    /// An overlay that covered a child scope here was released without disappearing: the
+    /// listeners count that scope's tasks again.
+    func overlayReleased() {
+        tell()
+    }
+
     private func tell() {
         listeners = listeners.filter { $0.value.owner.map { $0.object != nil } ?? true }
         coveredChildren = coveredChildren.filter { $0.value.overlays.contains { $0.object != nil } }
         for entry in listeners.values { entry.listener(count) }
+    }
+}
+
+/// An overlay's place in the scopes above its manager's, which leave the manager's tasks to it
+/// while it lives. ``end(by:)`` takes it out at once (the view went away). Released without it
+/// (an output let go on screen), it tells those scopes at the scheduler's next turn, so that
+/// their overlays show the manager's running tasks again without waiting for a count change.
+@MainActor
+final class ScopeCover {
+    private let scopes: [ScopeOverlayExclusions]
+    private let manager: ObjectIdentifier
+    private let scheduler: any NetworkIndicatorScheduler
+    private var isEnded = false
+
+    /// Registers `overlay`, of `manager`, in `scopes`.
+    init(
+        _ manager: NetworkIndicatorManager,
+        by overlay: AnyObject,
+        in scopes: [ScopeOverlayExclusions],
+        scheduler: any NetworkIndicatorScheduler
+    ) {
+        self.scopes = scopes
+        self.manager = ObjectIdentifier(manager)
+        self.scheduler = scheduler
+        for scope in scopes { scope.childOverlayAppeared(manager, overlay: overlay) }
+    }
+
+    /// `overlay` disappeared: the scopes count the manager's tasks again now.
+    func end(by overlay: AnyObject) {
+        isEnded = true
+        for scope in scopes { scope.childOverlayDisappeared(manager, overlay: overlay) }
+    }
+
+    deinit {
+        guard !isEnded else { return }
+        let scopes = scopes
+        scheduler.enqueue {
+            for scope in scopes { scope.overlayReleased() }
+        }
     }
 }
 
