@@ -78,8 +78,13 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     nonisolated static let brailleFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// Seconds between frames.
     let frameInterval: TimeInterval
-    /// Whether the spinner is currently drawn.
-    private(set) var isSpinning = false
+    /// Whether the spinner is currently drawn: set on the main actor, read from any thread by
+    /// ``printLine(_:)``, which erases a line only if the spinner's is there.
+    private(set) var isSpinning: Bool {
+        get { spinning.withLock { $0 } }
+        set { spinning.withLock { $0 = newValue } }
+    }
+    private nonisolated let spinning = LockedState(false)
     /// The fraction shown as a percentage after the label; `nil` shows none. Set by the manager
     /// (see ``networkIndicatorFractionCompletedDidChange(_:)``).
     private(set) var fractionCompleted: Double?
@@ -122,7 +127,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
 
     deinit {
         timer?.cancel()
-        if isSpinning { destination.write(Self.eraseLine) }
+        if spinning.withLock({ $0 }) { destination.write(Self.eraseLine) }
     }
 
     /// Starts or stops the spinner; stopping erases its line.
@@ -158,9 +163,11 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// drawn, and the spinner is redrawn below it on the main queue, through its scheduler.
     public nonisolated func printLine(_ line: String) {
         guard MainQueue.isCurrent else {
-            // One write, so that no frame drawn meanwhile lands inside it.
-            destination.write(isDrawing ? Self.eraseLine + line + "\n" : line + "\n")
-            guard isDrawing else { return }
+            // One write, so that no frame drawn meanwhile lands inside it; a frame drawn just
+            // after the read goes below the line, and one erased just after is erased again.
+            let isSpinning = spinning.withLock { $0 }
+            destination.write(isSpinning ? Self.eraseLine + line + "\n" : line + "\n")
+            guard isSpinning else { return }
             scheduler.enqueue { [weak self] in self?.redraw() }
             return
         }

@@ -65,6 +65,20 @@ struct TerminalSpinnerCleanLineTests {
         withExtendedLifetime(token) {}
     }
 
+    /// A tool's own text, its line not yet ended, then a line printed from another thread while
+    /// no task runs: nothing is erased, as on the main queue.
+    @Test func aLinePrintedFromAnotherThreadWhileNothingSpinsErasesNothing() async throws {
+        let pipe = try Pipe()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let spinner = spinner(writingTo: pipe)
+        manager.addOutput(spinner)
+        scheduler.runPendingWork()
+        pipe.send("fetched: ")
+        await Task.detached { spinner.printLine("42 items") }.value
+        scheduler.runPendingWork()
+        #expect(try pipe.screen() == ["fetched: 42 items", ""])
+    }
+
     // MARK: - The package's own reports
 
     #if DEBUG
