@@ -192,13 +192,16 @@ extension IndicatorTree {
         contains(id) ? node(at: Int(id.index)).progress.batch.parts : []
     }
 
-    /// The tasks open under `entry`'s token in its node: none once the token is gone. The token
-    /// loaded goes to `keptAlive` (see ``ProgressEntry/loadToken()``).
+    /// The tasks open under `entry`'s token in its node: none once the token is gone, nor once
+    /// they were all found ended (``ProgressEntry/hasEnded``, noted here). The token loaded goes
+    /// to `keptAlive` (see ``ProgressEntry/loadToken()``).
     func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
-        guard let token = entry.loadToken() else { return 0 }
+        guard !entry.hasEnded, let token = entry.loadToken() else { return 0 }
         keptAlive.append(token)
-        return openTaskCount(entry.reference, in: entry.task.node)
+        let open = openTaskCount(entry.reference, in: entry.task.node)
+        if open == 0 { entry.hasEnded = true }
+        return open
     }
 
     /// The nodes whose batches a fold of `id` folds: `id`'s alone or, `settling`, `id`'s and each

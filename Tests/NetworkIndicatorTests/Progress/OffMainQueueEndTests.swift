@@ -1,0 +1,46 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// A caller's plain `Progress` is read on the main queue only. Calls made on other threads
+/// between two main-queue readings must still leave what ended as ended: a part is done once
+/// its token's tasks all ended, whoever reads next and whatever begins meanwhile.
+@MainActor
+@Suite("Parts that end while only other threads call")
+struct OffMainQueueEndTests {
+    private final class RequestToken: Sendable {}
+
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done, execute: body)
+        done.wait()
+    }
+
+    /// A request at 30 of 100 finishes on the main queue; its retry begins on the same token on
+    /// the session's queue. The first request is done, whether or not the bar was read between.
+    @Test(arguments: [false, true])
+    func aTokenBegunAgainOnAnotherThreadLeavesItsEndedPartDone(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
+        let token = RequestToken()
+        let first = Progress.discreteProgress(totalUnitCount: 100)
+        manager.beganNetworkTask(withToken: token, progress: first)
+        first.completedUnitCount = 30
+        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
+        manager.finishedNetworkTask(forToken: token)
+        if readInBetween { _ = manager.progressSnapshot() }
+        let manager = manager
+        onAnotherThread {
+            manager.beganNetworkTask(withToken: token, progress: NetworkActivityProgress(totalUnitCount: 100))
+        }
+        #expect(
+            manager.progressSnapshot().fractionCompleted == 100.0 / 300,
+            "the first request done (100), the retry and the other at 0"
+        )
+        manager.finishedNetworkTask(forToken: token)
+        withExtendedLifetime(other) {}
+    }
+}
