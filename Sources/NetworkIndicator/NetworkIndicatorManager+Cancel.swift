@@ -43,7 +43,9 @@ extension NetworkIndicatorManager {
     /// the cancel finds running, whatever its `Progress` reads; a part the group's rules ended
     /// before (its operation finished, or a complete part a later operation outlives) stays done.
     /// (A plain `Progress` of Foundation's is read on the main queue only: called elsewhere, the
-    /// cancel sees a part outlived since the main queue last read it as running.)
+    /// cancel sees a group's part as running if it was outlived, or its operation finished, since
+    /// the main queue last read it, and counts it as cancelled. A ``NetworkActivityProgress`` is
+    /// read on any thread, and stays done.)
     /// Other work with progress counts as its `Progress` reads when its part is folded: a token
     /// of yours whose `cancel()` cancels its `Progress` counts as done if read before that runs.
     /// Read after this call returns.

@@ -43,4 +43,30 @@ struct OffMainQueueEndTests {
         manager.finishedNetworkTask(forToken: token)
         withExtendedLifetime(other) {}
     }
+
+    /// A group's photo upload completes and its operation finishes on another thread, then the
+    /// screen cancels the rest there: the photo stays done, the running upload leaves. (With a
+    /// plain `Progress`, unreadable there, the cancel counts the photo as cancelled: documented
+    /// on `cancelNetworkTasks()`.)
+    @Test func aGroupOperationFinishedOnAnotherThreadStaysDoneThroughACancel() {
+        let other = NetworkActivityProgress(totalUnitCount: 100)
+        other.completedUnitCount = 50
+        let download = manager.beganNetworkTask(label: "other", progress: other)
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted(progress: NetworkActivityProgress(totalUnitCount: 100))
+        let photo = NetworkActivityProgress(totalUnitCount: 100)
+        uploads.operationStarted(progress: photo)
+        photo.completedUnitCount = 100
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "150 of 300")
+        let manager = manager
+        onAnotherThread {
+            uploads.operationFinished()
+            manager.cancelNetworkTasks()
+        }
+        #expect(
+            manager.progressSnapshot().fractionCompleted == 150.0 / 200,
+            "the photo done (100), the other at 50, the cancelled upload gone"
+        )
+        withExtendedLifetime((download, uploads)) {}
+    }
 }
