@@ -254,6 +254,30 @@ struct OverlayVisibilityModelTests {
         #expect(model.timerFired(now: 6) == [.erase(animated: true), .announce(.finished)])
     }
 
+    @Test func aLoadHandedToAChildOverlayIsNotAnnouncedComplete() {
+        var model = appearedModel()
+        _ = model.activeCountChanged(1, now: 10)
+        _ = model.timerFired(now: 10.5)
+        #expect(
+            model.countsChanged(activeCount: 0, refreshCount: 0, handedOff: true, now: 15.5) == [.erase(animated: true)]
+        )
+        _ = model.activeCountChanged(1, now: 20)
+        _ = model.timerFired(now: 20.5)
+        #expect(
+            model.activeCountChanged(0, now: 26) == [.erase(animated: true), .announce(.finished)],
+            "its own next load"
+        )
+    }
+
+    /// Covered work beside a load that already ended (a refresh's end changes no own count).
+    @Test func aLoadThatEndedItselfIsAnnouncedBesideCoveredWork() {
+        var model = appearedModel(.init(showDelay: 0, minimumVisibleDuration: 6, completionAnnouncementThreshold: 5))
+        _ = model.countsChanged(activeCount: 1, refreshCount: 0, now: 0)
+        _ = model.activeCountChanged(0, now: 1)
+        _ = model.countsChanged(activeCount: 0, refreshCount: 0, handedOff: true, now: 2)
+        #expect(model.timerFired(now: 6) == [.erase(animated: true), .announce(.finished)])
+    }
+
     @Test func theDefaultsStopFlashing() {
         let defaults = NetworkActivityOverlaySettings.default
         #expect(defaults.showDelay > 0)

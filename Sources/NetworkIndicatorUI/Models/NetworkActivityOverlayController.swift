@@ -261,7 +261,9 @@ final class NetworkActivityOverlayController {
             return
         }
         let ownCount = ownCount(told: activeCount)
-        handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, now: $1) }
+        // Nothing left to draw for here but tasks that a child scope's overlay now covers.
+        let handedOff = ownCount <= count && activeCount > ownCount
+        handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, handedOff: handedOff, now: $1) }
     }
 
     /// The manager's tasks that are this overlay's: `count` (as told), or, while a child scope

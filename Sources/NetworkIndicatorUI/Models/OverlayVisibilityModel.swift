@@ -58,6 +58,9 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private(set) var refreshCount = 0
     /// Whether the manager is enabled, as last told; a disabled manager's overlay never draws.
     private(set) var isEnabled = true
+    /// Whether the load ended here by going on under a child scope's overlay: its erase
+    /// announces no end.
+    private var loadWasHandedOff = false
 
     init(settings: NetworkActivityOverlaySettings) {
         self.settings = settings
@@ -102,6 +105,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         phase = .offScreen
         activeCount = 0
         refreshCount = 0
+        loadWasHandedOff = false
         return (hadTimer ? [.cancelTimer] : []) + (wasDrawn ? [.erase(animated: false)] : [])
     }
 
@@ -122,10 +126,19 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     /// `refreshCount` of the screen's tasks are refreshes now, and the manager has
     /// `activeCount` tasks: both at once, so that the model never sees one count updated without
     /// the other (a refresh's task counted, its refresh not yet uncounted, is not a load).
-    mutating func countsChanged(activeCount: Int, refreshCount: Int, now: TimeInterval) -> [Action] {
+    /// `handedOff`: the screen's other tasks run on under child scopes' own overlays; a load
+    /// that ends by this change (a child's overlay appeared) is not announced as complete.
+    mutating func countsChanged(
+        activeCount: Int,
+        refreshCount: Int,
+        handedOff: Bool = false,
+        now: TimeInterval
+    ) -> [Action] {
         guard isOnScreen else { return [] }
+        let fell = activeCount < self.activeCount
         self.activeCount = activeCount
         self.refreshCount = refreshCount
+        if handedOff, fell, !isLoading { loadWasHandedOff = true }
         return update(now: now)
     }
 
@@ -171,6 +184,7 @@ struct OverlayVisibilityModel: Equatable, Sendable {
 
     /// Moves the phase after a change of the counts.
     private mutating func update(now: TimeInterval) -> [Action] {
+        if isLoading { loadWasHandedOff = false }
         switch (phase, isLoading) {
         case (.idle, true):
             guard refreshCount == 0 else { return [] }
@@ -210,8 +224,9 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     private mutating func erase(drawnSince: TimeInterval, now: TimeInterval) -> [Action] {
         phase = .idle
         let announcesEnd =
-            settings.announcesActivity
+            settings.announcesActivity && !loadWasHandedOff
             && settings.completionAnnouncementThreshold.map { now - drawnSince >= $0 } == true
+        loadWasHandedOff = false
         return [.erase(animated: true)] + (announcesEnd ? [.announce(.finished)] : [])
     }
 }
