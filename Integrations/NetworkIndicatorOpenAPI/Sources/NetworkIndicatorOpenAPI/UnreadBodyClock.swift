@@ -93,23 +93,37 @@ final class UnreadBodyClock: Sendable {
 }
 
 /// The middleware's clocks, one per scheduler its requests count on: the scheduler given at
-/// creation, or each manager's own (a manager's scheduler never changes). A manager's clock is
-/// dropped once the manager is gone and a clock for another is asked for.
+/// creation, or each manager's own (a manager's scheduler never changes). Managers on one
+/// scheduler share its clock: the main queue's (every `MainQueueScheduler` is the same queue),
+/// or one object's; a scheduler of another value type cannot be told equal to another, so its
+/// managers each get one. A clock is kept while a manager that asked for it lives, and dropped
+/// once none does and a clock is asked for again.
 final class UnreadBodyClocks: Sendable {
+    private enum Key: Hashable {
+        case mainQueue
+        /// A scheduler object, held by its clock: its address names no other while kept.
+        case scheduler(ObjectIdentifier)
+        case manager(ObjectIdentifier)
+    }
+
     private struct Entry {
-        weak var manager: NetworkIndicatorManager?
+        var managers: [WeakManager]
         let clock: UnreadBodyClock
     }
 
+    private struct WeakManager {
+        weak var manager: NetworkIndicatorManager?
+    }
+
     private let fixed: UnreadBodyClock?
-    private let byManager = LockedValue<[ObjectIdentifier: Entry]>([:])
+    private let entries = LockedValue<[Key: Entry]>([:])
 
     init(scheduler: (any NetworkIndicatorScheduler)?) {
         fixed = scheduler.map(UnreadBodyClock.init(scheduler:))
     }
 
-    /// How many managers' clocks are kept.
-    var count: Int { byManager.withLock { $0.count } }
+    /// How many clocks are kept.
+    var count: Int { entries.withLock { $0.count } }
 
     /// The clock of the requests that count in `manager`.
     func clock(for manager: NetworkIndicatorManager) -> UnreadBodyClock {
@@ -118,13 +132,33 @@ final class UnreadBodyClocks: Sendable {
 
     /// ``clock(for:)`` with the manager's address given, so that a test can give a gone
     /// manager's: a manager made where a gone one lived must not get the gone one's clock.
-    func clock(for manager: NetworkIndicatorManager, at key: ObjectIdentifier) -> UnreadBodyClock {
+    func clock(for manager: NetworkIndicatorManager, at address: ObjectIdentifier) -> UnreadBodyClock {
         if let fixed { return fixed }
-        return byManager.withLock { entries in
-            if let entry = entries[key], entry.manager === manager { return entry.clock }
-            entries = entries.filter { $0.value.manager != nil }
-            let clock = UnreadBodyClock(scheduler: manager.scheduler)
-            entries[key] = Entry(manager: manager, clock: clock)
+        let scheduler = manager.scheduler
+        let key: Key =
+            if scheduler is MainQueueScheduler {
+                .mainQueue
+            } else if type(of: scheduler) is AnyClass {
+                .scheduler(ObjectIdentifier(scheduler as AnyObject))
+            } else {
+                .manager(address)
+            }
+        return entries.withLock { entries in
+            if var entry = entries[key] {
+                let isKnown = entry.managers.contains { $0.manager === manager }
+                // A clock kept under a manager's address is that manager's alone: another one
+                // there now (the first gone) gets a clock on its own scheduler.
+                if isKnown || key != .manager(address) {
+                    if !isKnown {
+                        entry.managers.append(WeakManager(manager: manager))
+                        entries[key] = entry
+                    }
+                    return entry.clock
+                }
+            }
+            entries = entries.filter { $0.value.managers.contains { $0.manager != nil } }
+            let clock = UnreadBodyClock(scheduler: scheduler)
+            entries[key] = Entry(managers: [WeakManager(manager: manager)], clock: clock)
             return clock
         }
     }

@@ -1,6 +1,8 @@
 import Foundation
+import HTTPTypes
 import NetworkIndicator
 import NetworkIndicatorTesting
+import OpenAPIRuntime
 import Testing
 
 @testable import NetworkIndicatorOpenAPI
@@ -59,16 +61,77 @@ import Testing
         #expect(clocks.count == 1, "the gone screens' clocks go once another screen comes")
     }
 
-    /// A manager made where a gone one lived must not get the gone one's clock, which runs on
-    /// the gone one's scheduler.
+    /// One client for the app, each screen's manager bound as `.current`, all on one scheduler:
+    /// the screens' unread bodies share its one timer.
+    @Test(arguments: [false, true])
+    func unreadBodiesOfScreensOnOneSchedulerShareOneTimer(twoScreens: Bool) async throws {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let feed = NetworkIndicatorManager(scheduler: scheduler)
+        let profile = twoScreens ? NetworkIndicatorManager(scheduler: scheduler) : feed
+        let middleware = NetworkActivityMiddleware()
+        var bodies: [HTTPBody?] = []
+        for screen in [feed, profile] {
+            let (_, body) = try await NetworkIndicatorManager.$current.withValue(screen) {
+                try await middleware.intercept(
+                    MiddlewareHarness.request,
+                    body: nil,
+                    baseURL: URL(string: "http://127.0.0.1")!,
+                    operationID: "getThing"
+                ) { _, _, _ in (HTTPResponse(status: .ok), ManualBody().body) }
+            }
+            bodies.append(body)
+        }
+        #expect(scheduler.scheduledTimerCount == 1, "one timer for the scheduler")
+        withExtendedLifetime(bodies) {}
+    }
+
+    @Test func managersOnTheMainQueueShareOneClock() {
+        let clocks = UnreadBodyClocks(scheduler: nil)
+        let (feed, profile) = (NetworkIndicatorManager(), NetworkIndicatorManager())
+        #expect(clocks.clock(for: feed) === clocks.clock(for: profile))
+    }
+
+    @Test func managersOnOneSchedulerObjectShareOneClockAndOthersDoNot() {
+        let clocks = UnreadBodyClocks(scheduler: nil)
+        let shared = ManualNetworkIndicatorScheduler()
+        let (feed, profile) = (NetworkIndicatorManager(scheduler: shared), NetworkIndicatorManager(scheduler: shared))
+        let other = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        #expect(clocks.clock(for: feed) === clocks.clock(for: profile))
+        #expect(clocks.clock(for: other) !== clocks.clock(for: feed))
+    }
+
+    /// A scheduler of a value type cannot be told equal to another: its managers get a clock
+    /// each, and a manager made where a gone one lived must not get the gone one's clock, which
+    /// runs on the gone one's scheduler.
     @Test func aManagerAtAGoneOnesAddressGetsAClockOnItsOwnScheduler() {
         let clocks = UnreadBodyClocks(scheduler: nil)
-        var gone: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        var gone: NetworkIndicatorManager? = NetworkIndicatorManager(
+            scheduler: ValueScheduler(base: ManualNetworkIndicatorScheduler())
+        )
         let address = ObjectIdentifier(gone!)
         _ = clocks.clock(for: gone!, at: address)
         gone = nil
         let own = ManualNetworkIndicatorScheduler()
-        let next = NetworkIndicatorManager(scheduler: own)
-        #expect(clocks.clock(for: next, at: address).scheduler as? ManualNetworkIndicatorScheduler === own)
+        let next = NetworkIndicatorManager(scheduler: ValueScheduler(base: own))
+        #expect((clocks.clock(for: next, at: address).scheduler as? ValueScheduler)?.base === own)
+    }
+
+    /// A scheduler that is a value, passing its work to a manual one.
+    private struct ValueScheduler: NetworkIndicatorScheduler {
+        let base: ManualNetworkIndicatorScheduler
+        var now: TimeInterval { base.now }
+
+        func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+            base.enqueue(work)
+        }
+
+        func schedule(
+            after delay: TimeInterval,
+            repeating interval: TimeInterval?,
+            leeway: TimeInterval,
+            _ work: @escaping @MainActor @Sendable () -> Void
+        ) -> any NetworkIndicatorTimer {
+            base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+        }
     }
 }
