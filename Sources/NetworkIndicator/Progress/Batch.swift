@@ -135,8 +135,10 @@ struct Batch: Sendable {
 
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
         // The same progress for the same task, still listed (a task resumed before its pause
-        // was folded, a token begun again): it counts already, and counts once, for both tasks.
-        guard !parts.contains(where: { $0.task == entry.task && $0.progress === entry.progress }) else {
+        // was folded, a token begun again): it counts already, and counts once, for both tasks;
+        // found ended meanwhile, it runs again.
+        if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }) {
+            listed.hasEnded = false
             repeatedBegins[entry.task, default: 0] += 1
             return
         }
@@ -345,7 +347,9 @@ struct Batch: Sendable {
     private mutating func countPartsDoneWhileOpen(_ samples: [Sample], leaves: [Bool]) {
         var tokens: [TaskKey: (open: Int, running: Int, leavingDone: Int)] = [:]
         for (index, sample) in samples.enumerated() where sample.isGroupPart {
-            var token = tokens[sample.entry.task, default: (sample.openTasks, 0, 0)]
+            var token = tokens[sample.entry.task, default: (0, 0, 0)]
+            // The token's open tasks: a part found ended answers none (``ProgressEntry/hasEnded``).
+            token.open = max(token.open, sample.openTasks)
             if !leaves[index] {
                 if sample.isRunning { token.running += 1 }
             } else if !sample.hasEnded, !sample.reading.isCancelled {

@@ -46,8 +46,9 @@ final class ProgressEntry: @unchecked Sendable {
     /// part leaves as done once a fresh reading finds it complete (``Batch``).
     var isOutlived = false
     /// Whether a fold found none of its token's tasks open (under the tree's lock only): every
-    /// task it measured has ended, and a later begin of the token is another part's, so the
-    /// part stays ended even if it could not be read then (a plain `Progress` off the main queue).
+    /// task it measured has ended, and a later begin of the token with another progress is
+    /// another part's, so the part stays ended even if it could not be read then (a plain
+    /// `Progress` off the main queue). A begin with the same progress resumes it (`Batch.add`).
     var hasEnded = false
     /// How the progress tells the roll-ups that list it that its total became known
     /// (``SizeSignal``), so that none of them has to poll it meanwhile; `nil` for a `Progress`

@@ -69,4 +69,26 @@ struct OffMainQueueEndTests {
         )
         withExtendedLifetime((download, uploads)) {}
     }
+
+    /// The documented pause and resume, the resume on the session's queue: the same plain
+    /// `Progress` begun again on its token takes its part back, and its units count on.
+    @Test func thePartOfAProgressResumedOnAnotherThreadRunsAgain() {
+        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
+        let token = RequestToken()
+        let download = Progress.discreteProgress(totalUnitCount: 100)
+        manager.beganNetworkTask(withToken: token, progress: download)
+        download.completedUnitCount = 30
+        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
+        manager.finishedNetworkTask(forToken: token)
+        let manager = manager
+        onAnotherThread {
+            manager.beganNetworkTask(withToken: token, progress: download)
+        }
+        download.completedUnitCount = 90
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.45, "the resumed download at 90, the other at 0")
+        #expect(!snapshot.hasIndeterminateWork, "the resumed task is measured by its progress")
+        manager.finishedNetworkTask(forToken: token)
+        withExtendedLifetime(other) {}
+    }
 }
