@@ -16,9 +16,9 @@ struct ScopeOverlayHandOffTests {
         var announcements: [OverlayAnnouncement.Kind] = []
         var controller: NetworkActivityOverlayController!
 
-        init() {
+        init(minimumVisibleDuration: Double = 1) {
             controller = NetworkActivityOverlayController(
-                settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+                settings: .init(showDelay: 0.5, minimumVisibleDuration: minimumVisibleDuration),
                 accessibility: .init(
                     isSeen: { true },
                     isVoiceOverRunning: { true },
@@ -58,6 +58,34 @@ struct ScopeOverlayHandOffTests {
         scheduler.runPendingWork()
         #expect(parentOverlay.drawn == [true, false, true, false])
         #expect(parentOverlay.announcements == [.started, .started, .finished])
+        child.popNetworkActivity()
+    }
+
+    /// The screen's own long load ends by itself during a refresh, beside a child's covered
+    /// task; the refresh ends while the card is kept its minimum time. Nothing was handed off:
+    /// "Loading complete" is due.
+    @Test func aLoadThatEndedItselfIsAnnouncedWhenARefreshEndsBesideCoveredWork() {
+        let parent = NetworkIndicatorManager(scheduler: scheduler)
+        let child = NetworkIndicatorManager(parent: parent, label: "Detail")
+        let parentRefreshes = ScopeOverlayExclusions()
+        let parentOverlay = SpeakingOverlay(minimumVisibleDuration: 10)
+        parentOverlay.controller.appear(manager: parent, refreshes: parentRefreshes)
+        let childOverlay = SpeakingOverlay()
+        childOverlay.controller.appear(manager: child, refreshes: ScopeOverlayExclusions(), coveringIn: parentRefreshes)
+        child.pushNetworkActivity()
+        parent.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.5)
+        scheduler.advance(by: 6)
+        let refresh = RefreshActivity.begin(in: parent, label: "refresh", refreshes: parentRefreshes)
+        scheduler.runPendingWork()
+        parent.popNetworkActivity()
+        scheduler.runPendingWork()
+        refresh.end()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 10)
+        #expect(parentOverlay.drawn == [true, false])
+        #expect(parentOverlay.announcements == [.started, .finished], "the load ended by itself")
         child.popNetworkActivity()
     }
 }

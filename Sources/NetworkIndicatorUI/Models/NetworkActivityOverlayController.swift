@@ -261,8 +261,9 @@ final class NetworkActivityOverlayController {
             return
         }
         let ownCount = ownCount(told: activeCount)
-        // Nothing left to draw for here but tasks that a child scope's overlay now covers.
-        let handedOff = ownCount <= count && activeCount > ownCount
+        // A cover changed (the refreshes did not), leaving nothing to draw for here but tasks
+        // that a child scope's overlay covers now.
+        let handedOff = count == model.refreshCount && ownCount <= count && activeCount > ownCount
         handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, handedOff: handedOff, now: $1) }
     }
 

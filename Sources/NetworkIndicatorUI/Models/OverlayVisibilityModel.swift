@@ -135,7 +135,8 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         now: TimeInterval
     ) -> [Action] {
         guard isOnScreen else { return [] }
-        let fell = activeCount < self.activeCount
+        // What there is to draw for fell (a refresh's own task ending with it does not count).
+        let fell = activeCount - refreshCount < self.activeCount - self.refreshCount
         self.activeCount = activeCount
         self.refreshCount = refreshCount
         if handedOff, fell, !isLoading { loadWasHandedOff = true }
