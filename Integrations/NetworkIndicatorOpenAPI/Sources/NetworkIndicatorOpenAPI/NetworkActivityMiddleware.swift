@@ -100,7 +100,8 @@ public import OpenAPIRuntime
 ///
 /// The middleware is a `Sendable` value, used from whatever task the client runs on. The
 /// unread-body timer runs on ``scheduler``'s main actor: one timer for every open body counted on
-/// that scheduler, not one per request.
+/// that scheduler, not one per request (a scheduler of your own that is a value type, not an
+/// object, cannot be told equal to another: one timer per manager on it).
 public struct NetworkActivityMiddleware: ClientMiddleware {
     /// The ``unreadBodyTimeout`` a middleware gets unless told otherwise: 2 seconds of nobody
     /// asking for the body's bytes.

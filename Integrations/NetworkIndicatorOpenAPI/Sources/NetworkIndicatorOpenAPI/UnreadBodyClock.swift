@@ -125,6 +125,9 @@ final class UnreadBodyClocks: Sendable {
     /// How many clocks are kept.
     var count: Int { entries.withLock { $0.count } }
 
+    /// How many managers the kept clocks remember.
+    var managerCount: Int { entries.withLock { $0.values.reduce(0) { $0 + $1.managers.count } } }
+
     /// The clock of the requests that count in `manager`.
     func clock(for manager: NetworkIndicatorManager) -> UnreadBodyClock {
         clock(for: manager, at: ObjectIdentifier(manager))
@@ -150,6 +153,8 @@ final class UnreadBodyClocks: Sendable {
                 // there now (the first gone) gets a clock on its own scheduler.
                 if isKnown || key != .manager(address) {
                     if !isKnown {
+                        // A screen's manager comes and goes: the gone ones are forgotten here.
+                        entry.managers.removeAll { $0.manager == nil }
                         entry.managers.append(WeakManager(manager: manager))
                         entries[key] = entry
                     }

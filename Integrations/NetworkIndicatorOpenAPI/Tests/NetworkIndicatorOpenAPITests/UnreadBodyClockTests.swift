@@ -91,6 +91,20 @@ import Testing
         #expect(clocks.clock(for: feed) === clocks.clock(for: profile))
     }
 
+    /// An app's manager and a screen's scope after another, each shown once: the shared clock
+    /// remembers the managers that live, not every screen ever shown.
+    @Test func aSharedClockForgetsTheScreensThatWent() {
+        let clocks = UnreadBodyClocks(scheduler: nil)
+        let app = NetworkIndicatorManager()
+        _ = clocks.clock(for: app)
+        for _ in 0..<100 {
+            let screen = NetworkIndicatorManager(parent: app, label: "screen")
+            _ = clocks.clock(for: screen)
+        }
+        #expect(clocks.count == 1)
+        #expect(clocks.managerCount == 2, "the app's and the last screen's, gone only since")
+    }
+
     @Test func managersOnOneSchedulerObjectShareOneClockAndOthersDoNot() {
         let clocks = UnreadBodyClocks(scheduler: nil)
         let shared = ManualNetworkIndicatorScheduler()
