@@ -108,10 +108,10 @@ public struct NetworkIndicatorSettings: Sendable, Equatable {
             replacement: TimeInterval,
             minimum: TimeInterval = 0
         ) {
-            let valid = Self.isValid(value, allowsZero: allowsZero) ? max(value, minimum) : replacement
-            guard valid != value else { return }
-            report(.invalidSetting(name: name, replacement: valid), name)
-            value = valid
+            let kept = Self.isValid(value, allowsZero: allowsZero) ? max(value, minimum) : replacement
+            guard kept != value else { return }
+            report(.invalidSetting(name: name, replacement: kept), name)
+            value = kept
         }
         check(&valid.startDelay, "startDelay", allowsZero: true, replacement: 0)
         check(&valid.completionDelay, "completionDelay", allowsZero: true, replacement: 0)

@@ -133,9 +133,9 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// Starts or stops the spinner; stopping erases its line.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         guard isDrawing, isVisible != isSpinning else { return }
-        isSpinning = isVisible
         if let descriptor = destination.fileDescriptor { SpinningTerminals.set(isVisible ? self : nil, on: descriptor) }
         if isVisible {
+            isSpinning = true
             frameIndex = 0
             draw()
             timer = scheduler.schedule(after: frameInterval, repeating: frameInterval, leeway: frameInterval / 10) {
@@ -145,7 +145,10 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         } else {
             timer?.cancel()
             timer = nil
+            // Erased before it says it stopped: a line printed from another thread meanwhile
+            // erases the frame too.
             destination.write(Self.eraseLine)
+            isSpinning = false
         }
     }
 
@@ -163,11 +166,14 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// drawn, and the spinner is redrawn below it on the main queue, through its scheduler.
     public nonisolated func printLine(_ line: String) {
         guard MainQueue.isCurrent else {
-            // One write, so that no frame drawn meanwhile lands inside it; a frame drawn just
-            // after the read goes below the line, and one erased just after is erased again.
-            let isSpinning = spinning.withLock { $0 }
-            destination.write(isSpinning ? Self.eraseLine + line + "\n" : line + "\n")
-            guard isSpinning else { return }
+            // One write, so that no frame lands inside it, made under the lock that a start
+            // (before its first frame) and a stop (after its erase) change the state by: it
+            // erases a frame exactly when one may be drawn.
+            let erases = spinning.withLock { isSpinning in
+                destination.write(isSpinning ? Self.eraseLine + line + "\n" : line + "\n")
+                return isSpinning
+            }
+            guard erases else { return }
             scheduler.enqueue { [weak self] in self?.redraw() }
             return
         }
