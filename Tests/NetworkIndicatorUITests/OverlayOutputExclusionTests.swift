@@ -163,28 +163,10 @@ struct OverlayOutputExclusionTests {
     }
 
     /// The documented way to end an output is to let it go: its scope's tasks go back to the
-    /// overlay above it, and a later scope at the same address is not taken for it.
-    @Test func aChildOutputThatIsReleasedGivesItsTasksBack() {
-        let parent = NetworkIndicatorManager(scheduler: scheduler)
-        let child = NetworkIndicatorManager(parent: parent, label: "detail")
-        let parentOutput = Output(scheduler: scheduler)
-        var childOutput: Output? = Output(scheduler: scheduler)
-        parent.addOutput(parentOutput)
-        child.addOutput(childOutput!)
-        settle()
-        child.pushNetworkActivity()
-        settle()
-        #expect(parentOutput.drawn.isEmpty)
-
-        childOutput = nil
-        child.pushNetworkActivity()
-        settle()
-        #expect(parentOutput.drawn == [true], "no overlay shows the child's tasks any more")
-    }
-
-    /// The same with the child's task running on and nothing else changing: the parent's
-    /// overlay shows it at the scheduler's next turn, not at the next count change.
-    @Test func aReleasedChildOutputGivesBackARunningTaskWithoutAnotherCountChange() {
+    /// overlay above it, and a later scope at the same address is not taken for it; a task that
+    /// runs on shows at the scheduler's next turn, without another count change.
+    @Test(arguments: [true, false])
+    func aChildOutputThatIsReleasedGivesItsTasksBack(anotherTaskBegins: Bool) {
         let parent = NetworkIndicatorManager(scheduler: scheduler)
         let child = NetworkIndicatorManager(parent: parent, label: "detail")
         let parentOutput = Output(scheduler: scheduler)
@@ -198,8 +180,9 @@ struct OverlayOutputExclusionTests {
         #expect(parentOutput.drawn.isEmpty)
 
         childOutput = nil  // the child's overlay goes; its task runs on
+        if anotherTaskBegins { child.pushNetworkActivity() }
         settle()
-        #expect(parentOutput.drawn == [true], "nothing else shows the child's running task")
+        #expect(parentOutput.drawn == [true], "no overlay shows the child's tasks any more")
     }
 
 }

@@ -20,17 +20,24 @@ struct OffMainQueueEndTests {
         done.wait()
     }
 
+    /// Another download at 0 of 100, and a request on `token` with a plain `Progress` that
+    /// reached 30 of 100 and finished, on the main queue.
+    private func requestEndedAt30() -> (other: NetworkActivityToken, token: RequestToken, progress: Progress) {
+        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
+        let token = RequestToken()
+        let progress = Progress.discreteProgress(totalUnitCount: 100)
+        manager.beganNetworkTask(withToken: token, progress: progress)
+        progress.completedUnitCount = 30
+        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
+        manager.finishedNetworkTask(forToken: token)
+        return (other, token, progress)
+    }
+
     /// A request at 30 of 100 finishes on the main queue; its retry begins on the same token on
     /// the session's queue. The first request is done, whether or not the bar was read between.
     @Test(arguments: [false, true])
     func aTokenBegunAgainOnAnotherThreadLeavesItsEndedPartDone(readInBetween: Bool) {
-        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
-        let token = RequestToken()
-        let first = Progress.discreteProgress(totalUnitCount: 100)
-        manager.beganNetworkTask(withToken: token, progress: first)
-        first.completedUnitCount = 30
-        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
-        manager.finishedNetworkTask(forToken: token)
+        let (other, token, _) = requestEndedAt30()
         if readInBetween { _ = manager.progressSnapshot() }
         let manager = manager
         onAnotherThread {
@@ -73,13 +80,7 @@ struct OffMainQueueEndTests {
     /// The documented pause and resume, the resume on the session's queue: the same plain
     /// `Progress` begun again on its token takes its part back, and its units count on.
     @Test func thePartOfAProgressResumedOnAnotherThreadRunsAgain() {
-        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
-        let token = RequestToken()
-        let download = Progress.discreteProgress(totalUnitCount: 100)
-        manager.beganNetworkTask(withToken: token, progress: download)
-        download.completedUnitCount = 30
-        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
-        manager.finishedNetworkTask(forToken: token)
+        let (other, token, download) = requestEndedAt30()
         let manager = manager
         onAnotherThread {
             manager.beganNetworkTask(withToken: token, progress: download)
