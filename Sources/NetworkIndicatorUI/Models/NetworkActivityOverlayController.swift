@@ -164,7 +164,7 @@ final class NetworkActivityOverlayController {
 
     /// Registers the overlay of `manager` in `scopes`, whose overlays leave its tasks to it.
     private func cover(_ manager: NetworkIndicatorManager, in scopes: [ScopeOverlayExclusions]) {
-        coveredIn = ScopeCover(manager, by: self, in: scopes, scheduler: manager.scheduler)
+        coveredIn = ScopeCover(manager, by: self, in: scopes)
     }
 
     /// The manager told an output the count `count`. Ignored unless on screen.

@@ -132,16 +132,12 @@ final class ScopeCover {
     private let scheduler: any NetworkIndicatorScheduler
     private var isEnded = false
 
-    /// Registers `overlay`, of `manager`, in `scopes`.
-    init(
-        _ manager: NetworkIndicatorManager,
-        by overlay: AnyObject,
-        in scopes: [ScopeOverlayExclusions],
-        scheduler: any NetworkIndicatorScheduler
-    ) {
+    /// Registers `overlay`, of `manager`, in `scopes`; a release is told on the manager's
+    /// scheduler.
+    init(_ manager: NetworkIndicatorManager, by overlay: AnyObject, in scopes: [ScopeOverlayExclusions]) {
         self.scopes = scopes
         self.manager = ObjectIdentifier(manager)
-        self.scheduler = scheduler
+        self.scheduler = manager.scheduler
         for scope in scopes { scope.childOverlayAppeared(manager, overlay: overlay) }
     }
 
