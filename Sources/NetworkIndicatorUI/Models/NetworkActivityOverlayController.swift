@@ -261,9 +261,9 @@ final class NetworkActivityOverlayController {
             return
         }
         let ownCount = ownCount(told: activeCount)
-        // A cover changed (the refreshes did not), leaving nothing to draw for here but tasks
-        // that a child scope's overlay covers now.
-        let handedOff = count == model.refreshCount && ownCount <= count && activeCount > ownCount
+        // Some of the manager's tasks run under child scopes' overlays: the model tells whether
+        // this change handed the load over.
+        let handedOff = activeCount > ownCount
         handle { $0.countsChanged(activeCount: ownCount, refreshCount: count, handedOff: handedOff, now: $1) }
     }
 

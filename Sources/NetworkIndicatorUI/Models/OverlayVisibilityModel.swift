@@ -127,7 +127,8 @@ struct OverlayVisibilityModel: Equatable, Sendable {
     /// `activeCount` tasks: both at once, so that the model never sees one count updated without
     /// the other (a refresh's task counted, its refresh not yet uncounted, is not a load).
     /// `handedOff`: the screen's other tasks run on under child scopes' own overlays; a load
-    /// that ends by this change (a child's overlay appeared) is not announced as complete.
+    /// that ends by this change with the refreshes unchanged (a child's overlay appeared and
+    /// took it) is not announced as complete.
     mutating func countsChanged(
         activeCount: Int,
         refreshCount: Int,
@@ -135,11 +136,12 @@ struct OverlayVisibilityModel: Equatable, Sendable {
         now: TimeInterval
     ) -> [Action] {
         guard isOnScreen else { return [] }
-        // What there is to draw for fell (a refresh's own task ending with it does not count).
-        let fell = activeCount - refreshCount < self.activeCount - self.refreshCount
+        // A cover changed: fewer tasks of this overlay's own, the refreshes as they were (a
+        // refresh's end takes its own task with it).
+        let coverTookTasks = refreshCount == self.refreshCount && activeCount < self.activeCount
         self.activeCount = activeCount
         self.refreshCount = refreshCount
-        if handedOff, fell, !isLoading { loadWasHandedOff = true }
+        if handedOff, coverTookTasks, !isLoading { loadWasHandedOff = true }
         return update(now: now)
     }
 
