@@ -31,7 +31,7 @@ extension NetworkIndicatorManager {
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         (output as? any ManagerAwareOutput)?.outputAdded(to: self)
         // An output that removed itself as it was told the visibility is told nothing more.
-        if driver.addOutput(output) { progressOutputAdded(output) }
+        if driver.addOutput(output), output.receivesFractionCompleted { fractionListenerAdded(output) }
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so
@@ -46,7 +46,7 @@ extension NetworkIndicatorManager {
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
         let wasAttached = driver.removeOutput(output)
-        progressOutputRemoved(output)
+        if wasAttached, output.receivesFractionCompleted { progressRollUp.tick() }  // fits the poll
         if wasAttached, let output = output as? any RemovalAwareOutput {
             output.networkIndicatorOutputWasRemoved()
         }

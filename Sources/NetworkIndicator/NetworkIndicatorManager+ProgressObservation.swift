@@ -33,33 +33,18 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Double?) -> Void
     ) -> NetworkIndicatorObservation {
         let observer = ProgressObserver(owner: owner, body: body)
-        driver.delivery.addProgressListener(
-            observer: observer,
-            to: driver.node,
-            current: progressSnapshot().fractionCompleted
-        )
-        progressRollUp.tick()
+        if driver.delivery.attach(observer, to: driver.node, receivesFraction: true, keeps: true) {
+            fractionListenerAdded(observer)
+        }
         return NetworkIndicatorObservation { observer.cancel() }
     }
 
-    /// Starts telling `output` the fraction, if it asks for it (see
-    /// ``NetworkIndicatorOutput/receivesFractionCompleted``); from ``addOutput(_:)``.
+    /// Tells `output`, just attached and wanting the fraction (see
+    /// ``NetworkIndicatorOutput/receivesFractionCompleted``), the fraction now, after bringing the
+    /// others up to it, and fits the poll; from ``addOutput(_:)`` and ``observeProgress(owner:_:)``.
     @MainActor
-    func progressOutputAdded(_ output: any NetworkIndicatorOutput) {
-        guard output.receivesFractionCompleted else { return }
-        driver.delivery.addProgressListener(
-            output: output,
-            to: driver.node,
-            current: progressSnapshot().fractionCompleted
-        )
-        progressRollUp.tick()
-    }
-
-    /// Stops telling `output` the fraction; from ``removeOutput(_:)``.
-    @MainActor
-    func progressOutputRemoved(_ output: any NetworkIndicatorOutput) {
-        guard output.receivesFractionCompleted else { return }
-        driver.delivery.removeProgressListener(output, from: driver.node)
+    func fractionListenerAdded(_ output: any NetworkIndicatorOutput) {
+        driver.delivery.deliverProgress(progressSnapshot().fractionCompleted, to: driver.node, newListener: output)
         progressRollUp.tick()
     }
 }

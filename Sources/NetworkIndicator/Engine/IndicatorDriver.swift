@@ -157,14 +157,21 @@ final class IndicatorDriver: Sendable {
 
     /// Attaches `output` and tells it the visibility (and, if it wants counts and is still
     /// attached, the last reconciled count) at once; nothing if attached already. Returns whether
-    /// it is attached afterwards (its own call may have removed it).
+    /// it was attached now and still is (its own call may have removed it).
     @MainActor
     @discardableResult
     func addOutput(_ output: any NetworkIndicatorOutput) -> Bool {
         let receivesCount = output.receivesActiveTaskCount
         let receivesTaskEvents = output is any NetworkActivityTaskEventOutput
-        guard delivery.attach(output, to: node, receivesCount: receivesCount, receivesTaskEvents: receivesTaskEvents)
-        else { return delivery.isAttached(output, to: node) }
+        guard
+            delivery.attach(
+                output,
+                to: node,
+                receivesCount: receivesCount,
+                receivesTaskEvents: receivesTaskEvents,
+                receivesFraction: output.receivesFractionCompleted
+            )
+        else { return false }
         // The open tasks' tokens that a watcher's node loads to name them leave after the lock.
         var keptAlive: [AnyObject] = []
         let (count, needsHop) = tree.withLockUnchecked { tree in

@@ -1,9 +1,10 @@
 import Foundation
 
-/// The main-actor half of one tree: each node's outputs and progress listeners, the tree's one
-/// hop (every dirty node drained in one hold of the tree's lock, the answers performed after
-/// it: deadlines, then outputs) and the tree's one timer (``TreeDeadlines``). Outputs are held
-/// weakly; a stream is kept until it ends. Progress listeners hear ``ProgressRollUp``'s readings.
+/// The main-actor half of one tree: each node's outputs, the tree's one hop (every dirty node
+/// drained in one hold of the tree's lock, the answers performed after it: deadlines, then
+/// outputs) and the tree's one timer (``TreeDeadlines``). Outputs are held weakly; a stream or a
+/// progress observer is kept until it ends. Those that want the fraction hear
+/// ``ProgressRollUp``'s readings.
 @MainActor
 final class OutputDelivery {
     /// One node's outputs, for the node of `generation` at its index.
@@ -12,8 +13,7 @@ final class OutputDelivery {
         var attached: [Attached] = []
         /// What the outputs were last told.
         var isVisible = false
-        var progressListeners: [ProgressListener] = []
-        /// The fraction last told to the progress listeners.
+        /// The fraction last told to the outputs that want it.
         var fraction: Double?
     }
 
@@ -24,8 +24,14 @@ final class OutputDelivery {
         let receivesCount: Bool
         /// A ``NetworkActivityTaskEventOutput``: it hears the tasks of its node and below.
         let receivesTaskEvents: Bool
-        /// A visibility stream, kept here (strongly) until it ends or its node goes.
-        var stream: StreamOutput?
+        /// Told the fraction (``ProgressRollUp``'s readings).
+        let receivesFraction: Bool
+        /// An output kept here (strongly) until it ends or its node goes: a visibility stream,
+        /// a ``ProgressObserver``.
+        let kept: (any NetworkIndicatorOutput)?
+
+        /// Whether it still listens: alive, and not an observer whose owner went or that was cancelled.
+        @MainActor var isLive: Bool { output != nil && (kept as? ProgressObserver)?.isFinished != true }
     }
 
     nonisolated let tree: LockedState<IndicatorTree>
@@ -81,41 +87,37 @@ final class OutputDelivery {
         outlet(node)?.attached.compactMap(\.output) ?? []
     }
 
-    /// A new number for an output's attachment or a progress listener's registration.
-    func newAttachment() -> UInt64 {
-        attachments += 1
-        return attachments
-    }
-
     /// What the outputs of `node` were last told.
     func isVisible(_ node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.isVisible ?? false
     }
 
-    /// Attaches `output` to `node` (a visibility stream kept with it); `false` if it is attached
-    /// already, or if `node` is older than the outlet at its index (a removed node).
+    /// Attaches `output` to `node` (kept strongly if `keeps`: a visibility stream, a progress
+    /// observer); `false` if it is attached already, or if `node` is older than the outlet at its
+    /// index (a removed node).
     func attach(
         _ output: any NetworkIndicatorOutput,
         to node: IndicatorTree.NodeID,
-        receivesCount: Bool,
+        receivesCount: Bool = false,
         receivesTaskEvents: Bool = false,
-        stream: StreamOutput? = nil
+        receivesFraction: Bool = false,
+        keeps: Bool = false
     ) -> Bool {
-        let serial = newAttachment()
-        let attached = modifyOutlet(node) { outlet in
+        attachments += 1
+        let attached = Attached(
+            output: output,
+            serial: attachments,
+            receivesCount: receivesCount,
+            receivesTaskEvents: receivesTaskEvents,
+            receivesFraction: receivesFraction,
+            kept: keeps ? output : nil
+        )
+        let isNew = modifyOutlet(node) { outlet in
             guard !outlet.attached.contains(where: { $0.output === output }) else { return false }
-            outlet.attached.append(
-                Attached(
-                    output: output,
-                    serial: serial,
-                    receivesCount: receivesCount,
-                    receivesTaskEvents: receivesTaskEvents,
-                    stream: stream
-                )
-            )
+            outlet.attached.append(attached)
             return true
         }
-        return attached ?? false
+        return isNew ?? false
     }
 
     /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received
@@ -317,11 +319,9 @@ final class OutputDelivery {
             guard let output = target.output, !followsAnother(output) else { continue }
             if outlet.isVisible { output.networkIndicatorVisibilityDidChange(false) }
             if target.receivesCount { output.networkIndicatorActiveTaskCountDidChange(0) }
-        }
-        guard outlet.fraction != nil else { return }
-        for listener in outlet.progressListeners where listener.isLive {
-            if let output = listener.output, followsAnother(output) { continue }
-            listener.tell(nil)
+            if target.receivesFraction, outlet.fraction != nil, target.isLive {
+                output.networkIndicatorFractionCompletedDidChange(nil)
+            }
         }
     }
 
@@ -331,17 +331,18 @@ final class OutputDelivery {
     }
 
     /// Whether `target`'s attachment holds: not removed, nor replaced by a new one (told itself).
-    private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
+    func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
     }
 
-    /// Lets go of the deallocated outputs of `node`, telling the tree how many wanted counts or tasks.
-    private func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
+    /// Lets go of the deallocated outputs (and finished observers) of `node`, telling the tree how
+    /// many wanted counts or tasks.
+    func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
         let (counting, watching) =
             modifyOutlet(node) { outlet -> (Int, Int) in
-                guard outlet.attached.contains(where: { $0.output == nil }) else { return (0, 0) }
-                let released = outlet.attached.filter { $0.output == nil }
-                outlet.attached.removeAll { $0.output == nil }
+                guard outlet.attached.contains(where: { !$0.isLive }) else { return (0, 0) }
+                let released = outlet.attached.filter { !$0.isLive }
+                outlet.attached.removeAll { !$0.isLive }
                 return (released.filter(\.receivesCount).count, released.filter(\.receivesTaskEvents).count)
             } ?? (0, 0)
         guard counting > 0 || watching > 0 else { return }

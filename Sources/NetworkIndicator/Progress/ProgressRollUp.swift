@@ -208,9 +208,10 @@ extension ProgressRollUp: DeadlineTarget {
 
 // MARK: - Listeners
 
-/// An owner-bound closure of ``NetworkIndicatorManager/observeProgress(owner:_:)``.
+/// An owner-bound closure of ``NetworkIndicatorManager/observeProgress(owner:_:)``: an output
+/// that wants the fraction, kept by the delivery until its owner goes or it is cancelled.
 @MainActor
-final class ProgressObserver {
+final class ProgressObserver: NetworkIndicatorOutput {
     /// Calls the body with its owner, `false` once the owner is gone; `nil` once the owner is
     /// gone or the observation cancelled, so that the body (and what it captured) is freed.
     private var body: (@MainActor (Double?) -> Bool)?
@@ -229,7 +230,11 @@ final class ProgressObserver {
 
     var isFinished: Bool { body == nil || owner == nil }
 
-    func tell(_ fraction: Double?) {
+    var receivesFractionCompleted: Bool { true }
+
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+
+    func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) {
         guard let body else { return }
         if !body(fraction) { self.body = nil }
     }
@@ -240,75 +245,31 @@ final class ProgressObserver {
     }
 }
 
+/// Telling the outputs that want the fraction (``Attached/receivesFraction``) ``ProgressRollUp``'s readings.
 extension OutputDelivery {
-    /// A listener of a node's fraction: an output (held weakly), or an owner-bound closure.
-    @MainActor
-    struct ProgressListener {
-        weak var output: (any NetworkIndicatorOutput)?
-        let observer: ProgressObserver?
-        /// This registration's number (``OutputDelivery/newAttachment()``): an output removed and
-        /// added again is a new listener.
-        let serial: UInt64
-
-        /// Whether it still listens: its output alive, or its closure's owner alive and not cancelled.
-        var isLive: Bool { observer.map { !$0.isFinished } ?? (output != nil) }
-
-        func tell(_ fraction: Double?) {
-            observer?.tell(fraction)
-            output?.networkIndicatorFractionCompletedDidChange(fraction)
-        }
-    }
-}
-
-/// Each node's progress listeners, on the main actor: they hear ``ProgressRollUp``'s readings.
-extension OutputDelivery {
-    /// Adds a progress listener to `node` (an output, once, or an observer) and tells it
-    /// `fraction`, after bringing the others up to it.
-    func addProgressListener(
-        output: (any NetworkIndicatorOutput)? = nil,
-        observer: ProgressObserver? = nil,
+    /// Tells the live outputs of `node` that want the fraction `fraction` if it differs from what
+    /// they were last told, and `newListener`, just attached, in any case; then lets go of the
+    /// finished. Outputs may call back into the manager.
+    func deliverProgress(
+        _ fraction: Double?,
         to node: IndicatorTree.NodeID,
-        current fraction: Double?
+        newListener: (any NetworkIndicatorOutput)? = nil
     ) {
-        deliverProgress(fraction, to: node)
-        let listener = ProgressListener(output: output, observer: observer, serial: newAttachment())
-        let added = modifyOutlet(node) { outlet -> Bool in
-            guard output.map({ output in !outlet.progressListeners.contains { $0.output === output } }) ?? true else {
-                return false
-            }
-            outlet.progressListeners.append(listener)
-            return true
-        }
-        if added == true { listener.tell(fraction) }
-    }
-
-    /// Stops telling `output` the fraction of `node`.
-    func removeProgressListener(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) {
-        _ = modifyOutlet(node) { $0.progressListeners.removeAll { $0.output === output } }
-    }
-
-    /// Tells the live progress listeners of `node` `fraction` if it differs from what they were
-    /// last told, then lets go of the others. Listeners may call back into the manager.
-    func deliverProgress(_ fraction: Double?, to node: IndicatorTree.NodeID) {
-        let listeners = modifyOutlet(node) { outlet -> [ProgressListener] in
-            guard fraction != outlet.fraction else { return [] }
+        let targets = modifyOutlet(node) { outlet -> [Attached] in
+            let changed = fraction != outlet.fraction
             outlet.fraction = fraction
-            return outlet.progressListeners
+            return outlet.attached.filter { $0.receivesFraction && (changed || $0.output === newListener) }
         }
-        for listener in listeners ?? [] {
+        for target in targets ?? [] {
             // One removed (or added again) by an earlier one's call is told nothing more here.
-            guard isListening(listener, to: node) else { continue }
-            listener.tell(fraction)
+            guard let output = target.output, target.isLive, isAttached(target, to: node) else { continue }
+            output.networkIndicatorFractionCompletedDidChange(fraction)
         }
-        _ = modifyOutlet(node) { $0.progressListeners.removeAll { !$0.isLive } }
+        pruneReleasedOutputs(of: node)
     }
 
     /// Whether anything alive listens to the fraction of `node`.
     func hasProgressListeners(_ node: IndicatorTree.NodeID) -> Bool {
-        outlet(node)?.progressListeners.contains(where: \.isLive) ?? false
-    }
-
-    fileprivate func isListening(_ listener: ProgressListener, to node: IndicatorTree.NodeID) -> Bool {
-        outlet(node)?.progressListeners.contains { $0.serial == listener.serial } ?? false
+        outlet(node)?.attached.contains { $0.receivesFraction && $0.isLive } ?? false
     }
 }
