@@ -19,14 +19,16 @@ extension IndicatorTree {
         changeSubtree(of: id, time: &time) { node, time in node.registry.finishEverything(time: &time) }
     }
 
-    /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work and
-    /// the objects that leave with it (see `TaskRegistry+Cancel.swift`).
+    /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work,
+    /// each object once however many nodes count it, and the objects that leave with it (see
+    /// `TaskRegistry+Cancel.swift`).
     mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Bool) {
         var cancellation = TaskRegistry.Cancellation()
+        var seen = Set<ObjectIdentifier>()
         let needsHop = changeSubtree(of: id, time: &time) { node, time in
-            let found = node.registry.finishCancellableTasks(time: &time)
-            cancellation.work += found.work
-            cancellation.keptAlive += found.keptAlive
+            let ended = node.registry.finishCancellableTasks(time: &time)
+            cancellation.work += ended.work.filter { seen.insert(ObjectIdentifier($0)).inserted }
+            cancellation.keptAlive += ended.keptAlive
         }
         return (cancellation, needsHop)
     }

@@ -70,8 +70,8 @@ extension TaskRegistry {
         guard !uncountedWork.isEmpty else { return }
         for var held in uncountedWork {
             guard let object = held.load() else { continue }
-            if let work = object as? any NetworkActivityCancellable, !cancellation.work.contains(where: { $0 === work })
-            {
+            // One also open here, or in another node, is cancelled once (`IndicatorTree.cancelSubtree`).
+            if let work = object as? any NetworkActivityCancellable {
                 cancellation.work.append(work)
             } else {
                 cancellation.keptAlive.append(object)

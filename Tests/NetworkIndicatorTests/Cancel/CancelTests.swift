@@ -96,6 +96,26 @@ struct CancelTests {
         #expect(root.activeTaskCount == 1)
     }
 
+    /// One piece of work counted in a screen and in its row (or in two rows) is one piece of
+    /// work to stop: `cancel()` is called once per cancel, as `NetworkActivityCancellable`
+    /// promises, however many managers of the subtree count it.
+    @Test func workOpenInTwoManagersOfTheSubtreeIsCancelledOnce() {
+        let root = makeManager()
+        let screen = NetworkIndicatorManager(parent: root, label: "screen")
+        let row = NetworkIndicatorManager(parent: screen, label: "row")
+        let otherRow = NetworkIndicatorManager(parent: screen, label: "other row")
+        let shared = Work()
+        let rows = Work()
+        screen.beganNetworkTask(withToken: shared)
+        row.beganNetworkTask(withToken: shared)
+        row.beganNetworkTask(withToken: rows)
+        otherRow.beganNetworkTask(withToken: rows)
+        screen.cancelNetworkTasks()
+        #expect(shared.cancelCount == 1)
+        #expect(rows.cancelCount == 1)
+        #expect(root.activeTaskCount == 0)
+    }
+
     @Test func aSiblingScopeIsLeftAlone() {
         let root = makeManager()
         let feed = NetworkIndicatorManager(parent: root, label: "feed")
