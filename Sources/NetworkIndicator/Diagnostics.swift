@@ -101,7 +101,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .unknownFinish:
             "finishedNetworkTask(forToken:) for '\(label)', which has no open task (never begun, already finished, or ended by a reset); ignored"
         case .finishAfterTokenDeath:
-            "finishedNetworkTask(forToken:) for '\(label)', whose earlier token at the same address was already deallocated; its tasks ended"
+            "finishedNetworkTask(forToken:) found the tasks of '\(label)', whose token at that address was already deallocated or in its deinit; its tasks ended (finish before releasing a token)"
         case .popWithoutPush:
             "popNetworkActivity() with no push outstanding; ignored"
         case .groupFinishWithoutStart:

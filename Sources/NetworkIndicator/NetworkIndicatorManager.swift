@@ -299,7 +299,8 @@ public final class NetworkIndicatorManager: Sendable {
     /// name: the count never goes negative. If the
     /// entry at `token`'s address belongs to a token that is already deallocated (or is running
     /// its `deinit`), that entry's tasks end and ``NetworkIndicatorDiagnostic/Kind/finishAfterTokenDeath``
-    /// is reported: finish before releasing a token, not from its `deinit`. Safe from any thread,
+    /// is reported, with the label they were begun with (else the type's name): finish before
+    /// releasing a token, not from its `deinit`. Safe from any thread,
     /// including a different one from the begin; O(1). Generic over the token's class, as
     /// ``beganNetworkTask(withToken:label:progress:weight:file:line:)-(Object,_,_,_,_,_)`` is: any static type of the
     /// same object names the same task.
@@ -315,7 +316,8 @@ public final class NetworkIndicatorManager: Sendable {
                 label: lateFinishLabel(of: token, reference) ?? ActivityLabel.typeName(of: token)
             )
         case .tokenDead:
-            driver.report(.finishAfterTokenDeath, label: ActivityLabel.typeName(of: token))
+            let label = driver.read { $0.registry.labels.deadLabel(of: ObjectIdentifier(token)) } ?? nil
+            driver.report(.finishAfterTokenDeath, label: label ?? ActivityLabel.typeName(of: token))
         }
     }
 

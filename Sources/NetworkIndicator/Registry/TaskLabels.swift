@@ -20,6 +20,10 @@ struct TaskLabels {
 
     /// The labels of the open labelled tokens.
     private var open: [TaskReference: String] = [:]
+    /// The label of the last caller's token whose tasks a finish found dead, for that finish's
+    /// report (``deadLabel(of:)``); a dead token is never remembered among the
+    /// ended ones (it could only push a live one's label out).
+    private var lastDead: (key: ObjectIdentifier, label: String)?
     /// Oldest first, so that a token remembered twice is found by its newer label.
     private var ended: [Ended] = []
     /// One bit per remembered token, chosen by ``bit(of:)``: the union over `ended`.
@@ -47,6 +51,17 @@ struct TaskLabels {
         guard let label = open.removeValue(forKey: reference), remembering else { return }
         if case .key = reference, token == nil { return }
         remember(label, of: reference, token: token)
+    }
+
+    /// A finish found the token `key` dead: its label, if any, leaves the open ones and is kept
+    /// for that finish's report alone, in place of the last dead token's.
+    mutating func endDead(_ key: ObjectIdentifier) {
+        lastDead = open.removeValue(forKey: .key(key)).map { (key, $0) }
+    }
+
+    /// The label of the dead token `key` that the last finish to find one ended.
+    func deadLabel(of key: ObjectIdentifier) -> String? {
+        lastDead?.key == key ? lastDead?.label : nil
     }
 
     /// Keeps the labels of every open token among the ended ones (before a reset), then drops the

@@ -15,8 +15,7 @@ struct TaskRegistry {
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
     var firstFreeSlot: Int32 = -1
     var table = IdentityTable()
-    /// The open labelled tokens' labels, and the last ended ones' (for a late finish's report).
-    var labels = TaskLabels()
+    var labels = TaskLabels()  // the open tokens' labels, and the last ended ones'
     /// The generation of an appended slot: above that of every slot cut from the array, so that a
     /// stale pair never matches a later token at a re-appended slot.
     private(set) var appendedGeneration: UInt32 = 0
@@ -109,6 +108,7 @@ struct TaskRegistry {
         guard let position = table.position(of: key) else { return .stale }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
+            labels.endDead(key)
             finishEntry(at: index, tablePosition: position, ending: .swept, time: &time)
             return .tokenDead
         }

@@ -70,13 +70,30 @@ struct MisuseTests {
         let harness = Harness()
         var token: Token? = Token()
         let identity = ObjectIdentifier(token!)
-        harness.manager.beganNetworkTask(withToken: token!)
+        harness.manager.beganNetworkTask(withToken: token!, label: "upload")
         token = nil
         var keep: [Token] = []
         guard let reused = tokenReusingAddress(of: identity, keeping: &keep) else { return noteNoAddressReuse() }
         harness.manager.finishedNetworkTask(forToken: reused)
         #expect(harness.manager.activeTaskCount == 0)
-        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
+        let ended = NetworkIndicatorDiagnostic(kind: .finishAfterTokenDeath, label: "upload")
+        #expect(harness.diagnostics.all == [ended], "named by the task that ended")
+    }
+
+    /// A token that finishes its own task in its `deinit`: the report names the task by the
+    /// label it was begun with, as every report does, not by the token's type.
+    @Test func finishInTheTokensDeinitNamesItsLabel() {
+        final class FinishesInDeinit {
+            let manager: NetworkIndicatorManager
+            init(_ manager: NetworkIndicatorManager) { self.manager = manager }
+            deinit { manager.finishedNetworkTask(forToken: self) }
+        }
+        let harness = Harness()
+        var token: FinishesInDeinit? = FinishesInDeinit(harness.manager)
+        harness.manager.beganNetworkTask(withToken: token!, label: "upload")
+        token = nil
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all == [.init(kind: .finishAfterTokenDeath, label: "upload")])
     }
 
     @Test func groupFinishWithoutStart() {
