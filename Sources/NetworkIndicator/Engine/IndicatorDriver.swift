@@ -195,12 +195,11 @@ final class IndicatorDriver: Sendable {
     @discardableResult
     func removeOutput(_ output: any NetworkIndicatorOutput) -> Bool {
         guard let detached = delivery.detach(output, from: node) else { return false }
-        if detached.receivesCount || detached.receivesTaskEvents {
-            tree.withLock { tree in
-                if detached.receivesCount { tree.countObserversLeft(1, in: node) }
-                if detached.receivesTaskEvents { tree.taskEventListenersChanged(by: -1, in: node) }
-            }
-        }
+        delivery.outputsLeft(
+            counting: detached.receivesCount ? 1 : 0,
+            watching: detached.receivesTaskEvents ? 1 : 0,
+            of: node
+        )
         return true
     }
 

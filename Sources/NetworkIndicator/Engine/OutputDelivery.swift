@@ -184,26 +184,29 @@ final class OutputDelivery {
             arm(scheduler, now: now)
         }
         if let visibility = reconciliation.visibility {
-            for target in targets {
-                guard let output = target.output, isAttached(target, to: node) else { continue }
-                output.networkIndicatorVisibilityDidChange(visibility)
-            }
+            tell(targets, of: node) { $1.networkIndicatorVisibilityDidChange(visibility) }
         }
         if let count = reconciliation.count {
-            for target in targets where target.receivesCount {
-                guard let output = target.output, isAttached(target, to: node) else { continue }
-                output.networkIndicatorActiveTaskCountDidChange(count)
-            }
+            tell(targets.filter(\.receivesCount), of: node) { $1.networkIndicatorActiveTaskCountDidChange(count) }
         }
         if let isEnabled = reconciliation.isEnabled {
-            for target in targets {
-                guard let output = target.output as? any ManagerAwareOutput, isAttached(target, to: node) else {
-                    continue
-                }
-                output.managerEnabledChanged(isEnabled)
-            }
+            tell(targets, of: node) { ($1 as? any ManagerAwareOutput)?.managerEnabledChanged(isEnabled) }
         }
         pruneReleasedOutputs(of: node)
+    }
+
+    /// Runs `body` on each of `targets` alive and still attached to `node`: each call may remove
+    /// or add outputs (`removeOutput` from an output's own callback), and one removed, or added
+    /// again, by an earlier call is told nothing more here.
+    func tell(
+        _ targets: [Attached],
+        of node: IndicatorTree.NodeID,
+        _ body: (Attached, any NetworkIndicatorOutput) -> Void
+    ) {
+        for target in targets {
+            guard let output = target.output, isAttached(target, to: node) else { continue }
+            body(target, output)
+        }
     }
 
     /// Starts, replaces or stops the tree's timer for the earliest deadline, if it must change.
@@ -331,7 +334,7 @@ final class OutputDelivery {
     }
 
     /// Whether `target`'s attachment holds: not removed, nor replaced by a new one (told itself).
-    func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
+    private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
     }
 
@@ -345,6 +348,12 @@ final class OutputDelivery {
                 outlet.attached.removeAll { !$0.isLive }
                 return (released.filter(\.receivesCount).count, released.filter(\.receivesTaskEvents).count)
             } ?? (0, 0)
+        outputsLeft(counting: counting, watching: watching, of: node)
+    }
+
+    /// Tells the tree that `counting` outputs of `node` that wanted counts, and `watching` that
+    /// wanted task events, left; nothing (no lock) if none did.
+    nonisolated func outputsLeft(counting: Int, watching: Int, of node: IndicatorTree.NodeID) {
         guard counting > 0 || watching > 0 else { return }
         tree.withLock { tree in
             if counting > 0 { tree.countObserversLeft(counting, in: node) }

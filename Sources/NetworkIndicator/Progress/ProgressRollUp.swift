@@ -260,10 +260,8 @@ extension OutputDelivery {
             outlet.fraction = fraction
             return outlet.attached.filter { $0.receivesFraction && (changed || $0.output === newListener) }
         }
-        for target in targets ?? [] {
-            // One removed (or added again) by an earlier one's call is told nothing more here.
-            guard let output = target.output, target.isLive, isAttached(target, to: node) else { continue }
-            output.networkIndicatorFractionCompletedDidChange(fraction)
+        tell(targets ?? [], of: node) { target, output in
+            if target.isLive { output.networkIndicatorFractionCompletedDidChange(fraction) }
         }
         pruneReleasedOutputs(of: node)
     }
