@@ -35,12 +35,9 @@ struct Batch: Sendable {
     /// common case, checked without hashing. Once `false`, it stays so until the list shrinks to
     /// one part.
     private(set) var keysAreUnique = true
-    /// The units of the parts that ended in this batch: done ones count all theirs, paused ones
-    /// what they had.
-    private(set) var endedCompleted: Double = 0
-    private(set) var endedTotal: Double = 0
-    /// The ended parts, with what they count: for a progress begun again (a pause, a resume),
-    /// and for a reader that leaves some scopes out (``summary(of:excluding:)``).
+    /// The parts that ended in this batch, with what they count (done ones all their units,
+    /// paused ones what they had, cancelled ones none): for the sums, for a progress begun again
+    /// (a pause, a resume), and for a reader that leaves some scopes out (``summary(of:excluding:)``).
     private var ended: [EndedPart] = []
     /// When the batch began (the scheduler's clock), `nil` while none runs.
     private(set) var startedAt: TimeInterval?
@@ -147,10 +144,7 @@ struct Batch: Sendable {
         if repeats { keysAreUnique = false }
         let identity = ObjectIdentifier(entry.progress)
         if let index = ended.firstIndex(where: { $0.identity == identity && $0.progress === entry.progress }) {
-            // Begun again (a resume): its units count live from now on, not twice.
-            endedCompleted -= ended[index].completed
-            endedTotal -= ended[index].total
-            ended.remove(at: index)
+            ended.remove(at: index)  // begun again (a resume): its units count live from now on, not twice
         } else {
             unitsBefore[identity] = reading.isDeterminate ? reading.completed : nil
         }
@@ -190,7 +184,8 @@ struct Batch: Sendable {
             let hasEnded = startedAt != nil
             let wasComplete =
                 hasEnded
-                ? !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty && endedTotal > 0
+                ? !hadCancelledPart && !ended.contains(where: \.isShort) && waiting.isEmpty
+                    && ended.contains(where: { $0.total > 0 })
                 : lastEndedWasComplete
             let lastEnded = hasEnded ? ended + waitingSamples.map(EndedPart.unread) : self.lastEnded
             self = Batch(parts: left, repeatedBegins: repeatedBegins)
@@ -199,8 +194,10 @@ struct Batch: Sendable {
             return Summary()
         }
         if startedAt == nil { startedAt = now }
-        summary.completed += endedCompleted
-        summary.total += endedTotal
+        for part in ended {
+            summary.completed += part.completed
+            summary.total += part.total
+        }
         summary.startedAt = startedAt
         summary.unitsBefore = unitsBefore.values.reduce(0, +)
         return summary
@@ -377,16 +374,13 @@ struct Batch: Sendable {
             hadCancelledPart = true
             unitsBefore[sample.identity] = nil  // its units leave the pace with the sums
         }
-        let counted = reading.isCancelled ? 0 : reading.total
-        endedCompleted += reading.isCancelled ? 0 : completed
-        endedTotal += counted
         ended.append(
             EndedPart(
                 identity: sample.identity,
                 progress: sample.entry.progress,
                 scopes: sample.entry.scopes,
                 completed: reading.isCancelled ? 0 : completed,
-                total: counted,
+                total: reading.isCancelled ? 0 : reading.total,
                 wasCancelled: reading.isCancelled
             )
         )
