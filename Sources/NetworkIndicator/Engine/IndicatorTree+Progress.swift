@@ -28,9 +28,10 @@ extension IndicatorTree {
         }
     }
 
-    /// A part listed to be read: whether it had ended when listed, the position in the chain of
-    /// the first node listing it (it is listed in every node above), and whether a reading of
-    /// it may be left out of a settle (it runs, and its token has no other part).
+    /// A part listed to be read, then read outside the lock: whether it had ended when listed,
+    /// the position in the chain of the first node listing it (it is listed in every node
+    /// above), and whether a reading of it may be left out of a settle (it runs, and its token
+    /// has no other part).
     struct PartToRead {
         let entry: ProgressEntry
         let hadEnded: Bool
@@ -39,13 +40,16 @@ extension IndicatorTree {
         /// Whether the part's last reading had a known size: a settle that first reads its size
         /// folds, so that the batch starts then.
         var wasDeterminate = false
-    }
+        /// Its reading, made outside the lock: `nil` while unread, and for a caller's plain
+        /// `Progress` read off the main queue.
+        var reading: ProgressReading?
 
-    /// A part read outside the lock: `reading` is `nil` for a caller's plain `Progress` read off
-    /// the main queue.
-    struct PartReading {
-        let part: PartToRead
-        let reading: ProgressReading?
+        /// This part, read now (``ProgressEntry/read()``).
+        func read() -> PartToRead {
+            var read = self
+            read.reading = entry.read()
+            return read
+        }
     }
 
     // MARK: - Events
@@ -106,7 +110,7 @@ extension IndicatorTree {
         from id: NodeID,
         settling: Bool,
         withSubtree: Bool = false,
-        readings: [PartReading],
+        readings: [PartToRead],
         now: TimeInterval,
         excludingScopes excludedScopes: [NodeID] = [],
         keepingAlive keptAlive: inout [AnyObject]
@@ -114,11 +118,11 @@ extension IndicatorTree {
         guard contains(id) else { return (Batch.Summary(), false, false) }
         var fresh: [ObjectIdentifier] = []
         var readAfterEnd: [ObjectIdentifier] = []
-        for read in readings {
-            guard let reading = read.reading else { continue }
-            read.part.entry.reading = reading
-            fresh.append(ObjectIdentifier(read.part.entry))
-            if read.part.hadEnded { readAfterEnd.append(ObjectIdentifier(read.part.entry)) }
+        for part in readings {
+            guard let reading = part.reading else { continue }
+            part.entry.reading = reading
+            fresh.append(ObjectIdentifier(part.entry))
+            if part.hadEnded { readAfterEnd.append(ObjectIdentifier(part.entry)) }
         }
         let (excluded, excludedTaskCount) = scopes(excludedScopes, below: id)
         var summary = Batch.Summary()

@@ -79,24 +79,24 @@ final class ProgressRollUp: Sendable {
     /// that ended or shares its token, and running ones in order until one of known size runs in
     /// a node; that one keeps the node's batch running, so the running parts after it are left
     /// unread, counted at their last reading. `nil`: nothing to fold.
-    private func readForSettling(_ parts: [IndicatorTree.PartToRead]) -> [IndicatorTree.PartReading]? {
+    private func readForSettling(_ parts: [IndicatorTree.PartToRead]) -> [IndicatorTree.PartToRead]? {
         // The lowest position in the chain where a running part of known size was read: a part
         // first listed at a position is listed in every node above, so each of them runs.
         var runsFrom = Int.max
         // A part read with a known size for the first time: the fold starts its batch then.
         var sizeNewlyKnown = false
-        let readings = parts.map { part -> IndicatorTree.PartReading in
-            guard !part.mayGoUnread || part.position < runsFrom else { return .init(part: part, reading: nil) }
-            let reading = part.entry.read()
-            if part.mayGoUnread, let reading, reading.isDeterminate, !reading.isCancelled {
+        let readings = parts.map { part in
+            guard !part.mayGoUnread || part.position < runsFrom else { return part }
+            let part = part.read()
+            if part.mayGoUnread, let reading = part.reading, reading.isDeterminate, !reading.isCancelled {
                 runsFrom = min(runsFrom, part.position)
                 if !part.wasDeterminate { sizeNewlyKnown = true }
             }
-            return .init(part: part, reading: reading)
+            return part
         }
         // Nothing to fold while every batch runs, no part leaves and no size is new: the common case.
         let leaves = readings.contains {
-            !$0.part.mayGoUnread || $0.reading?.isCancelled == true || $0.part.entry.hasFailed
+            !$0.mayGoUnread || $0.reading?.isCancelled == true || $0.entry.hasFailed
         }
         return leaves || sizeNewlyKnown || runsFrom > 0 ? readings : nil
     }
@@ -116,9 +116,9 @@ final class ProgressRollUp: Sendable {
         }
         loaded = []
         if settling && parts.isEmpty { return (Batch.Summary(), false, false) }
-        guard
-            let readings = settling ? readForSettling(parts) : parts.map({ .init(part: $0, reading: $0.entry.read()) })
-        else { return (Batch.Summary(), false, false) }
+        guard let readings = settling ? readForSettling(parts) : parts.map({ $0.read() }) else {
+            return (Batch.Summary(), false, false)
+        }
         let now = driver.scheduler.now
         let result = driver.withTree {
             $0.foldProgress(

@@ -36,16 +36,17 @@ struct TreeProgressTests {
     }
 
     /// Reads the listed parts as the main queue does, or (`offMain`) leaving plain ones unread.
-    private func read(_ parts: [IndicatorTree.PartToRead], offMain: Bool = false) -> [IndicatorTree.PartReading] {
+    private func read(_ parts: [IndicatorTree.PartToRead], offMain: Bool = false) -> [IndicatorTree.PartToRead] {
         parts.map { part in
+            var part = part
             let plainOffMain = offMain && part.entry.readsOnMainQueueOnly
-            let reading = plainOffMain ? nil : ProgressReading(of: part.entry.progress, weight: nil)
-            return IndicatorTree.PartReading(part: part, reading: reading)
+            part.reading = plainOffMain ? nil : ProgressReading(of: part.entry.progress, weight: nil)
+            return part
         }
     }
 
     private mutating func fold(
-        _ readings: [IndicatorTree.PartReading],
+        _ readings: [IndicatorTree.PartToRead],
         in node: IndicatorTree.NodeID = IndicatorTree.rootID
     ) -> Batch.Summary {
         tree.foldProgress(from: node, settling: false, readings: readings, now: 1, keepingAlive: &keptAlive).summary
