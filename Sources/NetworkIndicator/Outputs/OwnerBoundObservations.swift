@@ -26,9 +26,11 @@ final class OwnerBoundObservations {
     }
 
     /// Keeps `observation` under `id` until `isOwnerAlive` says `false` or it is cancelled;
-    /// first lets go of the entries that ended since the last registration.
+    /// first lets go of the entries that ended since the last registration, cancelling those
+    /// whose owner died (their caller may keep the handle: the body must go all the same).
     func keep(_ observation: NetworkIndicatorObservation, as id: UInt64, while isOwnerAlive: @escaping () -> Bool) {
-        entries = entries.filter { !$0.value.observation.isCancelled && $0.value.isOwnerAlive() }
+        for entry in entries.values where !entry.isOwnerAlive() { entry.observation.cancel() }
+        entries = entries.filter { !$0.value.observation.isCancelled }
         entries[id] = Entry(observation: observation, isOwnerAlive: isOwnerAlive)
     }
 

@@ -157,6 +157,29 @@ struct OwnerBoundObservationTests {
         #expect(kept != nil, "only the living owner's is kept")
     }
 
+    /// The caller may keep the handle: a dead owner's entry let go at the next registration
+    /// still ends, its body freed and its handle cancelled.
+    @Test func aFreedOwnersBodyIsLetGoAtTheNextRegistrationThoughItsHandleIsKept() {
+        let harness = Harness()
+        final class Capture {}
+        weak var captured: Capture?
+        var owner: Owner? = Owner()
+        var handle: NetworkIndicatorObservation?
+        do {
+            let capture = Capture()
+            captured = capture
+            handle = harness.manager.observeVisibility(owner: owner!) { _, _ in _ = capture }
+        }
+        owner = nil
+        let other = Owner()
+        harness.manager.observeVisibility(owner: other) { _, _ in }
+        #expect(captured == nil, "the dead owner's body is let go")
+        #expect(handle?.isCancelled == true)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(harness.hopsForTenCountChanges() == 0, "nothing asks for a hop per count change")
+    }
+
     @Test func theManagerIsNotKeptAlive() {
         let scheduler = ManualNetworkIndicatorScheduler()
         let owner = Owner()
