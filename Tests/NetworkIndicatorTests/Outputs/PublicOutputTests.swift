@@ -63,6 +63,36 @@ struct PublicOutputTests {
         #expect(second.fractions == [0])
     }
 
+    /// `receivesFractionCompleted` is read when the output is added: one that stops wanting the
+    /// fraction, then is removed, is told nothing more, and leaves no poll running.
+    @Test func anOutputThatStoppedWantingTheFractionIsToldNothingOnceRemoved() {
+        @MainActor
+        final class SwitchableBar: NetworkIndicatorOutput {
+            var showsProgress = true
+            var fractions: [Double?] = []
+            var receivesFractionCompleted: Bool { showsProgress }
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+            func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { fractions.append(fraction) }
+        }
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let bar = SwitchableBar()
+        manager.addOutput(bar)
+        let progress = NetworkActivityProgress(totalUnitCount: 10)
+        let token = manager.beganNetworkTask(progress: progress)
+        progress.completedUnitCount = 1
+        scheduler.advance(by: 0.1)
+        bar.showsProgress = false
+        manager.removeOutput(bar)
+        let told = bar.fractions
+        progress.completedUnitCount = 5
+        scheduler.advance(by: 0.1)
+        #expect(told == [nil, 0.1])
+        #expect(bar.fractions == told)
+        #expect(scheduler.pendingWorkCount == 0, "no poll without a listener")
+        withExtendedLifetime(token) {}
+    }
+
     /// Removed and added again by another one's call while the fraction is told: told the new
     /// fraction once, by its `addOutput`.
     @Test func anOutputAddedAgainDuringAFractionsDeliveryIsToldItOnce() {
