@@ -15,8 +15,10 @@ extension NetworkIndicatorManager {
     /// A busy period shorter than `seconds` is never reported. The period is the manager's own
     /// and its descendants' tasks, whatever the indicator's delays; it is measured on the
     /// manager's ``scheduler`` (a test's manual scheduler drives it) from the main-queue hop
-    /// that first sees the count above zero, and ends at the hop that sees it at zero (a break
-    /// shorter than a hop is not seen). A negative or non-finite `seconds` counts as zero. The
+    /// that first sees the count above zero (if the manager is busy as you call this, from when
+    /// its count left zero: a screen that starts watching during a load is told as soon as the
+    /// load has lasted `seconds`), and ends at the hop that sees it at zero (a break shorter
+    /// than a hop is not seen). A negative or non-finite `seconds` counts as zero. The
     /// report may come up to a tenth of `seconds` late, at most 50 ms, so that the system can
     /// coalesce the timer's wake-up with others.
     ///
@@ -40,8 +42,13 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Bool) -> Void
     ) -> NetworkIndicatorObservation {
         body(owner, false)
-        let watch = SlowActivityWatch(threshold: seconds, delivery: driver.delivery, node: driver.node) {
-            [weak owner] isSlow in
+        let busySince = driver.read { $0.activeTaskCount > 0 ? $0.activeSince : nil } ?? nil
+        let watch = SlowActivityWatch(
+            threshold: seconds,
+            delivery: driver.delivery,
+            node: driver.node,
+            busySince: busySince
+        ) { [weak owner] isSlow in
             guard let owner else { return }
             body(owner, isSlow)
         }

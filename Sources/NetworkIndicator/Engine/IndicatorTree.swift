@@ -25,7 +25,8 @@ struct IndicatorTree {
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
-        /// When the count last left zero, for a scope (its parent's snapshot shows it).
+        /// When the count last left zero: a scope's parent's snapshot shows it, and a slow-activity
+        /// watch begun during a busy period counts from it.
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
@@ -76,8 +77,7 @@ struct IndicatorTree {
 
         @inline(__always)  // pays: every count change (Benchmarks/README.md, "The engine cut")
         private mutating func leftZero(time: inout EventTime) {
-            // Only a parent's snapshot reads when a child became active.
-            if parent >= 0 { activeSince = time.now() }
+            activeSince = time.now()  // read at this edge anyway, by the schedule's policy
         }
     }
 

@@ -7,7 +7,8 @@ import Foundation
 /// never reported.
 ///
 /// The period is measured from the main-queue hop that first sees the count above zero (the
-/// count observation's), so a main queue that is late delays it by as much.
+/// count observation's), so a main queue that is late delays it by as much; for a watch begun
+/// during a busy period, from when the count left zero (``busySince``).
 @MainActor
 final class SlowActivityWatch: DeadlineTarget {
     private let threshold: TimeInterval
@@ -21,29 +22,37 @@ final class SlowActivityWatch: DeadlineTarget {
     private var period: UInt64 = 0
     /// Whether `true` was told for the current busy period.
     private(set) var isSlow = false
+    /// When the manager's busy period began, if it was busy as the watch began (the scheduler's
+    /// clock): the first count the watch hears is measured from it. `nil` after that count.
+    private var busySince: TimeInterval?
 
     /// A negative or non-finite `threshold` counts as zero: slow as soon as busy.
     init(
         threshold: TimeInterval,
         delivery: OutputDelivery,
         node: IndicatorTree.NodeID,
+        busySince: TimeInterval? = nil,
         onChange: @escaping @MainActor (Bool) -> Void
     ) {
         self.threshold = threshold.isFinite ? max(threshold, 0) : 0
         self.delivery = delivery
         self.node = node
+        self.busySince = busySince
         self.onChange = onChange
     }
 
     /// The manager's count is now `count`.
     func countChanged(_ count: Int) {
+        let busySince = self.busySince
+        self.busySince = nil
         if count > 0 {
             guard !isWaiting, !isSlow else { return }
             isWaiting = true
             period &+= 1
+            let elapsed = busySince.flatMap { since in delivery.scheduler.map { $0.now - since } } ?? 0
             // Held weakly: a watch let go (its observation cancelled, its owner gone) stops
             // telling anything; its deadline, if still pending, leaves at the timer's next arming.
-            delivery.call(self, after: threshold, generation: period, for: node)
+            delivery.call(self, after: max(threshold - elapsed, 0), generation: period, for: node)
         } else {
             if isWaiting {
                 isWaiting = false

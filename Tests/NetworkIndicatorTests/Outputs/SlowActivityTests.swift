@@ -37,6 +37,25 @@ struct SlowActivityTests {
         _ = token
     }
 
+    /// A screen that starts watching during a load: the busy period is the manager's, not the
+    /// observation's, so 10 s into it an 8 s watch is slow at once, and a 12 s one 2 s later.
+    @Test func aWatchBegunDuringABusyPeriodCountsItFromItsStart() {
+        let (manager, scheduler) = makeManager()
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 10)
+        let (eight, twelve) = (Owner(), Owner())
+        manager.observeSlowNetworkActivity(after: 8, owner: eight) { owner, isSlow in owner.seen.append(isSlow) }
+        manager.observeSlowNetworkActivity(after: 12, owner: twelve) { owner, isSlow in owner.seen.append(isSlow) }
+        scheduler.runPendingWork()
+        #expect(eight.seen == [false, true])
+        scheduler.advance(by: 1.9)
+        #expect(twelve.seen == [false])
+        scheduler.advance(by: 0.1)
+        #expect(twelve.seen == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
     /// The watch waits on the tree's one timer: beside a weak token's sweep, and with a second
     /// watch on a scope, one timer is pending, and each watch still fires at its own time.
     @Test func watchesAndTheSweepShareTheTreesOneTimer() {
