@@ -153,7 +153,7 @@ extension IndicatorTree {
         }
         var unmeasured = activeTaskCount(of: id) - excludedTaskCount
         for tasks in summary.measured {
-            unmeasured -= min(openTaskCount(tasks.reference, in: tasks.node), tasks.cap)
+            unmeasured -= min(openTaskCount(tasks.task.reference, in: tasks.task.node), tasks.cap)
         }
         let batch = node(at: Int(id.index)).progress.batch
         let wasComplete =
@@ -203,7 +203,7 @@ extension IndicatorTree {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard !entry.hasEnded, let token = entry.loadToken() else { return 0 }
         keptAlive.append(token)
-        let open = openTaskCount(entry.reference, in: entry.task.node)
+        let open = openTaskCount(entry.task.reference, in: entry.task.node)
         if open == 0 { entry.hasEnded = true }
         return open
     }

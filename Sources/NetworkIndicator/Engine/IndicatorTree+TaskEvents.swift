@@ -16,7 +16,7 @@ extension IndicatorTree {
         var removedNodes: [NodeID: (hearers: [NodeID], scopePath: [String])] = [:]
         /// Each task told as begun and not yet as ended: its id and its label then (id 0: a task
         /// open when its node started recording, named then, never told as begun).
-        var open: [OpenTask: (id: UInt64, label: String)] = [:]
+        var open: [TaskKey: (id: UInt64, label: String)] = [:]
         var nextID: UInt64 = 1
         /// Whether some node records: while none does, the hop keeps no open task.
         var isRecording = false
@@ -58,12 +58,6 @@ extension IndicatorTree {
         }
     }
 
-    /// A task told as begun: its node and its token.
-    struct OpenTask: Hashable {
-        let node: NodeID
-        let reference: TaskReference
-    }
-
     /// Whether the node at `index` records task events: it or an ancestor has a watching output.
     func recordsTaskEvents(_ index: Int32) -> Bool {
         chain(ofNodeAt: index).contains { node(at: Int($0)).taskEventListeners > 0 }
@@ -94,7 +88,7 @@ extension IndicatorTree {
         for index in indices {
             let id = NodeID(index: index, generation: node(at: Int(index)).generation)
             let names = withNode(Int(index)) { $0.registry.typeNamesOfUnlabelledTokens(keepingAlive: &keptAlive) }
-            for (reference, name) in names { taskEvents.open[OpenTask(node: id, reference: reference)] = (0, name) }
+            for (reference, name) in names { taskEvents.open[TaskKey(node: id, reference: reference)] = (0, name) }
         }
     }
 
@@ -167,7 +161,7 @@ extension IndicatorTree {
                     continue
                 }
             }
-            let key = OpenTask(node: node, reference: entry.reference)
+            let key = TaskKey(node: node, reference: entry.reference)
             let taskID: UInt64
             if entry.ending == nil {
                 taskID = taskEvents.takeID()

@@ -283,7 +283,7 @@ struct Batch: Sendable {
     /// listed parts is outlived. Returns whether there was one.
     func outlive(_ token: ObjectIdentifier) -> Bool {
         var outlived = false
-        for part in parts where part.task.token == token {
+        for part in parts where part.task.reference == .key(token) {
             part.isOutlived = true
             outlived = true
         }

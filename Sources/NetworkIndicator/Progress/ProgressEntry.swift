@@ -19,8 +19,9 @@ final class ProgressEntry: @unchecked Sendable {
     let progress: Progress
     /// The units the whole task weighs instead of its progress's total, if the caller said.
     let weight: Int64?
-    /// The token and the node that began the task: what groups a batch's parts, since one
-    /// token may run tasks in several managers of a tree, and each counts on its own.
+    /// The token, as the registry of the node that began the task names it, and that node: what
+    /// groups a batch's parts, since one token may run tasks in several managers of a tree, and
+    /// each counts on its own.
     let task: TaskKey
     /// Whether the token is a group's: its parts leave by the group's rules (``Batch``), where a
     /// caller's token begun twice keeps both parts until its last task ends.
@@ -31,9 +32,6 @@ final class ProgressEntry: @unchecked Sendable {
     let scopes: [IndicatorTree.NodeID]
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// How the registry of the node that began the task names its token: by its identity, or,
-    /// for an opaque token of that node, by its pinned slot (such a token is not in the table).
-    let reference: TaskReference
     /// Where the code that runs the task records that it failed, if it can tell.
     private let failure: FailureRecord?
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
@@ -70,10 +68,10 @@ final class ProgressEntry: @unchecked Sendable {
         self.failure = failure
         self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         self.readsOnMainQueueOnly = !(progress is any SelfReadingProgress)
-        self.task = TaskKey(token: ObjectIdentifier(token), node: node)
+        // An opaque token by its pinned slot: it is not in the node's table.
+        self.task = TaskKey(node: node, reference: pinned.map { .pinned($0) } ?? .key(ObjectIdentifier(token)))
         self.isGroupPart = token is ActivityKey
         self.token = token
-        self.reference = pinned.map { .pinned($0) } ?? .key(ObjectIdentifier(token))
     }
 
     /// The token, or `nil` once it is gone; under the tree's lock, a live token's key is
@@ -85,7 +83,7 @@ final class ProgressEntry: @unchecked Sendable {
     /// Up to `cap` open tasks of this task's token, in the node that began it, measured by its
     /// progress.
     func measuring(_ cap: Int) -> MeasuredTasks {
-        MeasuredTasks(node: task.node, reference: reference, cap: cap)
+        MeasuredTasks(task: task, cap: cap)
     }
 
     /// Whether the code that runs the task recorded that it failed.
@@ -102,18 +100,16 @@ final class ProgressEntry: @unchecked Sendable {
     }
 }
 
-/// A token's tasks in one manager (``ProgressEntry/task``).
+/// A token's tasks in one node of the tree: a progress part's, a task told to watchers as begun.
 struct TaskKey: Hashable, Sendable {
-    let token: ObjectIdentifier
-    let node: IndicatorTree.NodeID
-}
-
-/// Up to `cap` open tasks of the token `reference` names in node `node`, which a running part of
-/// known size measures: what is left of a scope's tasks is work of unknown size
-/// (``NetworkProgressSnapshot/hasIndeterminateWork``).
-struct MeasuredTasks: Equatable, Sendable {
     let node: IndicatorTree.NodeID
     let reference: TaskReference
+}
+
+/// Up to `cap` open tasks of `task`, which a running part of known size measures: what is left
+/// of a scope's tasks is work of unknown size (``NetworkProgressSnapshot/hasIndeterminateWork``).
+struct MeasuredTasks: Equatable, Sendable {
+    let task: TaskKey
     let cap: Int
 }
 
