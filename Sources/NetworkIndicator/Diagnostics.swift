@@ -26,9 +26,9 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// on the main thread, to the handler of the manager that holds it. ``task`` and
         /// ``scopePath`` say which task and where; the description says what would end it.
         case staleTask(age: TimeInterval)
-        /// A setting was given a value it cannot take (negative, zero or not a number, or
-        /// infinite where only the stale-task threshold takes `.infinity`); the
-        /// stated replacement was used instead.
+        /// A setting was given a value it cannot take (negative, zero or not a number, infinite
+        /// where only the stale-task threshold takes `.infinity`, or a check interval below
+        /// 0.01 s); the stated replacement was used instead.
         case invalidSetting(name: String, replacement: TimeInterval?)
         /// The main queue has not run for a few seconds while the manager (on
         /// ``MainQueueScheduler``) had `openTasks` tasks open: the process never services it (a
@@ -109,11 +109,23 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .staleTask(let age):
             "task '\(label)'\(whereTheTaskIs) has been active for \(Int(age.rounded())) s: \(keptOpenBy)"
         case .invalidSetting(let name, let replacement):
-            "\(name) must be a finite number of seconds, not negative (nor zero, for an interval or threshold); using \(replacement.map { "\($0)" } ?? "nil (off)")"
+            "\(name) must be \(Self.rule(of: name)); using \(replacement.map { "\($0)" } ?? "nil (the parent manager's threshold, or a root's default)")"
         case .overlayFollowsShared:
             "networkActivityOverlay '\(label)' names no manager and is in no networkActivityScope (or sits below the modifier that declares it), so it follows .shared; move it above networkActivityScope, or pass .shared to mean it"
         case .mainQueueNotRunning(let openTasks):
             "the main queue has not run for \(Int(MainQueueWatchdog.gracePeriod)) s while \(openTasks) task(s) are open, so no output is told and no task is swept; call dispatchMain() or RunLoop.main.run() at the end of a synchronous main, or make main async"
+        }
+    }
+}
+
+extension NetworkIndicatorDiagnostic {
+    /// What a value of the setting `name` must be (``NetworkIndicatorSettings``), for its report.
+    private static func rule(of name: String) -> String {
+        switch name {
+        case "completionCheckInterval":
+            "a finite number of seconds, at least \(NetworkIndicatorSettings.minimumCompletionCheckInterval)"
+        case "staleTaskThreshold": "a finite number of seconds above zero, or infinity (off)"
+        default: "a finite number of seconds, not negative"
         }
     }
 }

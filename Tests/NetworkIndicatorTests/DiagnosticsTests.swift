@@ -241,10 +241,28 @@ struct DiagnosticsTests {
         (.popWithoutPush, "popNetworkActivity() with no push outstanding"),
         (.groupFinishWithoutStart, "on group 'label'"),
         (.invalidSetting(name: "startDelay", replacement: 0), "startDelay must be"),
-        (.invalidSetting(name: "staleTaskThreshold", replacement: nil), "using nil (off)"),
+        (.invalidSetting(name: "staleTaskThreshold", replacement: nil), "using nil (the parent manager's"),
     ])
     func everyDiagnosticHasAReadableDescription(kind: NetworkIndicatorDiagnostic.Kind, phrase: String) {
         #expect(NetworkIndicatorDiagnostic(kind: kind, label: "label").description.contains(phrase))
+    }
+
+    /// Each report of a setting says the rule that value broke and what is used instead: a
+    /// check interval below the floor is too short, not negative; a scope's threshold replaced by
+    /// `nil` falls back to its parent's, and is not off.
+    @Test func anInvalidSettingsReportSaysTheRuleAndWhatIsUsed() {
+        let harness = Harness()
+        harness.manager.settings.completionCheckInterval = 0.001
+        harness.manager.settings.staleTaskThreshold = 5
+        NetworkIndicatorManager(parent: harness.manager, label: "Feed").settings.staleTaskThreshold = 0
+        harness.manager.settings.startDelay = -1
+        #expect(
+            harness.diagnostics.all.map(\.description) == [
+                "completionCheckInterval must be a finite number of seconds, at least 0.01; using 0.01",
+                "staleTaskThreshold must be a finite number of seconds above zero, or infinity (off); using nil (the parent manager's threshold, or a root's default)",
+                "startDelay must be a finite number of seconds, not negative; using 0.0",
+            ]
+        )
     }
 
     @Test func diagnosticsHandlerMayCallBackIntoTheManager() {
