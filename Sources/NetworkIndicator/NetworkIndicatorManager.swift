@@ -290,6 +290,10 @@ public final class NetworkIndicatorManager: Sendable {
 
     /// Ends one task begun with `token`.
     ///
+    /// A token that reports its completion (an `Operation`) may be finished by your completion
+    /// code as well: if a sweep ended its tasks first, your finish (one per task begun) is
+    /// absorbed, not reported, while the token lives.
+    ///
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports
     /// ``NetworkIndicatorDiagnostic/Kind/unknownFinish``, with the label the token's tasks were

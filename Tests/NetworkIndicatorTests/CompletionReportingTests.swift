@@ -41,6 +41,43 @@ struct CompletionReportingTests {
         withExtendedLifetime((operation, scope)) {}
     }
 
+    /// An operation passed as the token and also finished by its own completion code (the
+    /// README's "or you finish it"): whichever comes first, the sweep or the finish, nothing is
+    /// reported. Its late finish is absorbed while it lives, and only once per task it had.
+    @Test func aFinishAfterTheSweepEndedACompletedOperationIsNotMisuse() {
+        let harness = Harness()
+        let operation = BlockOperation {}
+        harness.manager.beganNetworkTask(withToken: operation)
+        harness.manager.beganNetworkTask(withToken: operation)
+        operation.start()
+        harness.advance(by: 1)  // the sweep finds it finished and ends both tasks
+        #expect(harness.manager.activeTaskCount == 0)
+        harness.manager.finishedNetworkTask(forToken: operation)  // its completion block, late
+        harness.manager.finishedNetworkTask(forToken: operation)
+        #expect(harness.diagnostics.all.isEmpty)
+        harness.manager.finishedNetworkTask(forToken: operation)
+        #expect(harness.diagnostics.kinds == [.unknownFinish], "a third finish of two tasks is misuse")
+        withExtendedLifetime(operation) {}
+    }
+
+    /// What the sweep remembers for a late finish lasts while the operation lives: the next
+    /// sweep after its death forgets it, and a new object at its address is not absorbed.
+    @Test func aCompletedOperationIsForgottenOnceItDies() {
+        let harness = Harness()
+        var operation: BlockOperation? = BlockOperation {}
+        harness.manager.beganNetworkTask(withToken: operation!)
+        operation!.start()
+        harness.advance(by: 1)
+        let remembered = { harness.manager.driver.read { $0.registry.completedTasks.count } }
+        #expect(remembered() == 1)
+        operation = nil
+        let other = Token()
+        harness.manager.beganNetworkTask(withToken: other)  // a weak token: the sweep runs again
+        harness.advance(by: 1)
+        #expect(remembered() == 0)
+        withExtendedLifetime(other) {}
+    }
+
     @Test func heldCancelledOperationThatNeverRanEndsAtTheNextSweep() {
         let harness = Harness()
         let operation = BlockOperation {}

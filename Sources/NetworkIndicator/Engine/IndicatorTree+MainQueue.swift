@@ -59,9 +59,7 @@ extension IndicatorTree {
     ) -> (Answer?, Bool) {
         var time = EventTime(preread: now)
         return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, time in
-            for candidate in completed {
-                node.registry.finishAll(candidate.key, ifStillOwnedBy: candidate.object, time: &time)
-            }
+            node.registry.finishCompleted(completed, time: &time)
             let reconciliation = node.schedule.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
             return Answer(node: id, reconciliation: reconciliation)
         }

@@ -127,6 +127,11 @@ struct TaskLabels {
 }
 
 extension TaskRegistry {
+    func label(at index: Int) -> String? {
+        guard slots[index].hasLabel else { return nil }
+        return labels.label(of: reference(at: index))
+    }
+
     /// Before a reset: ends the labels of the open labelled tokens, remembering those a late
     /// finish may ask for (an opaque token's, a caller's weak token's), and forgets the older
     /// labels of the open unlabelled ones; loads no weak reference (a load here could release a

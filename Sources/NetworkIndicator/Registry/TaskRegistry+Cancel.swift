@@ -1,7 +1,7 @@
 extension TaskRegistry {
-    /// The tasks of one object that a cancel ended: a later finish of the same object, while it
-    /// lives, is one of them arriving late (absorbed, not reported).
-    struct CancelledTasks {
+    /// The tasks of one object that a cancel (or its reported completion) ended: a later finish
+    /// of the same object, while it lives, is one of them arriving late (absorbed, not reported).
+    struct EndedTasks {
         var token: WeakWrapper
         var count: Int
     }
@@ -20,7 +20,7 @@ extension TaskRegistry {
     /// ``absorbCancelledFinish(_:)``, and returns the objects to cancel. O(entries); no caller code runs.
     mutating func finishCancellableTasks(time: inout EventTime) -> Cancellation {
         var result = Cancellation()
-        forgetCancelledTasksOfDeadObjects(keepingAlive: &result.keptAlive)
+        Self.forgetDeadObjects(of: &cancelledTasks, keepingAlive: &result.keptAlive)
         for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
             guard let object = slots[index].token.load() else { continue }
             guard let work = object as? any NetworkActivityCancellable else {
@@ -32,7 +32,7 @@ extension TaskRegistry {
             (work as? any FailsProgressWhenCancelled)?.recordCancellation()
             let key = slots[index].key
             let ended = finishEntry(at: index, ending: .cancelled, time: &time)
-            cancelledTasks[key, default: CancelledTasks(token: WeakWrapper(object: object), count: 0)].count += ended
+            cancelledTasks[key, default: EndedTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
         takeUncountedWork(into: &result)
         return result
@@ -85,25 +85,44 @@ extension TaskRegistry {
     /// path: a finish comes here only while some cancelled task's finish is owed.
     @inline(never)
     mutating func absorbCancelledFinish(_ key: ObjectIdentifier) -> Bool {
-        guard cancelledTasks[key] != nil else { return false }
+        Self.absorbLateFinish(key, in: &cancelledTasks)
+    }
+
+    /// A finish of `key` that found no task: `true` (and one fewer to absorb) if it is a late
+    /// finish of a task that a sweep ended as its token reported completion (an `Operation`
+    /// finished, then finished by its own completion code), whose object still lives.
+    @inline(never)
+    mutating func absorbCompletedFinish(_ key: ObjectIdentifier) -> Bool {
+        Self.absorbLateFinish(key, in: &completedTasks)
+    }
+
+    private static func absorbLateFinish(
+        _ key: ObjectIdentifier,
+        in records: inout [ObjectIdentifier: EndedTasks]
+    ) -> Bool {
+        guard records[key] != nil else { return false }
         // The caller holds the object it finishes; if it is this record's, loading it here
         // releases nothing. If the record's object died, `key` may name a new object: no absorb.
-        guard cancelledTasks[key]!.token.load() != nil else {
-            cancelledTasks[key] = nil
+        guard records[key]!.token.load() != nil else {
+            records[key] = nil
             return false
         }
-        cancelledTasks[key]!.count -= 1
-        if cancelledTasks[key]!.count == 0 { cancelledTasks[key] = nil }
+        records[key]!.count -= 1
+        if records[key]!.count == 0 { records[key] = nil }
         return true
     }
 
-    /// Lets go of the records whose object died; live objects read go to `keptAlive`, released after the lock.
-    private mutating func forgetCancelledTasksOfDeadObjects(keepingAlive keptAlive: inout [AnyObject]) {
-        for key in Array(cancelledTasks.keys) {
-            if let object = cancelledTasks[key]!.token.load() {
+    /// Lets go of the records of `records` whose object died; live objects read go to
+    /// `keptAlive`, released after the lock.
+    static func forgetDeadObjects(
+        of records: inout [ObjectIdentifier: EndedTasks],
+        keepingAlive keptAlive: inout [AnyObject]
+    ) {
+        for key in Array(records.keys) {
+            if let object = records[key]!.token.load() {
                 keptAlive.append(object)
             } else {
-                cancelledTasks[key] = nil
+                records[key] = nil
             }
         }
     }

@@ -28,6 +28,7 @@ extension TaskRegistry {
     mutating func sweep(now: TimeInterval, staleThreshold: TimeInterval?) -> SweepResult {
         var result = SweepResult()
         result.keptAlive.reserveCapacity(sweptEntryCount)
+        if !completedTasks.isEmpty { Self.forgetDeadObjects(of: &completedTasks, keepingAlive: &result.keptAlive) }
         var deadIndices: [Int] = []
         for index in slots.indices where !slots[index].isIdle {
             var liveObject: AnyObject?
@@ -93,6 +94,17 @@ extension TaskRegistry {
         for index in slots.indices.reversed() where !slots[index].isInUse {
             slots[index].nextFreeSlot = firstFreeSlot
             firstFreeSlot = Int32(index)
+        }
+    }
+
+    /// The sweep's last step: ends the tasks of the tokens that reported completion, each while
+    /// its entry is still its token's, and remembers them while the token lives, so that its own
+    /// late finish (an `Operation`'s completion code, after the sweep) is absorbed, not reported.
+    mutating func finishCompleted(_ completed: [(key: ObjectIdentifier, object: AnyObject)], time: inout EventTime) {
+        for (key, object) in completed {
+            let ended = finishAll(key, ifStillOwnedBy: object, time: &time)
+            guard ended > 0 else { continue }
+            completedTasks[key, default: EndedTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
     }
 

@@ -35,7 +35,10 @@ struct TaskRegistry {
     var isPushStaleReported = false
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
     /// not reported (`TaskRegistry+Cancel.swift`).
-    var cancelledTasks: [ObjectIdentifier: CancelledTasks] = [:]
+    var cancelledTasks: [ObjectIdentifier: EndedTasks] = [:]
+    /// Tasks a sweep ended as their token reported completion, by key, while it lives: a later
+    /// finish of it that finds no task is absorbed, not reported (`TaskRegistry+Sweep.swift`).
+    var completedTasks: [ObjectIdentifier: EndedTasks] = [:]
     /// Work that counts no task but that a cancel still reaches (a group's operation that
     /// stopped counting: a live stream), held weakly until a cancel takes it or it dies
     /// (`TaskRegistry+Cancel.swift`).
@@ -105,7 +108,9 @@ struct TaskRegistry {
     /// `key` was begun again since (its new task stays open until its own finish).
     mutating func finishKeyed(_ key: ObjectIdentifier, time: inout EventTime) -> TaskEvent.Outcome {
         if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
-        guard let position = table.position(of: key) else { return .stale }
+        guard let position = table.position(of: key) else {
+            return !completedTasks.isEmpty && absorbCompletedFinish(key) ? .applied : .stale
+        }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
             labels.endDead(key)
@@ -122,8 +127,7 @@ struct TaskRegistry {
         return .applied
     }
 
-    /// Ends every task of `key`, as `ending` (given an `owner`, only while the entry is its: a
-    /// sweep's completed token); returns how many ended.
+    /// Ends every task of `key` as `ending` (given an `owner`, only while the entry is its): how many.
     @discardableResult
     mutating func finishAll(
         _ key: ObjectIdentifier,
@@ -142,11 +146,6 @@ struct TaskRegistry {
         guard let found = table.value(for: key) else { return 0 }
         let index = Int(found)
         return slots[index].kind == .group ? slots[index].count : 0
-    }
-
-    func label(at index: Int) -> String? {
-        guard slots[index].hasLabel else { return nil }
-        return labels.label(of: reference(at: index))
     }
 
     // MARK: - Push/pop
@@ -194,6 +193,7 @@ struct TaskRegistry {
         }
         table.removeAll()
         cancelledTasks.removeAll()
+        completedTasks.removeAll()
         activeTaskCount = 0
         sweptEntryCount = 0
         pushCount = 0
