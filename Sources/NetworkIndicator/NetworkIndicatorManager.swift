@@ -141,7 +141,9 @@ public final class NetworkIndicatorManager: Sendable {
     ///     "The token passed as it is"). A token that only `AnyObject` can type takes the
     ///     `AnyObject` form of this method.
     ///   - label: A name for ``activitySnapshot()`` and diagnostics; defaults to the token's
-    ///     type. Only the label given with the token's first open task is kept.
+    ///     type (a `URLSessionTask` passed with its own `progress` is tracked as
+    ///     ``track(_:label:file:line:)`` tracks it, and named by its request, `GET host/path`).
+    ///     Only the label given with the token's first open task is kept.
     ///   - progress: The task's progress, or `nil` (the default) for none.
     ///   - weight: The units the whole task weighs instead of `progress.totalUnitCount`, or `nil`;
     ///     0 or less counts the task as one of unknown size.

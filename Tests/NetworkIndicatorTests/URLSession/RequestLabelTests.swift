@@ -80,6 +80,19 @@ extension RealLoadSuites {
             session.invalidateAndCancel()
         }
 
+        /// As its documentation says: a task passed as a token with its own progress is tracked,
+        /// named by its request; passed without, by its type.
+        @Test func aTaskBegunWithItsOwnProgressIsNamedByItsRequest() {
+            let (manager, session, task) = neverResumedDelete
+            manager.beganNetworkTask(withToken: task, progress: task.progress)
+            #expect(manager.activitySnapshot().activities.map(\.label) == ["DELETE api.example.com/v1/photos"])
+            let plain = session.dataTask(with: httpRequest("GET", Self.secretURL))
+            manager.beganNetworkTask(withToken: plain)
+            let labels = Set(manager.activitySnapshot().activities.map(\.label))
+            #expect(labels == ["DELETE api.example.com/v1/photos", "URLSessionDataTask"])
+            session.invalidateAndCancel()
+        }
+
         @Test func trackedTaskTakesTheLabelItIsGiven() {
             let (manager, session, task) = neverResumedDelete
             manager.track(task, label: "photo delete")
