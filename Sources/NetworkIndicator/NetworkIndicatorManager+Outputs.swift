@@ -45,9 +45,9 @@ extension NetworkIndicatorManager {
     /// queue.
     @MainActor
     public func removeOutput(_ output: any NetworkIndicatorOutput) {
-        let wasAttached = driver.removeOutput(output)
-        if wasAttached, output.receivesFractionCompleted { progressRollUp.tick() }  // fits the poll
-        if wasAttached, let output = output as? any RemovalAwareOutput {
+        let detached = driver.removeOutput(output)
+        if detached?.receivesFraction == true { progressRollUp.tick() }  // fits the poll
+        if detached != nil, let output = output as? any RemovalAwareOutput {
             output.networkIndicatorOutputWasRemoved()
         }
         (output as? any ManagerAwareOutput)?.outputRemoved(from: self)

@@ -190,17 +190,17 @@ final class IndicatorDriver: Sendable {
         return delivery.isAttached(output, to: node)
     }
 
-    /// Detaches `output`, if it is attached; returns whether it was.
+    /// Detaches `output`, if it is attached; returns its attachment (`nil` if it was not).
     @MainActor
     @discardableResult
-    func removeOutput(_ output: any NetworkIndicatorOutput) -> Bool {
-        guard let detached = delivery.detach(output, from: node) else { return false }
+    func removeOutput(_ output: any NetworkIndicatorOutput) -> OutputDelivery.Attached? {
+        guard let detached = delivery.detach(output, from: node) else { return nil }
         delivery.outputsLeft(
             counting: detached.receivesCount ? 1 : 0,
             watching: detached.receivesTaskEvents ? 1 : 0,
             of: node
         )
-        return true
+        return detached
     }
 
     // MARK: - The progress roll-up

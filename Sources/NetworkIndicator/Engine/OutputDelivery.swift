@@ -120,17 +120,13 @@ final class OutputDelivery {
         return isNew ?? false
     }
 
-    /// Detaches `output` from `node`: `nil` if it was not attached, else whether it received
-    /// counts and task events.
-    func detach(
-        _ output: any NetworkIndicatorOutput,
-        from node: IndicatorTree.NodeID
-    ) -> (receivesCount: Bool, receivesTaskEvents: Bool)? {
+    /// Detaches `output` from `node`: `nil` if it was not attached, else its attachment (what it
+    /// received).
+    func detach(_ output: any NetworkIndicatorOutput, from node: IndicatorTree.NodeID) -> Attached? {
         guard outlet(node) != nil else { return nil }
-        return modifyOutlet(node) { outlet -> (Bool, Bool)? in
+        return modifyOutlet(node) { outlet -> Attached? in
             guard let index = outlet.attached.firstIndex(where: { $0.output === output }) else { return nil }
-            let detached = outlet.attached.remove(at: index)
-            return (detached.receivesCount, detached.receivesTaskEvents)
+            return outlet.attached.remove(at: index)
         } ?? nil
     }
 
@@ -341,14 +337,20 @@ final class OutputDelivery {
     /// Lets go of the deallocated outputs (and finished observers) of `node`, telling the tree how
     /// many wanted counts or tasks.
     func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
-        let (counting, watching) =
-            modifyOutlet(node) { outlet -> (Int, Int) in
-                guard outlet.attached.contains(where: { !$0.isLive }) else { return (0, 0) }
-                let released = outlet.attached.filter { !$0.isLive }
-                outlet.attached.removeAll { !$0.isLive }
-                return (released.filter(\.receivesCount).count, released.filter(\.receivesTaskEvents).count)
-            } ?? (0, 0)
-        outputsLeft(counting: counting, watching: watching, of: node)
+        let released =
+            modifyOutlet(node) { outlet -> [Attached] in
+                guard outlet.attached.contains(where: { !$0.isLive }) else { return [] }
+                defer { outlet.attached.removeAll { !$0.isLive } }
+                return outlet.attached.filter { !$0.isLive }
+            } ?? []
+        // Out of the outlets' access: an observer whose owner went lets its body go here, even
+        // if its caller keeps the handle, and what the body captured is freed.
+        for target in released { (target.kept as? ProgressObserver)?.cancel() }
+        outputsLeft(
+            counting: released.filter(\.receivesCount).count,
+            watching: released.filter(\.receivesTaskEvents).count,
+            of: node
+        )
     }
 
     /// Tells the tree that `counting` outputs of `node` that wanted counts, and `watching` that

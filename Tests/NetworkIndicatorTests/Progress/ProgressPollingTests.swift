@@ -189,14 +189,15 @@ struct ProgressPollingTests {
         let weakCaptured = WeakReference(captured)
         let download = Progress(totalUnitCount: 2)
         let token = manager.beganNetworkTask(progress: download)
-        manager.observeProgress(owner: owner!) { [captured] _, _ in _ = captured }
+        // Its handle kept: the body goes all the same.
+        let handle = manager.observeProgress(owner: owner!) { [captured] _, _ in _ = captured }
         captured = nil
         owner = nil
         scheduler.advance(by: 0.1)  // the fraction did not change
         #expect(weakCaptured.object == nil, "the body and what it captured are freed")
         scheduler.runPendingWork()
         #expect(scheduler.pendingWorkCount == 0, "and no timer runs for nobody")
-        withExtendedLifetime(token) {}
+        withExtendedLifetime((token, handle)) {}
     }
 
     @Test func theObserverReceivesItsOwner() {
