@@ -294,7 +294,8 @@ public final class NetworkIndicatorManager: Sendable {
     ///
     /// A token that reports its completion (an `Operation`) may be finished by your completion
     /// code as well: if a sweep ended its tasks first, your finish (one per task begun) is
-    /// absorbed, not reported, while the token lives.
+    /// absorbed, not reported, while the token lives. (A token of yours that runs again is
+    /// reported again for a finish beyond its new tasks once a sweep has seen it running.)
     ///
     /// If `token` has no open task (never begun, already finished, ended by
     /// ``resetNetworkActivity()``) the call does nothing and reports

@@ -78,6 +78,29 @@ struct CompletionReportingTests {
         withExtendedLifetime(other) {}
     }
 
+    /// A token that reports completion and runs again (one of yours): once a sweep has seen it
+    /// begun again, a finish beyond the tasks of its new run is misuse, reported, whatever the
+    /// sweep ended before.
+    @Test func aDoubleFinishOfATokensNextRunIsReported() {
+        final class ReusableJob: NetworkActivityCompletionReporting, @unchecked Sendable {
+            var isDone = false
+            var isNetworkActivityFinished: Bool { isDone }
+        }
+        let harness = Harness()
+        let job = ReusableJob()
+        harness.manager.beganNetworkTask(withToken: job)
+        job.isDone = true
+        harness.advance(by: 1)  // the sweep ends the first run
+        #expect(harness.manager.activeTaskCount == 0)
+        job.isDone = false
+        harness.manager.beganNetworkTask(withToken: job)
+        harness.advance(by: 1)  // a sweep finds it running again
+        harness.manager.finishedNetworkTask(forToken: job)
+        harness.manager.finishedNetworkTask(forToken: job)  // one too many
+        #expect(harness.diagnostics.kinds == [.unknownFinish])
+        withExtendedLifetime(job) {}
+    }
+
     @Test func heldCancelledOperationThatNeverRanEndsAtTheNextSweep() {
         let harness = Harness()
         let operation = BlockOperation {}

@@ -38,6 +38,9 @@ extension TaskRegistry {
                     continue
                 }
                 if slots[index].kind == .completionReportingToken {
+                    // Begun again since a sweep ended its tasks: a finish beyond its new ones is
+                    // misuse again (not forgotten at the begin, whose every instruction counts).
+                    if !completedTasks.isEmpty { completedTasks[slots[index].key] = nil }
                     result.completionCandidates.append((slots[index].key, object))
                 } else {
                     result.keptAlive.append(object)

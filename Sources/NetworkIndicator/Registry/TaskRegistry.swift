@@ -36,8 +36,8 @@ struct TaskRegistry {
     /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
     /// not reported (`TaskRegistry+Cancel.swift`).
     var cancelledTasks: [ObjectIdentifier: EndedTasks] = [:]
-    /// Tasks a sweep ended as their token reported completion, by key, while it lives: a later
-    /// finish of it that finds no task is absorbed, not reported (`TaskRegistry+Sweep.swift`).
+    /// Tasks a sweep ended as their token reported completion, by key, while it lives (and until a
+    /// sweep finds it begun again): a finish that finds no task is absorbed (`TaskRegistry+Sweep.swift`).
     var completedTasks: [ObjectIdentifier: EndedTasks] = [:]
     /// Work that counts no task but that a cancel still reaches (a group's operation that
     /// stopped counting: a live stream), held weakly until a cancel takes it or it dies
