@@ -30,10 +30,11 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         /// where only the stale-task threshold takes `.infinity`, or a check interval below
         /// 0.01 s); the stated replacement was used instead.
         case invalidSetting(name: String, replacement: TimeInterval?)
-        /// The main queue has not run for a few seconds while the manager (on
-        /// ``MainQueueScheduler``) had `openTasks` tasks open: the process never services it (a
-        /// synchronous `main`), so outputs are never told and the sweep never runs. Reported
-        /// once per manager, from a global queue; the label is `"main queue"`.
+        /// The main queue has never run, five seconds after the process's first manager on
+        /// ``MainQueueScheduler`` was made, while the manager had `openTasks` tasks open: the
+        /// process never services it (a synchronous `main`), so outputs are never told and the
+        /// sweep never runs. Reported once per manager, from a global queue; the label is
+        /// `"main queue"`. A main queue that ran once, then is blocked, is not watched.
         case mainQueueNotRunning(openTasks: Int)
         /// A SwiftUI `networkActivityOverlay` given no manager found no `networkActivityScope`
         /// around it (outside every scope, or written below the `networkActivityScope` modifier
