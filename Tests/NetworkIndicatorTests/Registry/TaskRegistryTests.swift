@@ -199,16 +199,22 @@ struct TaskRegistryTests {
         #expect(registry.finishOne(.key(ObjectIdentifier(objects[0]))) == .applied)
     }
 
-    /// A registry whose `count` tokens each began one task and have all died, swept once.
-    private func sweptRegistryOfDeadTokens(_ count: Int) -> TaskRegistry {
+    /// A registry whose `count` tokens each began one task and the last `dying` of them died,
+    /// swept once; and the live tokens.
+    private func sweptRegistry(of count: Int, dying: Int) -> (TaskRegistry, [Object]) {
         var registry = TaskRegistry()
         var objects: [Object] = (0..<count).map { _ in Object() }
         for object in objects {
             registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
         }
-        objects.removeAll()
+        objects.removeLast(dying)
         _ = registry.sweep(now: 1, staleThreshold: nil)
-        return registry
+        return (registry, objects)
+    }
+
+    /// A registry whose `count` tokens each began one task and have all died, swept once.
+    private func sweptRegistryOfDeadTokens(_ count: Int) -> TaskRegistry {
+        sweptRegistry(of: count, dying: count).0
     }
 
     @Test func sweepLeavesAFewFreeSlotsUnpacked() {
@@ -218,14 +224,17 @@ struct TaskRegistryTests {
         #expect(registry.slots.count == 64, "64 free slots are not yet worth packing")
     }
 
+    /// Up to 64 free slots wait for new begins even where they outnumber the live entries: 60
+    /// free beside 40 live in a registry of 100 are not worth packing.
+    @Test func sweepLeavesAFewFreeSlotsUnpackedBesideFewerLiveEntries() {
+        let (registry, live) = sweptRegistry(of: 100, dying: 60)
+        #expect(registry.entryCount == 40)
+        #expect(registry.slots.count == 100, "60 free slots are not yet worth packing")
+        withExtendedLifetime(live) {}
+    }
+
     @Test func sweepPacksOnlyOnceFreeSlotsOutnumberLiveEntries() {
-        var registry = TaskRegistry()
-        var objects: [Object] = (0..<200).map { _ in Object() }
-        for object in objects {
-            registry.begin(ObjectIdentifier(object), object: object, kind: .token, label: nil, now: 0)
-        }
-        objects.removeLast(100)
-        _ = registry.sweep(now: 1, staleThreshold: nil)
+        var (registry, objects) = sweptRegistry(of: 200, dying: 100)
         #expect(registry.entryCount == 100)
         #expect(registry.slots.count == 200, "100 free slots beside 100 live entries stay")
         objects.removeLast()
