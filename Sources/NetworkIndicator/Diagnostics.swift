@@ -17,8 +17,9 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case finishAfterTokenDeath
         /// ``NetworkIndicatorManager/popNetworkActivity()`` with no push outstanding. Ignored.
         case popWithoutPush
-        /// ``NetworkActivityGroup/operationFinished()`` with no operation outstanding in that
-        /// group. Ignored.
+        /// ``NetworkActivityGroup/operationFinished()`` or
+        /// ``NetworkActivityGroup/operationStoppedCounting()`` with no operation outstanding in
+        /// that group. Ignored.
         case groupFinishWithoutStart
         /// A token, group or push counter has had a task open for longer than
         /// the stale-task threshold in force (``NetworkIndicatorSettings/staleTaskThreshold``,
@@ -106,7 +107,7 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
         case .popWithoutPush:
             "popNetworkActivity() with no push outstanding; ignored"
         case .groupFinishWithoutStart:
-            "operationFinished() on group '\(label)' with no operation outstanding; ignored"
+            "operationFinished() or operationStoppedCounting() on group '\(label)' with no operation outstanding; ignored"
         case .staleTask(let age):
             "task '\(label)'\(whereTheTaskIs) has been active for \(Int(age.rounded())) s: \(keptOpenBy)"
         case .invalidSetting(let name, let replacement):

@@ -96,6 +96,15 @@ struct MisuseTests {
         #expect(harness.diagnostics.all == [.init(kind: .finishAfterTokenDeath, label: "upload")])
     }
 
+    /// The group's other way to end an operation, called with none open, is reported as the
+    /// same misuse, and the report's text names the call made.
+    @Test func groupStoppedCountingWithoutStartNamesItsCall() {
+        let harness = Harness()
+        NetworkActivityGroup(manager: harness.manager, label: "feed").operationStoppedCounting()
+        #expect(harness.diagnostics.kinds == [.groupFinishWithoutStart])
+        #expect(harness.diagnostics.all.first?.description.contains("operationStoppedCounting()") == true)
+    }
+
     @Test func groupFinishWithoutStart() {
         let harness = Harness()
         NetworkActivityGroup(manager: harness.manager, label: "g").operationFinished()
