@@ -30,8 +30,9 @@ extension NetworkIndicatorManager {
     @MainActor
     public func addOutput(_ output: any NetworkIndicatorOutput) {
         (output as? any ManagerAwareOutput)?.outputAdded(to: self)
-        // An output that removed itself as it was told the visibility is told nothing more.
-        if driver.addOutput(output), output.receivesFractionCompleted { fractionListenerAdded(output) }
+        // An output that removed itself as it was told the visibility is told nothing more; the
+        // fraction as its attachment says (`receivesFractionCompleted` is read once).
+        if driver.addOutput(output)?.receivesFraction == true { fractionListenerAdded(output) }
     }
 
     /// Detaches `output`; it is told nothing more, even by a delivery already under way (so

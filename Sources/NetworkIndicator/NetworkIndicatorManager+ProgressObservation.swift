@@ -33,7 +33,7 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Double?) -> Void
     ) -> NetworkIndicatorObservation {
         let observer = ProgressObserver(owner: owner, body: body)
-        if driver.delivery.attach(observer, to: driver.node, receivesFraction: true, keeps: true) {
+        if driver.delivery.attach(observer, to: driver.node, receivesFraction: true, keeps: true) != nil {
             fractionListenerAdded(observer)
         }
         return NetworkIndicatorObservation { observer.cancel() }

@@ -156,22 +156,22 @@ final class IndicatorDriver: Sendable {
     // MARK: - Outputs, on the main actor
 
     /// Attaches `output` and tells it the visibility (and, if it wants counts and is still
-    /// attached, the last reconciled count) at once; nothing if attached already. Returns whether
-    /// it was attached now and still is (its own call may have removed it).
+    /// attached, the last reconciled count) at once; nothing if attached already. Returns its
+    /// attachment if it was attached now and still is (its own call may have removed it).
     @MainActor
     @discardableResult
-    func addOutput(_ output: any NetworkIndicatorOutput) -> Bool {
+    func addOutput(_ output: any NetworkIndicatorOutput) -> OutputDelivery.Attached? {
         let receivesCount = output.receivesActiveTaskCount
         let receivesTaskEvents = output is any NetworkActivityTaskEventOutput
         guard
-            delivery.attach(
+            let attached = delivery.attach(
                 output,
                 to: node,
                 receivesCount: receivesCount,
                 receivesTaskEvents: receivesTaskEvents,
                 receivesFraction: output.receivesFractionCompleted
             )
-        else { return false }
+        else { return nil }
         // The open tasks' tokens that a watcher's node loads to name them leave after the lock.
         var keptAlive: [AnyObject] = []
         let (count, needsHop) = tree.withLockUnchecked { tree in
@@ -187,7 +187,7 @@ final class IndicatorDriver: Sendable {
         if let count, delivery.isAttached(output, to: node) {
             output.networkIndicatorActiveTaskCountDidChange(count)
         }
-        return delivery.isAttached(output, to: node)
+        return delivery.isAttached(output, to: node) ? attached : nil
     }
 
     /// Detaches `output`, if it is attached; returns its attachment (`nil` if it was not).

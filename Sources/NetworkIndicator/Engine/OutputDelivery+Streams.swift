@@ -37,7 +37,7 @@ extension OutputDelivery {
         }
         scheduler.enqueue { [self] in
             // Its manager went, and a new scope took its place, before the stream could attach.
-            guard attach(output, to: node, keeps: true) else {
+            guard attach(output, to: node, keeps: true) != nil else {
                 return output.continuation.finish()
             }
             output.networkIndicatorVisibilityDidChange(isVisible(node))

@@ -93,8 +93,8 @@ final class OutputDelivery {
     }
 
     /// Attaches `output` to `node` (kept strongly if `keeps`: a visibility stream, a progress
-    /// observer); `false` if it is attached already, or if `node` is older than the outlet at its
-    /// index (a removed node).
+    /// observer); returns the attachment, or `nil` if it is attached already, or if `node` is
+    /// older than the outlet at its index (a removed node).
     func attach(
         _ output: any NetworkIndicatorOutput,
         to node: IndicatorTree.NodeID,
@@ -102,7 +102,7 @@ final class OutputDelivery {
         receivesTaskEvents: Bool = false,
         receivesFraction: Bool = false,
         keeps: Bool = false
-    ) -> Bool {
+    ) -> Attached? {
         attachments += 1
         let attached = Attached(
             output: output,
@@ -117,7 +117,7 @@ final class OutputDelivery {
             outlet.attached.append(attached)
             return true
         }
-        return isNew ?? false
+        return isNew == true ? attached : nil
     }
 
     /// Detaches `output` from `node`: `nil` if it was not attached, else its attachment (what it

@@ -63,6 +63,27 @@ struct PublicOutputTests {
         #expect(second.fractions == [0])
     }
 
+    /// `receivesFractionCompleted` is read once, when the output is added: what it says then
+    /// decides, whatever it says later.
+    @Test func whetherAnOutputWantsTheFractionIsReadOnceAsItIsAdded() {
+        @MainActor
+        final class CountingBar: NetworkIndicatorOutput {
+            var reads = 0
+            var fractions: [Double?] = []
+            var receivesFractionCompleted: Bool {
+                reads += 1
+                return reads == 1
+            }
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+            func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { fractions.append(fraction) }
+        }
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let bar = CountingBar()
+        manager.addOutput(bar)
+        #expect(bar.reads == 1)
+        #expect(bar.fractions == [nil], "told the fraction, as its one answer asked")
+    }
+
     /// `receivesFractionCompleted` is read when the output is added: one that stops wanting the
     /// fraction, then is removed, is told nothing more, and leaves no poll running.
     @Test func anOutputThatStoppedWantingTheFractionIsToldNothingOnceRemoved() {
