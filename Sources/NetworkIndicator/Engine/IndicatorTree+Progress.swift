@@ -58,8 +58,12 @@ extension IndicatorTree {
     /// ancestor's, with its first `reading`.
     mutating func addPart(_ entry: ProgressEntry, reading: ProgressReading?, now: TimeInterval) {
         if let reading { entry.reading = reading }
+        // A group's operations: what its later finishes are counted from.
+        let openTasks = entry.isGroupPart ? openTaskCount(entry.task.reference, in: entry.task.node) : nil
         for index in chain(from: entry.task.node) {
-            withNode(Int(index)) { $0.progress.batch.add(entry, reading: entry.reading, now: now) }
+            withNode(Int(index)) {
+                $0.progress.batch.add(entry, reading: entry.reading, openTasks: openTasks, now: now)
+            }
         }
     }
 
@@ -232,7 +236,7 @@ extension IndicatorTree {
     }
 }
 
-// MARK: - A listed part
+// MARK: - A listed part, an ended one
 
 extension Batch {
     /// One listed part, as the tree sees it under its lock.
@@ -254,5 +258,39 @@ extension Batch {
         var isGroupPart: Bool { entry.isGroupPart }
         /// Its progress's identity, as ``Batch`` keys what it remembers of a part.
         var identity: ObjectIdentifier { ObjectIdentifier(entry.progress) }
+    }
+
+    /// An ended part, for its progress to take its units back if it is begun again. Its weak
+    /// reference is loaded only once its identity matches a progress being added, which the
+    /// caller holds: a load under the lock never releases a caller's last reference.
+    struct EndedPart: Sendable {
+        let identity: ObjectIdentifier
+        weak var progress: Progress?
+        /// Where its task began (``ProgressEntry/scopes``).
+        let scopes: [IndicatorTree.NodeID]
+        let completed: Double
+        let total: Double
+        /// Of ``completed``, the units it had done when the batch first saw its size.
+        var unitsBefore: Double = 0
+        /// Cancelled or failed (or left unread at its batch's end): it counts no unit
+        /// (``ownPartsWereComplete(excluding:)``).
+        var wasCancelled = false
+
+        /// Paused short of its total, or cancelled: the batch is not complete unless it is
+        /// resumed.
+        var isShort: Bool { completed < total || wasCancelled }
+
+        /// A part of `sample` left unread at its batch's end: short, since no reading after its
+        /// end said it had every unit.
+        static func unread(_ sample: Sample) -> EndedPart {
+            EndedPart(
+                identity: sample.identity,
+                progress: nil,
+                scopes: sample.entry.scopes,
+                completed: 0,
+                total: 0,
+                wasCancelled: true
+            )
+        }
     }
 }

@@ -18,10 +18,11 @@ import Foundation
 /// - A part leaves as ended only on a reading taken after it was seen to end, so that a cancel
 ///   just before the end is never counted as done; until then it counts its last reading, and
 ///   keeps no batch running.
-/// - A group's finish (fewer open tasks than running parts under its token: which operation
-///   finished, the engine cannot tell) ends its complete parts first, as done, then (being
-///   cancelled) its cancelled ones, and only then its oldest running ones; and only on readings
-///   of this pass, never on a plain `Progress`'s reading from an earlier one. A group's part
+/// - A group's finish (which operation finished, the engine cannot tell) ends its complete
+///   parts first, as done, then (being cancelled) its cancelled ones, and, with fewer open
+///   tasks than running parts, its oldest running ones; and only on readings of this pass,
+///   never on a plain `Progress`'s reading from an earlier one (the finish waits for one, but
+///   not past the group's next begin with progress, whose part it cannot be the finish of). A group's part
 ///   that a later operation of the group outlives (``ProgressEntry/isOutlived``, with progress
 ///   or not) leaves as done once a reading of this pass finds it complete, and measures its
 ///   operation until a finish of the group takes it (complete parts first). A caller's token
@@ -62,41 +63,10 @@ struct Batch: Sendable {
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
     private var groupOpenTasks: [TaskKey: Int] = [:]
-    /// Each part's units done when this batch first saw its size, by its progress's identity:
-    /// the pace counts only what the batch did since (``Summary/unitsBefore``).
+    /// Each listed part's units done when this batch first saw its size, by its progress's
+    /// identity (an ended part keeps its own): the pace counts only what the batch did since
+    /// (``Summary/unitsBefore``).
     private var unitsBefore: [ObjectIdentifier: Double] = [:]
-
-    /// An ended part, for its progress to take its units back if it is begun again. Its weak
-    /// reference is loaded only once its identity matches a progress being added, which the
-    /// caller holds: a load under the lock never releases a caller's last reference.
-    private struct EndedPart: Sendable {
-        let identity: ObjectIdentifier
-        weak var progress: Progress?
-        /// Where its task began (``ProgressEntry/scopes``).
-        let scopes: [IndicatorTree.NodeID]
-        let completed: Double
-        let total: Double
-        /// Cancelled or failed (or left unread at its batch's end): it counts no unit
-        /// (``ownPartsWereComplete(excluding:)``).
-        var wasCancelled = false
-
-        /// Paused short of its total, or cancelled: the batch is not complete unless it is
-        /// resumed.
-        var isShort: Bool { completed < total || wasCancelled }
-
-        /// A part of `sample` left unread at its batch's end: short, since no reading after its
-        /// end said it had every unit.
-        static func unread(_ sample: Sample) -> EndedPart {
-            EndedPart(
-                identity: sample.identity,
-                progress: nil,
-                scopes: sample.entry.scopes,
-                completed: 0,
-                total: 0,
-                wasCancelled: true
-            )
-        }
-    }
 
     /// What a fold found.
     struct Summary: Equatable {
@@ -130,7 +100,12 @@ struct Batch: Sendable {
         }
     }
 
-    mutating func add(_ entry: ProgressEntry, reading: ProgressReading, now: TimeInterval) {
+    /// Lists `entry`, just begun, with its first `reading`; `openTasks`, for a group's part, is
+    /// the group's open operations with this one.
+    mutating func add(_ entry: ProgressEntry, reading: ProgressReading, openTasks: Int? = nil, now: TimeInterval) {
+        // A group's finishes are counted from here: one still waiting for a fresh reading came
+        // before this part, and is not matched to it (nor, then, to any: see the rules).
+        if let openTasks { groupOpenTasks[entry.task] = openTasks }
         // The same progress for the same task, still listed (a task resumed before its pause
         // was folded, a token begun again): it counts already, and counts once, for both tasks;
         // found ended meanwhile, it runs again.
@@ -144,7 +119,10 @@ struct Batch: Sendable {
         if repeats { keysAreUnique = false }
         let identity = ObjectIdentifier(entry.progress)
         if let index = ended.firstIndex(where: { $0.identity == identity && $0.progress === entry.progress }) {
-            ended.remove(at: index)  // begun again (a resume): its units count live from now on, not twice
+            // Begun again (a resume): its units count live from now on, not twice; a cancelled
+            // part's units before are measured afresh.
+            let part = ended.remove(at: index)
+            unitsBefore[identity] = part.wasCancelled ? nil : part.unitsBefore
         } else {
             unitsBefore[identity] = reading.isDeterminate ? reading.completed : nil
         }
@@ -157,7 +135,7 @@ struct Batch: Sendable {
     /// it leaves then, uncounted.
     mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
         assert(samples.count == parts.count, "a fold samples every listed part")
-        let leaves = leavingParts(samples)
+        let (leaves, undecided) = leavingParts(samples)
         var summary = Summary()
         var measured: [Sample] = []
         var kept: [ProgressEntry] = []
@@ -171,10 +149,16 @@ struct Batch: Sendable {
             if sample.reading.isDeterminate, !sample.reading.isCancelled, unitsBefore[sample.identity] == nil {
                 unitsBefore[sample.identity] = sample.reading.completed
             }
+            summary.unitsBefore += unitsBefore[sample.identity] ?? 0  // each part its own
         }
-        if kept.count != parts.count { parts = kept }
+        if kept.count != parts.count {
+            parts = kept
+            // The ended parts keep theirs (a new progress may take a freed identity).
+            let listed = Set(kept.map { ObjectIdentifier($0.progress) })
+            unitsBefore = unitsBefore.filter { listed.contains($0.key) }
+        }
         if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
-            countPartsDoneWhileOpen(samples, leaves: leaves)
+            countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided)
         }
         summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
@@ -199,7 +183,7 @@ struct Batch: Sendable {
             summary.total += part.total
         }
         summary.startedAt = startedAt
-        summary.unitsBefore = unitsBefore.values.reduce(0, +)
+        summary.unitsBefore += ended.reduce(0) { $0 + $1.unitsBefore }
         return summary
     }
 
@@ -220,7 +204,7 @@ struct Batch: Sendable {
         for part in ended where !part.scopes.contains(where: excluded.contains) {
             summary.completed += part.completed
             summary.total += part.total
-            summary.unitsBefore += unitsBefore[part.identity] ?? 0
+            summary.unitsBefore += part.unitsBefore
         }
         let kept = samples.filter { !$0.entry.scopes.contains(where: excluded.contains) }
         summary.measured = measuredTasks(of: measured, repeats: repeatedBegins, listed: kept)
@@ -251,24 +235,35 @@ struct Batch: Sendable {
 
     /// Which samples leave: every ended one read since, every cancelled one, a group's complete
     /// part that a later operation outlives and, for a group with fewer open operations than
-    /// running parts, as many more as it has parts too many (see the rules).
-    private func leavingParts(_ samples: [Sample]) -> [Bool] {
+    /// running parts, as many more as it has parts too many (see the rules); and, for a group
+    /// that finished operations since the last fold, as many complete parts. `undecided`: the
+    /// groups whose readings were stale, which wait for a fresh one.
+    private func leavingParts(_ samples: [Sample]) -> (leaves: [Bool], undecided: Set<TaskKey>) {
         var leaves = samples.map { sample in
             guard !sample.hasEnded else { return sample.wasReadAfterEnd }
             return sample.reading.isCancelled || sample.entry.isOutlived && sample.isFresh && sample.reading.isComplete
         }
-        guard !keysAreUnique else { return leaves }
+        guard !keysAreUnique || !groupOpenTasks.isEmpty else { return (leaves, []) }
         var byToken: [TaskKey: [Int]] = [:]
         for index in samples.indices where samples[index].entry.isGroupPart {
             byToken[samples[index].entry.task, default: []].append(index)
         }
-        for indices in byToken.values {
+        var undecided = Set<TaskKey>()
+        for (key, indices) in byToken {
             let running = indices.filter { samples[$0].isRunning }
+            guard let first = running.first else { continue }
             // A stale reading cannot tell which part is complete or cancelled: wait for a fresh one.
-            guard let first = running.first, running.allSatisfy({ samples[$0].isFresh }) else { continue }
-            var surplus = running.count - samples[first].openTasks
-            for index in running where surplus > 0 && samples[index].reading.isComplete {
+            guard running.allSatisfy({ samples[$0].isFresh }) else {
+                undecided.insert(key)
+                continue
+            }
+            let open = samples[first].openTasks
+            var surplus = running.count - open
+            // A finish beside an operation without progress may be either's: a complete part's first.
+            var taken = max(surplus, groupOpenTasks[key, default: open] - open)
+            for index in running where taken > 0 && samples[index].reading.isComplete {
                 leaves[index] = true
+                taken -= 1
                 surplus -= 1
             }
             for index in running where surplus > 0 && !leaves[index] {
@@ -276,7 +271,7 @@ struct Batch: Sendable {
                 surplus -= 1
             }
         }
-        return leaves
+        return (leaves, undecided)
     }
 
     /// A later operation of the group keyed `token` began in the batch's node: each of its
@@ -293,8 +288,9 @@ struct Batch: Sendable {
     /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those
     /// with parts done while their operations are open (a finish changes what they measure).
     var tokensToReadWhole: Set<TaskKey> {
-        guard !keysAreUnique || !doneWhileOpen.isEmpty else { return [] }
-        return keysAreUnique ? Set(doneWhileOpen.keys) : Self.repeatedKeys(of: parts).union(doneWhileOpen.keys)
+        guard !keysAreUnique || !groupOpenTasks.isEmpty else { return [] }
+        let keys = Set(groupOpenTasks.keys)
+        return keysAreUnique ? keys : Self.repeatedKeys(of: parts).union(keys)
     }
 
     private static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
@@ -340,8 +336,9 @@ struct Batch: Sendable {
     /// done while their token is open now, less the finishes since the last fold (which take
     /// complete parts first, these among them), at most the token's open tasks beyond the
     /// running parts that stay. A token with no part listed any more is forgotten (its open
-    /// operations count as unmeasured).
-    private mutating func countPartsDoneWhileOpen(_ samples: [Sample], leaves: [Bool]) {
+    /// operations count as unmeasured). The finishes of an `undecided` token that no part took
+    /// stay counted, for the next fold.
+    private mutating func countPartsDoneWhileOpen(_ samples: [Sample], leaves: [Bool], undecided: Set<TaskKey>) {
         var tokens: [TaskKey: (open: Int, running: Int, leavingDone: Int)] = [:]
         for (index, sample) in samples.enumerated() where sample.isGroupPart {
             var token = tokens[sample.entry.task, default: (0, 0, 0)]
@@ -355,13 +352,16 @@ struct Batch: Sendable {
             tokens[sample.entry.task] = token
         }
         var counts: [TaskKey: Int] = [:]
+        var openTasks: [TaskKey: Int] = [:]
         for (key, token) in tokens {
             let finished = max(0, groupOpenTasks[key, default: token.open] - token.open)
-            let count = min(doneWhileOpen[key, default: 0] + token.leavingDone - finished, token.open - token.running)
+            let done = doneWhileOpen[key, default: 0] + token.leavingDone
+            let count = min(done - finished, token.open - token.running)
             if count > 0 { counts[key] = count }
+            openTasks[key] = token.open + (undecided.contains(key) ? max(0, finished - done) : 0)
         }
         doneWhileOpen = counts
-        groupOpenTasks = tokens.mapValues(\.open)
+        groupOpenTasks = openTasks
     }
 
     /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any
@@ -370,10 +370,9 @@ struct Batch: Sendable {
         let reading = sample.reading
         guard reading.isDeterminate else { return }
         let completed = reading.isPaused ? reading.completed : reading.total
-        if reading.isCancelled {
-            hadCancelledPart = true
-            unitsBefore[sample.identity] = nil  // its units leave the pace with the sums
-        }
+        if reading.isCancelled { hadCancelledPart = true }
+        // Kept with the ended part; a cancelled part's leave the pace with the sums.
+        let before = unitsBefore[sample.identity] ?? 0
         ended.append(
             EndedPart(
                 identity: sample.identity,
@@ -381,6 +380,7 @@ struct Batch: Sendable {
                 scopes: sample.entry.scopes,
                 completed: reading.isCancelled ? 0 : completed,
                 total: reading.isCancelled ? 0 : reading.total,
+                unitsBefore: reading.isCancelled ? 0 : before,
                 wasCancelled: reading.isCancelled
             )
         )

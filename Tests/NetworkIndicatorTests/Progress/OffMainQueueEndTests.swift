@@ -92,4 +92,66 @@ struct OffMainQueueEndTests {
         manager.finishedNetworkTask(forToken: token)
         withExtendedLifetime(other) {}
     }
+    /// A group's upload with a plain `Progress` completes; its operation finishes on the
+    /// session's queue, where the progress cannot be read, beside an operation without progress
+    /// begun first. The next main-queue reading finds the complete part finished: no full bar
+    /// while the other operation runs.
+    @Test func aGroupsFinishOnAnotherThreadTakesItsCompletePartAtTheNextReading() {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted()
+        let upload = Progress.discreteProgress(totalUnitCount: 100)
+        uploads.operationStarted(progress: upload)
+        upload.completedUnitCount = 100
+        onAnotherThread { uploads.operationFinished() }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == nil)
+        #expect(snapshot.hasIndeterminateWork)
+        withExtendedLifetime(uploads) {}
+    }
+    /// A finish on the session's queue, then a new operation with a plain `Progress` begun
+    /// there, which completes before the next main-queue reading: the finish came before the
+    /// new operation, so it cannot be the new one's. Both uploads run, of known size.
+    @Test func aFinishWaitingForAReadingIsNotTheFinishOfAnOperationBegunAfterIt() {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted()
+        let first = Progress.discreteProgress(totalUnitCount: 100)
+        uploads.operationStarted(progress: first)
+        first.completedUnitCount = 50
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        let second = Progress.discreteProgress(totalUnitCount: 100)
+        onAnotherThread {
+            uploads.operationFinished()  // the first operation's, without progress
+            uploads.operationStarted(progress: second)
+            second.completedUnitCount = 100
+        }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.75)
+        #expect(!snapshot.hasIndeterminateWork, "both running uploads have a known size")
+        withExtendedLifetime(uploads) {}
+    }
+
+    /// The same, and the screen's cancel: the second upload, open, fails with it, whether the
+    /// main queue read between the finish and its begin or not.
+    @Test(arguments: [false, true])
+    func aCancelAfterAFinishAndALaterBeginOnAnotherThreadFindsTheSameParts(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted()
+        let first = Progress.discreteProgress(totalUnitCount: 100)
+        uploads.operationStarted(progress: first)
+        first.completedUnitCount = 50
+        _ = manager.progressSnapshot()
+        onAnotherThread { uploads.operationFinished() }
+        if readInBetween { _ = manager.progressSnapshot() }
+        let second = Progress.discreteProgress(totalUnitCount: 100)
+        onAnotherThread {
+            uploads.operationStarted(progress: second)
+            second.completedUnitCount = 100
+        }
+        _ = manager.progressSnapshot()
+        screen.cancelNetworkTasks()
+        #expect(manager.progressSnapshot().fractionCompleted == 0, "both uploads open: both fail")
+        withExtendedLifetime((other, uploads)) {}
+    }
 }

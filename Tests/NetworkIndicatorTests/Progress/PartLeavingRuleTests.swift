@@ -174,4 +174,57 @@ struct PartLeavingRuleTests {
         #expect(snapshot.hasIndeterminateWork, "the third, begun without progress, still runs")
         withExtendedLifetime(uploads) {}
     }
+    /// "Complete each progress as its operation finishes": the group's finish takes the
+    /// complete part, though the operation without progress began first and nothing outlives
+    /// the part. No full bar while that operation runs; the same as when it has a progress
+    /// of unknown size.
+    @Test(arguments: [false, true], [false, true])
+    func aFinishTakesACompletePartBesideAnEarlierOperationWithoutProgress(readBefore: Bool, unknownSize: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        if unknownSize {
+            uploads.operationStarted(progress: progress(0, of: 100), weight: 0)
+        } else {
+            uploads.operationStarted()
+        }
+        let upload = progress(0, of: 100)
+        uploads.operationStarted(progress: upload)
+        upload.completedUnitCount = 100
+        if readBefore { #expect(manager.progressSnapshot().fractionCompleted == 1, "complete, still open") }
+        uploads.operationFinished()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == nil, "the upload finished: no batch runs")
+        #expect(snapshot.hasIndeterminateWork, "the first operation runs, of unknown size")
+        withExtendedLifetime(uploads) {}
+    }
+
+    /// The finish's complete part leaves as done at the finish: the screen's cancel right
+    /// after it, read in between or not, finds it gone and fails only what runs.
+    @Test(arguments: [false, true])
+    func aCancelAfterAFinishBesideAnOperationWithoutProgressKeepsTheCompletePartDone(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted()
+        let upload = progress(0, of: 100)
+        uploads.operationStarted(progress: upload)
+        upload.completedUnitCount = 100
+        uploads.operationFinished()
+        if readInBetween { _ = manager.progressSnapshot() }
+        screen.cancelNetworkTasks()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the upload done, the other download at 0")
+        withExtendedLifetime((other, uploads)) {}
+    }
+
+    /// A finish while the upload runs takes no running part (the operation without progress may
+    /// be the one that finished): the upload counts as it reports.
+    @Test func aFinishBesideARunningPartAndAnOperationWithoutProgressTakesNoPart() {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted()
+        let upload = progress(0, of: 100)
+        uploads.operationStarted(progress: upload)
+        upload.completedUnitCount = 30
+        uploads.operationFinished()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
+        withExtendedLifetime(uploads) {}
+    }
 }

@@ -81,4 +81,88 @@ struct TimeRemainingTests {
         #expect(manager.progressSnapshot().estimatedTimeRemaining == 10)
         withExtendedLifetime((first, second)) {}
     }
+    /// A resumed download that ended, then another begun at its freed address (malloc reuses
+    /// it at once): each keeps the units it had before the batch. 150 of 300 units done, 100 of
+    /// them before: 50 in 10 s leave 30 s for the 150 left.
+    @Test func aPartBegunAtAnEndedPartsAddressKeepsBothPartsUnitsBefore() {
+        let other = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
+        var first: NetworkActivityProgress? = resumed(at: 50)
+        let identity = ObjectIdentifier(first!)
+        var download: NetworkActivityToken? = manager.beganNetworkTask(progress: first!)
+        scheduler.advance(by: 10)
+        download = nil
+        first = nil
+        #expect(manager.progressSnapshot().completedUnitCount == 100, "the first left as done")
+        var keep: [NetworkActivityProgress] = []
+        guard let second = progressReusingAddress(of: identity, keeping: &keep) else { return noteNoAddressReuse() }
+        download = manager.beganNetworkTask(progress: second)
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 30)
+        withExtendedLifetime((other, download, keep)) {}
+    }
+
+    /// A screen's upload, resumed at 50, fails with the screen's cancel and is retried with the
+    /// same progress: the 50 done before the batch are still not pace. 30 units in 20 s leave
+    /// 80 s for the 120 left.
+    @Test func aPartRetriedAfterItsCancelKeepsItsUnitsBeforeOutOfThePace() {
+        let other = NetworkActivityProgress(totalUnitCount: 100)
+        let download = manager.beganNetworkTask(progress: other)
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        let upload = resumed(at: 50)
+        uploads.operationStarted(progress: upload)
+        _ = manager.progressSnapshot()
+        screen.cancelNetworkTasks()
+        _ = manager.progressSnapshot()
+        uploads.operationStarted(progress: upload)
+        _ = manager.progressSnapshot()
+        scheduler.advance(by: 20)
+        upload.completedUnitCount = 60
+        other.completedUnitCount = 20
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 80)
+        withExtendedLifetime((download, uploads)) {}
+    }
+
+    /// "Passing the same progress to two running tasks counts its units twice": its units done
+    /// before the batch, too, whether its tasks run, end one by one, or end before one reading.
+    /// 250 of 300 units, 100 of them before: 150 in 10 s leave 10/3 s for the 50 left.
+    @Test(arguments: [false, true])
+    func aProgressSharedByTwoTasksCountsItsUnitsBeforeTwice(readBetweenTheFinishes: Bool) {
+        let other = NetworkActivityProgress(totalUnitCount: 100)
+        let download = manager.beganNetworkTask(progress: other)
+        let shared = resumed(at: 50)
+        let (first, second) = (Token(), Token())
+        manager.beganNetworkTask(withToken: first, progress: shared)
+        manager.beganNetworkTask(withToken: second, progress: shared)
+        scheduler.advance(by: 10)
+        shared.completedUnitCount = 100
+        other.completedUnitCount = 50
+        let expected = 10.0 / 3
+        #expect(abs((manager.progressSnapshot().estimatedTimeRemaining ?? 0) - expected) < 1e-9, "both running")
+        manager.finishedNetworkTask(forToken: first)
+        if readBetweenTheFinishes {
+            #expect(abs((manager.progressSnapshot().estimatedTimeRemaining ?? 0) - expected) < 1e-9, "one ended")
+        }
+        manager.finishedNetworkTask(forToken: second)
+        #expect(abs((manager.progressSnapshot().estimatedTimeRemaining ?? 0) - expected) < 1e-9, "both ended")
+        withExtendedLifetime(download) {}
+    }
+
+    private func resumed(at completed: Int64) -> NetworkActivityProgress {
+        let progress = NetworkActivityProgress(totalUnitCount: 100)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    /// Allocates progresses resumed at 50 (kept in `keep`) until one lands at `identity`.
+    private func progressReusingAddress(
+        of identity: ObjectIdentifier,
+        keeping keep: inout [NetworkActivityProgress]
+    ) -> NetworkActivityProgress? {
+        for _ in 0..<20_000 {
+            let candidate = resumed(at: 50)
+            if ObjectIdentifier(candidate) == identity { return candidate }
+            keep.append(candidate)
+        }
+        return nil
+    }
 }
