@@ -133,7 +133,9 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     /// Starts or stops the spinner; stopping erases its line.
     public func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {
         guard isDrawing, isVisible != isSpinning else { return }
-        if let descriptor = destination.fileDescriptor { SpinningTerminals.set(isVisible ? self : nil, on: descriptor) }
+        // Another spinner that spins on the same descriptor (the next phase's, another
+        // manager's), drawn again once this one's line is erased.
+        let spinsOn = destination.fileDescriptor.flatMap { SpinningTerminals.set(self, isSpinning: isVisible, on: $0) }
         if isVisible {
             isSpinning = true
             frameIndex = 0
@@ -149,6 +151,7 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
             // erases the frame too.
             destination.write(Self.eraseLine)
             isSpinning = false
+            spinsOn?.redraw()
         }
     }
 
@@ -223,18 +226,29 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
     }
 }
 
-/// The spinner drawing on each file descriptor, so that the default diagnostics handler, which
-/// writes from any thread, prints on a line of its own instead of through the spinner's.
+/// The spinners drawing on each file descriptor, so that the default diagnostics handler, which
+/// writes from any thread, prints on a line of its own instead of through a spinner's: above the
+/// one started last (the next phase's spinner added before the last one is removed; two
+/// managers' on one terminal), which a stopping spinner draws again after erasing its line.
 enum SpinningTerminals {
     private struct Spinner: Sendable {
         weak var output: TerminalSpinnerOutput?
     }
 
-    private static let spinners = LockedState<[Int32: Spinner]>([:])
+    /// The spinners that spin on each descriptor, the latest started last.
+    private static let spinners = LockedState<[Int32: [Spinner]]>([:])
 
-    /// `spinner` now spins on `descriptor`, or none does (`nil`).
-    static func set(_ spinner: TerminalSpinnerOutput?, on descriptor: Int32) {
-        spinners.withLock { $0[descriptor] = spinner.map { Spinner(output: $0) } }
+    /// `spinner` starts or stops spinning on `descriptor`. Returns the spinner that spins there
+    /// last once it stopped, if another does.
+    @discardableResult
+    static func set(_ spinner: TerminalSpinnerOutput, isSpinning: Bool, on descriptor: Int32) -> TerminalSpinnerOutput?
+    {
+        spinners.withLock { spinners in
+            var list = spinners[descriptor, default: []].filter { $0.output != nil && $0.output !== spinner }
+            if isSpinning { list.append(Spinner(output: spinner)) }
+            spinners[descriptor] = list.isEmpty ? nil : list
+            return isSpinning ? nil : list.last?.output
+        }
     }
 
     /// Writes the line `text` (ending in a newline) to `handle` without garbling a spinner on
@@ -242,7 +256,8 @@ enum SpinningTerminals {
     /// redrawn below). Safe from any thread.
     static func write(line text: String, to handle: FileHandle) {
         let descriptor = handle.fileDescriptor
-        guard let spinner = spinners.withLock({ $0[descriptor]?.output }) else {
+        // The last that lives: one deallocated while it spun stays listed until the next start or stop.
+        guard let spinner = spinners.withLock({ $0[descriptor]?.last { $0.output != nil }?.output }) else {
             handle.write(Data(text.utf8))
             return
         }

@@ -129,11 +129,64 @@ struct TerminalSpinnerCleanLineTests {
         #expect(try pipe.screen() == ["fetched: " + Self.report, ""])
         withExtendedLifetime(token) {}
     }
+
+    /// A tool swaps its spinner for the next phase's, adding the new one before removing the
+    /// old: the new one stays drawn, and a report prints above it.
+    @Test func aSpinnerAddedBeforeTheOldOneIsRemovedKeepsItsLine() throws {
+        let pipe = try Pipe()
+        let (manager, old, token) = spinningWithReports(on: pipe)
+        let next = spinner(writingTo: pipe, label: "Saving")
+        manager.addOutput(next)
+        manager.removeOutput(old)
+        #expect(try pipe.screen() == ["- Saving"], "the old spinner's erase does not leave a blank line")
+        manager.popNetworkActivity()
+        #expect(try pipe.screen() == [Self.report, "- Saving"])
+        withExtendedLifetime((old, next, token)) {}
+    }
+
+    /// Two managers' spinners on one terminal: the later one stops first, and a report still
+    /// prints above the one that spins on.
+    @Test func aReportPrintsAboveTheSpinnerThatSpinsOnWhenAnotherStops() throws {
+        let pipe = try Pipe()
+        let (manager, first, token) = spinningWithReports(on: pipe)
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        let second = spinner(writingTo: pipe, label: "Saving")
+        other.addOutput(second)
+        var otherToken: NetworkActivityToken? = other.beganNetworkTask()
+        scheduler.runPendingWork()
+        otherToken = nil
+        scheduler.advance(by: 1)  // past the completion delay
+        #expect(!second.isSpinning)
+        manager.popNetworkActivity()
+        let screen = try pipe.screen()
+        #expect(screen.dropLast().last == Self.report)
+        #expect(screen.last?.hasSuffix(" Fetching") == true, "the first spinner, drawn below the report")
+        withExtendedLifetime((first, second, token, otherToken)) {}
+    }
+
+    /// The same when the later spinner is deallocated while it spins (its manager held it
+    /// weakly): reports print above the one that spins on.
+    @Test func aReportPrintsAboveTheSpinnerThatSpinsOnWhenAnotherIsDeallocated() throws {
+        let pipe = try Pipe()
+        let (manager, first, token) = spinningWithReports(on: pipe)
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        var second: TerminalSpinnerOutput? = spinner(writingTo: pipe, label: "Saving")
+        other.addOutput(second!)
+        let otherToken = other.beganNetworkTask()
+        scheduler.runPendingWork()
+        second = nil
+        scheduler.advance(by: 0.1)  // the first spinner's next frame
+        manager.popNetworkActivity()
+        let screen = try pipe.screen()
+        #expect(screen.dropLast().last == Self.report)
+        #expect(screen.last?.hasSuffix(" Fetching") == true, "the first spinner, drawn below the report")
+        withExtendedLifetime((first, token, otherToken)) {}
+    }
     #endif
 
-    private func spinner(writingTo pipe: Pipe) -> TerminalSpinnerOutput {
+    private func spinner(writingTo pipe: Pipe, label: String = "Fetching") -> TerminalSpinnerOutput {
         TerminalSpinnerOutput(
-            label: "Fetching",
+            label: label,
             destination: .fileDescriptor(pipe.writeEnd),
             drawsWhenNotATerminal: true,
             frames: ["-", "\\", "|", "/"],
