@@ -77,8 +77,12 @@ struct LiveFeedBody: AsyncSequence, Sendable {
         let hold: LiveFeedHold
 
         mutating func next() async throws -> Element? {
-            // The cancel already took the group out of the manager's reach.
-            guard !hold.isCancelled else { throw CancellationError() }
+            // The cancel already took the group out of the manager's reach; the feed has failed,
+            // and lets go of its screen.
+            guard !hold.isCancelled else {
+                hold.feedEnded()
+                throw CancellationError()
+            }
             do {
                 // Raced with the manager's cancel: a read waiting for the server ends with it.
                 let reader = reader

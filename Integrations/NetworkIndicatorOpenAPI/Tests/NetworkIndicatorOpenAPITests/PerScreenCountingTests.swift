@@ -89,20 +89,12 @@ import Testing
     }
 
     @Test func keptBodyDoesNotKeepItsScreenAliveOnceItsTaskEnded() async throws {
-        let middleware = NetworkActivityMiddleware()
         weak var weakScreen: NetworkIndicatorManager?
         var kept: HTTPBody?
         do {
             let screen = NetworkIndicatorManager(parent: app, label: "screen")
             weakScreen = screen
-            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
-                try await middleware.intercept(
-                    MiddlewareHarness.request,
-                    body: nil,
-                    baseURL: URL(string: "http://127.0.0.1")!,
-                    operationID: "getThing"
-                ) { _, _, _ in (HTTPResponse(status: .ok), HTTPBody("kept for an alert")) }
-            }.1
+            kept = try await body(in: screen, HTTPResponse(status: .ok), HTTPBody("kept for an alert"))
             _ = try await String(collecting: try #require(kept), upTo: 100)
             #expect(screen.activeTaskCount == 0)
         }
@@ -110,27 +102,41 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
-    @Test func bodyKeptAfterItsScreensCancelDoesNotKeepTheScreenAlive() async throws {
-        let middleware = NetworkActivityMiddleware()
+    /// A body kept after its screen's cancel, first read after it: an ordinary body's read, or
+    /// a live feed's, throws, which ends the body's task (or the feed) and lets go of the screen.
+    @Test(arguments: [nil, "text/event-stream"] as [String?])
+    func bodyKeptAfterItsScreensCancelDoesNotKeepTheScreenAlive(contentType: String?) async throws {
         weak var weakScreen: NetworkIndicatorManager?
         var kept: HTTPBody?
         do {
             let screen = NetworkIndicatorManager(parent: app, label: "screen")
             weakScreen = screen
-            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
-                try await middleware.intercept(
-                    MiddlewareHarness.request,
-                    body: nil,
-                    baseURL: URL(string: "http://127.0.0.1")!,
-                    operationID: "getThing"
-                ) { _, _, _ in (HTTPResponse(status: .ok), HTTPBody("read after the cancel")) }
-            }.1
+            var response = HTTPResponse(status: .ok)
+            if let contentType { response.headerFields[.contentType] = contentType }
+            kept = try await body(in: screen, response, HTTPBody("data: read after the cancel\n\n"))
             screen.cancelNetworkTasks()
             await #expect(throws: CancellationError.self) {
                 _ = try await String(collecting: try #require(kept), upTo: 100)
             }
         }
-        #expect(weakScreen == nil, "the cancelled read ended the body's task, which let go of the screen")
+        #expect(weakScreen == nil, "the cancelled read ended the body's work, which let go of the screen")
         withExtendedLifetime(kept) {}
+    }
+
+    /// The body of a request counted in `screen` (bound as the current manager) and answered
+    /// with `response` and `body`.
+    private func body(
+        in screen: NetworkIndicatorManager,
+        _ response: HTTPResponse,
+        _ body: HTTPBody
+    ) async throws -> HTTPBody? {
+        try await NetworkIndicatorManager.$current.withValue(screen) {
+            try await NetworkActivityMiddleware().intercept(
+                MiddlewareHarness.request,
+                body: nil,
+                baseURL: URL(string: "http://127.0.0.1")!,
+                operationID: "getThing"
+            ) { _, _, _ in (response, body) }
+        }.1
     }
 }
