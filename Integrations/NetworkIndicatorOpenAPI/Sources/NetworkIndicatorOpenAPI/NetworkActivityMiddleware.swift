@@ -21,11 +21,13 @@ public import OpenAPIRuntime
 ///
 /// The task begins when ``intercept(_:body:baseURL:operationID:next:)`` is called and ends:
 ///
-/// - at once when `next` throws; the error, `CancellationError` included, is rethrown unchanged;
+/// - at once when `next` throws; the error, `CancellationError` included, is rethrown unchanged
+///   (unless a manager's cancel came while `next` ran: see the next item);
 /// - at once when ``NetworkIndicator/NetworkIndicatorManager/cancelNetworkTasks()`` of the
 ///   manager the request counts in (or of an ancestor) cancels it: while `next` runs, the call
 ///   throws `CancellationError` as soon as `next`, whose task is cancelled, has returned (at
-///   once for a transport that honours cancellation, as `URLSessionTransport` does); afterwards
+///   once for a transport that honours cancellation, as `URLSessionTransport` does), whatever
+///   `next` returned or threw, and though the caller's own task was cancelled first; afterwards
 ///   each read of the response body that starts after the cancel throws `CancellationError` (a
 ///   read already waiting returns its bytes first). A generated client wraps the error in its
 ///   `ClientError`, whose `underlyingError` is the `CancellationError`;

@@ -45,8 +45,10 @@ final class RequestCancellation: Sendable {
     }
 
     /// Runs `operation` until it returns or throws, or until ``cancel()``, whichever comes first:
-    /// the cancel throws `CancellationError` once the operation, cancelled, has returned. The
-    /// calling task's own cancellation reaches `operation` as usual, which decides what to throw.
+    /// the cancel throws `CancellationError` once the operation, cancelled, has returned, and so
+    /// does an operation that returns or throws after a cancel that came while it ran. The
+    /// calling task's own cancellation alone reaches `operation` as usual, which decides what to
+    /// throw.
     func race<Success: Sendable>(_ operation: @Sendable () async throws -> Success) async throws -> Success {
         try await withoutActuallyEscaping(operation) { operation in
             try await withThrowingTaskGroup(of: Success?.self) { group in
@@ -58,11 +60,18 @@ final class RequestCancellation: Sendable {
                 // The group waits for both children before returning, so `operation` never
                 // outlives this call; whichever ends first cancels the other.
                 defer { group.cancelAll() }
-                while let first = try await group.next() {
-                    if let result = first { return result }
-                    // The waiter ended: at the manager's cancel, the call throws now; at the
-                    // calling task's, the operation ends as it does when cancelled, unchanged.
-                    if isCancelled { throw CancellationError() }
+                do {
+                    while let first = try await group.next() {
+                        // The operation ended: after the manager's cancel (which may have landed
+                        // before the waiter was in place, or after the caller's own cancel
+                        // ended the waiter), the call throws, whatever the operation returned.
+                        if let result = first, !isCancelled { return result }
+                        // The waiter ended: at the manager's cancel, the call throws now; at the
+                        // calling task's, the operation ends as it does when cancelled, unchanged.
+                        if isCancelled { throw CancellationError() }
+                    }
+                } catch {
+                    throw isCancelled ? CancellationError() : error
                 }
                 throw CancellationError()  // unreachable: the operation's child returns or throws
             }

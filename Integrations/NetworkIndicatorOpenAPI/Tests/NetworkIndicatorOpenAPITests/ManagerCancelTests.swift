@@ -127,4 +127,56 @@ import Testing
         #expect(body == nil)
         #expect(harness.count == 0)
     }
+    /// A middleware after this one signs the user out (it cancels the screen's work) and
+    /// returns its answer: the cancel landed while `next` ran, so the call throws, however fast
+    /// `next` returned.
+    @Test func aCancelWhileNextRunsMakesTheCallThrowThoughNextReturnsAtOnce() async throws {
+        let harness = MiddlewareHarness()
+        let manager = harness.manager
+        await #expect(throws: CancellationError.self) {
+            _ = try await Self.intercept(harness.middleware) { _, _, _ in
+                manager.cancelNetworkTasks()
+                return (HTTPResponse(status: .noContent), nil)
+            }
+        }
+        #expect(harness.count == 0)
+        #expect(harness.diagnostics.isEmpty)
+    }
+
+    /// The same when `next` fails after the cancel (a transport's own error for the load the
+    /// cancel stopped): the screen's cancel decides, as when the transport is cancelled by it.
+    @Test func aCancelWhileNextRunsMakesTheCallThrowThoughNextFailsAtOnce() async throws {
+        let harness = MiddlewareHarness()
+        let manager = harness.manager
+        await #expect(throws: CancellationError.self) {
+            _ = try await Self.intercept(harness.middleware) { _, _, _ in
+                manager.cancelNetworkTasks()
+                throw TransportFailure()
+            }
+        }
+        #expect(harness.count == 0)
+    }
+
+    /// The caller's own task is cancelled first, and the transport goes on (it ignores
+    /// cancellation); then the screen cancels, before the transport answers: the call throws
+    /// `CancellationError`, as for any cancel that lands while `next` runs.
+    @Test(.timeLimit(.minutes(1)))
+    func aManagerCancelAfterTheCallersOwnStillMakesTheCallThrow() async throws {
+        let harness = MiddlewareHarness()
+        let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let call = Task {
+            try await Self.intercept(harness.middleware) { _, _, _ in
+                startedContinuation.yield()
+                for await _ in release { break }  // ignores the task's cancellation
+                return (HTTPResponse(status: .noContent), nil)
+            }
+        }
+        for await _ in started { break }
+        call.cancel()
+        harness.manager.cancelNetworkTasks()
+        releaseContinuation.yield()
+        await #expect(throws: CancellationError.self) { _ = try await call.value }
+        #expect(harness.count == 0)
+    }
 }
