@@ -50,6 +50,18 @@ struct OverlayStillLoadingTests {
         manager = NetworkIndicatorManager(scheduler: scheduler)
     }
 
+    /// `.infinity` never changes the title, as the core's `.infinity` turns its stale-task
+    /// check off; a negative value or NaN changes it at once.
+    @Test(arguments: [(TimeInterval.infinity, false), (-1, true), (.nan, true)])
+    func anInfiniteThresholdNeverChangesTheTitle(threshold: TimeInterval, changes: Bool) {
+        let shell = Shell(stillLoadingAfter: threshold)
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3600)
+        #expect(shell.stillLoading == (changes ? [true] : []))
+    }
+
     @Test func stillLoadingIsOffByDefault() {
         #expect(NetworkActivityOverlaySettings().stillLoadingAfter == nil)
         let shell = Shell(stillLoadingAfter: nil)

@@ -71,8 +71,8 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     /// app's own ("Paying"), which a generic text must not replace unasked; 8 is a good value
     /// where the default title is used (past the ~5 s after which people start to wonder, and
     /// well before they give up). Set it after creating the settings:
-    /// `settings.stillLoadingAfter = 8`. A negative or non-finite value counts as zero (the
-    /// title changes as soon as the overlay's load begins).
+    /// `settings.stillLoadingAfter = 8`. `.infinity` is the same as `nil`; a negative value,
+    /// or NaN, counts as zero (the title changes as soon as the overlay's load begins).
     public var stillLoadingAfter: TimeInterval? = nil
 
     /// The defaults: draw after 0.5 s, stay at least 1 s, announce the start, and the end of

@@ -33,9 +33,9 @@ struct OverlayStillLoading: Equatable, Sendable {
     /// When the current load reaches the threshold; `nil` when not loading (or no threshold).
     private var deadline: TimeInterval?
 
-    /// A negative or non-finite threshold counts as zero.
+    /// `.infinity` is `nil` (never); a negative threshold, or NaN, counts as zero.
     init(threshold: TimeInterval?) {
-        self.threshold = threshold.map { $0.isFinite ? max($0, 0) : 0 }
+        self.threshold = threshold == .infinity ? nil : threshold.map { $0.isNaN ? 0 : max($0, 0) }
     }
 
     /// The overlay's loading changed (`isLoading`). `isDrawn`: whether it was drawn before the
