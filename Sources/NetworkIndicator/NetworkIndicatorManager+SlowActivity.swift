@@ -18,7 +18,8 @@ extension NetworkIndicatorManager {
     /// that first sees the count above zero (if the manager is busy as you call this, from when
     /// its count left zero: a screen that starts watching during a load is told as soon as the
     /// load has lasted `seconds`), and ends at the hop that sees it at zero (a break shorter
-    /// than a hop is not seen). A negative or non-finite `seconds` counts as zero. The
+    /// than a hop is not seen). `.infinity` never reports a period as slow; a negative
+    /// `seconds`, or NaN, counts as zero. The
     /// report may come up to a tenth of `seconds` late, at most 50 ms, so that the system can
     /// coalesce the timer's wake-up with others.
     ///

@@ -26,7 +26,8 @@ final class SlowActivityWatch: DeadlineTarget {
     /// clock): the first count the watch hears is measured from it. `nil` after that count.
     private var busySince: TimeInterval?
 
-    /// A negative or non-finite `threshold` counts as zero: slow as soon as busy.
+    /// `.infinity`: never slow. A negative `threshold`, or NaN, counts as zero: slow as soon as
+    /// busy.
     init(
         threshold: TimeInterval,
         delivery: OutputDelivery,
@@ -34,7 +35,7 @@ final class SlowActivityWatch: DeadlineTarget {
         busySince: TimeInterval? = nil,
         onChange: @escaping @MainActor (Bool) -> Void
     ) {
-        self.threshold = threshold.isFinite ? max(threshold, 0) : 0
+        self.threshold = threshold.isNaN ? 0 : max(threshold, 0)
         self.delivery = delivery
         self.node = node
         self.busySince = busySince
@@ -46,7 +47,7 @@ final class SlowActivityWatch: DeadlineTarget {
         let busySince = self.busySince
         self.busySince = nil
         if count > 0 {
-            guard !isWaiting, !isSlow else { return }
+            guard !isWaiting, !isSlow, threshold < .infinity else { return }
             isWaiting = true
             period &+= 1
             let elapsed = busySince.flatMap { since in delivery.scheduler.map { $0.now - since } } ?? 0

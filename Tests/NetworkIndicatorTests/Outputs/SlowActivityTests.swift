@@ -37,6 +37,21 @@ struct SlowActivityTests {
         _ = token
     }
 
+    /// `.infinity` never reports a period as slow (as it turns the stale-task check off); a
+    /// negative threshold, or NaN, reports it at once.
+    @Test(arguments: [(TimeInterval.infinity, [false]), (-1, [false, true]), (.nan, [false, true])])
+    func anInfiniteThresholdNeverReportsAPeriodAsSlow(threshold: TimeInterval, expected: [Bool]) {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: threshold, owner: owner) { owner, isSlow in owner.seen.append(isSlow)
+        }
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 3600)
+        #expect(owner.seen == expected)
+        withExtendedLifetime(token) {}
+    }
+
     /// A screen that starts watching during a load: the busy period is the manager's, not the
     /// observation's, so 10 s into it an 8 s watch is slow at once, and a 12 s one 2 s later.
     @Test func aWatchBegunDuringABusyPeriodCountsItFromItsStart() {
