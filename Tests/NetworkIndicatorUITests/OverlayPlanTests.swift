@@ -78,7 +78,10 @@ struct OverlayPlanTests {
         #expect(shell.last.showsCard, "kept for its minimum time")
         #expect(!shell.last.showsCover && shell.last.hostTakesInput && !shell.last.hidesHostFromAccessibility)
         scheduler.advance(by: 1)
-        #expect(shell.last == .hidden.with(title: "Paying", fadeDuration: 0.2), "all of it goes with the card")
+        #expect(
+            shell.last == .hidden.with(title: "Paying", fadeDuration: 0.2, serial: shell.last.serial),
+            "all of it goes with the card"
+        )
     }
 
     /// A load faster than the show delay is blocked for as long as it runs, and never drawn.
@@ -284,6 +287,28 @@ struct OverlayPlanTests {
         #expect(shell.plans.count == count)
     }
 
+    /// Erased, drawn and erased again within one fade: the first erase's fade ends while the
+    /// second's runs, and must not hide the card before the second's fade has finished.
+    @Test func anEarlierEraseEndingDuringALaterEqualErasesFadeLeavesTheViewShown() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0, minimumVisibleDuration: 0))
+        shell.controller.appear(manager: manager, refreshes: nil)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        let firstErase = shell.last
+        scheduler.advance(by: 0.05)
+        manager.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.05)
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(shell.plans.map(\.isDrawn) == [true, false, true, false])
+        #expect(!firstErase.isHiddenAfterFade(wasHidden: false, current: shell.last), "the later erase's fade decides")
+        #expect(shell.last.isHiddenAfterFade(wasHidden: false, current: shell.last))
+    }
+
     @Test func theHiddenPlanShowsAndBlocksNothing() {
         let hidden = OverlayPlan.hidden
         #expect(!hidden.isDrawn && !hidden.showsCover && hidden.hostTakesInput && !hidden.hidesHostFromAccessibility)
@@ -293,9 +318,9 @@ struct OverlayPlanTests {
 }
 
 extension OverlayPlan {
-    /// This plan with another title and fade, for comparisons.
-    fileprivate func with(title: String, fadeDuration: Double) -> OverlayPlan {
-        OverlayPlan(
+    /// This plan with another title, fade and serial, for comparisons.
+    fileprivate func with(title: String, fadeDuration: Double, serial: UInt64 = 0) -> OverlayPlan {
+        var plan = OverlayPlan(
             isDrawn: isDrawn,
             style: showsLightIndicator ? .lightIndicator : .card,
             interaction: showsCover ? .blocksHost : (cardTakesInput ? .blocksCard : .passesThrough),
@@ -306,6 +331,8 @@ extension OverlayPlan {
             isLoading: showsCover,
             placement: isAtTopEdge ? .lightIndicator : .card
         )
+        plan.serial = serial
+        return plan
     }
 }
 

@@ -209,7 +209,7 @@ final class NetworkActivityOverlayController {
     private func publishPlan() {
         let isDrawn = isDrawn
         if isDrawn { drawnStyle = style }
-        let plan = OverlayPlan(
+        var plan = OverlayPlan(
             isDrawn: isDrawn,
             style: style,
             interaction: model.settings.interaction,
@@ -223,7 +223,9 @@ final class NetworkActivityOverlayController {
                 && (model.refreshCount == 0 || isDrawn && model.isDrawnForALoad),
             placement: drawnStyle
         )
+        plan.serial = self.plan.serial
         guard plan != self.plan else { return }
+        plan.serial &+= 1
         self.plan = plan
         planChanged(plan)
     }

@@ -47,6 +47,9 @@ struct OverlayPlan: Equatable, Sendable {
     /// Seconds the change to this plan fades over: ``fadeDuration``, or `0`
     /// for an overlay whose view went away.
     let fadeDuration: Double
+    /// Which of its controller's plans this is, counted from 1 (0 for one made elsewhere): two
+    /// erases alike, told one after the other, are not the same plan to a fade that ends.
+    var serial: UInt64 = 0
 
     /// Seconds of an overlay's fade, in and out, on every platform (SwiftUI, UIKit, AppKit).
     static let fadeDuration: Double = 0.2
@@ -115,7 +118,8 @@ struct OverlayPlan: Equatable, Sendable {
 
     /// Whether the overlay's view is hidden once this plan's fade has finished, `current` being
     /// the plan applied last: hidden after the fade-out of an erase, unless a newer plan came
-    /// during the fade (a draw that must stay, or another change whose own fade decides).
+    /// during the fade (a draw that must stay, or another change, an erase alike included,
+    /// whose own fade decides).
     func isHiddenAfterFade(wasHidden: Bool, current: OverlayPlan) -> Bool {
         wasHidden || (current == self && !isDrawn)
     }
