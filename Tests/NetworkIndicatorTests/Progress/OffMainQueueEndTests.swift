@@ -154,4 +154,26 @@ struct OffMainQueueEndTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0, "both uploads open: both fail")
         withExtendedLifetime((other, uploads)) {}
     }
+    /// A batch that ends at a reading on another thread, where a plain `Progress` that ended
+    /// cannot be read: that part's end was never read, so the batch is not known to have ended
+    /// with every unit, though the other part completed. The overlay's "done as it fades" asks
+    /// this, with and without a child scope left out.
+    @Test func aBatchEndedWithAPartUnreadIsNotComplete() {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let photo = NetworkActivityProgress(totalUnitCount: 100)
+        var upload: NetworkActivityToken? = manager.beganNetworkTask(label: "photo", progress: photo)
+        let token = RequestToken()
+        let download = Progress.discreteProgress(totalUnitCount: 100)
+        manager.beganNetworkTask(withToken: token, progress: download)
+        download.completedUnitCount = 30
+        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
+        photo.completedUnitCount = 100
+        upload = nil
+        manager.finishedNetworkTask(forToken: token)
+        let manager = manager
+        onAnotherThread { _ = manager.progressSnapshot() }
+        #expect(!manager.lastProgressBatchEndedComplete(), "the download's end was never read")
+        #expect(!manager.lastProgressBatchEndedComplete(excluding: [screen]))
+        _ = upload
+    }
 }
