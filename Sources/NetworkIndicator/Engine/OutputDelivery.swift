@@ -34,7 +34,7 @@ final class OutputDelivery {
         @MainActor var isLive: Bool { output != nil && (kept as? ProgressObserver)?.isFinished != true }
     }
 
-    nonisolated let tree: LockedState<IndicatorTree>
+    private nonisolated let tree: LockedState<IndicatorTree>
     /// Any scheduler but ``MainQueueScheduler``, until the root manager goes, then `nil` (work still
     /// queued then holds no cycle through it: a dropped scheduler frees both). `nil` from the start
     /// on ``MainQueueScheduler``, which holds no state: the delivery makes its own, without a lock.
