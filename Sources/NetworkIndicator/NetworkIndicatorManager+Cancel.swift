@@ -24,6 +24,11 @@ extension NetworkIndicatorManager {
     ///   ``NetworkActivityGroup/cancellationHandler`` is called, so that the client stops its
     ///   own work.
     ///
+    /// Work that no longer counts but goes on is cancelled too, once: a group's operation that
+    /// stopped counting (``NetworkActivityGroup/operationStoppedCounting()``), and the work of
+    /// the above whose tasks a ``resetNetworkActivity()`` ended while it lived, until a finish
+    /// of it arrives (a screen that goes away after a sign-out still stops its feed).
+    ///
     /// What has no work to cancel stays counted and ends as usual: opaque tokens
     /// (``beganNetworkTask(label:progress:weight:file:line:)``, `withNetworkActivity`, scoped activity), pushes, tokens
     /// that do not conform, and tokens already deallocated (the sweep ends those). A parent's or

@@ -29,6 +29,14 @@ extension NetworkIndicatorManager {
     /// indicator at the next main-queue hop (after the completion delay). Ancestors lose those
     /// tasks too; siblings and the parent's own tasks are left alone.
     ///
+    /// It ends the tasks, not the work: what ``cancelNetworkTasks()`` would have cancelled (a
+    /// ``NetworkActivityCancellable`` token, a tracked sequence's iteration, a group) stays
+    /// within the reach of the next cancel of its manager or an ancestor, which cancels it
+    /// once, as it does a group's operation that stopped counting; the manager holds it weakly,
+    /// and lets it go when a finish of it finds no task (its work is done). A token or group
+    /// begun again after the reset stays held until such a finish (a finish carries nothing
+    /// that tells the old work's from the new's), so a cancel may still reach it.
+    ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count
     /// never goes negative. Tokens begun again after the reset are new tasks, and so are pushes

@@ -93,7 +93,12 @@ final class IndicatorDriver: Sendable {
     /// Ends every task of this manager and of all its descendants, in one hold of the lock.
     func resetTree() {
         var time = eventTime()
-        if tree.withLock({ $0.resetSubtree(of: node, time: &time) }) { delivery.enqueueHop(on: scheduler) }
+        var keptAlive: [AnyObject] = []
+        // Callers' objects leave the tree (see the header).
+        if tree.withLockUnchecked({ $0.resetSubtree(of: node, time: &time, keepingAlive: &keptAlive) }) {
+            delivery.enqueueHop(on: scheduler)
+        }
+        withExtendedLifetime(keptAlive) {}
     }
 
     /// Ends the cancellable tasks of this manager's subtree in one lock hold; returns their work, to
@@ -137,6 +142,12 @@ final class IndicatorDriver: Sendable {
     }
 
     // MARK: - Changes that move no count, from any thread
+
+    /// A finish of `key` found no task (reported by the caller): what a reset kept of its work
+    /// for the next cancel is let go, its work being done.
+    func finishFoundNoTask(_ key: ObjectIdentifier) {
+        tree.withLock { $0.finishFoundNoTask(key, in: node) }
+    }
 
     /// Changes the settings under the lock; they apply at the next main-queue hop.
     func updateSettings(_ update: @escaping @Sendable (inout NetworkIndicatorSettings) -> Void) {

@@ -46,6 +46,15 @@ extension IndicatorTree {
         return passStaleThresholdDown(from: id.index) || needsHop
     }
 
+    /// A finish of `key` in `id` found no task: the work a reset kept of it is done
+    /// (``TaskRegistry/forgetUncountedWork(of:)``).
+    mutating func finishFoundNoTask(_ key: ObjectIdentifier, in id: NodeID) {
+        _ = event(id, ifGone: ()) { node in
+            node.registry.forgetUncountedWork(of: key)
+            return ((), false)
+        }
+    }
+
     /// The labels of the scopes from the root (left out) down to the node at `index`.
     func scopePath(ofNodeAt index: Int32) -> [String] {
         var path: [String] = []

@@ -14,9 +14,16 @@ extension IndicatorTree {
         return order
     }
 
-    /// Ends every task of the node `id` and of all its descendants, at once.
-    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Bool {
-        changeSubtree(of: id, time: &time) { node, time in node.registry.finishEverything(time: &time) }
+    /// Ends every task of the node `id` and of all its descendants, at once; the live objects
+    /// read go to `keptAlive`, released after the lock.
+    mutating func resetSubtree(
+        of id: NodeID,
+        time: inout EventTime,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) -> Bool {
+        changeSubtree(of: id, time: &time) { node, time in
+            node.registry.finishEverything(time: &time, keepingAlive: &keptAlive)
+        }
     }
 
     /// Ends the tasks whose work can be cancelled in `id`'s subtree, at once; returns the work,

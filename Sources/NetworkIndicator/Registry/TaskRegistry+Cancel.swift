@@ -52,26 +52,50 @@ extension TaskRegistry {
         if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
-        var isHeld = false
-        uncountedWork.removeAll { held in
-            var held = held
-            guard let live = held.load() else { return true }
-            keptAlive.append(live)
-            if live === object { isHeld = true }
-            return false
-        }
-        if !isHeld { uncountedWork.append(WeakWrapper(object: object)) }
+        forgetDeadUncountedWork(keepingAlive: &keptAlive)
+        uncountedWork[key] = WeakWrapper(object: object)
         return outcome
+    }
+
+    /// A reset ends every task, not the work: each live object of an open task that can be
+    /// cancelled is held as work that stopped counting (once, however many tasks it had), so
+    /// that the next cancel of this node or an ancestor still stops it. Dead held work is let
+    /// go. The live objects read go to `keptAlive`, released after the lock. O(entries).
+    mutating func keepCancellableWorkUncounted(keepingAlive keptAlive: inout [AnyObject]) {
+        forgetDeadUncountedWork(keepingAlive: &keptAlive)
+        for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
+            guard let object = slots[index].token.load() else { continue }
+            keptAlive.append(object)
+            if object is any NetworkActivityCancellable {
+                uncountedWork[slots[index].key] = WeakWrapper(object: object)
+            }
+        }
+    }
+
+    /// A finish of `key` found no task: if a reset had ended its tasks, its work is done now,
+    /// and no later cancel reaches it (a stale entry's object, dead at a reused address, had
+    /// nothing left to cancel). O(1).
+    mutating func forgetUncountedWork(of key: ObjectIdentifier) {
+        uncountedWork[key] = nil
+    }
+
+    /// Lets go of the held work whose object died; the live objects read go to `keptAlive`.
+    private mutating func forgetDeadUncountedWork(keepingAlive keptAlive: inout [AnyObject]) {
+        for (key, var held) in uncountedWork {
+            if let live = held.load() { keptAlive.append(live) } else { uncountedWork[key] = nil }
+        }
     }
 
     /// Hands the live uncounted work to `cancellation` (once per object, whatever else of it the
     /// cancel found) and lets go of all of it.
     private mutating func takeUncountedWork(into cancellation: inout Cancellation) {
         guard !uncountedWork.isEmpty else { return }
-        for var held in uncountedWork {
+        for var held in uncountedWork.values {
             guard let object = held.load() else { continue }
             // One also open here, or in another node, is cancelled once (`IndicatorTree.cancelSubtree`).
             if let work = object as? any NetworkActivityCancellable {
+                // A tracked iteration left counted by a reset stops at its next element.
+                (work as? any FailsProgressWhenCancelled)?.recordCancellation()
                 cancellation.work.append(work)
             } else {
                 cancellation.keptAlive.append(object)

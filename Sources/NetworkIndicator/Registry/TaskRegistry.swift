@@ -9,7 +9,6 @@ import Foundation
 /// lives at that address. Tasks "finish"; a slot is "freed" back to the free list.
 struct TaskRegistry {
     // Changed only by the registry's own methods: `private(set)` where no extension writes it.
-
     /// The slots, free ones included: read only those that are not ``Entry/isIdle``.
     var slots: [Entry] = []
     /// Head of the free list (``Entry/nextFreeSlot``), `-1` when empty (a new entry is appended).
@@ -39,10 +38,10 @@ struct TaskRegistry {
     /// Tasks a sweep ended as their token reported completion, by key, while it lives (and until a
     /// sweep finds it begun again): a finish that finds no task is absorbed (`TaskRegistry+Sweep.swift`).
     var completedTasks: [ObjectIdentifier: EndedTasks] = [:]
-    /// Work that counts no task but that a cancel still reaches (a group's operation that
-    /// stopped counting: a live stream), held weakly until a cancel takes it or it dies
-    /// (`TaskRegistry+Cancel.swift`).
-    var uncountedWork: [WeakWrapper] = []
+    /// Work that counts no task but that a cancel still reaches (a group's operation that stopped
+    /// counting; work a reset ended, until a finish finds no task of it), held weakly by key
+    /// until a cancel takes it or it dies (`TaskRegistry+Cancel.swift`).
+    var uncountedWork: [ObjectIdentifier: WeakWrapper] = [:]
     /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
     /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
     /// `nil` otherwise, so that nothing is collected.
@@ -172,10 +171,11 @@ struct TaskRegistry {
 
     // MARK: - Everything
 
-    /// Ends every task. Slots pinned to opaque tokens stay pinned, with no task. The labels of
-    /// the tokens' tasks are remembered, as a finish would (a dead token's is never read).
-    mutating func finishEverything(time: inout EventTime) {
+    /// Ends every task, not its work (``keepCancellableWorkUncounted(keepingAlive:)``). Pinned
+    /// slots stay pinned, with no task. The tokens' labels are remembered, as a finish would.
+    mutating func finishEverything(time: inout EventTime, keepingAlive keptAlive: inout [AnyObject]) {
         if eventLog != nil { logEverythingEnded(.reset, at: time.now()) }
+        keepCancellableWorkUncounted(keepingAlive: &keptAlive)
         endLabelsForReset()
         firstFreeSlot = -1
         if !slots.contains(where: \.isPinned) {

@@ -14,6 +14,12 @@ extension IndicatorTree {
         var keptAlive: [AnyObject]?
         return apply(event, in: id, time: &time, keepingAlive: &keptAlive)
     }
+
+    /// ``resetSubtree(of:time:keepingAlive:)``, the objects read released at once.
+    mutating func resetSubtree(of id: NodeID, time: inout EventTime) -> Bool {
+        var keptAlive: [AnyObject] = []
+        return resetSubtree(of: id, time: &time, keepingAlive: &keptAlive)
+    }
 }
 
 /// The registry's calls that end tasks, at time 0: for the tests that read no task event's time.
@@ -37,7 +43,8 @@ extension TaskRegistry {
 
     mutating func finishEverything() {
         var time = Self.zero
-        finishEverything(time: &time)
+        var keptAlive: [AnyObject] = []
+        finishEverything(time: &time, keepingAlive: &keptAlive)
     }
 
     @discardableResult
