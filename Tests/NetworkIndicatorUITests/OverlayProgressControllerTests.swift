@@ -250,3 +250,54 @@ struct OverlayProgressControllerTests {
         withExtendedLifetime(token) {}
     }
 }
+
+/// "As it fades, the bar shows 100 %" (HowOverlaysDecide.md) for a load that ends complete after
+/// the minimum time, when the erase would come in the same pass as the last step to 100 %.
+/// SwiftUI builds the card (and the light indicator) only while the plan draws it, and fades
+/// out the view it last rendered: the full bar must be drawn in a turn of the main queue before
+/// the erase, not only carried by the erase plan.
+@MainActor
+@Suite("A complete load fades at 100 %")
+struct OverlayFadeAtFullTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() { manager = NetworkIndicatorManager(scheduler: scheduler) }
+
+    @Test(arguments: [false, true])
+    func theFullBarIsDrawnInATurnBeforeTheErase(hasContent: Bool) {
+        var told: [(plan: OverlayPlan, turn: Int)] = []
+        let controller = NetworkActivityOverlayController(
+            settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
+        )
+        controller.planChanged = { [scheduler] in told.append(($0, scheduler.executedWorkCount)) }
+        controller.hasContent = hasContent
+        controller.appear(manager: manager, refreshes: nil)
+        let download = Progress(totalUnitCount: 100)
+        download.completedUnitCount = 10
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.runPendingWork()
+        scheduler.advance(by: 0.6)
+        #expect(controller.plan.isDrawn)
+        download.completedUnitCount = 100
+        scheduler.advance(by: 2)  // every unit arrived; the load runs past the minimum time
+        #expect(controller.plan.progress.percent == 99, "never 100 % while loading")
+        token = nil
+        scheduler.runPendingWork()
+        scheduler.advance(by: 2)
+        withExtendedLifetime(token) {}
+
+        let drawsIt: (OverlayPlan) -> Bool = { hasContent ? $0.showsLightIndicator : $0.showsCard }
+        guard let erase = told.lastIndex(where: { !$0.plan.isDrawn }), erase > 0 else {
+            Issue.record("never erased")
+            return
+        }
+        let lastDrawn = told[erase - 1]
+        #expect(drawsIt(lastDrawn.plan))
+        #expect(lastDrawn.plan.progress.percent == 100, "what SwiftUI fades out")
+        #expect(told[erase].plan.progress.percent == 100)
+        #expect(told[erase].turn > lastDrawn.turn, "drawn full in a turn of its own")
+        #expect(told[erase].plan.fadeDuration > 0, "and it fades")
+    }
+}

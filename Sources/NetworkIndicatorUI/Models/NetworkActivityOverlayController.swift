@@ -18,16 +18,16 @@ import NetworkIndicator
 @MainActor
 final class NetworkActivityOverlayController {
     private(set) var model: OverlayVisibilityModel
-    private var progressModel = OverlayProgressModel()
+    private(set) var progressModel = OverlayProgressModel()
     /// The manager's fraction as last told, its covered scopes' parts included: read again for
     /// this overlay's own when what it covers changes.
     private var toldFraction: Double?
-    private let accessibility: Accessibility
+    let accessibility: Accessibility
 
     private var manager: NetworkIndicatorManager?
     /// The manager read for `isEnabled` and the progress snapshot: ``manager``, or an output's.
     private weak var source: NetworkIndicatorManager?
-    private var scheduler: (any NetworkIndicatorScheduler)?
+    private(set) var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
     private var progressObservation: NetworkIndicatorObservation?
     private var enabledObservation: NetworkIndicatorObservation?
@@ -36,8 +36,8 @@ final class NetworkActivityOverlayController {
     /// output's: every ancestor).
     private var coveredIn: ScopeCover?
     private var timer: (any NetworkIndicatorTimer)?
-    private var stillLoading: OverlayStillLoading
-    private var stillLoadingTimer: (any NetworkIndicatorTimer)?
+    var stillLoading: OverlayStillLoading
+    var stillLoadingTimer: (any NetworkIndicatorTimer)?
 
     /// Told the new plan each time it changes: all that a shell applies (``OverlayPlan``).
     var planChanged: @MainActor (OverlayPlan) -> Void = { _ in }
@@ -53,6 +53,10 @@ final class NetworkActivityOverlayController {
 
     /// Whether the last change of ``isDrawn`` fades (`false`: the view went away).
     private var isAnimated = true
+
+    /// Whether the plans keep the card (or light indicator) drawn until the main queue's next
+    /// turn: its bar filled as its load ended, in the pass that erased it (see ``handle(_:)``).
+    private var holdsFullBar = false
 
     /// Whether the screen already shows content: the overlay then draws a light bar instead of
     /// the card (``OverlayContentStyle``). Content leaving from under the drawn light indicator
@@ -206,8 +210,9 @@ final class NetworkActivityOverlayController {
     }
 
     /// Makes the plan from the state now and tells it if it changed.
-    private func publishPlan() {
-        let isDrawn = isDrawn
+    /// Tells the shell the plan for now.
+    func publishPlan() {
+        let isDrawn = isDrawn || holdsFullBar && isAnimated
         if isDrawn { drawnStyle = style }
         var plan = OverlayPlan(
             isDrawn: isDrawn,
@@ -280,6 +285,7 @@ final class NetworkActivityOverlayController {
     private func handle(_ event: (inout OverlayVisibilityModel, _ now: Double) -> [OverlayVisibilityModel.Action]) {
         let now = scheduler?.now ?? 0
         let wasDrawn = isDrawn
+        let shownBefore = progressModel.shown
         let gaveWay = cardGaveWayToContent
         var actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
         // A card that gave way to content was erased then: its load's end is not announced.
@@ -306,6 +312,18 @@ final class NetworkActivityOverlayController {
             if case .draw = action {
                 isAnimated = true
                 cardGaveWayToContent = false
+            }
+        }
+        if wasDrawn, !isDrawn, isAnimated, progressModel.shown != shownBefore,
+            progressModel.shown == OverlayProgress(fractionCompleted: 1)
+        {
+            // The bar filled as its load ended, erased in the same pass: drawn full first, and
+            // erased in the next turn of the main queue, so that every shell fades the full bar
+            // (SwiftUI fades the view as it last rendered it).
+            holdsFullBar = true
+            scheduler?.enqueue { [weak self] in
+                self?.holdsFullBar = false
+                self?.publishPlan()
             }
         }
         publishPlan()
@@ -336,8 +354,6 @@ final class NetworkActivityOverlayController {
         publishPlan()
     }
 
-    /// Whether the load this overlay drew for had every unit of each part, its covered scopes'
-    /// parts left out; `false` without a manager.
     /// A card that gave way to content while its load ran: once the load ends, nothing drawn is
     /// kept its minimum time, so the model is idle at once and the next load draws as any does.
     /// Whether the model was made idle (its timer is cancelled; schedule none for it).
@@ -352,6 +368,8 @@ final class NetworkActivityOverlayController {
         return erased
     }
 
+    /// Whether the load this overlay drew for had every unit of each part, its covered scopes'
+    /// parts left out; `false` without a manager.
     private func ownBatchEndedComplete() -> Bool {
         source?.lastProgressBatchEndedComplete(excluding: refreshes?.source.coveredScopes ?? []) ?? false
     }
@@ -364,37 +382,5 @@ final class NetworkActivityOverlayController {
     private func timerFired() {
         timer = nil
         handle { $0.timerFired(now: $1) }
-    }
-
-    /// Performs what ``OverlayStillLoading`` decided.
-    private func performStillLoading(_ actions: [OverlayStillLoading.Action]) {
-        for action in actions {
-            switch action {
-            case .scheduleTimer(let delay):
-                stillLoadingTimer?.cancel()
-                stillLoadingTimer = scheduler?.schedule(after: delay, repeating: nil, leeway: 0.05) { [weak self] in
-                    guard let self else { return }
-                    stillLoadingTimer = nil
-                    let actions = stillLoading.timerFired(now: scheduler?.now ?? 0, isDrawn: isDrawn)
-                    // The shell shows the new title before VoiceOver is told it.
-                    publishPlan()
-                    performStillLoading(actions)
-                }
-            case .cancelTimer:
-                stillLoadingTimer?.cancel()
-                stillLoadingTimer = nil
-            case .showStillLoading:
-                break  // the next plan's title says it
-            case .announce:
-                if model.settings.announcesActivity,
-                    OverlayAnnouncement.shouldPost(
-                        isSeen: accessibility.isSeen(),
-                        isVoiceOverRunning: accessibility.isVoiceOverRunning()
-                    )
-                {
-                    accessibility.post(.stillLoading, progressModel.shown)
-                }
-            }
-        }
     }
 }
