@@ -12,7 +12,9 @@
 //   NSColor.secondaryLabelColor (10.10+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityRole(_:),
 //   setAccessibilityLabel(_:), setAccessibilityValue(_:), setAccessibilityModal(_:) (10.10+).
-// - NSResponder.keyDown(with:), acceptsFirstResponder, nextResponder (10.0+).
+// - NSResponder.keyDown(with:), acceptsFirstResponder, nextResponder (10.0+); mouseDown(with:),
+//   rightMouseDown(with:), otherMouseDown(with:), scrollWheel(with:) (10.0+), whose NSResponder
+//   defaults pass the event to the next responder (the host).
 // - NSView.layout() and needsLayout (10.7+), NSStackView orientation, spacing and edgeInsets
 //   (10.9+), for the light indicator's capsule.
 #if canImport(AppKit) && !canImport(UIKit)
@@ -153,6 +155,13 @@ final class AppKitOverlayCard: NSVisualEffectView {
     override func hitTest(_ point: NSPoint) -> NSView? {
         blocksClicks ? super.hitTest(point) : nil
     }
+
+    // A blocking card is hit: its clicks and scrolls stop here, rather than going up the
+    // responder chain to the host (a scroll view would scroll, a table select a row).
+    override func mouseDown(with event: NSEvent) {}
+    override func rightMouseDown(with event: NSEvent) {}
+    override func otherMouseDown(with event: NSEvent) {}
+    override func scrollWheel(with event: NSEvent) {}
 }
 
 /// A clear view over a whole host that takes every click and scroll while it is not hidden,

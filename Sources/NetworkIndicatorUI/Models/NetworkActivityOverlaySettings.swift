@@ -117,7 +117,9 @@ extension NetworkActivityOverlaySettings {
         /// it saves. Behind the light indicator of a screen with content, nothing is blocked. On
         /// macOS the cover takes clicks, scrolls, typing and the host's key equivalents (a
         /// default button's Return); ⌘ commands still reach the menu bar, and VoiceOver can
-        /// still press the host's controls: disable those yourself.
+        /// still press the host's controls: disable those yourself. In SwiftUI the content is
+        /// disabled (`disabled(_:)`, which blocks every kind of action), so its controls look
+        /// disabled from the first moment of the load, a fast one's included.
         case blocksHost
 
         /// Whether the card takes the touches that land on it.

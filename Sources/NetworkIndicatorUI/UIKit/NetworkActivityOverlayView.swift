@@ -18,6 +18,10 @@
 //   (iOS 3.0+, tvOS 9.0+), NSLayoutDimension.constraint(greaterThanOrEqualToConstant:) (iOS 9.0+),
 //   UIFont.monospacedDigitSystemFont(ofSize:weight:) (iOS 9.0+, tvOS 9.0+),
 //   UIColor.secondaryLabel (iOS 13.0+, tvOS 13.0+).
+// - UIView.hitTest(_:with:) (iOS 2.0+), UIView.gestureRecognizerShouldBegin(_:) (iOS 6.0+, tvOS 9.0+): a view may stop a gesture
+//   from being recognized on touches that land on it, as UISlider stops a swipe that starts on
+//   its thumb; recognizers of the views above it (a scroll view's pan) get the touches of its
+//   subviews (UIView.addGestureRecognizer(_:)).
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
@@ -166,6 +170,18 @@ final class NetworkActivityOverlayView: UIView {
         percentageLabel.text = progress.percentageText()
         accessibilityValue = progress.accessibilityValue()
         updateAnimation()
+    }
+
+    /// A card that takes touches is not dragged through: the host's gestures (a table's scroll,
+    /// its refresh control's pull) do not begin on it. (One that does not is not hit, and not asked.)
+    override func gestureRecognizerShouldBegin(_ gestureRecognizer: UIGestureRecognizer) -> Bool {
+        gestureRecognizer.view === self
+    }
+
+    /// A touch anywhere on a card that takes touches lands on the card itself, not on its
+    /// material or stack: the card is then the view asked whether a gesture may begin.
+    override func hitTest(_ point: CGPoint, with event: UIEvent?) -> UIView? {
+        super.hitTest(point, with: event).map { _ in self }
     }
 
     /// Applies what `plan` says of the card itself: its title (and VoiceOver label), its
