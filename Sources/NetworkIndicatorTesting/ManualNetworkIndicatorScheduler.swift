@@ -20,14 +20,21 @@ public import NetworkIndicator
 /// main-thread work the manager asked for. The scheduler is safe to schedule on from any
 /// thread.
 public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
+    /// Deadlines and intervals in whole nanoseconds since the clock's origin: exact at any
+    /// origin (a `Double` of seconds holds no nanosecond past about 1.5e6 s), and compared as a
+    /// dispatch timer compares them.
     private struct Item {
-        var deadline: TimeInterval
-        var interval: TimeInterval?
+        var deadline: Int64
+        var interval: Int64?
         var work: @MainActor @Sendable () -> Void
     }
 
     private struct State {
-        var now: TimeInterval
+        /// The reading at ``elapsed`` 0.
+        let origin: TimeInterval
+        /// Nanoseconds the clock was advanced by, in all.
+        var elapsed: Int64 = 0
+        var now: TimeInterval { origin + TimeInterval(elapsed) / 1e9 }
         var items: [UInt64: Item] = [:]
         var nextID: UInt64 = 0
         var enqueuedWorkCount = 0
@@ -47,7 +54,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
 
     /// Creates a scheduler whose clock reads `now` until advanced.
     public init(now: TimeInterval = 0) {
-        state = LockedState(State(now: now))
+        state = LockedState(State(origin: now))
     }
 
     /// The manual clock's current reading, in seconds.
@@ -77,7 +84,9 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
 
     /// The deadline of the earliest pending work, or `nil` when nothing is pending.
     public var nextDeadline: TimeInterval? {
-        state.withLock { $0.items.values.map(\.deadline).min() }
+        state.withLock { state in
+            state.items.values.map(\.deadline).min().map { state.origin + TimeInterval($0) / 1e9 }
+        }
     }
 
     /// Records `work` to run at the current time on the next ``advance(by:)`` or
@@ -85,15 +94,16 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
     public func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
         state.withLock { state in
             state.enqueuedWorkCount += 1
-            state.insert(Item(deadline: state.now, interval: nil, work: work))
+            state.insert(Item(deadline: state.elapsed, interval: nil, work: work))
         }
     }
 
     /// Records a timer that fires when the manual clock reaches `now + delay` (and then every
     /// `interval`, if given; intervals shorter than a millisecond, or not a number, are treated
-    /// as one millisecond; a negative delay, or one that is not a number, as none). `leeway` is
-    /// ignored: manual time is exact, and compared in whole nanoseconds, as a dispatch timer
-    /// counts it (a timer repeating every 0.1 s fires three times in 0.3 s).
+    /// as one millisecond; a negative delay, or one that is not a number, as none; one past
+    /// about 292 years, as that). `leeway` is ignored: manual time is exact, and counted in
+    /// whole nanoseconds, as a dispatch timer counts it, from any origin (a timer repeating
+    /// every 0.1 s fires three times in 0.3 s).
     public func schedule(
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
@@ -104,8 +114,8 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
             state.scheduledTimerCount += 1
             return state.insert(
                 Item(
-                    deadline: state.now + (delay > 0 ? delay : 0),
-                    interval: interval.map { $0 >= 0.001 ? $0 : 0.001 },
+                    deadline: Self.adding(state.elapsed, Self.nanoseconds(delay)),
+                    interval: interval.map { Self.nanoseconds($0 >= 0.001 ? $0 : 0.001) },
                     work: work
                 )
             )
@@ -116,10 +126,11 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
     /// Moves the clock forward by `seconds`, running every piece of work that falls due on
     /// the way, in order, on the main actor.
     ///
-    /// A negative `seconds` is treated as zero: the clock never goes back.
+    /// A negative `seconds`, or one that is not a number, is treated as zero: the clock never
+    /// goes back.
     @MainActor
     public func advance(by seconds: TimeInterval) {
-        let target = state.withLock { $0.now + max(seconds, 0) }
+        let target = state.withLock { Self.adding($0.elapsed, Self.nanoseconds(seconds)) }
         while let work = nextWork(dueBy: target) {
             work()
         }
@@ -131,18 +142,19 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         advance(by: 0)
     }
 
-    private func nextWork(dueBy target: TimeInterval) -> (@MainActor @Sendable () -> Void)? {
+    private func nextWork(dueBy target: Int64) -> (@MainActor @Sendable () -> Void)? {
         state.withLock { state in
             let due = state.items
-                .filter { Self.nanoseconds($0.value.deadline) <= Self.nanoseconds(target) }
-                .min { (Self.nanoseconds($0.value.deadline), $0.key) < (Self.nanoseconds($1.value.deadline), $1.key) }
+                .filter { $0.value.deadline <= target }
+                .min { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
             guard let (id, item) = due else {
-                state.now = max(state.now, target)
+                state.elapsed = max(state.elapsed, target)
                 return nil
             }
-            state.now = max(state.now, min(item.deadline, target))
-            if let interval = item.interval {
-                state.items[id]?.deadline += interval
+            state.elapsed = max(state.elapsed, item.deadline)
+            // A repeating timer due at the clock's end fires once there (not forever).
+            if let interval = item.interval, item.deadline < .max {
+                state.items[id]?.deadline = Self.adding(item.deadline, interval)
             } else {
                 state.items[id] = nil
             }
@@ -151,10 +163,17 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         }
     }
 
-    /// `seconds` in whole nanoseconds, as a deadline is compared: sums of intervals that are
-    /// not exact in binary (0.1 + 0.1 + 0.1) fall due when their decimal sum does.
-    private static func nanoseconds(_ seconds: TimeInterval) -> Double {
-        (seconds * 1e9).rounded()
+    /// `seconds` in whole nanoseconds, as a dispatch timer counts them (0.1 + 0.1 + 0.1 falls
+    /// due at 0.3); not positive, or not a number: 0; past about 292 years: that.
+    private static func nanoseconds(_ seconds: TimeInterval) -> Int64 {
+        guard seconds > 0 else { return 0 }
+        return Int64((min(seconds, 9.2e9) * 1e9).rounded())
+    }
+
+    /// `a + b`, or `Int64.max` where the sum would pass it: a clock advanced without end stops there.
+    private static func adding(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 
     /// Weak: whoever keeps a timer must not keep the scheduler (and the work queued on it) alive,

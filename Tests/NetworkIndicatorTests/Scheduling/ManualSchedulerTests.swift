@@ -129,15 +129,55 @@ struct ManualSchedulerTests {
     }
 
     /// A timer repeating every 0.1 s fires three times in 0.3 s, as a dispatch timer, which
-    /// counts whole nanoseconds, does (three additions of 0.1 make 0.30000000000000004).
-    @Test func aRepeatingTimerFiresAtEveryIntervalThatFallsDue() {
-        let scheduler = ManualNetworkIndicatorScheduler()
+    /// counts whole nanoseconds, does (three additions of 0.1 make 0.30000000000000004), from
+    /// any origin: a date's seconds (7.6e8) or a long uptime's (5e6, 58 days), where a `Double`
+    /// of seconds no longer holds a nanosecond.
+    @Test(arguments: [0, 5e6, 7.6e8])
+    func aRepeatingTimerFiresAtEveryIntervalThatFallsDue(origin: Double) {
+        let scheduler = ManualNetworkIndicatorScheduler(now: origin)
         let fired = LockedState(0)
         let timer = scheduler.schedule(after: 0.1, repeating: 0.1, leeway: 0) { fired.withLock { $0 += 1 } }
-        scheduler.advance(by: 0.3)
+        scheduler.advance(by: 0.1)
+        scheduler.advance(by: 0.2)
         #expect(fired.withLock { $0 } == 3)
-        #expect(scheduler.now == 0.3, "the clock stops where it was sent")
+        #expect(scheduler.now == origin + 0.3, "the clock stops where it was sent")
         timer.cancel()
+    }
+
+    /// A manager's start delay of 0.3 s, advanced in three steps of 0.1 s, shows at 0.3 s,
+    /// whatever the clock's origin.
+    @Test(arguments: [0, 5e6, 7.6e8])
+    func aStartDelayEndsWhenTheClockReachesIt(origin: Double) {
+        let scheduler = ManualNetworkIndicatorScheduler(now: origin)
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        manager.settings.startDelay = 0.3
+        let output = RecordingNetworkIndicatorOutput()
+        manager.addOutput(output)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        for _ in 0..<3 { scheduler.advance(by: 0.1) }
+        #expect(output.visibilityChanges == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    /// A clock advanced to its end (about 292 years) stops there: a repeating timer due then
+    /// fires once, rather than forever at the same instant.
+    @Test func aRepeatingTimerAtTheClocksEndFiresOnce() {
+        scheduler.advance(by: 9e9)
+        scheduler.advance(by: 9e9)
+        let timer = scheduler.schedule(after: 1, repeating: 1, leeway: 0, record("timer"))
+        scheduler.advance(by: 1)
+        #expect(log.names == ["timer"])
+        #expect(scheduler.pendingWorkCount == 0)
+        timer.cancel()
+    }
+
+    /// An advance that is not a number is one of zero, as a negative one is: what is due runs.
+    @Test func anAdvanceThatIsNotANumberRunsWhatIsDue() {
+        scheduler.enqueue(record("hop"))
+        scheduler.advance(by: .nan)
+        #expect(log.names == ["hop"])
+        #expect(scheduler.now == 10)
     }
 
     /// An interval or a delay that is not a number counts as the shortest one (a millisecond,
