@@ -122,6 +122,23 @@ struct OverlayOutputManagerTests {
         #expect(output.drawn == [true, false])
     }
 
+    /// A long load ends: "Loading complete". Its manager deallocated mid-load (the screen's
+    /// scope let go) ends nothing: the overlay goes, and VoiceOver hears no completion.
+    @Test(arguments: [false, true])
+    func onlyALoadThatEndsIsAnnouncedComplete(managerGoes: Bool) {
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let output = Output(scheduler: scheduler, voiceOver: true)
+        manager!.addOutput(output)
+        drawnLoad(in: manager!, output: output)
+        scheduler.advance(by: 6)  // past the 5 s threshold
+        if managerGoes { manager = nil } else { manager!.popNetworkActivity() }
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(output.drawn == [true, false])
+        #expect(output.announced == (managerGoes ? [.started] : [.started, .finished]))
+        withExtendedLifetime(manager) {}
+    }
+
     @Test func aBarShowsOnlyWhileEverythingRunningIsMeasured() {
         let manager = NetworkIndicatorManager(scheduler: scheduler)
         let output = Output(scheduler: scheduler)

@@ -27,6 +27,9 @@ final class NetworkActivityOverlayController {
     private var manager: NetworkIndicatorManager?
     /// The manager read for `isEnabled` and the progress snapshot: ``manager``, or an output's.
     private weak var source: NetworkIndicatorManager?
+    /// Whether the overlay appeared with a manager to read: once ``source`` reads `nil`, the
+    /// manager was deallocated, and its load did not complete.
+    private var readsSource = false
     private(set) var scheduler: (any NetworkIndicatorScheduler)?
     private var countObservation: NetworkIndicatorObservation?
     private var progressObservation: NetworkIndicatorObservation?
@@ -113,6 +116,7 @@ final class NetworkActivityOverlayController {
         disappear()
         self.manager = manager
         source = manager
+        readsSource = true
         scheduler = manager.scheduler
         // Told each change of `isEnabled`, whether or not the manager's own indicator shows.
         enabledObservation = manager.observeEnabled(owner: self) { controller, _ in
@@ -155,6 +159,7 @@ final class NetworkActivityOverlayController {
         disappear()
         self.scheduler = scheduler
         source = manager
+        readsSource = manager != nil
         if let manager {
             let refreshes = ScopeOverlayExclusions.forOutputs(of: manager)
             let listener = refreshes.addListener(owner: self) { [weak self] count in self?.refreshCountChanged(count) }
@@ -252,6 +257,7 @@ final class NetworkActivityOverlayController {
         scheduler = nil
         manager = nil
         source = nil
+        readsSource = false
         _ = progressModel.reset()
         toldFraction = nil
         publishPlan()
@@ -288,8 +294,9 @@ final class NetworkActivityOverlayController {
         let shownBefore = progressModel.shown
         let gaveWay = cardGaveWayToContent
         var actions = model.enabledChanged(source?.settings.isEnabled ?? true, now: now) + event(&model, now)
-        // A card that gave way to content was erased then: its load's end is not announced.
-        if gaveWay { actions.removeAll { $0 == .announce(.finished) } }
+        // A card that gave way to content was erased then, and a deallocated manager's load did
+        // not complete: neither end is announced.
+        if gaveWay || readsSource && source == nil { actions.removeAll { $0 == .announce(.finished) } }
         if settleCardGivenWay() { actions.removeAll { if case .scheduleTimer = $0 { true } else { false } } }
         if model.isOnScreen, model.isLoading, let fraction = progressModel.fraction ?? toldFraction {
             // Work of unknown size began or ended beside the measured work, or a covered scope's

@@ -45,7 +45,8 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     public var announcesActivity: Bool
 
     /// Announce "Loading complete" when the overlay erases after being drawn at least this many
-    /// seconds (with the same conditions as ``announcesActivity``, which must be `true`);
+    /// seconds because its load ended (not because its manager was deallocated, or its view
+    /// went away), with the same conditions as ``announcesActivity``, which must be `true`;
     /// `nil` never announces the end. Default 5: a VoiceOver user who heard "Loading" and
     /// waited that long wants to know the content is there, while the end of a short load
     /// needs no words.

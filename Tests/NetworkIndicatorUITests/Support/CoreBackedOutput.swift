@@ -10,13 +10,19 @@ import NetworkIndicatorTesting
 final class CoreBackedOutput: ManagerAwareOutput {
     var drawn: [Bool] = []
     var shown: [OverlayProgress] = []
+    /// What VoiceOver was told, when `voiceOver` runs.
+    var announced: [OverlayAnnouncement.Kind] = []
     var core: OverlayOutputCore!
 
-    init(scheduler: ManualNetworkIndicatorScheduler) {
+    init(scheduler: ManualNetworkIndicatorScheduler, voiceOver: Bool = false) {
         core = OverlayOutputCore(
             settings: .init(showDelay: 0.5, minimumVisibleDuration: 1),
             scheduler: scheduler,
-            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in }),
+            accessibility: .init(
+                isSeen: { true },
+                isVoiceOverRunning: { voiceOver },
+                post: { [unowned self] kind, _ in announced.append(kind) }
+            ),
             planChanged: planWatcher(
                 drawn: { [unowned self] isDrawn, _ in drawn.append(isDrawn) },
                 shown: { [unowned self] in shown.append($0) }
