@@ -26,9 +26,11 @@ extension NetworkIndicatorManager {
     /// The task's bytes roll up into ``progressSnapshot()``, read from the task whenever a
     /// fraction is read (nothing is observed): on Apple platforms its `progress`, bytes received
     /// (or sent, for an upload) against the expected length. On Linux, swift-corelibs-foundation
-    /// counts bytes only for the download tasks of a session with a delegate; any other task is
-    /// indeterminate there (it neither adds to nor dilutes the fraction) until it completes. A
-    /// response without a length is indeterminate everywhere.
+    /// counts bytes only for the download and upload tasks of a session with a delegate; any
+    /// other task is indeterminate there (it neither adds to nor dilutes the fraction) until it
+    /// completes. A task never reads done before it completes (an upload that sent its whole
+    /// body still awaits its response). A response without a length, and an answer without a
+    /// body (to a HEAD; a 204 or 304) are indeterminate everywhere.
     ///
     /// Call it before or right after `resume()`. Safe from any thread.
     ///

@@ -154,6 +154,13 @@ final class URLSessionTaskProgress: Progress, SelfReadingProgress, @unchecked Se
         #if canImport(ObjectiveC)
         let progress = task.progress
         var reading = Reading(total: progress.totalUnitCount, completed: progress.completedUnitCount)
+        // Not done before it completes (an upload that sent everything awaits its response),
+        // and of unknown size if its answer has no body (its headers' length never comes).
+        if task.state != .completed, reading.total > 0 {
+            reading.completed = min(reading.completed, reading.total - 1)
+        } else if task.state == .completed, ByteCounts.hasNoBody(task) {
+            reading = Reading(total: -1, completed: 1)
+        }
         #else
         var reading = ByteCounts(task).reading
         #endif
@@ -172,14 +179,18 @@ extension URLSessionTaskProgress {
     ///
     /// Measured with Swift 6.3 on Linux against a loopback server: the download tasks of a
     /// session with a delegate count their bytes as they arrive (`countOfBytesReceived`, and
-    /// their `progress`); a download with a completion handler, a download on a session without
-    /// a delegate, a data task and an upload count nothing until they complete (the expected
-    /// counts are set once the headers are known). So those are indeterminate (they neither add
+    /// their `progress`), and its upload tasks as they go (`countOfBytesSent`, which reaches the
+    /// whole body while the response is still awaited); a transfer with a completion handler, a
+    /// transfer on a session without a delegate, and a data task count nothing until they
+    /// complete (the expected counts are set once the headers are known). So those are indeterminate (they neither add
     /// nor dilute) until they complete, when they count as done. Should Foundation start counting
     /// them, they become determinate with no change here.
     struct ByteCounts: Equatable {
         var isUpload: Bool
         var isCompleted: Bool
+        /// Whether the task completed with an answer that has no body by HTTP's rules (to a
+        /// HEAD, or a 1xx, 204 or 304), whatever length its headers give.
+        var hasNoBody: Bool
         var received: Int64
         var expectedToReceive: Int64
         var sent: Int64
@@ -191,10 +202,12 @@ extension URLSessionTaskProgress {
             received: Int64 = 0,
             expectedToReceive: Int64 = -1,
             sent: Int64 = 0,
-            expectedToSend: Int64 = -1
+            expectedToSend: Int64 = -1,
+            hasNoBody: Bool = false
         ) {
             self.isUpload = isUpload
             self.isCompleted = isCompleted
+            self.hasNoBody = hasNoBody
             self.received = received
             self.expectedToReceive = expectedToReceive
             self.sent = sent
@@ -217,20 +230,30 @@ extension URLSessionTaskProgress {
                     isUpload: false,
                     isCompleted: isCompleted,
                     received: task.countOfBytesReceived,
-                    expectedToReceive: task.countOfBytesExpectedToReceive
+                    expectedToReceive: task.countOfBytesExpectedToReceive,
+                    hasNoBody: isCompleted && Self.hasNoBody(task)
                 )
             }
         }
 
         /// The task's direction (sent for an upload, received otherwise) as units: unknown until
-        /// the expected count is known and some bytes have been counted, all done once the task
-        /// completed, the counted bytes (at most the expected count) in between.
+        /// the expected count is known and some bytes have been counted, and for an answer
+        /// without a body; all done once the task completed; the counted bytes in between, short
+        /// of the expected count until it completes (an upload that sent everything still awaits
+        /// its response).
         var reading: Reading {
             let (done, expected) = isUpload ? (sent, expectedToSend) : (received, expectedToReceive)
-            guard expected > 0 else { return Reading(total: -1, completed: isCompleted ? 1 : 0) }
+            guard expected > 0, !hasNoBody else { return Reading(total: -1, completed: isCompleted ? 1 : 0) }
             if isCompleted { return Reading(total: expected, completed: expected) }
             guard done > 0 else { return Reading(total: -1, completed: 0) }
-            return Reading(total: expected, completed: min(done, expected))
+            return Reading(total: expected, completed: min(done, expected - 1))
+        }
+
+        /// Whether `task`'s answer has no body by HTTP's rules: to a HEAD, or a 1xx, 204 or 304.
+        static func hasNoBody(_ task: URLSessionTask) -> Bool {
+            if task.originalRequest?.httpMethod?.uppercased() == "HEAD" { return true }
+            guard let status = (task.response as? HTTPURLResponse)?.statusCode else { return false }
+            return (100..<200).contains(status) || status == 204 || status == 304
         }
     }
 }

@@ -22,7 +22,8 @@ import Darwin
 /// connection gets one response and is closed. `GET /half/N` answers with a body of 2N bytes
 /// (its `Content-Length` sent), the first N at once and the rest once responses are released.
 /// `GET /cut/N` sends N bytes of a body of 4N and closes the connection: a failed load.
-/// `/whole/N` answers with N bytes at once, even while responses are held. Between
+/// `/whole/N` answers with N bytes at once, even while responses are held; `/head/N`, as a
+/// server answers a HEAD, with a `Content-Length` of N and no body, at once too. Between
 /// ``holdResponses()`` and ``releaseResponses()`` no response is sent, so a test can look at a
 /// load while it is surely still in flight.
 final class LocalHTTPServer: Sendable {
@@ -183,6 +184,12 @@ final class LocalHTTPServer: Sendable {
             for bytes in [Array(head.utf8), [UInt8](repeating: 0x77, count: size)] {
                 _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
             }
+            return
+        }
+        if path.hasPrefix("/head/"), let length = Int(path.dropFirst("/head/".count)) {
+            // The answer to a HEAD: the length a GET's body would have, and no body.
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+            _ = Array(head.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
             return
         }
         if path.hasPrefix("/cut/"), let sent = Int(path.dropFirst("/cut/".count)) {

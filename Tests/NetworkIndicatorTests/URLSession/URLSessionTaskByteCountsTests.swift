@@ -34,6 +34,25 @@ struct URLSessionTaskByteCountsTests {
         #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
     }
 
+    /// Every byte of one direction counted, and the task runs on (an upload awaiting its
+    /// response; a download's last bytes in, its completion not yet): not done until it is.
+    @Test(arguments: [true, false])
+    func aRunningTaskWithEveryByteCountedIsNotDone(isUpload: Bool) {
+        let counts =
+            isUpload
+            ? Counts(isUpload: true, isCompleted: false, sent: 8_000, expectedToSend: 8_000)
+            : Counts(isUpload: false, isCompleted: false, received: 8_000, expectedToReceive: 8_000)
+        #expect(counts.reading.total == 8_000)
+        #expect(counts.reading.completed < 8_000)
+    }
+
+    /// A completed answer that has no body by HTTP's rules (to a HEAD; a 204; a 304) carries the
+    /// length a body would have, or none: it neither adds nor dilutes.
+    @Test func aCompletedAnswerWithoutABodyIsIndeterminate() {
+        let counts = Counts(isUpload: false, isCompleted: true, expectedToReceive: 100_000, hasNoBody: true)
+        #expect(counts.reading.total <= 0)
+    }
+
     @Test func completedTaskWithUnknownLengthStaysIndeterminate() {
         let counts = Counts(isUpload: false, isCompleted: true, received: 500, expectedToReceive: -1)
         #expect(counts.reading.total <= 0)
@@ -65,9 +84,10 @@ struct URLSessionTaskByteCountsTests {
         #expect(counts.reading.total <= 0)
     }
 
+    /// Clamped short of the expected length, as every count of a task still running is.
     @Test func countedBytesBeyondTheExpectedLengthAreClamped() {
         let counts = Counts(isUpload: false, isCompleted: false, received: 1_500, expectedToReceive: 1_000)
-        #expect(counts.reading == Reading(total: 1_000, completed: 1_000))
+        #expect(counts.reading == Reading(total: 1_000, completed: 999))
     }
 
     /// The progress of an async helper's load before Foundation hands it its task (Apple

@@ -267,7 +267,7 @@ extension RealLoadSuites {
 
 /// Takes a download's file and removes it: a session with a delegate is the one whose download
 /// tasks swift-corelibs-foundation counts the bytes of as they arrive.
-private final class DiscardingDownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
+final class DiscardingDownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         removeDownloadedFile(at: location)
     }

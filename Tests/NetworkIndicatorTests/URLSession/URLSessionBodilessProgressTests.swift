@@ -1,0 +1,79 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension RealLoadSuites {
+    /// Tracked tasks at HTTP's edges, in `progressSnapshot()`: a request whose bytes have all gone
+    /// still loads until its response has come, and an answer without a body adds no bytes.
+    @Suite("URLSession progress at HTTP's edges")
+    struct URLSessionBodilessProgressTests {
+        private static let half = 64 * 1024
+
+        private func makeManager(_ scheduler: ManualNetworkIndicatorScheduler) -> NetworkIndicatorManager {
+            let manager = NetworkIndicatorManager(scheduler: scheduler)
+            manager.settings.completionCheckInterval = 3600
+            manager.settings.completionDelay = 0
+            return manager
+        }
+
+        /// A session with a delegate: the kind whose tasks Foundation counts the bytes of.
+        private func makeSession() -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 3600
+            return URLSession(configuration: configuration, delegate: DiscardingDownloadDelegate(), delegateQueue: nil)
+        }
+
+        @Test func anUploadAwaitingItsResponseIsNotAFullBar() async throws {
+            let server = try LocalHTTPServer()
+            let manager = makeManager(ManualNetworkIndicatorScheduler())
+            let session = makeSession()
+            server.holdResponses()
+            let body = Data(repeating: 0x62, count: Self.half)
+            let upload = session.uploadTask(with: httpRequest("POST", server.url("/held-upload")), from: body)
+            manager.track(upload)
+            upload.resume()
+            await eventually { server.requestsReceived == 1 && upload.countOfBytesSent == Int64(body.count) }
+            #expect(upload.state == .running)
+            let fraction = manager.progressSnapshot().fractionCompleted
+            #expect(fraction.map { $0 < 1 } ?? true, "every byte sent, and the response still awaited")
+            server.releaseResponses()
+            await eventually { upload.state == .completed }
+            session.finishTasksAndInvalidate()
+        }
+
+        @MainActor
+        @Test func aHeadRequestAddsNoBytesToTheBar() async throws {
+            let server = try LocalHTTPServer()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
+            let session = makeSession()
+            server.holdResponses()
+            let download = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            manager.track(download)
+            download.resume()
+            await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
+            let head = session.dataTask(with: httpRequest("HEAD", server.url("/head/100000")))
+            manager.track(head)
+            head.resume()
+            await eventually { head.state == .completed }
+            #expect(head.error == nil)
+            await eventually {
+                scheduler.advance(by: URLSessionTaskPoller.interval)
+                return manager.activeTaskCount == 1
+            }
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5, "its 100 000 bytes never came")
+            server.releaseResponses()
+            await eventually {
+                scheduler.advance(by: URLSessionTaskPoller.interval)
+                return manager.activeTaskCount == 0
+            }
+            session.finishTasksAndInvalidate()
+        }
+    }
+}
