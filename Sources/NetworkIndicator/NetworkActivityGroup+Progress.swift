@@ -35,8 +35,13 @@ extension NetworkActivityGroup {
     ) {
         guard let progress else { return operationStarted(file: file, line: line) }
         manager.settleProgress()
-        let outlived = begin(site: CallSite(fileID: file, line: line))
-        manager.trackProgress(progress, weight: weight, token: key, failure: key.failureOfNewPart())
+        // The part's failure record is taken in the begin's hold: a cancel landing after the
+        // begin fails it (the operation it ended leaves the batch rather than count as done).
+        let (outcome, failure) = manager.driver.apply(beginEvent(site: CallSite(fileID: file, line: line))) {
+            key.failureOfNewPart()
+        }
+        let outlived = outcome == .outlivedParts
+        manager.trackProgress(progress, weight: weight, token: key, failure: failure)
         // A complete part this one outlives leaves now, as done: a later cancel fails only the
         // parts it finds running, whether anyone read in between or not.
         if outlived { manager.settleProgress() }

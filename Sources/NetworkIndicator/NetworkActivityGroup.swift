@@ -57,8 +57,12 @@ public final class NetworkActivityGroup: Sendable {
     /// Begins one operation begun at `site`; returns whether it outlived parts of the group
     /// still listed, which the caller then settles.
     func begin(site: CallSite) -> Bool {
-        let event = TaskEvent.begin(.keyed(ObjectIdentifier(key), object: key, kind: .group), label: label, site: site)
-        return manager.driver.apply(event) == .outlivedParts
+        manager.driver.apply(beginEvent(site: site)) == .outlivedParts
+    }
+
+    /// The event of one more operation of this group, begun at `site`.
+    func beginEvent(site: CallSite) -> TaskEvent {
+        .begin(.keyed(ObjectIdentifier(key), object: key, kind: .group), label: label, site: site)
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after

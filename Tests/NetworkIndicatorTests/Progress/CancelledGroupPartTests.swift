@@ -76,4 +76,59 @@ struct CancelledGroupPartTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the first's 100 and the other's 0 of 100")
         withExtendedLifetime(other) {}
     }
+
+    /// A cancel that lands right after a group's operation began, before its progress is
+    /// listed (another thread's; here run by the hop the begin enqueues): the cancel ended the
+    /// operation, so its part leaves the batch rather than count as done.
+    @MainActor
+    @Test func aCancelBetweenAGroupsBeginAndItsPartLeavesThePartOut() {
+        let scheduler = HookedScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: ignoreDiagnostics)
+        let screen = NetworkIndicatorManager(parent: root, label: "screen")
+        let download = NSObject()
+        root.beganNetworkTask(withToken: download, progress: NetworkActivityProgress(totalUnitCount: 100))
+        scheduler.base.runPendingWork()
+        let group = NetworkActivityGroup(manager: screen)
+        let told = LockedCounter()
+        group.cancellationHandler = { told.increment() }
+        scheduler.beforeNextEnqueue { root.cancelNetworkTasks() }
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: 100))
+        #expect(told.value == 1, "the cancel found the operation open")
+        #expect(group.activeOperationCount == 0)
+        let snapshot = root.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0, "the cancelled upload's units never came")
+        #expect(snapshot.completedUnitCount == 0)
+        withExtendedLifetime(download) {}
+    }
+}
+
+/// A manual scheduler whose next `enqueue` (a hop asked for by an event, enqueued just after
+/// that event's lock) first runs a hook: another thread's call landing exactly there.
+private final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
+    let base = ManualNetworkIndicatorScheduler()
+    private let hook = LockedState<(@Sendable () -> Void)?>(nil)
+
+    func beforeNextEnqueue(_ body: @escaping @Sendable () -> Void) {
+        hook.withLock { $0 = body }
+    }
+
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        let body = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        body?()
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorTimer {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
 }
