@@ -300,4 +300,68 @@ struct OverlayFadeAtFullTests {
         #expect(told[erase].turn > lastDrawn.turn, "drawn full in a turn of its own")
         #expect(told[erase].plan.fadeDuration > 0, "and it fades")
     }
+
+    /// A new load that begins during the hold (another thread's, landing just as the hold is
+    /// enqueued) is not drawn, nor blocking, before its own show delay.
+    @Test func aLoadBegunDuringTheHoldWaitsForItsShowDelay() {
+        let scheduler = HookedScheduler()
+        var told: [(plan: OverlayPlan, now: Double)] = []
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let controller = NetworkActivityOverlayController(
+            settings: .init(showDelay: 0.5, minimumVisibleDuration: 1, interaction: .blocksHost),
+            accessibility: .init(isSeen: { true }, isVoiceOverRunning: { false }, post: { _, _ in })
+        )
+        controller.planChanged = { [scheduler] in told.append(($0, scheduler.now)) }
+        controller.appear(manager: manager, refreshes: nil)
+        let download = Progress(totalUnitCount: 100)
+        download.completedUnitCount = 10
+        var token: NetworkActivityToken? = manager.beganNetworkTask(label: "Download", progress: download)
+        scheduler.base.runPendingWork()
+        scheduler.base.advance(by: 0.6)
+        download.completedUnitCount = 100
+        scheduler.base.advance(by: 2)
+        token = nil
+        let next = LockedState<NetworkActivityToken?>(nil)
+        // The next enqueue after the load's end is the hold's.
+        scheduler.beforeNextEnqueue { [manager] in next.withLock { $0 = manager.beganNetworkTask(label: "Next") } }
+        scheduler.base.runPendingWork()
+        let endedAt = scheduler.now
+        let early = told.filter { $0.now == endedAt && $0.plan.isDrawn && $0.plan.progress.percent != 100 }
+        #expect(early.isEmpty, "the next load drawn before its show delay")
+        #expect(!told.contains { $0.now == endedAt && $0.plan.hidesHostFromAccessibility })
+        scheduler.base.advance(by: 0.6)
+        #expect(controller.plan.isDrawn, "the next load draws after its delay")
+        withExtendedLifetime(token) {}
+    }
+}
+
+/// A manual scheduler whose next `enqueue` first runs a hook: another thread's call landing
+/// just as that work is enqueued.
+private final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
+    let base = ManualNetworkIndicatorScheduler()
+    private let hook = LockedState<(@Sendable () -> Void)?>(nil)
+
+    func beforeNextEnqueue(_ body: @escaping @Sendable () -> Void) {
+        hook.withLock { $0 = body }
+    }
+
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        let body = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        body?()
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorTimer {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
 }

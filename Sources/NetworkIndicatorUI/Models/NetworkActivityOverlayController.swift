@@ -217,7 +217,8 @@ final class NetworkActivityOverlayController {
     /// Makes the plan from the state now and tells it if it changed.
     /// Tells the shell the plan for now.
     func publishPlan() {
-        let isDrawn = isDrawn || holdsFullBar && isAnimated
+        // Held only while nothing loads: a new load waits for its own show delay.
+        let isDrawn = isDrawn || holdsFullBar && isAnimated && !model.isLoading
         if isDrawn { drawnStyle = style }
         var plan = OverlayPlan(
             isDrawn: isDrawn,
@@ -258,6 +259,7 @@ final class NetworkActivityOverlayController {
         manager = nil
         source = nil
         readsSource = false
+        holdsFullBar = false
         _ = progressModel.reset()
         toldFraction = nil
         publishPlan()
