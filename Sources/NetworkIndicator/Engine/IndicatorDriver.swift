@@ -7,11 +7,13 @@ import Foundation
 /// Nothing under the lock runs code we do not own (schedulers, outputs, diagnostics handlers, the
 /// last release of a caller's object).
 ///
-/// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree
-/// (``apply(_:)``, ``withTree(_:)`` for a snapshot, ``cancelTree()``, the sweep's last step
-/// in ``OutputDelivery``) use `withLockUnchecked`. Safe: the registry holds it weakly and under the
-/// lock only compares its identity or hands it back; once out, it is only released, or called as
-/// ``NetworkActivityCompletionReporting`` and ``NetworkActivityCancellable`` document.
+/// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree,
+/// or whose result may hold one (``apply(_:)`` and ``apply(_:then:)``, ``resetTree()``,
+/// ``cancelTree()``, ``shutDown(keepingUntilRemoved:)``, ``read(_:)``, attaching an output,
+/// ``withTree(_:)``, the sweep's last step in ``OutputDelivery``) use `withLockUnchecked`.
+/// Safe: the registry holds it weakly and under the lock only compares its identity or hands it
+/// back; once out, it is only released, or called as ``NetworkActivityCompletionReporting`` and
+/// ``NetworkActivityCancellable`` document.
 final class IndicatorDriver: Sendable {
     let scheduler: any NetworkIndicatorScheduler
     /// Whether event times come from ``CoarseClock`` under the lock (see ``eventTime()``).
