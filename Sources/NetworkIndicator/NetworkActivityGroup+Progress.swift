@@ -35,13 +35,16 @@ extension NetworkActivityGroup {
     ) {
         guard let progress else { return operationStarted(file: file, line: line) }
         manager.settleProgress()
-        // The part's failure record is taken in the begin's hold: a cancel landing after the
-        // begin fails it (the operation it ended leaves the batch rather than count as done).
-        let (outcome, failure) = manager.driver.apply(beginEvent(site: CallSite(fileID: file, line: line))) {
-            key.failureOfNewPart()
-        }
+        // Listed, with its failure record taken, in the begin's hold: a cancel landing after the
+        // begin fails that record (the operation it ended leaves the batch, not counted done).
+        let outcome = manager.beginTask(
+            beginEvent(site: CallSite(fileID: file, line: line)),
+            measuredBy: progress,
+            weight: weight,
+            token: key,
+            failure: key.failureOfNewPart
+        )
         let outlived = outcome == .outlivedParts
-        manager.trackProgress(progress, weight: weight, token: key, failure: failure)
         // A complete part this one outlives leaves now, as done: a later cancel fails only the
         // parts it finds running, whether anyone read in between or not.
         if outlived { manager.settleProgress() }

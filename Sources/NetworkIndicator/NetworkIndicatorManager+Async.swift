@@ -160,9 +160,15 @@ extension NetworkIndicatorManager {
         weight: Int64? = nil,
         failure: FailureRecord?
     ) {
-        if progress != nil { settleProgress() }
-        driver.apply(.begin(.keyed(ObjectIdentifier(object), object: object, kind: kind), label: label, site: site))
-        if let progress { trackProgress(progress, weight: weight, token: object, failure: failure) }
+        let key = ObjectIdentifier(object)
+        let event = TaskEvent.begin(.keyed(key, object: object, kind: kind), label: label, site: site)
+        guard let progress else {
+            driver.apply(event)
+            return
+        }
+        settleProgress()
+        let record = failure.map { record in { record } }
+        beginTask(event, measuredBy: progress, weight: weight, token: object, failure: record)
     }
 }
 

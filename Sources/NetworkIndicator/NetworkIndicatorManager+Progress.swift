@@ -107,13 +107,59 @@ extension NetworkIndicatorManager {
 
     /// Remembers `progress` for the task just begun under `token`, in this manager and every
     /// ancestor, as counts are carried; `failure` is where the task's code records that it
-    /// failed, if it can tell.
+    /// failed, if it can tell. A reading or a cancel may land between the begin and this: where
+    /// the token exists before its task, ``beginTask(_:measuredBy:weight:token:failure:)``
+    /// lists the part in the begin's own hold instead.
     func trackProgress(
         _ progress: Progress,
         weight: Int64? = nil,
         token: AnyObject,
         failure: FailureRecord? = nil
     ) {
+        let part = preparePart(progress, weight: weight, token: token, failure: failure)
+        driver.withTree { $0.addPart(part.entry, reading: part.reading, now: part.now) }
+        partListed(part)
+    }
+
+    /// Begins `event`'s task of `token` and lists `progress` as its part in the same hold of the
+    /// tree's lock, so that no reading finds the task unmeasured and no cancel lands between the
+    /// two (one after both finds the part listed, and fails it). `failure`, if given, is taken in
+    /// that hold too (a group's record: a cancel after the begin fails the very record the part
+    /// reads). Returns the event's outcome.
+    @discardableResult
+    func beginTask(
+        _ event: TaskEvent,
+        measuredBy progress: Progress,
+        weight: Int64? = nil,
+        token: AnyObject,
+        failure: (() -> FailureRecord)? = nil
+    ) -> TaskEvent.Outcome {
+        let part = preparePart(progress, weight: weight, token: token, failure: nil)
+        let (outcome, _) = driver.apply(event) { tree in
+            if let failure { part.entry.failure = failure() }
+            tree.addPart(part.entry, reading: part.reading, now: part.now)
+        }
+        partListed(part)
+        return outcome
+    }
+
+    /// A part about to be listed: its entry, the roll-ups that list it (this manager's and each
+    /// ancestor's), its first reading, taken outside every lock, and the time.
+    struct PendingPart {
+        let entry: ProgressEntry
+        let rollUps: [ProgressRollUp]
+        let reading: ProgressReading?
+        let now: TimeInterval
+    }
+
+    /// Makes `progress`'s entry for `token`'s task in this manager, listens for its size, and
+    /// reads it: all but the listing, which takes the tree's lock.
+    private func preparePart(
+        _ progress: Progress,
+        weight: Int64?,
+        token: AnyObject,
+        failure: FailureRecord?
+    ) -> PendingPart {
         let opaque = (token as? NetworkActivityToken).flatMap { $0.manager === self ? $0 : nil }
         let entry = ProgressEntry(
             progress: progress,
@@ -132,12 +178,16 @@ extension NetworkIndicatorManager {
             rollUps.append(manager.progressRollUp)
             scope = manager.parent
         }
-        let reading = progressRollUp.add(entry)
-        for rollUp in rollUps { rollUp.pollIfWanted() }
-        // A total told between the first reading and the listing found the entry unlisted.
-        guard entry.sizeSignal != nil, reading?.isDeterminate != true, entry.read()?.isDeterminate == true else {
-            return
-        }
-        for rollUp in rollUps { rollUp.sizeBecameKnown() }
+        return PendingPart(entry: entry, rollUps: rollUps, reading: entry.read(), now: driver.scheduler.now)
+    }
+
+    /// After `part` was listed: the polls it may start, and a total told between its first
+    /// reading and the listing (which found the entry unlisted).
+    private func partListed(_ part: PendingPart) {
+        for rollUp in part.rollUps { rollUp.pollIfWanted() }
+        guard part.entry.sizeSignal != nil, part.reading?.isDeterminate != true,
+            part.entry.read()?.isDeterminate == true
+        else { return }
+        for rollUp in part.rollUps { rollUp.sizeBecameKnown() }
     }
 }

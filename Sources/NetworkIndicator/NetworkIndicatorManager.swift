@@ -208,8 +208,13 @@ public final class NetworkIndicatorManager: Sendable {
     func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?, site: CallSite) {
         settleProgress()
         if beganTaskReadingItself(token, label: label, progress: progress, weight: weight, site: site) { return }
-        beginTask(withToken: token, label: label, site: site)
-        trackProgress(progress, weight: weight, token: token)
+        let event: TaskEvent =
+            if let opaque = ownOpaqueToken(token) {
+                .begin(.opaqueToken(opaque.pinned), label: label, site: site)
+            } else {
+                .begin(.token(token), label: label, site: site)
+            }
+        beginTask(event, measuredBy: progress, weight: weight, token: token)
     }
 
     /// Begins a task that lasts as long as the returned token lives.

@@ -79,8 +79,8 @@ extension NetworkIndicatorManager {
     ) -> Bool {
         guard let task = token as? URLSessionTask, progress === task.progress else { return false }
         let taskProgress = URLSessionTaskProgress(task: task)
-        beginTask(withToken: task, label: label ?? ActivityLabel.request(of: task), site: site)
-        trackProgress(taskProgress, weight: weight, token: task)
+        let event = TaskEvent.begin(.token(task), label: label ?? ActivityLabel.request(of: task), site: site)
+        beginTask(event, measuredBy: taskProgress, weight: weight, token: task)
         endOnCompletion(of: task, recordingIn: taskProgress)
         return true
     }

@@ -92,17 +92,17 @@ final class IndicatorDriver: Sendable {
         return outcome
     }
 
-    /// ``apply(_:)``, and `body` in the same hold, just after the event: nothing can land
-    /// between the two. A group's begin with progress takes its part's failure record there, so
-    /// that a cancel either precedes both (and the record is the fresh one) or ends the
-    /// operation and fails that record. `body` must call no code of a caller's.
-    func apply<Result>(_ event: TaskEvent, then body: () -> Result) -> (TaskEvent.Outcome, Result) {
+    /// ``apply(_:)``, and `body` on the tree in the same hold, just after the event: nothing can
+    /// land between the two. A begin with progress lists its part there (and a group's takes the
+    /// part's failure record), so that no reading finds the task unmeasured, and a cancel either
+    /// precedes both or finds the part listed. `body` must call no code of a caller's.
+    func apply<Result>(_ event: TaskEvent, then body: (inout IndicatorTree) -> Result) -> (TaskEvent.Outcome, Result) {
         var time = eventTime()
         var keptAlive: [AnyObject]? = nil
         // A caller's object may enter or leave the tree (see the header).
         let (outcome, needsHop, result) = tree.withLockUnchecked { tree in
             let (outcome, needsHop) = tree.apply(event, in: node, time: &time, keepingAlive: &keptAlive)
-            return (outcome, needsHop, body())
+            return (outcome, needsHop, body(&tree))
         }
         if needsHop { delivery.enqueueHop(on: scheduler) }
         withExtendedLifetime(keptAlive) {}

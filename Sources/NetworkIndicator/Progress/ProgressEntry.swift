@@ -32,8 +32,9 @@ final class ProgressEntry: @unchecked Sendable {
     let scopes: [IndicatorTree.NodeID]
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// Where the code that runs the task records that it failed, if it can tell.
-    private let failure: FailureRecord?
+    /// Where the code that runs the task records that it failed, if it can tell. Set in `init`,
+    /// or (a group's part) once, in the hold that lists the entry, before any reader reaches it.
+    var failure: FailureRecord?
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
     /// read on the main queue only, and elsewhere its last main-queue ``reading`` stands for it.
     let readsOnMainQueueOnly: Bool

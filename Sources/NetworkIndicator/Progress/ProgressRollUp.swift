@@ -30,15 +30,6 @@ final class ProgressRollUp: Sendable {
         _ = readAndFold(settling: true, withSubtree: withSubtree)
     }
 
-    /// Lists `entry`, just begun in this manager, in its batch and in each ancestor's; returns
-    /// the first reading (`nil` for a caller's plain `Progress` off the main queue).
-    func add(_ entry: ProgressEntry) -> ProgressReading? {
-        let reading = entry.read()
-        let now = driver.scheduler.now
-        driver.withTree { $0.addPart(entry, reading: reading, now: now) }
-        return reading
-    }
-
     /// Before a cancel of this manager's subtree (``NetworkIndicatorManager/cancelNetworkTasks()``):
     /// tells each tracked URLSession task still open that its cancel is coming, so that no reading
     /// between its end and its `cancel()` counts it as done. A task that a finish ends between

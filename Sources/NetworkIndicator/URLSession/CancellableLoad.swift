@@ -45,9 +45,13 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     ) async throws -> Success {
         let load = CancellableLoad()
         let key = ObjectIdentifier(load)
-        if progress != nil { manager.settleProgress() }
-        manager.driver.apply(.begin(.keyed(key, object: load, kind: .load), label: label, site: site))
-        if let progress { manager.trackProgress(progress, token: load, failure: load.failure) }
+        let begin = TaskEvent.begin(.keyed(key, object: load, kind: .load), label: label, site: site)
+        if let progress {
+            manager.settleProgress()
+            manager.beginTask(begin, measuredBy: progress, token: load, failure: { load.failure })
+        } else {
+            manager.driver.apply(begin)
+        }
         defer { manager.driver.apply(.finishAll(key)) }
         do {
             let result = try await load.run(operation)

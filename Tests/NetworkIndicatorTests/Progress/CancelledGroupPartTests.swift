@@ -100,35 +100,31 @@ struct CancelledGroupPartTests {
         #expect(snapshot.completedUnitCount == 0)
         withExtendedLifetime(download) {}
     }
-}
 
-/// A manual scheduler whose next `enqueue` (a hop asked for by an event, enqueued just after
-/// that event's lock) first runs a hook: another thread's call landing exactly there.
-private final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
-    let base = ManualNetworkIndicatorScheduler()
-    private let hook = LockedState<(@Sendable () -> Void)?>(nil)
-
-    func beforeNextEnqueue(_ body: @escaping @Sendable () -> Void) {
-        hook.withLock { $0 = body }
-    }
-
-    var now: TimeInterval { base.now }
-
-    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
-        let body = hook.withLock { hook in
-            defer { hook = nil }
-            return hook
+    /// A reading that lands just after a begin with progress (another thread's; here run by
+    /// the hop the begin enqueues) finds the task measured: its part is listed in the begin's
+    /// own hold, never after it.
+    @MainActor
+    @Test func aReadingJustAfterABeginFindsItsPartListed() {
+        let scheduler = HookedScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: ignoreDiagnostics)
+        let counts = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
+        manager.addOutput(counts)  // each count change enqueues a hop
+        let running = NetworkActivityProgress(totalUnitCount: 100)
+        running.completedUnitCount = 50
+        let other = manager.beganNetworkTask(label: "other", progress: running)
+        scheduler.base.runPendingWork()
+        let seen = LockedState<(count: Int, snapshot: NetworkProgressSnapshot)?>(nil)
+        scheduler.beforeNextEnqueue {
+            let reading = (manager.activeTaskCount, manager.progressSnapshot())
+            seen.withLock { $0 = reading }
         }
-        body?()
-        base.enqueue(work)
-    }
-
-    func schedule(
-        after delay: TimeInterval,
-        repeating interval: TimeInterval?,
-        leeway: TimeInterval,
-        _ work: @escaping @MainActor @Sendable () -> Void
-    ) -> any NetworkIndicatorTimer {
-        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+        let token = NSObject()
+        manager.beganNetworkTask(withToken: token, progress: NetworkActivityProgress(totalUnitCount: 100))
+        let (count, snapshot) = try! #require(seen.withLock { $0 })
+        #expect(count == 2)
+        #expect(!snapshot.hasIndeterminateWork, "both tasks are measured")
+        #expect(snapshot.fractionCompleted == 0.25)
+        withExtendedLifetime((other, token, counts)) {}
     }
 }

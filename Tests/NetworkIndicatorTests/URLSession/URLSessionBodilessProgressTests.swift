@@ -75,5 +75,59 @@ extension RealLoadSuites {
             }
             session.finishTasksAndInvalidate()
         }
+
+        /// The screen's cancel landing just after `track(_:)` began the download (another
+        /// thread's; here run by the hop the begin enqueues), read before the download's own
+        /// `cancel()` runs (by a group's handler cancelled before it): the part is listed in the
+        /// begin's hold, so the cancel warns it, and its bytes leave the bar.
+        @MainActor
+        @Test func aDownloadTrackedJustAsItsScreenIsCancelledLeavesTheBar() async throws {
+            let server = try LocalHTTPServer()
+            server.holdResponses()
+            let scheduler = HookedScheduler()
+            let app = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: ignoreDiagnostics)
+            app.settings.completionCheckInterval = 3600
+            let screen = NetworkIndicatorManager(parent: app, label: "Screen")
+            let counts = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
+            screen.addOutput(counts)  // each count change enqueues a hop
+            let session = makeSession()
+            let other = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            app.track(other)
+            other.resume()
+            let late = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            late.resume()
+            await eventually {
+                late.countOfBytesReceived == Int64(Self.half) && app.progressSnapshot().fractionCompleted == 0.5
+            }
+            let refresh = NetworkActivityGroup(manager: screen, label: "Refresh")
+            refresh.operationStarted()
+            scheduler.base.runPendingWork()
+            // The cancel runs on another thread; its handler reads once `track` has returned.
+            let inHandler = DispatchSemaphore(value: 0)
+            let tracked = DispatchSemaphore(value: 0)
+            let readByHandler = LockedState<(fraction: Double?, beforeItsCancel: Bool)?>(nil)
+            refresh.cancellationHandler = {
+                inHandler.signal()
+                tracked.wait()
+                let reading = (app.progressSnapshot().fractionCompleted, late.state == .running)
+                readByHandler.withLock { $0 = reading }
+            }
+            let cancelled = DispatchGroup()
+            scheduler.beforeNextEnqueue {
+                DispatchQueue.global().async(group: cancelled) { screen.cancelNetworkTasks() }
+                inHandler.wait()
+            }
+            screen.track(late)
+            tracked.signal()
+            cancelled.wait()
+            let read = try #require(readByHandler.withLock { $0 })
+            #expect(read.beforeItsCancel)
+            #expect(read.fraction == 0.5, "the cancelled download's bytes left the bar")
+            #expect(app.progressSnapshot().fractionCompleted == 0.5)
+            server.releaseResponses()
+            await eventually { other.state == .completed }
+            session.finishTasksAndInvalidate()
+            withExtendedLifetime((refresh, counts)) {}
+        }
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import NetworkIndicatorTesting
+
+@testable import NetworkIndicator
+
+/// A manual scheduler whose next `enqueue` (a hop asked for by an event, enqueued just after
+/// that event's lock) first runs a hook: another thread's call landing exactly there.
+final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
+    let base = ManualNetworkIndicatorScheduler()
+    private let hook = LockedState<(@Sendable () -> Void)?>(nil)
+
+    func beforeNextEnqueue(_ body: @escaping @Sendable () -> Void) {
+        hook.withLock { $0 = body }
+    }
+
+    var now: TimeInterval { base.now }
+
+    func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
+        let body = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        body?()
+        base.enqueue(work)
+    }
+
+    func schedule(
+        after delay: TimeInterval,
+        repeating interval: TimeInterval?,
+        leeway: TimeInterval,
+        _ work: @escaping @MainActor @Sendable () -> Void
+    ) -> any NetworkIndicatorTimer {
+        base.schedule(after: delay, repeating: interval, leeway: leeway, work)
+    }
+}
