@@ -41,9 +41,10 @@ extension NetworkIndicatorManager {
     /// is absorbed first even when the same token or group has begun new work since (a refresh
     /// that restarts at once), so the new work stays counted until its own finish.
     ///
-    /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:file:line:)``) open when the
-    /// call begins reads cancelled from before its task ends, so its bytes leave the batch even
-    /// when read before its own `cancel()` runs (by a group's handler cancelled before it, say),
+    /// In ``progressSnapshot()``, each tracked `URLSessionTask` (``track(_:label:file:line:)``)
+    /// whose task the cancel ends reads cancelled from before that end (in the same hold of the
+    /// lock), so its bytes leave the batch even when read before its own `cancel()` runs (by a
+    /// group's handler cancelled before it, say),
     /// unless it completes first. So does each part of a group (``NetworkActivityGroup``) that
     /// the cancel finds running, whatever its `Progress` reads; a part the group's rules ended
     /// before (its operation finished, or a complete part a later operation outlives) stays done.
@@ -63,7 +64,6 @@ extension NetworkIndicatorManager {
         // operation) leaves as done before the cancel, read since or not, in this manager's bar
         // and in each scope's below it.
         progressRollUp.settle(withSubtree: true)
-        progressRollUp.cancelIsComing()
         let cancelled = driver.cancelTree()
         for work in cancelled { work.cancel() }
     }

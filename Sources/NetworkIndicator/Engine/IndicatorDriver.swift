@@ -235,8 +235,8 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - The progress roll-up
 
-    /// Runs `body` on the tree under its lock, for the progress roll-up: its events move no
-    /// count and ask for no hop. `body` runs no code but the tree's and a failure record's; the
+    /// Runs `body` on the tree under its lock, for the progress roll-up, the snapshot and an
+    /// opaque token's part listing: its events move no count and ask for no hop. `body` runs no code but the tree's and a failure record's; the
     /// callers' objects it loads (tokens, parts that may hold a caller's last `Progress`) it
     /// hands back to release after the lock.
     func withTree<Result>(_ body: (inout IndicatorTree) -> Result) -> Result {

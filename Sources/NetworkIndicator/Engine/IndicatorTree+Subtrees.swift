@@ -31,6 +31,12 @@ extension IndicatorTree {
     /// `TaskRegistry+Cancel.swift`).
     mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Bool) {
         var cancellation = TaskRegistry.Cancellation()
+        // Each tracked URLSession task still open reads cancelled from before its task ends, in
+        // this hold: no reading between its end and its `cancel()` counts it as done, and one
+        // tracked just before the hold is found listed (its begin listed it).
+        for part in progressParts(of: id) where openTaskCount(of: part, keepingAlive: &cancellation.keptAlive) > 0 {
+            (part.progress as? URLSessionTaskProgress)?.cancelIsComing()
+        }
         var seen = Set<ObjectIdentifier>()
         let needsHop = changeSubtree(of: id, time: &time) { node, time in
             let ended = node.registry.finishCancellableTasks(time: &time)

@@ -10,7 +10,9 @@ import Foundation
 /// finishes, so that tasks without progress pay nothing.
 ///
 /// `@unchecked Sendable`: ``reading`` is read and written only under the lock of the tree that
-/// lists the entry (one tree: a task's node and its ancestors share it). ``token`` is a weak
+/// lists the entry (one tree: a task's node and its ancestors share it). ``failure`` is written
+/// at most once after `init`, in the hold that lists the entry, before any other thread can
+/// reach it (through that lock), and only read afterwards. ``token`` is a weak
 /// reference set once in `init`; loading it is atomic in the Swift runtime, and the object it
 /// yields is only compared with `nil`. `Progress` is `Sendable`; how it may be read on Linux is in
 /// ``ProgressReading``.

@@ -30,21 +30,6 @@ final class ProgressRollUp: Sendable {
         _ = readAndFold(settling: true, withSubtree: withSubtree)
     }
 
-    /// Before a cancel of this manager's subtree (``NetworkIndicatorManager/cancelNetworkTasks()``):
-    /// tells each tracked URLSession task still open that its cancel is coming, so that no reading
-    /// between its end and its `cancel()` counts it as done. A task that a finish ends between
-    /// this and the cancel reads failed until it completes.
-    func cancelIsComing() {
-        var keptAlive: [AnyObject] = []
-        let parts = driver.withTree { tree in
-            tree.progressParts(of: driver.node).filter { tree.openTaskCount(of: $0, keepingAlive: &keptAlive) > 0 }
-        }
-        withExtendedLifetime(keptAlive) {}
-        for part in parts {
-            (part.progress as? URLSessionTaskProgress)?.cancelIsComing()
-        }
-    }
-
     /// What ``NetworkIndicatorManager/progressSnapshot()`` returns; leaving out the subtrees of
     /// `excludedScopes` (``NetworkIndicatorManager/progressSnapshot(excluding:)``).
     func snapshot(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> NetworkProgressSnapshot {

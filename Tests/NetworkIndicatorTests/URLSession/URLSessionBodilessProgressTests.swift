@@ -129,5 +129,35 @@ extension RealLoadSuites {
             session.finishTasksAndInvalidate()
             withExtendedLifetime((refresh, counts)) {}
         }
+
+        /// A download tracked on another thread while the screen's cancel runs, after the
+        /// cancel's settle and before the hold that ends the tasks (the cancel's steps replayed
+        /// in order): that hold finds its part listed and marks it cancelled before its task ends,
+        /// so a reading before the download's own `cancel()` leaves its bytes out.
+        @MainActor
+        @Test func aDownloadTrackedWhileItsScreenIsCancelledLeavesTheBar() async throws {
+            let server = try LocalHTTPServer()
+            server.holdResponses()
+            let app = makeManager(ManualNetworkIndicatorScheduler())
+            let screen = NetworkIndicatorManager(parent: app, label: "Screen")
+            let session = makeSession()
+            let other = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            app.track(other)
+            other.resume()
+            let late = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            late.resume()
+            await eventually {
+                late.countOfBytesReceived == Int64(Self.half) && app.progressSnapshot().fractionCompleted == 0.5
+            }
+            screen.progressRollUp.settle(withSubtree: true)  // `cancelNetworkTasks()`'s first step
+            screen.track(late)  // another thread's, in between
+            let cancelled = screen.driver.cancelTree()  // the cancel's hold
+            #expect(late.state == .running, "read before its own cancel() runs")
+            #expect(app.progressSnapshot().fractionCompleted == 0.5, "its bytes left the bar")
+            for work in cancelled { work.cancel() }
+            server.releaseResponses()
+            await eventually { other.state == .completed }
+            session.finishTasksAndInvalidate()
+        }
     }
 }
