@@ -7,6 +7,20 @@ extension NetworkIndicatorManager {
         beganNetworkTask(label: label, progress: progress, weight: weight, failure: nil, site: site)
     }
 
+    /// Opens a task of `token` whose units `progress` measures.
+    @usableFromInline
+    func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?, site: CallSite) {
+        settleProgress()
+        if beganTaskReadingItself(token, label: label, progress: progress, weight: weight, site: site) { return }
+        let event: TaskEvent =
+            if let opaque = ownOpaqueToken(token) {
+                .begin(.opaqueToken(opaque.pinned), label: label, site: site)
+            } else {
+                .begin(.token(token), label: label, site: site)
+            }
+        beginTask(event, measuredBy: progress, weight: weight, token: token)
+    }
+
     /// ``beganNetworkTask(label:progress:weight:file:line:)``, with where its code records a failure.
     func beganNetworkTask(
         label: String?,

@@ -203,20 +203,6 @@ public final class NetworkIndicatorManager: Sendable {
         assert(outcome == .applied, "a live opaque token always has its pinned slot")
     }
 
-    /// Opens a task of `token` whose units `progress` measures.
-    @usableFromInline
-    func beginTask(withToken token: AnyObject, label: String?, progress: Progress, weight: Int64?, site: CallSite) {
-        settleProgress()
-        if beganTaskReadingItself(token, label: label, progress: progress, weight: weight, site: site) { return }
-        let event: TaskEvent =
-            if let opaque = ownOpaqueToken(token) {
-                .begin(.opaqueToken(opaque.pinned), label: label, site: site)
-            } else {
-                .begin(.token(token), label: label, site: site)
-            }
-        beginTask(event, measuredBy: progress, weight: weight, token: token)
-    }
-
     /// Begins a task that lasts as long as the returned token lives.
     ///
     /// ```swift

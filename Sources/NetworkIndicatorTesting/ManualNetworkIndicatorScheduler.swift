@@ -34,7 +34,10 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
         let origin: TimeInterval
         /// Nanoseconds the clock was advanced by, in all.
         var elapsed: Int64 = 0
-        var now: TimeInterval { origin + TimeInterval(elapsed) / 1e9 }
+        var now: TimeInterval { reading(at: elapsed) }
+
+        /// The clock's reading `nanoseconds` after its origin.
+        func reading(at nanoseconds: Int64) -> TimeInterval { origin + TimeInterval(nanoseconds) / 1e9 }
         var items: [UInt64: Item] = [:]
         var nextID: UInt64 = 0
         var enqueuedWorkCount = 0
@@ -85,7 +88,7 @@ public final class ManualNetworkIndicatorScheduler: NetworkIndicatorScheduler {
     /// The deadline of the earliest pending work, or `nil` when nothing is pending.
     public var nextDeadline: TimeInterval? {
         state.withLock { state in
-            state.items.values.map(\.deadline).min().map { state.origin + TimeInterval($0) / 1e9 }
+            state.items.values.map(\.deadline).min().map(state.reading(at:))
         }
     }
 
