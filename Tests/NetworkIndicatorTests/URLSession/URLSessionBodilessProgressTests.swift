@@ -29,6 +29,24 @@ extension RealLoadSuites {
             return URLSession(configuration: configuration, delegate: DiscardingDownloadDelegate(), delegateQueue: nil)
         }
 
+        /// Two downloads held halfway: `other`, tracked in `manager` (whose bar reads 0.5), and
+        /// `late`, running untracked, its first half in.
+        private func halfwayDownloads(
+            from server: LocalHTTPServer,
+            on session: URLSession,
+            oneTrackedIn manager: NetworkIndicatorManager
+        ) async -> (other: URLSessionDownloadTask, late: URLSessionDownloadTask) {
+            let other = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            manager.track(other)
+            other.resume()
+            let late = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            late.resume()
+            await eventually {
+                late.countOfBytesReceived == Int64(Self.half) && manager.progressSnapshot().fractionCompleted == 0.5
+            }
+            return (other, late)
+        }
+
         @Test func anUploadAwaitingItsResponseIsNotAFullBar() async throws {
             let server = try LocalHTTPServer()
             let manager = makeManager(ManualNetworkIndicatorScheduler())
@@ -91,14 +109,7 @@ extension RealLoadSuites {
             let counts = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
             screen.addOutput(counts)  // each count change enqueues a hop
             let session = makeSession()
-            let other = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            app.track(other)
-            other.resume()
-            let late = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            late.resume()
-            await eventually {
-                late.countOfBytesReceived == Int64(Self.half) && app.progressSnapshot().fractionCompleted == 0.5
-            }
+            let (other, late) = await halfwayDownloads(from: server, on: session, oneTrackedIn: app)
             let refresh = NetworkActivityGroup(manager: screen, label: "Refresh")
             refresh.operationStarted()
             scheduler.base.runPendingWork()
@@ -141,14 +152,7 @@ extension RealLoadSuites {
             let app = makeManager(ManualNetworkIndicatorScheduler())
             let screen = NetworkIndicatorManager(parent: app, label: "Screen")
             let session = makeSession()
-            let other = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            app.track(other)
-            other.resume()
-            let late = session.downloadTask(with: server.url("/half/\(Self.half)"))
-            late.resume()
-            await eventually {
-                late.countOfBytesReceived == Int64(Self.half) && app.progressSnapshot().fractionCompleted == 0.5
-            }
+            let (other, late) = await halfwayDownloads(from: server, on: session, oneTrackedIn: app)
             screen.progressRollUp.settle(withSubtree: true)  // `cancelNetworkTasks()`'s first step
             screen.track(late)  // another thread's, in between
             let cancelled = screen.driver.cancelTree()  // the cancel's hold
