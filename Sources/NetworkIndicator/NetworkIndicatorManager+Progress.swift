@@ -31,8 +31,23 @@ extension NetworkIndicatorManager {
     ) -> NetworkActivityToken {
         guard let progress else { return beginTask(label: label, site: site) }
         settleProgress()
-        let token = beginTask(label: label, site: site)
-        trackProgress(progress, weight: weight, token: token, failure: failure)
+        let part = preparePart(progress, weight: weight)
+        // The token exists only once its slot is pinned: it is made in the begin's hold, and its
+        // part listed there too, so that no reading or cancel lands between them. Made, not
+        // released, under the lock: its `deinit` runs after it.
+        let begin = TaskEvent.begin(.newOpaqueToken, label: label, site: site)
+        let (_, (token, entry)) = driver.apply(begin) {
+            (tree: inout IndicatorTree, outcome) -> (NetworkActivityToken, ProgressEntry?) in
+            guard case .pinned(let pinned) = outcome else {
+                // The manager is gone (never here: the caller holds it): a pair that names nothing.
+                return (NetworkActivityToken(manager: self, pinned: PinnedSlot(slot: -1, generation: 0)), nil)
+            }
+            let token = NetworkActivityToken(manager: self, pinned: pinned)
+            let entry = part.entry(for: token, pinned: pinned, failure: failure)
+            tree.addPart(entry, reading: part.reading, now: part.now)
+            return (token, entry)
+        }
+        if let entry { partListed(part, entry) }
         return token
     }
 
@@ -119,22 +134,6 @@ extension NetworkIndicatorManager {
         progressRollUp.settle()
     }
 
-    /// Remembers `progress` for the task just begun under `token`, in this manager and every
-    /// ancestor, as counts are carried; `failure` is where the task's code records that it
-    /// failed, if it can tell. A reading or a cancel may land between the begin and this: where
-    /// the token exists before its task, ``beginTask(_:measuredBy:weight:token:failure:)``
-    /// lists the part in the begin's own hold instead.
-    func trackProgress(
-        _ progress: Progress,
-        weight: Int64? = nil,
-        token: AnyObject,
-        failure: FailureRecord? = nil
-    ) {
-        let part = preparePart(progress, weight: weight, token: token, failure: failure)
-        driver.withTree { $0.addPart(part.entry, reading: part.reading, now: part.now) }
-        partListed(part)
-    }
-
     /// Begins `event`'s task of `token` and lists `progress` as its part in the same hold of the
     /// tree's lock, so that no reading finds the task unmeasured and no cancel lands between the
     /// two (one after both finds the part listed, and fails it). `failure`, if given, is taken in
@@ -148,59 +147,75 @@ extension NetworkIndicatorManager {
         token: AnyObject,
         failure: (() -> FailureRecord)? = nil
     ) -> TaskEvent.Outcome {
-        let part = preparePart(progress, weight: weight, token: token, failure: nil)
-        let (outcome, _) = driver.apply(event) { tree in
-            if let failure { part.entry.failure = failure() }
-            tree.addPart(part.entry, reading: part.reading, now: part.now)
+        let part = preparePart(progress, weight: weight)
+        let pinned = ownOpaqueToken(token)?.pinned
+        let (outcome, entry) = driver.apply(event) { tree, _ in
+            let entry = part.entry(for: token, pinned: pinned, failure: failure?())
+            tree.addPart(entry, reading: part.reading, now: part.now)
+            return entry
         }
-        partListed(part)
+        partListed(part, entry)
         return outcome
     }
 
-    /// A part about to be listed: its entry, the roll-ups that list it (this manager's and each
-    /// ancestor's), its first reading, taken outside every lock, and the time.
+    /// A part about to be listed: what is known before the task's hold (its progress, its first
+    /// reading, taken outside every lock, the roll-ups that will list it: this manager's and each
+    /// ancestor's, already listening for its size), and the time.
     struct PendingPart {
-        let entry: ProgressEntry
+        let progress: Progress
+        let weight: Int64?
+        let node: IndicatorTree.NodeID
+        let ancestors: [IndicatorTree.NodeID]
         let rollUps: [ProgressRollUp]
         let reading: ProgressReading?
         let now: TimeInterval
+
+        /// The part's entry for `token`'s task (`pinned`: an opaque token's slot here), made in
+        /// the hold that lists it: an opaque token's key exists only there.
+        func entry(for token: AnyObject, pinned: PinnedSlot?, failure: FailureRecord?) -> ProgressEntry {
+            ProgressEntry(
+                progress: progress,
+                weight: weight,
+                token: token,
+                node: node,
+                ancestors: ancestors,
+                pinned: pinned,
+                failure: failure
+            )
+        }
     }
 
-    /// Makes `progress`'s entry for `token`'s task in this manager, listens for its size, and
-    /// reads it: all but the listing, which takes the tree's lock.
-    private func preparePart(
-        _ progress: Progress,
-        weight: Int64?,
-        token: AnyObject,
-        failure: FailureRecord?
-    ) -> PendingPart {
-        let opaque = (token as? NetworkActivityToken).flatMap { $0.manager === self ? $0 : nil }
-        let entry = ProgressEntry(
-            progress: progress,
-            weight: weight,
-            token: token,
-            node: driver.node,
-            ancestors: sequence(first: self, next: \.parent).dropFirst().map(\.driver.node),
-            pinned: opaque?.pinned,
-            failure: failure
-        )
+    /// All of a part but its listing, which takes the tree's lock: the roll-ups that will list
+    /// `progress` listen for its size, then it is read.
+    private func preparePart(_ progress: Progress, weight: Int64?) -> PendingPart {
+        let sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         var rollUps: [ProgressRollUp] = []
+        var ancestors: [IndicatorTree.NodeID] = []
         var scope: NetworkIndicatorManager? = self
         while let manager = scope {
             // Listening first: a total given after the first reading is told.
-            entry.sizeSignal?.add(manager.progressRollUp)
+            sizeSignal?.add(manager.progressRollUp)
             rollUps.append(manager.progressRollUp)
+            if manager !== self { ancestors.append(manager.driver.node) }
             scope = manager.parent
         }
-        return PendingPart(entry: entry, rollUps: rollUps, reading: entry.read(), now: driver.scheduler.now)
+        return PendingPart(
+            progress: progress,
+            weight: weight,
+            node: driver.node,
+            ancestors: ancestors,
+            rollUps: rollUps,
+            reading: ProgressEntry.read(progress, weight: weight),
+            now: driver.scheduler.now
+        )
     }
 
-    /// After `part` was listed: the polls it may start, and a total told between its first
+    /// After `entry` was listed: the polls it may start, and a total told between its first
     /// reading and the listing (which found the entry unlisted).
-    private func partListed(_ part: PendingPart) {
+    private func partListed(_ part: PendingPart, _ entry: ProgressEntry) {
         for rollUp in part.rollUps { rollUp.pollIfWanted() }
-        guard part.entry.sizeSignal != nil, part.reading?.isDeterminate != true,
-            part.entry.read()?.isDeterminate == true
+        guard entry.sizeSignal != nil, part.reading?.isDeterminate != true,
+            entry.read()?.isDeterminate == true
         else { return }
         for rollUp in part.rollUps { rollUp.sizeBecameKnown() }
     }

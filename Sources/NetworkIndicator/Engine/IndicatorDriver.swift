@@ -92,17 +92,21 @@ final class IndicatorDriver: Sendable {
         return outcome
     }
 
-    /// ``apply(_:)``, and `body` on the tree in the same hold, just after the event: nothing can
-    /// land between the two. A begin with progress lists its part there (and a group's takes the
-    /// part's failure record), so that no reading finds the task unmeasured, and a cancel either
-    /// precedes both or finds the part listed. `body` must call no code of a caller's.
-    func apply<Result>(_ event: TaskEvent, then body: (inout IndicatorTree) -> Result) -> (TaskEvent.Outcome, Result) {
+    /// ``apply(_:)``, and `body` on the tree and the event's outcome in the same hold, just after
+    /// the event: nothing can land between the two. A begin with progress lists its part there
+    /// (a group's takes the part's failure record, an opaque token is made for the slot the
+    /// outcome pinned), so that no reading finds the task unmeasured, and a cancel either precedes
+    /// both or finds the part listed. `body` must call no code of a caller's.
+    func apply<Result>(
+        _ event: TaskEvent,
+        then body: (inout IndicatorTree, TaskEvent.Outcome) -> Result
+    ) -> (TaskEvent.Outcome, Result) {
         var time = eventTime()
         var keptAlive: [AnyObject]? = nil
         // A caller's object may enter or leave the tree (see the header).
         let (outcome, needsHop, result) = tree.withLockUnchecked { tree in
             let (outcome, needsHop) = tree.apply(event, in: node, time: &time, keepingAlive: &keptAlive)
-            return (outcome, needsHop, body(&tree))
+            return (outcome, needsHop, body(&tree, outcome))
         }
         if needsHop { delivery.enqueueHop(on: scheduler) }
         withExtendedLifetime(keptAlive) {}
@@ -235,10 +239,10 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - The progress roll-up
 
-    /// Runs `body` on the tree under its lock, for the progress roll-up, the snapshot and an
-    /// opaque token's part listing: its events move no count and ask for no hop. `body` runs no code but the tree's and a failure record's; the
-    /// callers' objects it loads (tokens, parts that may hold a caller's last `Progress`) it
-    /// hands back to release after the lock.
+    /// Runs `body` on the tree under its lock, for the progress roll-up and the snapshot: their
+    /// events move no count and ask for no hop. `body` runs no code but the tree's and a failure
+    /// record's; the callers' objects it loads (tokens, parts that may hold a caller's last
+    /// `Progress`) it hands back to release after the lock.
     func withTree<Result>(_ body: (inout IndicatorTree) -> Result) -> Result {
         tree.withLockUnchecked(body)
     }

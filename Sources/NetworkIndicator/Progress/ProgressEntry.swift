@@ -101,6 +101,13 @@ final class ProgressEntry: @unchecked Sendable {
         if hasFailed { reading.isCancelled = true }
         return reading
     }
+
+    /// `progress` read as a part's first reading, before its entry exists: ``read()`` without a
+    /// failure recorded (none can be before the task begins).
+    static func read(_ progress: Progress, weight: Int64?) -> ProgressReading? {
+        guard progress is any SelfReadingProgress || MainQueue.isCurrent else { return nil }
+        return ProgressReading(of: progress, weight: weight)
+    }
 }
 
 /// A token's tasks in one node of the tree: a progress part's, a task told to watchers as begun.

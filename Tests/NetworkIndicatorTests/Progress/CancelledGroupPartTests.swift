@@ -103,9 +103,10 @@ struct CancelledGroupPartTests {
 
     /// A reading that lands just after a begin with progress (another thread's; here run by
     /// the hop the begin enqueues) finds the task measured: its part is listed in the begin's
-    /// own hold, never after it.
+    /// own hold, never after it; an opaque token's too, made in that hold for the slot it pinned.
     @MainActor
-    @Test func aReadingJustAfterABeginFindsItsPartListed() {
+    @Test(arguments: [false, true])
+    func aReadingJustAfterABeginFindsItsPartListed(opaque: Bool) {
         let scheduler = HookedScheduler()
         let manager = NetworkIndicatorManager(scheduler: scheduler, diagnosticsHandler: ignoreDiagnostics)
         let counts = RecordingNetworkIndicatorOutput(receivesActiveTaskCount: true)
@@ -119,8 +120,14 @@ struct CancelledGroupPartTests {
             let reading = (manager.activeTaskCount, manager.progressSnapshot())
             seen.withLock { $0 = reading }
         }
-        let token = NSObject()
-        manager.beganNetworkTask(withToken: token, progress: NetworkActivityProgress(totalUnitCount: 100))
+        let upload = NetworkActivityProgress(totalUnitCount: 100)
+        let token: AnyObject
+        if opaque {
+            token = manager.beganNetworkTask(label: "upload", progress: upload)
+        } else {
+            token = NSObject()
+            manager.beganNetworkTask(withToken: token, progress: upload)
+        }
         let (count, snapshot) = try! #require(seen.withLock { $0 })
         #expect(count == 2)
         #expect(!snapshot.hasIndeterminateWork, "both tasks are measured")
