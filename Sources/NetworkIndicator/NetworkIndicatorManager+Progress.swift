@@ -36,17 +36,22 @@ extension NetworkIndicatorManager {
         // part listed there too, so that no reading or cancel lands between them. Made, not
         // released, under the lock: its `deinit` runs after it.
         let begin = TaskEvent.begin(.newOpaqueToken, label: label, site: site)
-        let (_, (token, entry)) = driver.apply(begin) {
-            (tree: inout IndicatorTree, outcome) -> (NetworkActivityToken, ProgressEntry?) in
-            guard case .pinned(let pinned) = outcome else {
-                // The manager is gone (never here: the caller holds it): a pair that names nothing.
-                return (NetworkActivityToken(manager: self, pinned: PinnedSlot(slot: -1, generation: 0)), nil)
+        var loaded: [AnyObject] = []
+        let (_, (token, entry)) = driver.apply(
+            begin,
+            before: { settle(&$0, at: part.now, keepingAlive: &loaded) },
+            then: { (tree: inout IndicatorTree, outcome) -> (NetworkActivityToken, ProgressEntry?) in
+                guard case .pinned(let pinned) = outcome else {
+                    // The manager is gone (never here: the caller holds it): a pair that names nothing.
+                    return (NetworkActivityToken(manager: self, pinned: PinnedSlot(slot: -1, generation: 0)), nil)
+                }
+                let token = NetworkActivityToken(manager: self, pinned: pinned)
+                let entry = part.entry(for: token, pinned: pinned, failure: failure)
+                tree.addPart(entry, reading: part.reading, now: part.now)
+                return (token, entry)
             }
-            let token = NetworkActivityToken(manager: self, pinned: pinned)
-            let entry = part.entry(for: token, pinned: pinned, failure: failure)
-            tree.addPart(entry, reading: part.reading, now: part.now)
-            return (token, entry)
-        }
+        )
+        loaded = []
         if let entry { partListed(part, entry) }
         return token
     }
@@ -149,13 +154,28 @@ extension NetworkIndicatorManager {
     ) -> TaskEvent.Outcome {
         let part = preparePart(progress, weight: weight)
         let pinned = ownOpaqueToken(token)?.pinned
-        let (outcome, entry) = driver.apply(event) { tree, _ in
-            let entry = part.entry(for: token, pinned: pinned, failure: failure?())
-            tree.addPart(entry, reading: part.reading, now: part.now)
-            return entry
-        }
+        var loaded: [AnyObject] = []
+        let (outcome, entry) = driver.apply(
+            event,
+            before: { settle(&$0, at: part.now, keepingAlive: &loaded) },
+            then: { tree, _ in
+                let entry = part.entry(for: token, pinned: pinned, failure: failure?())
+                tree.addPart(entry, reading: part.reading, now: part.now)
+                return entry
+            }
+        )
+        loaded = []
         partListed(part, entry)
         return outcome
+    }
+
+    /// In a begin's hold, just before its event: folds the parts of this manager's batch and each
+    /// ancestor's whose tasks all ended since ``settleProgress()`` (on another thread), so that a
+    /// batch none of whose parts runs any more ends before the new part joins it, and a token
+    /// begun again leaves its ended part ended. The tokens and parts loaded go to `loaded`, to
+    /// release after the lock.
+    private func settle(_ tree: inout IndicatorTree, at now: TimeInterval, keepingAlive loaded: inout [AnyObject]) {
+        tree.foldPartsEndedSinceSettle(from: driver.node, now: now, keepingAlive: &loaded)
     }
 
     /// A part about to be listed: what is known before the task's hold (its progress, its first

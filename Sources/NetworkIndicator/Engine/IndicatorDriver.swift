@@ -8,7 +8,7 @@ import Foundation
 /// last release of a caller's object).
 ///
 /// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree,
-/// or whose result may hold one (``apply(_:)`` and ``apply(_:then:)``, ``resetTree()``,
+/// or whose result may hold one (``apply(_:)`` and ``apply(_:before:then:)``, ``resetTree()``,
 /// ``cancelTree()``, ``shutDown(keepingUntilRemoved:)``, ``read(_:)``, attaching an output,
 /// ``withTree(_:)``, the sweep's last step in ``OutputDelivery``) use `withLockUnchecked`.
 /// Safe: the registry holds it weakly and under the lock only compares its identity or hands it
@@ -92,19 +92,22 @@ final class IndicatorDriver: Sendable {
         return outcome
     }
 
-    /// ``apply(_:)``, and `body` on the tree and the event's outcome in the same hold, just after
-    /// the event: nothing can land between the two. A begin with progress lists its part there
-    /// (a group's takes the part's failure record, an opaque token is made for the slot the
-    /// outcome pinned), so that no reading finds the task unmeasured, and a cancel either precedes
-    /// both or finds the part listed. `body` must call no code of a caller's.
+    /// ``apply(_:)``, with `prepare` on the tree just before the event, and `body` on the tree and
+    /// the event's outcome just after it, all in one hold: nothing can land between them. A begin
+    /// with progress folds the parts ended since its settle first, and lists its part after (a
+    /// group's takes the part's failure record, an opaque token is made for the slot the outcome
+    /// pinned), so that no reading finds the task unmeasured, and a cancel either precedes both
+    /// or finds the part listed. Neither closure may call code of a caller's.
     func apply<Result>(
         _ event: TaskEvent,
+        before prepare: (inout IndicatorTree) -> Void,
         then body: (inout IndicatorTree, TaskEvent.Outcome) -> Result
     ) -> (TaskEvent.Outcome, Result) {
         var time = eventTime()
         var keptAlive: [AnyObject]? = nil
         // A caller's object may enter or leave the tree (see the header).
         let (outcome, needsHop, result) = tree.withLockUnchecked { tree in
+            prepare(&tree)
             let (outcome, needsHop) = tree.apply(event, in: node, time: &time, keepingAlive: &keptAlive)
             return (outcome, needsHop, body(&tree, outcome))
         }

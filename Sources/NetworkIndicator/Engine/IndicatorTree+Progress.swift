@@ -165,6 +165,26 @@ extension IndicatorTree {
         return (summary, unmeasured > 0, wasComplete)
     }
 
+    /// In the hold of a begin with progress in `id`, before its event: if a part listed in `id`
+    /// or an ancestor had its tasks all end since the begin's settle (which folded every part
+    /// ended before it), folds those batches as a settle does, without new readings: the part
+    /// ended before the new task began, so it waits for a reading after its end, and a batch
+    /// none of whose parts runs ends now, not with the new part in it. The tokens loaded and
+    /// the parts folded go to `keptAlive`.
+    mutating func foldPartsEndedSinceSettle(
+        from id: NodeID,
+        now: TimeInterval,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) {
+        let endedSince = chain(from: id).contains { index in
+            node(at: Int(index)).progress.batch.parts.contains { entry in
+                !entry.hasEnded && openTaskCount(of: entry, keepingAlive: &keptAlive) == 0
+            }
+        }
+        guard endedSince else { return }
+        _ = foldProgress(from: id, settling: true, readings: [], now: now, keepingAlive: &keptAlive)
+    }
+
     /// Those of `scopes` that lie below `id` (others are ignored), and their open tasks, each
     /// counted once, at the scopes that no other of `scopes` contains.
     private func scopes(_ scopes: [NodeID], below id: NodeID) -> (nodes: Set<NodeID>, taskCount: Int) {

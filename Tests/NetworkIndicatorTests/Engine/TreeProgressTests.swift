@@ -187,4 +187,27 @@ struct TreeProgressTests {
         )
     }
 
+    /// A part whose tasks all ended after the begin's settle, found in the next begin's hold: its
+    /// batch, with nothing running, ends before the new part is listed, which starts its own.
+    /// A batch that still runs keeps the ended part, waiting for a reading after its end.
+    @Test mutating func aPartEndedSinceTheSettleEndsItsBatchBeforeTheNextBegin() {
+        let p = Token()
+        let first = NetworkActivityProgress(totalUnitCount: 100)
+        begin(p, first)
+        first.completedUnitCount = 50
+        _ = readingNow()
+        var time = EventTime(preread: 1)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(p))), in: root, time: &time)
+        tree.foldPartsEndedSinceSettle(from: root, now: 2, keepingAlive: &keptAlive)
+        #expect(tree.progressParts(of: root).isEmpty, "the batch ended without the finished part")
+        let q = Token()
+        let r = Token()
+        begin(q, NetworkActivityProgress(totalUnitCount: 100), now: 2)
+        begin(r, NetworkActivityProgress(totalUnitCount: 100), now: 2)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(q))), in: root, time: &time)
+        tree.foldPartsEndedSinceSettle(from: root, now: 3, keepingAlive: &keptAlive)
+        #expect(tree.progressParts(of: root).count == 2, "r runs: q waits for a reading after its end")
+        #expect(readingNow().total == 200)
+        withExtendedLifetime((p, q, r)) {}
+    }
 }

@@ -4,16 +4,31 @@ import NetworkIndicatorTesting
 @testable import NetworkIndicator
 
 /// A manual scheduler whose next `enqueue` (a hop asked for by an event, enqueued just after
-/// that event's lock) first runs a hook: another thread's call landing exactly there.
+/// that event's lock) or next reading of `now` first runs a hook: another thread's call landing
+/// exactly there.
 final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
     let base = ManualNetworkIndicatorScheduler()
     private let hook = LockedState<(@Sendable () -> Void)?>(nil)
+    private let nowHook = LockedState<(@Sendable () -> Void)?>(nil)
 
     func beforeNextEnqueue(_ body: @escaping @Sendable () -> Void) {
         hook.withLock { $0 = body }
     }
 
-    var now: TimeInterval { base.now }
+    /// Runs `body` before the next reading of `now`: arm it only where that reading is taken
+    /// outside every lock of the package's.
+    func beforeNextNow(_ body: @escaping @Sendable () -> Void) {
+        nowHook.withLock { $0 = body }
+    }
+
+    var now: TimeInterval {
+        let body = nowHook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        body?()
+        return base.now
+    }
 
     func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
         let body = hook.withLock { hook in
