@@ -125,37 +125,87 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         }
 
         /// The base sequence's next element; `nil` (and the task ended) once it has finished.
-        /// An error from the base sequence ends the task and is rethrown.
+        /// An error from the base sequence ends the task and is rethrown. Where the caller's
+        /// isolation is known (``next(isolation:)``), the base is read there instead.
         @inlinable
         public mutating func next() async rethrows -> Base.Element? {
-            guard !isDone else { return nil }
-            let activity = self.activity ?? begin()
-            self.activity = activity
+            guard let activity = openActivity() else { return nil }
             let progress = self.progress
             do {
-                guard !activity.isCancelled else {
-                    finish()
-                    return nil
-                }
                 let element = try await withTaskCancellationHandler {
                     try await base.next()
                 } onCancel: {
-                    // Cancelled first: its part leaves the batch rather than count as done.
-                    progress?.cancel()
-                    activity.end()
+                    activity.readingCancelled(progress)
                 }
-                // The manager's cancel came while the base sequence was read: the loop stops.
-                guard element != nil, !activity.isCancelled else {
-                    finish()
-                    return nil
-                }
-                progress?.completedUnitCount += 1
-                return element
+                return took(element, in: activity)
             } catch {
-                progress?.cancel()
-                finish()
+                failed()
                 throw error
             }
+        }
+
+        // SE-0421's `next(isolation:)` and `Failure` come with the Swift 6 standard library; an
+        // SDK of Xcode 15 has neither, nor the Synchronization module of the same library.
+        #if canImport(Synchronization)
+        /// ``next()``, reading the base sequence in the caller's isolation, as a `for await`
+        /// loop asks (SE-0421): a loop on the main actor or on an actor of yours reads the base
+        /// there, as it would without tracking, so a base iterator that touches that actor's
+        /// state is not raced. Its error is the base sequence's own type.
+        @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+        @inlinable
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
+            guard let activity = openActivity() else { return nil }
+            let progress = self.progress
+            let result = await withTaskCancellationHandler {
+                do throws(Base.Failure) {
+                    return Result<Base.Element?, Base.Failure>.success(try await base.next(isolation: actor))
+                } catch {
+                    return .failure(error)
+                }
+            } onCancel: {
+                activity.readingCancelled(progress)
+            }
+            switch result {
+            case .success(let element):
+                return took(element, in: activity)
+            case .failure(let error):
+                failed()
+                throw error
+            }
+        }
+        #endif
+
+        /// The open task, begun at the first call; `nil` (the loop ends) once the iteration is
+        /// done or the manager cancelled it.
+        @usableFromInline
+        mutating func openActivity() -> TrackedIteration? {
+            guard !isDone else { return nil }
+            let activity = self.activity ?? begin()
+            self.activity = activity
+            guard !activity.isCancelled else {
+                finish()
+                return nil
+            }
+            return activity
+        }
+
+        /// `element` read: counted, or the task ended at the end or after the manager's cancel
+        /// came while the base sequence was read (the loop stops).
+        @usableFromInline
+        mutating func took(_ element: Base.Element?, in activity: TrackedIteration) -> Base.Element? {
+            guard element != nil, !activity.isCancelled else {
+                finish()
+                return nil
+            }
+            progress?.completedUnitCount += 1
+            return element
+        }
+
+        /// The base sequence threw: the part leaves the batch and the task ends.
+        @usableFromInline
+        mutating func failed() {
+            progress?.cancel()
+            finish()
         }
 
         /// Begins the iteration's task, with its progress if a count is expected.
@@ -194,6 +244,14 @@ final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
     /// Recorded when the manager cancels the iteration, before its task ends: its part leaves
     /// the bar, and the loop stops (``isCancelled``).
     let failure = FailureRecord()
+
+    /// The task reading the base sequence was cancelled: `progress` first, so that its part
+    /// leaves the batch rather than count as done, then the task ends.
+    @usableFromInline
+    func readingCancelled(_ progress: NetworkActivityProgress?) {
+        progress?.cancel()
+        end()
+    }
 
     init(in manager: NetworkIndicatorManager, label: String?, site: CallSite, progress: Progress?, weight: Int64?) {
         self.manager = manager
