@@ -119,8 +119,21 @@ public final class NetworkActivityGroup: Sendable {
     /// of an ancestor) ends the group's open operations, so that the client stops its own work.
     ///
     /// ```swift
-    /// activity.cancellationHandler = { [weak self] in self?.currentRequest?.cancel() }
+    /// @MainActor final class FeedViewModel {
+    ///     private let activity = NetworkActivityGroup(label: "Feed")
+    ///     private var load: Task<Void, Never>?
+    ///
+    ///     init() {
+    ///         // Called on the canceller's thread: hop to the main actor, where `load` lives.
+    ///         activity.cancellationHandler = { [weak self] in
+    ///             Task { @MainActor in self?.load?.cancel() }
+    ///         }
+    ///     }
+    /// }
     /// ```
+    ///
+    /// The handler is `@Sendable`: it captures what may cross threads (a main-actor object, as
+    /// here, or an object of yours that is `Sendable`), not a plain class's `self`.
     ///
     /// Called once per such cancel that finds the group with open operations (none open: not
     /// called), on the thread that called `cancelNetworkTasks()`, after the manager's lock is

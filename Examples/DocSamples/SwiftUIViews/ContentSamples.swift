@@ -41,8 +41,8 @@ struct FeedList: View {
 // docs:end
 
 @available(iOS 17, macOS 14, *)
-@MainActor  // Xcode 16 infers it; the Swift 5.9 SDKs of the check do not
 // docs:begin swiftui-model-has-content
+@MainActor  // its views read it on the main actor; @Observable does not make it so
 @Observable
 final class InboxViewModel {
     // The screen's own scope (its loads count in `.shared` too), and a model of it for the
