@@ -14,8 +14,9 @@ extension NetworkIndicatorManager {
     /// its own ``NetworkIndicatorSettings/startDelay``, ``NetworkIndicatorSettings/completionDelay``, ``NetworkIndicatorSettings/minimumVisibleDuration`` and ``NetworkIndicatorSettings/isEnabled``
     /// to its own count and tells only its own outputs and streams.
     ///
-    /// The child uses its parent's scheduler and starts with its parent's
-    /// ``diagnosticsHandler``. It keeps its parent alive; the parent never keeps a child alive.
+    /// The child uses its parent's scheduler and, until you set one of its own, its parent's
+    /// ``diagnosticsHandler``, whenever the parent's is set (an app that sets `shared`'s at
+    /// launch, after a scope was made, gets that scope's reports too). It keeps its parent alive; the parent never keeps a child alive.
     /// Releasing the child ends its remaining tasks in every ancestor at once (opaque tokens
     /// and groups keep their manager alive, so those are weak tokens and pushes).
     ///

@@ -23,9 +23,9 @@ extension NetworkIndicatorManager {
     /// Receives misuse reports and stale-task reports (see ``NetworkIndicatorDiagnostic``).
     ///
     /// Defaults to ``NetworkIndicatorDiagnostic/standardErrorHandler`` (a line on standard
-    /// error in debug builds). Called without any lock held, on the thread of the offending
-    /// call or, for stale tasks, on the main thread; it may call back into the manager.
-    /// Settable from any thread.
+    /// error in debug builds); a scope's follows its parent's until it is set. Called without
+    /// any lock held, on the thread of the offending call or, for stale tasks, on the main
+    /// thread; it may call back into the manager. Settable from any thread.
     public var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler {
         get { driver.read { $0.diagnosticsHandler } ?? IndicatorTree.silent }
         set { driver.replaceDiagnosticsHandler(with: newValue) }

@@ -24,17 +24,30 @@ extension IndicatorTree {
 
     // MARK: - Events that move no count
 
-    /// Replaces the handler of `id`; returns the old one, to release after the lock.
+    /// Replaces the handler of `id`, its own from now on, and of each scope below that has none
+    /// of its own; returns the old one, to release after the lock (the scopes' copies are of it).
     mutating func replaceDiagnosticsHandler(
         of id: NodeID,
         with handler: @escaping NetworkIndicatorDiagnosticsHandler
     )
         -> NetworkIndicatorDiagnosticsHandler
     {
-        event(id, ifGone: handler) { node in
-            defer { node.diagnosticsHandler = handler }
-            return (node.diagnosticsHandler, false)
-        }.0
+        guard contains(id) else { return handler }
+        var (old, below) = withNode(Int(id.index)) { node in
+            defer {
+                node.diagnosticsHandler = handler
+                node.hasOwnDiagnosticsHandler = true
+            }
+            return (node.diagnosticsHandler, node.children)
+        }
+        while let index = below.popLast() {
+            withNode(Int(index)) { node in
+                guard !node.hasOwnDiagnosticsHandler else { return }
+                node.diagnosticsHandler = handler
+                below += node.children
+            }
+        }
+        return old
     }
 
     /// Changes the settings of `id`; they apply at its next reconcile. The stale-task threshold

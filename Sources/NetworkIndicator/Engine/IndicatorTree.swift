@@ -23,6 +23,9 @@ struct IndicatorTree {
         var classifier = TokenClassifier()
         var schedule = OutputSchedule()
         var diagnosticsHandler: NetworkIndicatorDiagnosticsHandler
+        /// Whether ``diagnosticsHandler`` was set on this node's manager; until then, a scope's
+        /// follows its parent's.
+        var hasOwnDiagnosticsHandler = false
         /// The open tasks of every live descendant.
         var descendantTaskCount = 0
         /// When the count last left zero: a scope's parent's snapshot shows it, and a slow-activity
