@@ -21,10 +21,12 @@ public import FoundationNetworking
 ///
 /// The manager decides whether a token conforms when the token's first task begins.
 public protocol NetworkActivityCompletionReporting: AnyObject {
-    /// Whether the activity this object stands for is over. Read on the main thread during a
-    /// sweep, without any of the manager's locks held; it may call into the manager. It must be
-    /// safe to read from the main thread and should be cheap.
-    var isNetworkActivityFinished: Bool { get }
+    /// Whether the activity this object stands for is over. Read on the main actor during a
+    /// sweep, without any of the manager's locks held; it may call into the manager. It should
+    /// be cheap. A main-actor class of yours conforms as it is; a class of any other isolation
+    /// conforms with a `nonisolated` property that is safe to read from the main thread (as
+    /// `Operation`'s and `URLSessionTask`'s are).
+    @MainActor var isNetworkActivityFinished: Bool { get }
 }
 
 extension Operation: NetworkActivityCompletionReporting {
