@@ -27,23 +27,17 @@ final class IndicatorDriver: Sendable {
     init(scheduler: any NetworkIndicatorScheduler, diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler) {
         self.scheduler = scheduler
         self.readsCoarseClock = scheduler is MainQueueScheduler
-        let defaultStaleThreshold = readsCoarseClock ? Self.debugStaleThreshold : nil
+        // 60 s on the main queue in debug builds, else none (no timer in a test that did not ask).
+        #if DEBUG
+        let defaultStaleThreshold: TimeInterval? = readsCoarseClock ? 60 : nil
+        #else
+        let defaultStaleThreshold: TimeInterval? = nil
+        #endif
         self.tree = LockedState(
             IndicatorTree(diagnosticsHandler: diagnosticsHandler, defaultStaleThreshold: defaultStaleThreshold)
         )
         self.node = IndicatorTree.rootID
         self.delivery = OutputDelivery(tree: tree, scheduler: scheduler)
-    }
-
-    /// The stale-task threshold of a root on ``MainQueueScheduler`` that sets none: 60 s in
-    /// debug builds, off in release builds. A root on another scheduler (a test's) has none, so
-    /// that no timer appears in a test that did not ask for one.
-    static var debugStaleThreshold: TimeInterval? {
-        #if DEBUG
-        60
-        #else
-        nil
-        #endif
     }
 
     /// The driver of a scope of `parent`'s manager, in `parent`'s tree.

@@ -4,10 +4,7 @@ import Foundation
 /// steps. Each returns plain data; a stale ``IndicatorTree/NodeID`` (its manager gone) changes nothing.
 extension IndicatorTree {
     /// One schedule's answer, for the main actor to perform after the lock, and the node it is for.
-    struct Answer {
-        let node: NodeID
-        let reconciliation: OutputSchedule.Reconciliation
-    }
+    typealias Answer = (node: NodeID, reconciliation: OutputSchedule.Reconciliation)
 
     /// The tree's hop runs: every dirty node's schedule brings its policy and timers up to date, in
     /// the order the nodes asked.
@@ -21,7 +18,7 @@ extension IndicatorTree {
                 guard node.schedule.isHopPending else { return }
                 let reconciliation = node.schedule.reconcile(node.activity(count: node.activeTaskCount), now: now)
                 let id = NodeID(index: index, generation: node.generation)
-                answers.append(Answer(node: id, reconciliation: reconciliation))
+                answers.append((id, reconciliation))
             }
         }
         dirtyNodes.removeAll(keepingCapacity: true)
@@ -33,7 +30,7 @@ extension IndicatorTree {
         guard contains(id) else { return nil }
         return withNode(Int(id.index)) { node in
             let activity = node.activity(count: node.activeTaskCount)
-            return Answer(node: id, reconciliation: node.schedule.delayTimerFired(activity, now: now))
+            return (id, node.schedule.delayTimerFired(activity, now: now))
         }
     }
 
@@ -61,7 +58,7 @@ extension IndicatorTree {
         return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, time in
             node.registry.finishCompleted(completed, time: &time)
             let reconciliation = node.schedule.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
-            return Answer(node: id, reconciliation: reconciliation)
+            return (id, reconciliation)
         }
     }
 }

@@ -62,10 +62,7 @@ extension IndicatorTree {
     /// A finish of `key` in `id` found no task: the work a reset kept of it is done
     /// (``TaskRegistry/forgetUncountedWork(of:)``).
     mutating func finishFoundNoTask(_ key: ObjectIdentifier, in id: NodeID) {
-        _ = event(id, ifGone: ()) { node in
-            node.registry.forgetUncountedWork(of: key)
-            return ((), false)
-        }
+        _ = event(id, ifGone: ()) { ($0.registry.forgetUncountedWork(of: key), false) }
     }
 
     /// The labels of the scopes from the root (left out) down to the node at `index`.
@@ -93,10 +90,7 @@ extension IndicatorTree {
 
     /// `count` outputs of `id` that wanted counts were detached or found deallocated.
     mutating func countObserversLeft(_ count: Int, in id: NodeID) {
-        _ = event(id, ifGone: ()) { node in
-            node.schedule.countObserversLeft(count)
-            return ((), false)
-        }
+        _ = event(id, ifGone: ()) { ($0.schedule.countObserversLeft(count), false) }
     }
 
     // MARK: - Private

@@ -41,19 +41,12 @@ extension IndicatorTree {
         var events: [(event: NetworkActivityTaskEvent, hearers: [NodeID])] {
             pending.compactMap { pending in
                 guard let node = nodes[pending.node] else { return nil }
-                let record = pending.event.record
+                // A begin's `endedAt` is its record's start.
+                let activity = NetworkActivitySnapshot.Activity(pending.event.record, now: pending.event.endedAt)
                 guard let ending = pending.event.ending else {
-                    let activity = NetworkActivitySnapshot.Activity(record, now: record.startedAt)
                     return (.began(activity, id: pending.id, scopePath: node.scopePath), node.hearers)
                 }
-                let activity = NetworkActivitySnapshot.Activity(record, now: pending.event.endedAt)
-                let event = NetworkActivityTaskEvent.ended(
-                    activity,
-                    id: pending.id,
-                    scopePath: node.scopePath,
-                    ending: ending
-                )
-                return (event, node.hearers)
+                return (.ended(activity, id: pending.id, scopePath: node.scopePath, ending: ending), node.hearers)
             }
         }
     }

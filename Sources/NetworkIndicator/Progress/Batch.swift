@@ -160,6 +160,10 @@ struct Batch: Sendable {
         if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
             countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided)
         }
+        if !repeatedBegins.isEmpty {
+            let listed = Set(parts.map(\.task))
+            repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
+        }
         summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
             let waitingSamples = samples.filter(\.isWaiting)
@@ -207,7 +211,7 @@ struct Batch: Sendable {
             summary.unitsBefore += part.unitsBefore
         }
         let kept = samples.filter { !$0.entry.scopes.contains(where: excluded.contains) }
-        summary.measured = measuredTasks(of: measured, repeats: repeatedBegins, listed: kept)
+        summary.measured = measuredTasks(of: measured, listed: kept)
         summary.startedAt = startedAt
         return summary
     }
@@ -301,35 +305,19 @@ struct Batch: Sendable {
     }
 
     /// The open tasks that the running determinate parts `measured` measure: for each token, as
-    /// many as it has parts, and its repeated begins with one of their progresses. A group's
-    /// operation without progress, under the group's token, stays unmeasured.
-    private mutating func measuredTasks(of measured: [Sample], listed samples: [Sample]) -> [MeasuredTasks] {
-        if !repeatedBegins.isEmpty {
-            let listed = Set(parts.map(\.task))
-            repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
+    /// many as it has parts, its repeated begins with one of their progresses, and the parts
+    /// done while open of the tokens that `listed` samples. A group's operation without
+    /// progress, under the group's token, stays unmeasured.
+    private func measuredTasks(of measured: [Sample], listed: [Sample]) -> [MeasuredTasks] {
+        guard !keysAreUnique || !repeatedBegins.isEmpty || !doneWhileOpen.isEmpty else {
+            return measured.map { MeasuredTasks(task: $0.entry.task, cap: 1) }
         }
-        return measuredTasks(of: measured, repeats: repeatedBegins, listed: samples)
-    }
-
-    /// ``measuredTasks(of:)`` with the repeated begins `repeats`, pruned already, and the parts
-    /// done while open of the tokens that `listed` samples.
-    private func measuredTasks(
-        of measured: [Sample],
-        repeats: [TaskKey: Int],
-        listed: [Sample] = []
-    ) -> [MeasuredTasks] {
-        guard !keysAreUnique || !repeats.isEmpty || !doneWhileOpen.isEmpty else {
-            return measured.map { $0.entry.measuring(1) }
+        var counts: [TaskKey: Int] = [:]
+        for sample in measured { counts[sample.entry.task, default: 0] += 1 }
+        for (key, done) in doneWhileOpen where listed.contains(where: { $0.entry.task == key }) {
+            counts[key, default: 0] += done
         }
-        var byKey: [TaskKey: (entry: ProgressEntry, parts: Int)] = [:]
-        for sample in measured {
-            byKey[sample.entry.task, default: (sample.entry, 0)].parts += 1
-        }
-        for (key, done) in doneWhileOpen {
-            guard let sample = listed.first(where: { $0.entry.task == key }) else { continue }
-            byKey[key, default: (sample.entry, 0)].parts += done
-        }
-        return byKey.map { key, token in token.entry.measuring(token.parts + repeats[key, default: 0]) }
+        return counts.map { key, count in MeasuredTasks(task: key, cap: count + repeatedBegins[key, default: 0]) }
     }
 
     /// Recounts ``doneWhileOpen`` for each group token the fold lists: the parts that leave as

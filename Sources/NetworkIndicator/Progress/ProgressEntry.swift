@@ -83,12 +83,6 @@ final class ProgressEntry: @unchecked Sendable {
     /// its `deinit`, which must not run under the lock.
     func loadToken() -> AnyObject? { token }
 
-    /// Up to `cap` open tasks of this task's token, in the node that began it, measured by its
-    /// progress.
-    func measuring(_ cap: Int) -> MeasuredTasks {
-        MeasuredTasks(task: task, cap: cap)
-    }
-
     /// Whether the code that runs the task recorded that it failed.
     var hasFailed: Bool { failure?.hasFailed == true }
 

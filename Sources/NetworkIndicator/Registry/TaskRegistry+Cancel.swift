@@ -17,7 +17,7 @@ extension TaskRegistry {
 
     /// Ends the tasks of every live entry whose object can be cancelled (a caller's
     /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them for
-    /// ``absorbCancelledFinish(_:)``, and returns the objects to cancel. O(entries); no caller code runs.
+    /// ``absorbLateFinish(_:in:)``, and returns the objects to cancel. O(entries); no caller code runs.
     mutating func finishCancellableTasks(time: inout EventTime) -> Cancellation {
         var result = Cancellation()
         Self.forgetDeadObjects(of: &cancelledTasks, keepingAlive: &result.keptAlive)
@@ -49,7 +49,7 @@ extension TaskRegistry {
         time: inout EventTime
     ) -> TaskEvent.Outcome {
         // A cancelled operation's late call: absorbed, and its work (cancelled) is not held.
-        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
+        if !cancelledTasks.isEmpty, Self.absorbLateFinish(key, in: &cancelledTasks) { return .applied }
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
         forgetDeadUncountedWork(keepingAlive: &keptAlive)
@@ -105,22 +105,10 @@ extension TaskRegistry {
     }
 
     /// A finish of `key`: `true` (and one fewer to absorb) if it is a late finish of a task that
-    /// a cancel ended, whose object still lives (so `key` is still its address). Off the common
-    /// path: a finish comes here only while some cancelled task's finish is owed.
+    /// a cancel (`cancelledTasks`) or a sweep's completion check (`completedTasks`) ended, whose
+    /// object still lives (so `key` is still its address). Off the common path.
     @inline(never)
-    mutating func absorbCancelledFinish(_ key: ObjectIdentifier) -> Bool {
-        Self.absorbLateFinish(key, in: &cancelledTasks)
-    }
-
-    /// A finish of `key` that found no task: `true` (and one fewer to absorb) if it is a late
-    /// finish of a task that a sweep ended as its token reported completion (an `Operation`
-    /// finished, then finished by its own completion code), whose object still lives.
-    @inline(never)
-    mutating func absorbCompletedFinish(_ key: ObjectIdentifier) -> Bool {
-        Self.absorbLateFinish(key, in: &completedTasks)
-    }
-
-    private static func absorbLateFinish(
+    static func absorbLateFinish(
         _ key: ObjectIdentifier,
         in records: inout [ObjectIdentifier: EndedTasks]
     ) -> Bool {

@@ -106,9 +106,9 @@ struct TaskRegistry {
     /// Ends one task of `key`; a late finish of a task a cancel ended is absorbed first, even if
     /// `key` was begun again since (its new task stays open until its own finish).
     mutating func finishKeyed(_ key: ObjectIdentifier, time: inout EventTime) -> TaskEvent.Outcome {
-        if !cancelledTasks.isEmpty, absorbCancelledFinish(key) { return .applied }
+        if !cancelledTasks.isEmpty, Self.absorbLateFinish(key, in: &cancelledTasks) { return .applied }
         guard let position = table.position(of: key) else {
-            return !completedTasks.isEmpty && absorbCompletedFinish(key) ? .applied : .stale
+            return !completedTasks.isEmpty && Self.absorbLateFinish(key, in: &completedTasks) ? .applied : .stale
         }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
