@@ -37,4 +37,45 @@ struct ScopeDiagnosticsTests {
         #expect(own.kinds == [.popWithoutPush, .popWithoutPush], "the row takes its parent's own handler")
         #expect(logger.kinds.isEmpty)
     }
+
+    /// A scope's own handler, released with the scope, may hold the last reference to an object
+    /// whose `deinit` reads the tree: it is let go after the tree's lock, not under it, where
+    /// that read would deadlock (the lock is not recursive). On a thread of its own, so that a
+    /// deadlock fails the test rather than hang the run; the root is kept for good then, since
+    /// its own release would wait for the lock too, and let go once the scope's release returned.
+    @Test func aScopesOwnHandlerIsReleasedAfterTheTreesLock() {
+        let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler(), diagnosticsHandler: { _ in })
+        let kept = Unmanaged.passRetained(root)
+        let read = LockedState<Int?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            var scope: NetworkIndicatorManager? = NetworkIndicatorManager(parent: root, label: "screen")
+            do {
+                let logger = DeinitProbe {
+                    let count = root.activeTaskCount
+                    read.withLock { $0 = count }
+                }
+                scope?.diagnosticsHandler = { _ in withExtendedLifetime(logger) {} }
+            }
+            scope = nil
+            done.signal()
+        }.start()
+        let returned = done.wait(timeout: .now() + 5) == .success
+        #expect(returned, "the scope's release deadlocked on the tree's lock")
+        #expect(read.withLock { $0 } == 0, "the logger's deinit read the root")
+        if returned { kept.release() }
+    }
+}
+
+/// An object that runs `onDeinit` as it goes.
+private final class DeinitProbe: Sendable {
+    let onDeinit: @Sendable () -> Void
+
+    init(_ onDeinit: @escaping @Sendable () -> Void) {
+        self.onDeinit = onDeinit
+    }
+
+    deinit {
+        onDeinit()
+    }
 }

@@ -54,11 +54,10 @@ final class IndicatorDriver: Sendable {
     /// (kept until then: the manager held them).
     func shutDown(keepingUntilRemoved observations: OwnerBoundObservations) {
         var time = eventTime()
-        // The node's progress parts (a caller's `Progress` among them) are released after the lock.
-        let (parts, needsHop) = tree.withLockUnchecked { tree in
-            (tree.progressParts(of: node), tree.removeNode(node, time: &time))
-        }
-        withExtendedLifetime(parts) {}
+        // The node as it was (its own diagnostics handler, its progress parts: a caller's objects
+        // among them) is released after the lock.
+        let (needsHop, removed) = tree.withLockUnchecked { $0.removeNode(node, time: &time) }
+        withExtendedLifetime(removed) {}
         if needsHop { delivery.enqueueHop(on: scheduler) }
         scheduler.enqueue { [delivery, node] in
             delivery.remove(node)

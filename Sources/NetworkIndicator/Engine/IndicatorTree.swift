@@ -150,11 +150,13 @@ struct IndicatorTree {
     }
 
     /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued.
+    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued,
+    /// and the node as it was, to release after the lock: its own diagnostics handler and its
+    /// progress parts may hold a caller's last reference to an object whose `deinit` calls in.
     /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
     /// timers are ``OutputDelivery``'s to stop.
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> Bool {
-        guard contains(id) else { return false }
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (needsHop: Bool, removed: Node?) {
+        guard contains(id) else { return (false, nil) }
         let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
         var needsHop = false
         let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
@@ -165,13 +167,12 @@ struct IndicatorTree {
         }
         // Empty the node and move it to the next generation, which no id names yet: `contains`
         // refuses every id of the removed node. A scope's index waits for reuse.
-        withNode(Int(id.index)) { node in
-            node = Node(diagnosticsHandler: Self.silent, parent: -1)
-            node.generation = id.generation &+ 1
-        }
+        var removed = Node(diagnosticsHandler: Self.silent, parent: -1)
+        removed.generation = id.generation &+ 1
+        withNode(Int(id.index)) { swap(&$0, &removed) }
         if id.index > 0 { freeIndices.append(id.index) }
         if wasWatched { refreshRecording() }
-        return needsHop
+        return (needsHop, removed)
     }
 
     /// The handler of a removed node, and the answer for a stale id.

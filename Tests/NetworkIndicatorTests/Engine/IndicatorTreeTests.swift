@@ -181,7 +181,7 @@ struct IndicatorTreeTests {
         _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         _ = family.tree.drainDirtyNodes(now: 0)
-        #expect(family.tree.removeNode(family.sibling, time: &time))
+        #expect(family.tree.removeNode(family.sibling, time: &time).needsHop)
         #expect(family.tree.dirtyNodes == [family.root.index])
         #expect(family.count(family.root) == 0)
         #expect(!family.tree.contains(family.sibling))
@@ -224,7 +224,7 @@ struct IndicatorTreeTests {
     @Test func aGoneNodesLateDelayTimerIsNotTakenForItsSuccessors() {
         var family = Family()
         var time = at(0)
-        _ = family.tree.removeNode(family.sibling, time: &time)
+        _ = family.tree.removeNode(family.sibling, time: &time).needsHop
         let reused = family.tree.addNode(childOf: family.root, label: nil)
         _ = family.tree.changeSettings(of: reused) { $0.startDelay = 1 }
         _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: reused, time: &time).1
@@ -241,7 +241,7 @@ struct IndicatorTreeTests {
         var time = at(0)
         _ = family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1
         #expect(family.tree.dirtyNodes == [family.sibling.index, family.root.index])
-        _ = family.tree.removeNode(family.sibling, time: &time)
+        _ = family.tree.removeNode(family.sibling, time: &time).needsHop
         #expect(family.tree.drainDirtyNodes(now: 0).map(\.node) == [family.root])
     }
 
@@ -310,7 +310,7 @@ struct IndicatorTreeTests {
     @Test func anIdAheadOfTheNodesGenerationFindsNothing() {
         var other = Family()
         var time = at(0)
-        _ = other.tree.removeNode(other.sibling, time: &time)
+        _ = other.tree.removeNode(other.sibling, time: &time).needsHop
         let ahead = other.tree.addNode(childOf: other.root, label: nil)
         let family = Family()
         #expect(ahead.index == family.sibling.index && ahead.generation > family.sibling.generation)
@@ -324,7 +324,7 @@ struct IndicatorTreeTests {
         var tree = IndicatorTree(diagnosticsHandler: IndicatorTree.silent)
         var time = at(0)
         _ = tree.apply(.begin(.counter, label: nil, site: .none), in: IndicatorTree.rootID, time: &time).1
-        _ = tree.removeNode(IndicatorTree.rootID, time: &time)
+        _ = tree.removeNode(IndicatorTree.rootID, time: &time).needsHop
         #expect(!tree.contains(IndicatorTree.rootID))
         let dirty = tree.dirtyNodes
         #expect(!tree.apply(.begin(.counter, label: nil, site: .none), in: IndicatorTree.rootID, time: &time).1)

@@ -91,7 +91,7 @@ struct TreeTaskEventTests {
         _ = tree.apply(.begin(.counter, label: nil, site: .none), in: scope, time: &time)
         #expect(hop(&tree, now: 0) == ["began [\"Feed\"]"])
         time = at(1)
-        let needsHop = tree.removeNode(scope, time: &time)
+        let needsHop = tree.removeNode(scope, time: &time).needsHop
         #expect(needsHop)
         _ = tree.drainDirtyNodes(now: 1)
         let taken = tree.takeTaskEvents().events
