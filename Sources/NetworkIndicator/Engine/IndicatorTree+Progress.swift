@@ -225,7 +225,12 @@ extension IndicatorTree {
     /// to `keptAlive` (see ``ProgressEntry/loadToken()``).
     func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
-        guard !entry.hasEnded, let token = entry.loadToken() else { return 0 }
+        guard !entry.hasEnded else { return 0 }
+        guard let token = entry.loadToken() else {
+            // Gone, its tasks with it: noted, so that no later begin finds it newly ended.
+            entry.hasEnded = true
+            return 0
+        }
         keptAlive.append(token)
         let open = openTaskCount(entry.task.reference, in: entry.task.node)
         if open == 0 { entry.hasEnded = true }

@@ -210,4 +210,19 @@ struct TreeProgressTests {
         #expect(readingNow().total == 200)
         withExtendedLifetime((p, q, r)) {}
     }
+
+    /// A part whose token is gone has ended once: the next begin's check folds it, and the one
+    /// after finds nothing new to fold.
+    @Test mutating func aPartWhoseTokenIsGoneIsNotedEnded() {
+        var token: Token? = Token()
+        let part = begin(token!, NetworkActivityProgress(totalUnitCount: 100))
+        let other = Token()
+        begin(other, NetworkActivityProgress(totalUnitCount: 100))
+        token = nil
+        keptAlive = []
+        #expect(!part.hasEnded)
+        tree.foldPartsEndedSinceSettle(from: root, now: 1, keepingAlive: &keptAlive)
+        #expect(part.hasEnded, "noted: a later begin's check skips it")
+        withExtendedLifetime(other) {}
+    }
 }
