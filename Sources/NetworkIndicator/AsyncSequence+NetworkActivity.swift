@@ -150,7 +150,9 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
         /// ``next()``, reading the base sequence in the caller's isolation, as a `for await`
         /// loop asks (SE-0421): a loop on the main actor or on an actor of yours reads the base
         /// there, as it would without tracking, so a base iterator that touches that actor's
-        /// state is not raced. Its error is the base sequence's own type.
+        /// state is not raced. Its error is the base sequence's own type. The compiler calls it
+        /// for loops built for macOS 15, iOS 18 and later (and on Linux); a loop built for an
+        /// earlier deployment target calls ``next()``, whatever system it runs on.
         @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
         @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Base.Failure) -> Base.Element? {
