@@ -19,7 +19,10 @@ extension IndicatorTree {
 
     /// Reads the node `id`; `nil` if it is stale (its manager gone).
     func read<Result>(_ id: NodeID, _ body: (Node) -> Result) -> Result? {
-        contains(id) ? body(node(at: Int(id.index))) : nil
+        guard contains(id) else { return nil }
+        // Borrowed in place, not copied out with `node(at:)`: a copy retains and releases every
+        // field of the node, once per part a settle or a reading asks (`openTaskCount`).
+        return id.index == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
     }
 
     // MARK: - Events that move no count

@@ -85,9 +85,12 @@ extension IndicatorTree {
         for index in nodes {
             repeated.formUnion(node(at: Int(index)).progress.batch.tokensToReadWhole)
         }
+        // Each part once: a part listed below is listed in every batch above (a set, not a scan
+        // of `parts` per part: O(parts), not O(parts²), per settle in a scope).
+        var listed = Set<ObjectIdentifier>()
         for (position, index) in nodes.enumerated() {
             let batch = node(at: Int(index)).progress.batch
-            for entry in batch.parts where position == 0 || !parts.contains(where: { $0.entry === entry }) {
+            for entry in batch.parts where listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
                 let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
                     PartToRead(
@@ -120,22 +123,21 @@ extension IndicatorTree {
         keepingAlive keptAlive: inout [AnyObject]
     ) -> (summary: Batch.Summary, hasUnmeasuredTasks: Bool, lastBatchWasComplete: Bool) {
         guard contains(id) else { return (Batch.Summary(), false, false) }
-        var fresh: [ObjectIdentifier] = []
-        var readAfterEnd: [ObjectIdentifier] = []
+        // Noted on each entry for this fold, cleared as it ends: each listed part asks in O(1),
+        // with no scan of the readings (O(parts²) a fold) and no set to allocate.
         for part in readings {
             guard let reading = part.reading else { continue }
             part.entry.reading = reading
-            fresh.append(ObjectIdentifier(part.entry))
-            if part.hadEnded { readAfterEnd.append(ObjectIdentifier(part.entry)) }
+            part.entry.foldReading = part.hadEnded ? .afterEnd : .fresh
         }
+        defer { for part in readings { part.entry.foldReading = .none } }
         let (excluded, excludedTaskCount) = scopes(excludedScopes, below: id)
         var summary = Batch.Summary()
         for index in nodesToFold(from: id, settling: settling, withSubtree: withSubtree) {
-            let parts = node(at: Int(index)).progress.batch.parts
+            let parts = withNode(Int(index)) { $0.progress.batch.parts }  // in place, not a node's copy
             keptAlive.append(contentsOf: parts as [AnyObject])
             var samples: [Batch.Sample] = []
             for entry in parts {
-                let identity = ObjectIdentifier(entry)
                 var reading = entry.reading
                 if entry.hasFailed { reading.isCancelled = true }
                 samples.append(
@@ -143,8 +145,8 @@ extension IndicatorTree {
                         entry: entry,
                         openTasks: openTaskCount(of: entry, keepingAlive: &keptAlive),
                         reading: reading,
-                        isFresh: fresh.contains(identity),
-                        wasReadAfterEnd: readAfterEnd.contains(identity)
+                        isFresh: entry.foldReading != .none,
+                        wasReadAfterEnd: entry.foldReading == .afterEnd
                     )
                 )
             }
@@ -176,10 +178,15 @@ extension IndicatorTree {
         now: TimeInterval,
         keepingAlive keptAlive: inout [AnyObject]
     ) {
-        let endedSince = chain(from: id).contains { index in
-            node(at: Int(index)).progress.batch.parts.contains { entry in
-                !entry.hasEnded && openTaskCount(of: entry, keepingAlive: &keptAlive) == 0
-            }
+        guard contains(id) else { return }
+        // Up the chain, each node's parts read in place (a copy of the node retains and releases
+        // every field; the chain's array is not needed).
+        var index = id.index
+        var endedSince = false
+        while index >= 0, !endedSince {
+            let (parts, parent) = withNode(Int(index)) { ($0.progress.batch.parts, $0.parent) }
+            endedSince = parts.contains { !$0.hasEnded && openTaskCount(of: $0, keepingAlive: &keptAlive) == 0 }
+            index = parent
         }
         guard endedSince else { return }
         _ = foldProgress(from: id, settling: true, readings: [], now: now, keepingAlive: &keptAlive)

@@ -78,7 +78,12 @@ final class OutputDelivery {
             if let now { answers = tree.drainDirtyNodes(now: now) }
             return (answers, tree.takeTaskEvents())
         }
-        for answer in answers { perform(answer) }
+        // The timer is fitted once to every node's new deadlines, not once per node: each fit
+        // scans every pending deadline (O(nodes²) a hop that reaches many scopes).
+        for answer in answers { perform(answer, arming: false) }
+        if answers.contains(where: { !$0.reconciliation.timerChanges.isEmpty }), let scheduler {
+            arm(scheduler, now: scheduler.now)
+        }
         if !events.pending.isEmpty { deliver(events.events) }
     }
 
@@ -163,8 +168,9 @@ final class OutputDelivery {
 
     // MARK: - Private
 
-    /// Performs one schedule's answer: moves its deadlines, then tells the outputs.
-    private func perform(_ answer: IndicatorTree.Answer) {
+    /// Performs one schedule's answer: moves its deadlines (fitting the timer to them unless the
+    /// caller fits it once for several answers, `arming` false), then tells the outputs.
+    private func perform(_ answer: IndicatorTree.Answer, arming: Bool = true) {
         let node = answer.node
         let reconciliation = answer.reconciliation
         guard let scheduler else { return }
@@ -177,7 +183,7 @@ final class OutputDelivery {
         if !reconciliation.timerChanges.isEmpty {
             let now = scheduler.now
             deadlines.apply(reconciliation.timerChanges, of: node, now: now)
-            arm(scheduler, now: now)
+            if arming { arm(scheduler, now: now) }
         }
         if let visibility = reconciliation.visibility {
             tell(targets, of: node) { $1.networkIndicatorVisibilityDidChange(visibility) }
@@ -241,7 +247,7 @@ final class OutputDelivery {
                 }
                 return answers
             }
-            for answer in answers { perform(answer) }
+            for answer in answers { perform(answer, arming: false) }  // armed below
         }
         for call in due where call.kind == .call { call.target?.deadlineFired(generation: call.generation) }
         arm(scheduler, now: now)

@@ -320,17 +320,24 @@ struct TreeDeadlines {
     mutating func rearm(now: TimeInterval) -> Arming? {
         // A call whose target went (a watch cancelled, its owner gone) waits for nothing.
         pending.removeAll { $0.kind == .call && $0.target == nil }
-        var earliest: Deadline?
-        for deadline in pending where deadline.due < earliest?.due ?? .infinity { earliest = deadline }
-        guard let earliest else {
+        // By index: a copy of a deadline copies its weak reference (a side-table retain and
+        // release per deadline per scan).
+        var first: Int?
+        for index in pending.indices where pending[index].due < first.map({ pending[$0].due }) ?? .infinity {
+            first = index
+        }
+        guard let first else {
             guard armed != nil else { return nil }
             armed = nil
             return .stop
         }
-        var leeway = earliest.leeway
+        let earliest = (due: pending[first].due, interval: pending[first].interval)
+        var leeway = pending[first].leeway
         // The difference first: exactly 0 for a deadline due with the earliest, so that a timer
         // re-listed as it repeats keeps its leeway to the bit, and its arming.
-        for deadline in pending { leeway = min(leeway, (deadline.due - earliest.due) + deadline.leeway) }
+        for index in pending.indices {
+            leeway = min(leeway, (pending[index].due - earliest.due) + pending[index].leeway)
+        }
         if let armed, armed.due == earliest.due, armed.interval == earliest.interval, armed.leeway == leeway {
             return nil
         }

@@ -167,7 +167,7 @@ struct Batch: Sendable {
         summary.measured = measuredTasks(of: measured, listed: samples)
         guard summary.isRunning else {
             let waitingSamples = samples.filter(\.isWaiting)
-            let waiting = waitingSamples.map { ObjectIdentifier($0.entry) }
+            let waiting = Set(waitingSamples.map { ObjectIdentifier($0.entry) })
             let left = waiting.isEmpty ? parts : parts.filter { !waiting.contains(ObjectIdentifier($0)) }
             let hasEnded = startedAt != nil
             let wasComplete =
@@ -199,8 +199,9 @@ struct Batch: Sendable {
         guard let startedAt else { return Summary() }
         var summary = Summary()
         var measured: [Sample] = []
+        let listed = Set(parts.map(ObjectIdentifier.init))
         for sample in samples where !sample.entry.scopes.contains(where: excluded.contains) {
-            guard parts.contains(where: { $0 === sample.entry }) else { continue }  // it left
+            guard listed.contains(ObjectIdentifier(sample.entry)) else { continue }  // it left
             summary.count(sample, measured: &measured)
             summary.unitsBefore += unitsBefore[sample.identity] ?? 0
         }

@@ -43,6 +43,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// The last reading stored by a fold, under the tree's lock only: what the parts not read
     /// in a pass count with (unknown until the first).
     var reading = ProgressReading(total: -1, completed: 0)
+    /// What the fold under way stored of this part (under the tree's lock, cleared as the fold
+    /// ends): a reading taken in its pass (`fresh`), taken after the part was seen to have ended
+    /// (`afterEnd`), or none.
+    var foldReading = FoldReading.none
+    enum FoldReading { case none, fresh, afterEnd }
     /// Whether a later operation of the part's group began (under the tree's lock only): the
     /// part leaves as done once a fresh reading finds it complete (``Batch``).
     var isOutlived = false
