@@ -39,7 +39,7 @@ extension NetworkIndicatorManager {
         var loaded: [AnyObject] = []
         let (_, (token, entry)) = driver.apply(
             begin,
-            before: { settle(&$0, at: part.now, keepingAlive: &loaded) },
+            before: { $0.foldPartsEndedSinceSettle(from: driver.node, now: part.now, keepingAlive: &loaded) },
             then: { (tree: inout IndicatorTree, outcome) -> (NetworkActivityToken, ProgressEntry?) in
                 guard case .pinned(let pinned) = outcome else {
                     // The manager is gone (never here: the caller holds it): a pair that names nothing.
@@ -157,7 +157,7 @@ extension NetworkIndicatorManager {
         var loaded: [AnyObject] = []
         let (outcome, entry) = driver.apply(
             event,
-            before: { settle(&$0, at: part.now, keepingAlive: &loaded) },
+            before: { $0.foldPartsEndedSinceSettle(from: driver.node, now: part.now, keepingAlive: &loaded) },
             then: { tree, _ in
                 let entry = part.entry(for: token, pinned: pinned, failure: failure?())
                 tree.addPart(entry, reading: part.reading, now: part.now)
@@ -167,15 +167,6 @@ extension NetworkIndicatorManager {
         loaded = []
         partListed(part, entry)
         return outcome
-    }
-
-    /// In a begin's hold, just before its event: folds the parts of this manager's batch and each
-    /// ancestor's whose tasks all ended since ``settleProgress()`` (on another thread), so that a
-    /// batch none of whose parts runs any more ends before the new part joins it, and a token
-    /// begun again leaves its ended part ended. The tokens and parts loaded go to `loaded`, to
-    /// release after the lock.
-    private func settle(_ tree: inout IndicatorTree, at now: TimeInterval, keepingAlive loaded: inout [AnyObject]) {
-        tree.foldPartsEndedSinceSettle(from: driver.node, now: now, keepingAlive: &loaded)
     }
 
     /// A part about to be listed: what is known before the task's hold (its progress, its first

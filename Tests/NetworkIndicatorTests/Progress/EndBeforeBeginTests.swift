@@ -29,19 +29,29 @@ struct EndBeforeBeginTests {
         return progress
     }
 
+    /// Begins a task of `token` measured by `progress` while `end` runs between the begin's
+    /// settle and its hold, as another thread's call would; returns the reading just after.
+    private func snapshot(
+        afterBeginning token: RequestToken,
+        measuredBy progress: NetworkActivityProgress = NetworkActivityProgress(totalUnitCount: 100),
+        whileJustBefore end: @escaping @Sendable () -> Void
+    ) -> NetworkProgressSnapshot {
+        scheduler.beforeNextNow(end)
+        manager.beganNetworkTask(withToken: token, progress: progress)
+        return manager.progressSnapshot()
+    }
+
     /// The only download completes and finishes just before the next begins: its batch is over,
     /// and the next download starts a batch of its own, at 0.
     @Test func theNextDownloadStartsABatchOfItsOwn() {
         let first = RequestToken()
         let progress = download(first, completed: 50)
         let manager = manager
-        scheduler.beforeNextNow {
+        let next = RequestToken()
+        let snapshot = snapshot(afterBeginning: next) {
             progress.completedUnitCount = 100
             manager.finishedNetworkTask(forToken: first)
         }
-        let next = RequestToken()
-        manager.beganNetworkTask(withToken: next, progress: NetworkActivityProgress(totalUnitCount: 100))
-        let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == 0, "the first download's batch ended before this one began")
         #expect(snapshot.totalUnitCount == 100)
         manager.finishedNetworkTask(forToken: next)
@@ -53,9 +63,7 @@ struct EndBeforeBeginTests {
         let token = RequestToken()
         _ = download(token, completed: 20)
         let manager = manager
-        scheduler.beforeNextNow { manager.finishedNetworkTask(forToken: token) }
-        manager.beganNetworkTask(withToken: token, progress: NetworkActivityProgress(totalUnitCount: 100))
-        let snapshot = manager.progressSnapshot()
+        let snapshot = snapshot(afterBeginning: token) { manager.finishedNetworkTask(forToken: token) }
         #expect(snapshot.fractionCompleted == 0, "the retry at 0 of 100, alone")
         #expect(snapshot.totalUnitCount == 100)
         manager.finishedNetworkTask(forToken: token)
@@ -67,12 +75,10 @@ struct EndBeforeBeginTests {
         let first = RequestToken()
         _ = download(first, completed: 50)
         let manager = manager
-        scheduler.beforeNextNow { manager.resetNetworkActivity() }
         let next = RequestToken()
         let progress = NetworkActivityProgress(totalUnitCount: 100)
         progress.completedUnitCount = 10
-        manager.beganNetworkTask(withToken: next, progress: progress)
-        let snapshot = manager.progressSnapshot()
+        let snapshot = snapshot(afterBeginning: next, measuredBy: progress) { manager.resetNetworkActivity() }
         #expect(snapshot.fractionCompleted == 0.1, "the new download alone")
         #expect(snapshot.totalUnitCount == 100)
         manager.finishedNetworkTask(forToken: next)

@@ -22,21 +22,22 @@ final class HookedScheduler: NetworkIndicatorScheduler, Sendable {
     }
 
     var now: TimeInterval {
-        let body = nowHook.withLock { hook in
-            defer { hook = nil }
-            return hook
-        }
-        body?()
+        Self.runOnce(nowHook)
         return base.now
     }
 
     func enqueue(_ work: @escaping @MainActor @Sendable () -> Void) {
-        let body = hook.withLock { hook in
+        Self.runOnce(hook)
+        base.enqueue(work)
+    }
+
+    /// Takes the hook out of `slot`, then runs it outside the slot's lock (it may read `now`).
+    private static func runOnce(_ slot: LockedState<(@Sendable () -> Void)?>) {
+        let body = slot.withLock { hook in
             defer { hook = nil }
             return hook
         }
         body?()
-        base.enqueue(work)
     }
 
     func schedule(
