@@ -73,18 +73,14 @@ final class OutputDelivery {
         // Once the root manager is gone (its scheduler let go) no node is left to reconcile, but
         // its tasks' last events (`managerGone`) still reach their watchers.
         let now = scheduler?.now
-        let (answers, events) = tree.withLock { tree in
-            var answers: [IndicatorTree.Answer] = []
-            if let now { answers = tree.drainDirtyNodes(now: now) }
-            return (answers, tree.takeTaskEvents())
-        }
+        let (answers, events) = tree.withLock { $0.takeHop(now: now) }
         // The timer is fitted once to every node's new deadlines, not once per node: each fit
         // scans every pending deadline (O(nodes²) a hop that reaches many scopes).
         for answer in answers { perform(answer, arming: false) }
         if answers.contains(where: { !$0.reconciliation.timerChanges.isEmpty }), let scheduler {
             arm(scheduler, now: scheduler.now)
         }
-        if !events.pending.isEmpty { deliver(events.events) }
+        if let events, !events.pending.isEmpty { deliver(events.events) }
     }
 
     /// The live outputs of `node`, in the order they were added.

@@ -213,165 +213,187 @@ struct OutputSchedule {
     }
 }
 
-// MARK: - The tree's deadlines
+// MARK: - The visibility policy
 
-/// Pure: every pending timer of one tree as a deadline (each node's delay and sweep, each
-/// manager's progress poll, each slow-activity watch), and what the scheduler's one timer is armed for. ``OutputDelivery``
-/// holds it on the main actor, performs the ``Arming`` it answers and runs what a firing makes due:
-/// the sweeps, then the delays of all nodes in one hold of the tree's lock, then the calls. A hide
-/// that reaches four managers (a scope three deep) runs one timer and one firing.
-struct TreeDeadlines {
-    /// One node's timer, due at `due`, then every `interval` if it repeats.
-    struct Deadline {
-        let node: IndicatorTree.NodeID
-        let kind: OutputSchedule.TimerKind
-        /// The generation a call's target gave (``DeadlineTarget/deadlineFired(generation:)``
-        /// hears it back); 0 for a schedule's timer.
-        let generation: UInt64
-        var due: TimeInterval
-        let interval: TimeInterval?
-        let leeway: TimeInterval
-        /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or its
-        /// observation, and then the call leaves at the next arming (or, due already, fires into
-        /// nothing and does not repeat).
-        weak var target: (any DeadlineTarget)?
+/// The indicator's visibility as a pure state machine: each event moves ``phase`` (whence
+/// ``isVisible``) and returns the change to its one timer, if any. Fed under the lock:
+/// ``absorbEdge(isActive:now:)`` on the caller's thread, the rest on the main actor.
+///
+/// ```
+///            active, startDelay > 0          start delay elapsed
+///   hidden ───────────────────────▶ delayingStart ─────────────────▶ visible
+///     ▲  ▲  idle before the delay      │                              │  ▲
+///     │  └─────────────────────────────┘                     idle     │  │ active again
+///     │        completion delay elapsed                               ▼  │ (hide cancelled)
+///     └──────────────────────────────────────────────────────── delayingHide
+/// ```
+///
+/// A zero start (completion) delay skips `delayingStart` (`delayingHide`). While disabled the
+/// policy only records activity and stays hidden; enabling shows the truth at once, undelayed.
+struct VisibilityPolicy: Equatable, Sendable {
+    enum Phase: Equatable, Sendable {
+        case hidden
+        case delayingStart
+        case visible
+        case delayingHide
     }
 
-    /// What the scheduler's timer must become: stopped, or started (replacing any running one).
-    enum Arming: Equatable {
-        case stop
-        case start(after: TimeInterval, repeating: TimeInterval?, leeway: TimeInterval, generation: UInt64)
+    /// A change to one timer: the policy's delay timer, or the schedule's sweep
+    /// (``OutputSchedule/Reconciliation/timerChanges``).
+    enum TimerAction: Equatable, Sendable {
+        /// Start the timer (replacing any running one). The policy's delay timer calls
+        /// ``VisibilityPolicy/timerFired(now:)`` on firing; the sweep repeats at `after`.
+        case start(after: TimeInterval)
+        /// Cancel the running timer.
+        case cancel
     }
 
-    /// Every pending deadline, in the order it was listed.
-    private(set) var pending: [Deadline] = []
-    /// When the armed timer fires next, every how often if it repeats, and how late it may run;
-    /// `nil` while none runs.
-    private(set) var armed: (due: TimeInterval, interval: TimeInterval?, leeway: TimeInterval)?
-    /// Bumped at each start: a firing of a timer replaced since (already queued) is stale.
-    private(set) var generation: UInt64 = 0
+    private(set) var phase: Phase = .hidden
+    /// The last activity the policy was told about (`true`: at least one task is active).
+    private(set) var isActive = false
+    private(set) var isEnabled = true
+    /// In a delaying phase: when the activity that the delay measures last changed (the last
+    /// begin for a start delay, the last time everything ended for a completion delay).
+    private(set) var since: TimeInterval = 0
+    /// In a delaying phase: the delay it started with (a new setting applies to the next one).
+    private(set) var delay: TimeInterval = 0
+    private(set) var shownAt: TimeInterval = 0
+    /// In `delayingHide`: the indicator stays at least until then (minimum visible duration).
+    private(set) var holdUntil: TimeInterval = 0
+    /// A delay setting changed since the running delay began; then an edge recorded in a delay
+    /// asks for a hop (`restartsDelay`), whose reconcile runs the delay with the new values.
+    private var delaysChanged = false
+    private var restartsDelay = false
+    mutating func delaySettingsChanged() { delaysChanged = true }
 
-    /// Applies a schedule's timer changes for `node` at `now`: each started timer replaces the
-    /// one of its kind (the sweep repeats at its delay), each cancelled one leaves.
-    mutating func apply(
-        _ changes: [OutputSchedule.TimerKind: VisibilityPolicy.TimerAction],
-        of node: IndicatorTree.NodeID,
-        now: TimeInterval
-    ) {
-        for (kind, change) in changes {
-            pending.removeAll { $0.node == node && $0.kind == kind }
-            guard case .start(let delay) = change else { continue }
-            list(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now)
+    var isVisible: Bool { phase == .visible || phase == .delayingHide }
+
+    static let tolerance: TimeInterval = 1e-6  // a firing this close to its deadline is on time
+
+    /// Activity became `isActive` at `now`, under `settings`' delays; repeating the current value
+    /// does nothing, so sweeps never restart a pending delay. Going idle while visible hides at the
+    /// later of now + `completionDelay` and ``shownAt`` + `minimumVisibleDuration`.
+    mutating func activityChanged(isActive: Bool, now: TimeInterval, settings: NetworkIndicatorSettings) -> TimerAction?
+    {
+        guard isActive != self.isActive else { return nil }
+        self.isActive = isActive
+        guard isEnabled else { return nil }
+
+        switch (phase, isActive) {
+        case (.hidden, true):
+            if settings.startDelay > 0 {
+                phase = .delayingStart
+                (since, delay, delaysChanged) = (now, settings.startDelay, false)
+                return .start(after: settings.startDelay)
+            }
+            phase = .visible
+            shownAt = now
+            return nil
+        case (.delayingStart, false):
+            phase = .hidden
+            return .cancel
+        case (.visible, false), (.delayingHide, false):
+            // From `.delayingHide`: everything ended again after a begin during the wait, told
+            // late (a sweep's end, in the firing the delay is due in): a new wait from now, with
+            // the values in force now.
+            let timer: TimerAction? = phase == .delayingHide ? .cancel : nil
+            let hold = shownAt + settings.minimumVisibleDuration
+            let wait = max(settings.completionDelay, hold - now)
+            if wait > Self.tolerance {
+                phase = .delayingHide
+                (since, delay, holdUntil, delaysChanged) = (now, settings.completionDelay, hold, false)
+                return .start(after: wait)
+            }
+            phase = .hidden
+            return timer
+        case (.delayingHide, true):
+            phase = .visible
+            return .cancel
+        case (.hidden, false), (.delayingStart, true), (.visible, true):
+            return nil  // unreachable while enabled (edges in a delay are recorded); total
         }
     }
 
-    /// How late the scheduler may run a timer, so that it can coalesce wake-ups: a tenth of a
-    /// repeating timer's interval, or of a one-shot's delay but at most 50 ms (a delay's firing,
-    /// or a slow-activity report, is something the user sees).
-    static func leeway(delay: TimeInterval, repeating interval: TimeInterval?) -> TimeInterval {
-        interval.map { $0 / 10 } ?? min(delay / 10, 0.05)
-    }
-
-    /// Calls `target` (of `node`) `delay` seconds from `now`, then every `interval` if given,
-    /// replacing its listed call; a `nil` delay stops it. The call carries `generation`
-    /// back to the target, which can tell a call of its own from an older one due in the same
-    /// firing.
-    mutating func call(
-        _ target: any DeadlineTarget,
-        after delay: TimeInterval?,
-        repeating interval: TimeInterval? = nil,
-        generation: UInt64 = 0,
-        of node: IndicatorTree.NodeID,
-        now: TimeInterval
-    ) {
-        // The target is the caller's, held: comparing with it loads no last reference.
-        pending.removeAll { $0.node == node && $0.target === target }
-        guard let delay else { return }
-        list(.call, of: node, after: delay, repeating: interval, generation: generation, now: now)
-        pending[pending.count - 1].target = target
-    }
-
-    /// Lists a deadline of `kind` for `node`, due `delay` seconds from `now` (at once if
-    /// negative), then every `interval` if given, with its ``leeway(delay:repeating:)``.
-    private mutating func list(
-        _ kind: OutputSchedule.TimerKind,
-        of node: IndicatorTree.NodeID,
-        after delay: TimeInterval,
-        repeating interval: TimeInterval?,
-        generation: UInt64 = 0,
-        now: TimeInterval
-    ) {
-        let leeway = Self.leeway(delay: delay, repeating: interval)
-        let due = now + max(delay, 0)
-        pending.append(
-            Deadline(node: node, kind: kind, generation: generation, due: due, interval: interval, leeway: leeway)
-        )
-    }
-
-    /// Drops every deadline of a removed node; ``rearm(now:)`` then fits the timer to the rest.
-    mutating func removeAll(of node: IndicatorTree.NodeID) {
-        pending.removeAll { $0.node == node }
-    }
-
-    /// How the timer must change to fire at the earliest deadline, calls whose target went
-    /// dropped first; `nil` if it will already (a repeating timer keeps running while its
-    /// deadline stays the earliest). Its leeway is the least any deadline allows: a deadline due
-    /// soon after the earliest, with less leeway, is not run later than its own leeway allows.
-    mutating func rearm(now: TimeInterval) -> Arming? {
-        // A call whose target went (a watch cancelled, its owner gone) waits for nothing.
-        pending.removeAll { $0.kind == .call && $0.target == nil }
-        // By index: a copy of a deadline copies its weak reference (a side-table retain and
-        // release per deadline per scan).
-        var first: Int?
-        for index in pending.indices where pending[index].due < first.map({ pending[$0].due }) ?? .infinity {
-            first = index
+    /// An activity edge at `now`, on the caller's thread. While a delay runs, its timer will look at
+    /// the activity anyway: the edge is recorded and needs no hop (`true`), unless a delay setting
+    /// changed since the delay began: then it is recorded and asks for the hop (`false`) whose
+    /// reconcile runs the delay with the new values (``restartDelay(now:settings:)``).
+    /// Outside a delay (or disabled), `false`, nothing changes, and the caller brings the edge to
+    /// ``activityChanged``. Reads `now` only if needed.
+    mutating func absorbEdge(isActive: Bool, now: @autoclosure () -> TimeInterval) -> Bool {
+        guard isEnabled, isActive != self.isActive else { return false }
+        switch phase {
+        case .delayingStart:
+            if isActive { since = now() }
+        case .delayingHide:
+            if !isActive { since = now() }
+        case .hidden, .visible:
+            return false
         }
-        guard let first else {
-            guard armed != nil else { return nil }
-            armed = nil
-            return .stop
+        self.isActive = isActive
+        guard !delaysChanged else {
+            restartsDelay = true
+            return false
         }
-        let earliest = (due: pending[first].due, interval: pending[first].interval)
-        var leeway = pending[first].leeway
-        // The difference first: exactly 0 for a deadline due with the earliest, so that a timer
-        // re-listed as it repeats keeps its leeway to the bit, and its arming.
-        for index in pending.indices {
-            leeway = min(leeway, (pending[index].due - earliest.due) + pending[index].leeway)
+        return true
+    }
+
+    /// After edges recorded while a delay setting had changed (``absorbEdge(isActive:now:)``):
+    /// the running delay measures from its last edge with the values in force now, as a delay
+    /// begun there would. Its timer's change (`.cancel` once the delay is over).
+    mutating func restartDelay(now: TimeInterval, settings: NetworkIndicatorSettings) -> TimerAction? {
+        guard restartsDelay else { return nil }
+        (restartsDelay, delaysChanged) = (false, false)
+        switch phase {
+        case .delayingStart: delay = settings.startDelay
+        case .delayingHide: (delay, holdUntil) = (settings.completionDelay, shownAt + settings.minimumVisibleDuration)
+        case .hidden, .visible: return nil
         }
-        if let armed, armed.due == earliest.due, armed.interval == earliest.interval, armed.leeway == leeway {
+        return timerFired(now: now) ?? .cancel
+    }
+
+    /// The timer of the last ``TimerAction/start(after:)`` fired at `now`. A start delay shows only
+    /// if activity lasted the whole delay since the last begin from idle; a completion delay hides
+    /// only if idle for the whole delay since everything ended. Otherwise the timer restarts for the
+    /// rest of the delay, or the phase ends without a visibility change.
+    mutating func timerFired(now: TimeInterval) -> TimerAction? {
+        switch phase {
+        case .delayingStart:
+            guard isActive else {
+                phase = .hidden
+                return nil
+            }
+            let remaining = delay - (now - since)
+            if remaining > Self.tolerance { return .start(after: remaining) }
+            phase = .visible
+            shownAt = now
+            return nil
+        case .delayingHide:
+            guard !isActive else {
+                phase = .visible
+                return nil
+            }
+            let remaining = max(delay - (now - since), holdUntil - now)
+            if remaining > Self.tolerance { return .start(after: remaining) }
+            phase = .hidden
+            return nil
+        case .hidden, .visible:
             return nil
         }
-        generation &+= 1
-        armed = (earliest.due, earliest.interval, leeway)
-        return .start(after: earliest.due - now, repeating: earliest.interval, leeway: leeway, generation: generation)
     }
 
-    /// The timer of `firing` fired: `nil` if it is stale, else whether it is spent (a one-shot,
-    /// for the caller to release) and the deadlines due at `now`, taken out of the list. A
-    /// repeating deadline comes back one interval after its due time (after `now` if late), as
-    /// the scheduler repeats; a poll whose manager went does not.
-    mutating func fired(_ firing: UInt64, now: TimeInterval) -> (isSpent: Bool, due: [Deadline])? {
-        guard firing == generation, let current = armed else { return nil }
-        armed = current.interval.map { (current.due + $0, $0, current.leeway) }
-        var due: [Deadline] = []
-        pending.removeAll { deadline in
-            // A firing this close to a deadline counts as on time, as in the policy.
-            guard deadline.due <= now + VisibilityPolicy.tolerance else { return false }
-            due.append(deadline)
-            return true
+    /// Enabled or disabled at `now`; disabling hides at once, whatever the minimum visible duration.
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> TimerAction? {
+        guard isEnabled != self.isEnabled else { return nil }
+        self.isEnabled = isEnabled
+        if isEnabled {
+            guard isActive else { return nil }
+            phase = .visible
+            shownAt = now
+            return nil
         }
-        for var next in due {
-            guard let interval = next.interval, next.kind != .call || next.target != nil else { continue }
-            next.due = next.due + interval > now ? next.due + interval : now + interval
-            pending.append(next)
-        }
-        return (current.interval == nil, due)
+        let timer: TimerAction? = phase == .delayingStart || phase == .delayingHide ? .cancel : nil
+        phase = .hidden
+        return timer
     }
-}
-
-/// What a deadline that is a call calls, on the main actor: a progress roll-up's poll, a
-/// slow-activity watch.
-protocol DeadlineTarget: AnyObject {
-    /// The call listed with `generation` is due.
-    @MainActor func deadlineFired(generation: UInt64)
 }
