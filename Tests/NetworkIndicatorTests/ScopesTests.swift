@@ -225,6 +225,24 @@ struct ScopesTests {
         _ = opaque
     }
 
+    /// PerScreenLoadingState.md, "Resets and releases": the same token or counter begun again
+    /// after a reset takes the old work's late finish or pop as its own (nothing tells them
+    /// apart); the article said the reset's late calls were always reported.
+    @Test func aLateFinishOrPopAfterAResetEndsTheSameTokensNewTask() {
+        let tree = Tree()
+        let request = Token()
+        tree.feed.beganNetworkTask(withToken: request)
+        tree.feed.pushNetworkActivity()
+        tree.manager.resetNetworkActivity()
+        tree.feed.beganNetworkTask(withToken: request)
+        tree.feed.pushNetworkActivity()
+
+        tree.feed.finishedNetworkTask(forToken: request)  // the old work's, late
+        tree.feed.popNetworkActivity()  // likewise
+        #expect(tree.counts == [0, 0, 0, 0])
+        #expect(tree.root.diagnostics.kinds.isEmpty)
+    }
+
     @Test func parentSnapshotShowsEachActiveChildAsOneRecord() {
         let tree = Tree()
         tree.feedImages.pushNetworkActivity()

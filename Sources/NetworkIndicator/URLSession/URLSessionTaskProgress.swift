@@ -14,9 +14,10 @@ import FoundationNetworking
 /// - Linux: swift-corelibs-foundation leaves the task's `progress` at 0 of unknown until the
 ///   task completes, so the byte counts are read instead; see ``ByteCounts/reading``.
 ///
-/// The task is held weakly, so that a tracked task that is never resumed still dies and ends at
-/// the sweep (the task's own `progress` may keep its task alive through its cancellation
-/// handler, and the manager keeps a tracked progress until its task ends). So the task's final
+/// The task is held weakly, so that a tracked task released before it completes still dies and
+/// ends at the sweep (the task's own `progress` may keep its task alive through its cancellation
+/// handler, and the manager keeps a tracked progress until its task ends); one that its session
+/// holds unresumed lives on (``NetworkIndicatorManager/track(_:label:file:line:)``). So the task's final
 /// state is recorded as it completes, whoever keeps the task: by the first reading that finds it
 /// completed, or by ``recordEnd(of:)``, which whatever ends the task in the manager calls first.
 /// A task gone without either (deallocated before it completed) never finished: it reads failed.
