@@ -56,7 +56,11 @@ struct LiveFeedBody: AsyncSequence, Sendable {
     let hold: LiveFeedHold
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(reader: Reader(upstream.makeAsyncIterator()), hold: hold)
+        Iterator(
+            reader: Reader(upstream.makeAsyncIterator()),
+            hold: hold,
+            isReadOnce: upstream.iterationBehavior == .single
+        )
     }
 
     /// The upstream iterator, read by one task at a time (see the note at the top of the file).
@@ -75,6 +79,8 @@ struct LiveFeedBody: AsyncSequence, Sendable {
     struct Iterator: AsyncIteratorProtocol {
         let reader: Reader
         let hold: LiveFeedHold
+        /// Whether the body can be iterated only once: then a loop's end is the feed's.
+        let isReadOnce: Bool
 
         mutating func next() async throws -> Element? {
             // The cancel already took the group out of the manager's reach; the feed has failed,
@@ -93,7 +99,9 @@ struct LiveFeedBody: AsyncSequence, Sendable {
                 guard !hold.isCancelled else { throw CancellationError() }
                 return chunk
             } catch {
-                hold.feedEnded()
+                // One loop's own task cancelled (its view went away) ends a feed read once; one
+                // that can be read many times stays its screen's work for its other loops.
+                if isReadOnce || !Task.isCancelled || hold.isCancelled { hold.feedEnded() }
                 throw error
             }
         }

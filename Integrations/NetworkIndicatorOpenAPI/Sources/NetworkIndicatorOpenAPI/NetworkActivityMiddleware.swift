@@ -273,7 +273,10 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             progress.responseArrived(expectedLength: 0)
             progress.end(reachedEnd: true)
             task.operationStoppedCounting()
-            let feed = LiveFeedBody(upstream: responseBody, hold: LiveFeedHold(task: task, cancellation: cancellation))
+            let hold = LiveFeedHold(task: task, cancellation: cancellation)
+            // The manager's cancel ends the feed's work: its screen is let go at once, read or not.
+            cancellation.whenCancelled { [weak hold] in hold?.feedEnded() }
+            let feed = LiveFeedBody(upstream: responseBody, hold: hold)
             return (
                 response, HTTPBody(feed, length: responseBody.length, iterationBehavior: responseBody.iterationBehavior)
             )
@@ -288,6 +291,9 @@ public struct NetworkActivityMiddleware: ClientMiddleware {
             clock: clocks.clock(for: manager),
             unreadTimeout: unreadBodyTimeout
         )
+        // The manager's cancel ended the body's task: a body kept unread (inside an error, say)
+        // lets go of its screen at once, not at its first read, its timeout or its release.
+        cancellation.whenCancelled { [weak activity] in activity?.end() }
         let trackedBody = HTTPBody(
             ActivityTrackingBody(upstream: responseBody, activity: activity),
             length: responseBody.length,

@@ -13,17 +13,22 @@
 ///   feed may wait for its next event for as long as the screen lives.
 ///
 /// The request's group holds it (through its handler), and so does the response body's
-/// activity. Safe from any thread; the lock guards only the cancel's state and is never held
-/// while code of anyone else's runs.
+/// activity. What keeps the group once the response is back (the body's activity, a live
+/// feed's hold) lets go of it at the cancel (``whenCancelled(_:)``), so that a body kept unread
+/// keeps no screen's manager alive. Safe from any thread; the lock guards only the cancel's
+/// state and is never held while code of anyone else's runs.
 final class RequestCancellation: Sendable {
     private enum State {
         /// Each running ``race(_:)``'s waiter, suspended until the cancel, by its number (two
-        /// loops may read a body that can be iterated many times at once).
-        case running(waiters: [UInt64: CheckedContinuation<Void, any Error>], next: UInt64)
+        /// loops may read a body that can be iterated many times at once), and what lets go of
+        /// the request's task at the cancel (``whenCancelled(_:)``).
+        case running(waiters: [UInt64: CheckedContinuation<Void, any Error>], next: UInt64, release: Release?)
         case cancelled
     }
 
-    private let state = LockedValue(State.running(waiters: [:], next: 0))
+    typealias Release = @Sendable () -> Void
+
+    private let state = LockedValue(State.running(waiters: [:], next: 0, release: nil))
 
     /// Whether ``cancel()`` has been called.
     var isCancelled: Bool {
@@ -34,14 +39,29 @@ final class RequestCancellation: Sendable {
     }
 
     /// Cancels the request: every running ``race(_:)`` throws `CancellationError`, and so does
-    /// every later one and every body read that starts afterwards. A second call does nothing.
+    /// every later one and every body read that starts afterwards; then the release given to
+    /// ``whenCancelled(_:)`` runs. A second call does nothing.
     func cancel() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+        let (waiters, release) = state.withLock { state -> ([CheckedContinuation<Void, any Error>], Release?) in
             defer { state = .cancelled }
-            guard case .running(let waiters, _) = state else { return [] }
-            return Array(waiters.values)
+            guard case .running(let waiters, _, let release) = state else { return ([], nil) }
+            return (Array(waiters.values), release)
         }
         for waiter in waiters { waiter.resume(throwing: CancellationError()) }
+        release?()
+    }
+
+    /// Runs `release` at ``cancel()``, or at once if the cancel came already: what keeps the
+    /// request's task once the response is back lets go of it then (the cancel ended the task).
+    /// Called once per request; `release` should hold its object weakly (this object is held
+    /// by the body it keeps).
+    func whenCancelled(_ release: @escaping Release) {
+        let isCancelled = state.withLock { state in
+            guard case .running(let waiters, let next, _) = state else { return true }
+            state = .running(waiters: waiters, next: next, release: release)
+            return false
+        }
+        if isCancelled { release() }
     }
 
     /// Runs `operation` until it returns or throws, or until ``cancel()``, whichever comes first:
@@ -82,8 +102,8 @@ final class RequestCancellation: Sendable {
     /// operation ended, or the caller's task was cancelled), whichever comes first.
     private func waitForCancel() async throws {
         let number = state.withLock { state -> UInt64? in
-            guard case .running(let waiters, let next) = state else { return nil }
-            state = .running(waiters: waiters, next: next &+ 1)
+            guard case .running(let waiters, let next, let release) = state else { return nil }
+            state = .running(waiters: waiters, next: next &+ 1, release: release)
             return next
         }
         guard let number else { throw CancellationError() }
@@ -92,18 +112,20 @@ final class RequestCancellation: Sendable {
                 // One decision under the lock: a cancellation handler that ran before this point
                 // found nothing to resume, but the task's flag is set by then.
                 let isOver = state.withLock { state in
-                    guard case .running(var waiters, let next) = state, !Task.isCancelled else { return true }
+                    guard case .running(var waiters, let next, let release) = state, !Task.isCancelled else {
+                        return true
+                    }
                     waiters[number] = continuation
-                    state = .running(waiters: waiters, next: next)
+                    state = .running(waiters: waiters, next: next, release: release)
                     return false
                 }
                 if isOver { continuation.resume(throwing: CancellationError()) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard case .running(var waiters, let next) = state else { return nil }
+                guard case .running(var waiters, let next, let release) = state else { return nil }
                 let waiter = waiters.removeValue(forKey: number)
-                state = .running(waiters: waiters, next: next)
+                state = .running(waiters: waiters, next: next, release: release)
                 return waiter
             }
             waiter?.resume(throwing: CancellationError())

@@ -43,4 +43,21 @@ import Testing
         manual.continuation.finish()
         withExtendedLifetime(other) {}
     }
+
+    /// What keeps a request's task once its response is back lets go of it at the cancel, or at
+    /// once if the cancel landed between the response and the body's making, and only once.
+    @Test func aReleaseGivenAfterTheCancelRunsAtOnce() {
+        let released = LockedValue(0)
+        let before = RequestCancellation()
+        before.whenCancelled { released.withLock { $0 += 1 } }
+        #expect(released.withLock { $0 } == 0)
+        before.cancel()
+        before.cancel()
+        #expect(released.withLock { $0 } == 1)
+
+        let after = RequestCancellation()
+        after.cancel()
+        after.whenCancelled { released.withLock { $0 += 1 } }
+        #expect(released.withLock { $0 } == 2)
+    }
 }

@@ -131,6 +131,45 @@ import Testing
         }
         #expect(results == ["CancellationError", "CancellationError"])
     }
+
+    /// A feed that can be read many times, read by two loops: one loop's own task is cancelled
+    /// (its view went away), which is not the feed's end: the screen's cancel still ends the
+    /// other loop's waiting read.
+    @Test(.timeLimit(.minutes(1)))
+    func oneLoopsOwnCancelLeavesTheFeedWithinItsScreensReach() async throws {
+        let harness = MiddlewareHarness()
+        let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
+        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        let body = try #require(
+            try await harness.respond(with: upstream, headerFields: [.contentType: "text/event-stream"])
+        )
+        let readers = (0..<2).map { _ in
+            Task { () -> String in
+                do {
+                    for try await _ in body {}
+                    return "ended"
+                } catch {
+                    return "\(type(of: error))"
+                }
+            }
+        }
+        var requested = 0
+        for await _ in reads {
+            requested += 1
+            if requested == 2 { break }
+        }
+        readers[0].cancel()
+        #expect(await readers[0].value == "CancellationError")
+        harness.manager.cancelNetworkTasks()
+        // Should the read wait on, the time limit's cancel ends it, and the test fails.
+        let second = await withTaskCancellationHandler {
+            await readers[1].value
+        } onCancel: {
+            readers[1].cancel()
+        }
+        #expect(second == "CancellationError")
+        #expect(harness.manager.activeTaskCount == 0)
+    }
 }
 
 /// A live feed that never sends an event: each read says it was asked for, then waits until its

@@ -123,15 +123,39 @@ import Testing
         withExtendedLifetime(kept) {}
     }
 
+    /// A body kept unread after its screen's cancel (an undocumented answer's, inside an error
+    /// kept for an alert; a live feed nobody reads any more): the cancel ended its task, and lets
+    /// go of the screen at once, not at the body's first read, its timeout or its release.
+    @Test(arguments: [(nil, nil), (nil, 30), ("text/event-stream", nil)] as [(String?, TimeInterval?)])
+    func bodyKeptUnreadAfterItsScreensCancelDoesNotKeepTheScreenAlive(
+        contentType: String?,
+        unreadBodyTimeout: TimeInterval?
+    ) async throws {
+        weak var weakScreen: NetworkIndicatorManager?
+        var kept: HTTPBody?
+        do {
+            let screen = NetworkIndicatorManager(parent: app, label: "screen")
+            weakScreen = screen
+            var response = HTTPResponse(status: .notFound)
+            if let contentType { response.headerFields[.contentType] = contentType }
+            kept = try await body(in: screen, response, HTTPBody("undocumented"), unreadBodyTimeout: unreadBodyTimeout)
+            screen.cancelNetworkTasks()
+            #expect(screen.activeTaskCount == 0)
+        }
+        #expect(weakScreen == nil, "the kept body, whose task the cancel ended, still holds the screen")
+        withExtendedLifetime(kept) {}
+    }
+
     /// The body of a request counted in `screen` (bound as the current manager) and answered
     /// with `response` and `body`.
     private func body(
         in screen: NetworkIndicatorManager,
         _ response: HTTPResponse,
-        _ body: HTTPBody
+        _ body: HTTPBody,
+        unreadBodyTimeout: TimeInterval? = NetworkActivityMiddleware.defaultUnreadBodyTimeout
     ) async throws -> HTTPBody? {
         try await NetworkIndicatorManager.$current.withValue(screen) {
-            try await NetworkActivityMiddleware().intercept(
+            try await NetworkActivityMiddleware(unreadBodyTimeout: unreadBodyTimeout).intercept(
                 MiddlewareHarness.request,
                 body: nil,
                 baseURL: URL(string: "http://127.0.0.1")!,
