@@ -86,11 +86,12 @@ extension IndicatorTree {
             repeated.formUnion(node(at: Int(index)).progress.batch.tokensToReadWhole)
         }
         // Each part once: a part listed below is listed in every batch above (a set, not a scan
-        // of `parts` per part: O(parts), not O(parts²), per settle in a scope).
+        // of `parts` per part: O(parts), not O(parts²), per settle in a scope; none for one node).
         var listed = Set<ObjectIdentifier>()
         for (position, index) in nodes.enumerated() {
             let batch = node(at: Int(index)).progress.batch
-            for entry in batch.parts where listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
+            for entry in batch.parts
+            where nodes.count == 1 || listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
                 let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
                     PartToRead(
@@ -290,6 +291,25 @@ extension Batch {
         var isGroupPart: Bool { entry.isGroupPart }
         /// Its progress's identity, as ``Batch`` keys what it remembers of a part.
         var identity: ObjectIdentifier { ObjectIdentifier(entry.progress) }
+    }
+
+    /// What the parts that ended in a batch count, summed.
+    struct EndedUnits {
+        var completed: Double = 0
+        var total: Double = 0
+        var unitsBefore: Double = 0
+
+        init() {}
+
+        init(_ parts: [EndedPart]) {
+            for part in parts { add(completed: part.completed, total: part.total, unitsBefore: part.unitsBefore) }
+        }
+
+        mutating func add(completed: Double, total: Double, unitsBefore: Double) {
+            self.completed += completed
+            self.total += total
+            self.unitsBefore += unitsBefore
+        }
     }
 
     /// An ended part, for its progress to take its units back if it is begun again. Its weak

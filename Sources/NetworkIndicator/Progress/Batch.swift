@@ -2,8 +2,7 @@ import Foundation
 
 /// One node's determinate work that overlaps, and the parts listed for it: a pure value kept in
 /// the node (``IndicatorTree/NodeProgress``), folded under the tree's lock from samples of every
-/// part it lists, taken in the same hold
-/// (``IndicatorTree/foldProgress(from:settling:readings:now:excludingScopes:keepingAlive:)``).
+/// part it lists, taken in the same hold (``IndicatorTree/foldProgress(from:settling:readings:now:excludingScopes:keepingAlive:)``).
 ///
 /// ## The rules
 ///
@@ -40,6 +39,8 @@ struct Batch: Sendable {
     /// paused ones what they had, cancelled ones none): for the sums, for a progress begun again
     /// (a pause, a resume), and for a reader that leaves some scopes out (``summary(of:excluding:)``).
     private var ended: [EndedPart] = []
+    /// The sums of ``ended``, kept as parts end (recounted when one is begun again).
+    private var endedUnits = EndedUnits()
     /// When the batch began (the scheduler's clock), `nil` while none runs.
     private(set) var startedAt: TimeInterval?
     /// Whether the last batch that ended had every unit of each part: none cancelled, failed,
@@ -118,10 +119,11 @@ struct Batch: Sendable {
         parts.append(entry)
         if repeats { keysAreUnique = false }
         let identity = ObjectIdentifier(entry.progress)
-        if let index = ended.firstIndex(where: { $0.identity == identity && $0.progress === entry.progress }) {
+        if let index = endedIndex(of: entry.progress) {
             // Begun again (a resume): its units count live from now on, not twice; a cancelled
             // part's units before are measured afresh.
             let part = ended.remove(at: index)
+            endedUnits = EndedUnits(ended)
             unitsBefore[identity] = part.wasCancelled ? nil : part.unitsBefore
         } else {
             unitsBefore[identity] = reading.isDeterminate ? reading.completed : nil
@@ -153,9 +155,7 @@ struct Batch: Sendable {
         }
         if kept.count != parts.count {
             parts = kept
-            // The ended parts keep theirs (a new progress may take a freed identity).
-            let listed = Set(kept.map { ObjectIdentifier($0.progress) })
-            unitsBefore = unitsBefore.filter { listed.contains($0.key) }
+            forgetUnitsBefore(of: samples.indices.filter { leaves[$0] }.map { samples[$0].identity })
         }
         if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
             countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided)
@@ -182,13 +182,34 @@ struct Batch: Sendable {
             return Summary()
         }
         if startedAt == nil { startedAt = now }
-        for part in ended {
-            summary.completed += part.completed
-            summary.total += part.total
-        }
+        summary.completed += endedUnits.completed
+        summary.total += endedUnits.total
         summary.startedAt = startedAt
-        summary.unitsBefore += ended.reduce(0) { $0 + $1.unitsBefore }
+        summary.unitsBefore += endedUnits.unitsBefore
         return summary
+    }
+
+    /// The first ended part of `progress`: only the last ones of its identity can be its (an
+    /// address is reused once its object died), so no other's weak reference is loaded.
+    private func endedIndex(of progress: Progress) -> Int? {
+        var found: Int?
+        for index in ended.indices.reversed() where ended[index].identity == ObjectIdentifier(progress) {
+            guard ended[index].progress === progress else { break }
+            found = index
+        }
+        return found
+    }
+
+    /// Forgets the units before of the parts that `left` (ended parts keep theirs), unless listed.
+    private mutating func forgetUnitsBefore(of left: [ObjectIdentifier]) {
+        guard left.count <= 16 else {
+            let listed = Set(parts.map { ObjectIdentifier($0.progress) })
+            unitsBefore = unitsBefore.filter { listed.contains($0.key) }
+            return
+        }
+        for identity in left where !parts.contains(where: { ObjectIdentifier($0.progress) == identity }) {
+            unitsBefore[identity] = nil
+        }
     }
 
     /// The batch as a reader sees it that leaves out the parts begun in `excluded` scopes or
@@ -362,14 +383,16 @@ struct Batch: Sendable {
         if reading.isCancelled { hadCancelledPart = true }
         // Kept with the ended part; a cancelled part's leave the pace with the sums.
         let before = unitsBefore[sample.identity] ?? 0
+        let counted = reading.isCancelled ? (0, 0, 0) : (completed, reading.total, before)
+        endedUnits.add(completed: counted.0, total: counted.1, unitsBefore: counted.2)
         ended.append(
             EndedPart(
                 identity: sample.identity,
                 progress: sample.entry.progress,
                 scopes: sample.entry.scopes,
-                completed: reading.isCancelled ? 0 : completed,
-                total: reading.isCancelled ? 0 : reading.total,
-                unitsBefore: reading.isCancelled ? 0 : before,
+                completed: counted.0,
+                total: counted.1,
+                unitsBefore: counted.2,
                 wasCancelled: reading.isCancelled
             )
         )

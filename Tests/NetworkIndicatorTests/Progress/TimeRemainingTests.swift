@@ -47,6 +47,25 @@ struct TimeRemainingTests {
         withExtendedLifetime(download) {}
     }
 
+    /// A download resumed from disk at 90 %, beside twenty small ones that all end in one
+    /// reading: its units before stay out of the pace once they leave. At 2 s, 291 of 300 done,
+    /// 201 of them since the batch began: the 9 left take 9 × 2 ÷ 201 s.
+    @Test func manyPartsLeavingAtOnceLeaveTheOthersPaceAlone() {
+        let resumed = progress(90, of: 100)
+        let download = manager.beganNetworkTask(progress: resumed)
+        let bytes = (0..<20).map { _ in progress(0, of: 10) }
+        var small: [NetworkActivityToken?] = bytes.map { manager.beganNetworkTask(progress: $0) }
+        scheduler.advance(by: 1)
+        for part in bytes { part.completedUnitCount = 10 }
+        small = small.map { _ in nil }
+        #expect(manager.progressSnapshot().fractionCompleted == 290.0 / 300)
+        resumed.completedUnitCount = 91
+        scheduler.advance(by: 1)
+        let remaining = manager.progressSnapshot().estimatedTimeRemaining ?? 0
+        #expect(abs(remaining - 9 * 2 / 201) < 1e-9)
+        withExtendedLifetime((download, small)) {}
+    }
+
     /// A part whose size becomes known while its batch runs brings the units it had then; a
     /// cancelled part takes what it had done when it joined out of the pace with its units.
     @Test func theTimeRemainingCountsEachPartFromWhenItsSizeWasKnown() {
