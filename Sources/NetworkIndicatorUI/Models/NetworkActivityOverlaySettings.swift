@@ -35,7 +35,9 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     public var showDelay: TimeInterval
 
     /// Seconds the overlay stays once drawn, even if the load ends sooner. Default 1. Zero or
-    /// less erases it as soon as the load ends.
+    /// less erases it as soon as the load ends. Content that arrives under a drawn card (the
+    /// view's `hasContent` turning `true` while the load runs) erases it at once, whatever
+    /// this says, and nothing is drawn for the rest of that load.
     public var minimumVisibleDuration: TimeInterval
 
     /// Whether the overlay announces its title to VoiceOver when it draws. Default `true`.
@@ -45,8 +47,9 @@ public struct NetworkActivityOverlaySettings: Equatable, Sendable {
     public var announcesActivity: Bool
 
     /// Announce "Loading complete" when the overlay erases after being drawn at least this many
-    /// seconds because its load ended (not because its manager was deallocated, or its view
-    /// went away), with the same conditions as ``announcesActivity``, which must be `true`;
+    /// seconds because its load ended (not because its manager was deallocated, its view went
+    /// away, or its card gave way to content that arrived under it, the load running on), with
+    /// the same conditions as ``announcesActivity``, which must be `true`;
     /// `nil` never announces the end. Default 5: a VoiceOver user who heard "Loading" and
     /// waited that long wants to know the content is there, while the end of a short load
     /// needs no words.

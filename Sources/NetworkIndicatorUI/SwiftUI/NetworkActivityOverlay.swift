@@ -45,7 +45,8 @@ extension View {
     ///     mean it.
     ///   - hasContent: Whether the view already shows content (stale-while-refreshing): `true`
     ///     draws a small capsule at the top edge instead of a card over the content, and never
-    ///     blocks it. `false` (the default) covers an empty screen.
+    ///     blocks it. `false` (the default) covers an empty screen. Turning `true` under a drawn
+    ///     card erases the card at once, and nothing is drawn for the rest of that load.
     ///   - label: A key of `bundle`'s `Localizable.strings` (or string catalog); `nil` for
     ///     "Loading" in the package's translations (English, German, French, Spanish,
     ///     Japanese), even if your app has a "Loading" key. Xcode does not extract a key passed
