@@ -12,11 +12,15 @@ import OpenAPIRuntime
 /// headers but which the manager's cancel still reaches (it holds the group weakly), and the
 /// request's cancellation, which that cancel sets.
 ///
-/// Released with the body and its iterators, or let go as soon as a read ends the feed (its end,
-/// or an error): the group then goes, and with it the manager's hold. Safe from any thread.
+/// Released with the body and its iterators, or let go as soon as the feed ends: at the
+/// manager's cancel, or at a read that ends it (its end, an error, or the reading loop's own
+/// cancel while no other loop reads a feed that can be read many times). The group then goes,
+/// and with it the manager's hold. Safe from any thread.
 final class LiveFeedHold: Sendable {
     private let task: LockedValue<NetworkActivityGroup?>
     private let cancellation: RequestCancellation
+    /// The feed's live iterators: one loop's own cancel ends the feed only if it reads alone.
+    private let readers = LockedValue(0)
 
     init(task: NetworkActivityGroup, cancellation: RequestCancellation) {
         self.task = LockedValue(task)
@@ -33,6 +37,13 @@ final class LiveFeedHold: Sendable {
         try await cancellation.race(read)
     }
 
+    /// An iterator of the feed was made, or went.
+    func readerBegan() { readers.withLock { $0 += 1 } }
+    func readerEnded() { readers.withLock { $0 -= 1 } }
+
+    /// Whether another iterator than the caller's is alive, and may read on.
+    var hasOtherReaders: Bool { readers.withLock { $0 > 1 } }
+
     /// The feed ended: it is no longer its screen's work. A second call does nothing.
     func feedEnded() {
         // Taken out under the lock, released after it, at the end of this statement.
@@ -48,7 +59,7 @@ final class LiveFeedHold: Sendable {
 /// A live feed's body, handed on with the same bytes, length and iteration behaviour: a read
 /// throws `CancellationError` at the manager's cancel, at once even while it waits for the next
 /// event (the read of the upstream body is cancelled, and bytes that come after the cancel are
-/// not handed out), and the feed's end, or an error, lets go of its screen.
+/// not handed out), and the feed's end lets go of its screen (``LiveFeedHold``).
 struct LiveFeedBody: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
 
@@ -57,18 +68,26 @@ struct LiveFeedBody: AsyncSequence, Sendable {
 
     func makeAsyncIterator() -> Iterator {
         Iterator(
-            reader: Reader(upstream.makeAsyncIterator()),
+            reader: Reader(upstream.makeAsyncIterator(), hold: hold),
             hold: hold,
             isReadOnce: upstream.iterationBehavior == .single
         )
     }
 
-    /// The upstream iterator, read by one task at a time (see the note at the top of the file).
+    /// The upstream iterator, read by one task at a time (see the note at the top of the file),
+    /// counted among the feed's readers while it lives.
     final class Reader: @unchecked Sendable {
         private var upstream: HTTPBody.Iterator
+        private let hold: LiveFeedHold
 
-        init(_ upstream: HTTPBody.Iterator) {
+        init(_ upstream: HTTPBody.Iterator, hold: LiveFeedHold) {
             self.upstream = upstream
+            self.hold = hold
+            hold.readerBegan()
+        }
+
+        deinit {
+            hold.readerEnded()
         }
 
         func next() async throws -> Element? {
@@ -93,17 +112,23 @@ struct LiveFeedBody: AsyncSequence, Sendable {
                 // Raced with the manager's cancel: a read waiting for the server ends with it.
                 let reader = reader
                 guard let chunk = try await hold.race({ try await reader.next() }) else {
-                    hold.feedEnded()
+                    endFeedUnlessOthersRead()
                     return nil
                 }
                 guard !hold.isCancelled else { throw CancellationError() }
                 return chunk
             } catch {
-                // One loop's own task cancelled (its view went away) ends a feed read once; one
-                // that can be read many times stays its screen's work for its other loops.
-                if isReadOnce || !Task.isCancelled || hold.isCancelled { hold.feedEnded() }
+                endFeedUnlessOthersRead()
                 throw error
             }
+        }
+
+        /// This loop's read ended the feed, or threw: the feed ends, unless this loop's own task
+        /// was cancelled (its view went away, its read then ending or throwing) while other
+        /// loops may read on a feed that can be read many times: it stays their screen's work.
+        private func endFeedUnlessOthersRead() {
+            let isOwnCancel = Task.isCancelled && !hold.isCancelled
+            if isReadOnce || !isOwnCancel || !hold.hasOtherReaders { hold.feedEnded() }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NetworkIndicator
+import NetworkIndicatorTesting
 import OpenAPIRuntime
 import Testing
 
@@ -94,12 +95,14 @@ import Testing
 
     /// A feed that can be read many times, read by two loops at once: the screen's cancel ends
     /// both waiting reads, not one; also after one loop's own task was cancelled first (its
-    /// view went away), which is not the feed's end.
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
-    func aScreensCancelEndsEveryReadWaitingOnItsFeed(afterOneLoopsOwnCancel: Bool) async throws {
+    /// view went away), which is not the feed's end, whether the feed's read then throws or
+    /// ends (as an `AsyncStream`'s does).
+    @Test(.timeLimit(.minutes(1)), arguments: [(false, false), (true, false), (true, true)])
+    func aScreensCancelEndsEveryReadWaitingOnItsFeed(afterOneLoopsOwnCancel: Bool, endsOnCancel: Bool) async throws {
         let harness = MiddlewareHarness()
         let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
-        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        let feed = IdleFeed(reads: readRequested, endsOnCancel: endsOnCancel)
+        let upstream = HTTPBody(feed, length: .unknown, iterationBehavior: .multiple)
         let body = try #require(
             try await harness.respond(with: upstream, headerFields: [.contentType: "text/event-stream"])
         )
@@ -120,7 +123,7 @@ import Testing
         }
         if afterOneLoopsOwnCancel {
             readers[0].cancel()
-            #expect(await readers[0].value == "CancellationError")
+            #expect(await readers[0].value == (endsOnCancel ? "ended" : "CancellationError"))
         }
         harness.manager.cancelNetworkTasks()
         // Should a read wait on, the time limit's cancel ends it, and the test fails.
@@ -134,27 +137,67 @@ import Testing
                 }
             )
         }
-        #expect(results == ["CancellationError", "CancellationError"])
+        #expect(
+            results == [afterOneLoopsOwnCancel && endsOnCancel ? "ended" : "CancellationError", "CancellationError"]
+        )
         #expect(harness.manager.activeTaskCount == 0)
+    }
+
+    /// A feed that can be read many times, kept after its only loop's own task was cancelled:
+    /// nothing reads it any more, so it lets go of its screen, as a feed read once does.
+    @Test(.timeLimit(.minutes(1)))
+    func aFeedKeptAfterItsOnlyLoopsOwnCancelLetsGoOfItsScreen() async throws {
+        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
+        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        weak var weakScreen: NetworkIndicatorManager?
+        var kept: HTTPBody?
+        do {
+            let screen = NetworkIndicatorManager(parent: app, label: "screen")
+            weakScreen = screen
+            let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
+                try await NetworkActivityMiddleware().intercept(
+                    MiddlewareHarness.request,
+                    body: nil,
+                    baseURL: URL(string: "http://127.0.0.1")!,
+                    operationID: "feed"
+                ) { _, _, _ in (response, upstream) }
+            }.1
+        }
+        let body = try #require(kept)
+        let loop = Task {
+            do {
+                for try await _ in body {}
+            } catch {}
+        }
+        for await _ in reads { break }
+        loop.cancel()
+        await loop.value
+        #expect(weakScreen == nil, "the kept feed, which nothing reads, still holds the screen")
+        withExtendedLifetime(kept) {}
     }
 }
 
 /// A live feed that never sends an event: each read says it was asked for, then waits until its
-/// task is cancelled. It can be read by many loops at once.
+/// task is cancelled, and throws (`endsOnCancel`: ends, as an `AsyncStream`'s read does). It can
+/// be read by many loops at once.
 private struct IdleFeed: AsyncSequence, Sendable {
     typealias Element = HTTPBody.ByteChunk
     let reads: AsyncStream<Void>.Continuation
+    var endsOnCancel = false
 
-    func makeAsyncIterator() -> Iterator { Iterator(reads: reads) }
+    func makeAsyncIterator() -> Iterator { Iterator(reads: reads, endsOnCancel: endsOnCancel) }
 
     struct Iterator: AsyncIteratorProtocol {
         let reads: AsyncStream<Void>.Continuation
+        let endsOnCancel: Bool
         mutating func next() async throws -> Element? {
             reads.yield()
             let (never, continuation) = AsyncStream.makeStream(of: Void.self)
             for await _ in never {}
             continuation.finish()
-            try Task.checkCancellation()
+            if !endsOnCancel { try Task.checkCancellation() }
             return nil
         }
     }
