@@ -13,17 +13,22 @@ import OpenAPIRuntime
 /// request's cancellation, which that cancel sets.
 ///
 /// Released with the body and its iterators, or let go as soon as the feed ends: at the
-/// manager's cancel, or at a read that ends it (its end, an error, or the reading loop's own
-/// cancel while no other loop reads a feed that can be read many times). The group then goes,
-/// and with it the manager's hold. Safe from any thread.
+/// manager's cancel, or at a read that ends it (its end, an error, or the reading loops' own
+/// cancels, once no loop reads on a feed that can be read many times). The group then goes,
+/// and with it the manager's hold. Safe from any thread; one lock, never held while code of
+/// anyone else's runs.
 final class LiveFeedHold: Sendable {
-    private let task: LockedValue<NetworkActivityGroup?>
+    private struct State {
+        var task: NetworkActivityGroup?
+        /// The feed's readers: its live iterators, less those whose loop's own cancel stopped.
+        var readers = 0
+    }
+
+    private let state: LockedValue<State>
     private let cancellation: RequestCancellation
-    /// The feed's live iterators: one loop's own cancel ends the feed only if it reads alone.
-    private let readers = LockedValue(0)
 
     init(task: NetworkActivityGroup, cancellation: RequestCancellation) {
-        self.task = LockedValue(task)
+        self.state = LockedValue(State(task: task))
         self.cancellation = cancellation
     }
 
@@ -37,22 +42,36 @@ final class LiveFeedHold: Sendable {
         try await cancellation.race(read)
     }
 
-    /// An iterator of the feed was made, or went.
-    func readerBegan() { readers.withLock { $0 += 1 } }
-    func readerEnded() { readers.withLock { $0 -= 1 } }
+    /// An iterator of the feed began reading, or went without its loop's own cancel.
+    func readerBegan() { state.withLock { $0.readers += 1 } }
+    func readerWent() { state.withLock { $0.readers -= 1 } }
 
-    /// Whether another iterator than the caller's is alive, and may read on.
-    var hasOtherReaders: Bool { readers.withLock { $0 > 1 } }
+    /// A reader's loop stopped at its own cancel: the feed ends if no other reader is left. Two
+    /// loops cancelled at the same moment each stop once, so the second ends the feed.
+    func readerStopped() {
+        release(
+            state.withLock { state in
+                state.readers -= 1
+                guard state.readers == 0 else { return nil }
+                defer { state.task = nil }
+                return state.task
+            }
+        )
+    }
 
     /// The feed ended: it is no longer its screen's work. A second call does nothing.
     func feedEnded() {
-        // Taken out under the lock, released after it, at the end of this statement.
-        withExtendedLifetime(
-            task.withLock { task in
-                defer { task = nil }
-                return task
+        release(
+            state.withLock { state in
+                defer { state.task = nil }
+                return state.task
             }
-        ) {}
+        )
+    }
+
+    /// Releases the group taken out under the lock after it: its `deinit` may run here.
+    private func release(_ task: consuming NetworkActivityGroup?) {
+        withExtendedLifetime(task) {}
     }
 }
 
@@ -75,10 +94,12 @@ struct LiveFeedBody: AsyncSequence, Sendable {
     }
 
     /// The upstream iterator, read by one task at a time (see the note at the top of the file),
-    /// counted among the feed's readers while it lives.
+    /// counted among the feed's readers while it lives, unless its loop's own cancel stopped it.
     final class Reader: @unchecked Sendable {
         private var upstream: HTTPBody.Iterator
         private let hold: LiveFeedHold
+        /// Whether it counts among the feed's readers.
+        private var isReading = true
 
         init(_ upstream: HTTPBody.Iterator, hold: LiveFeedHold) {
             self.upstream = upstream
@@ -87,11 +108,23 @@ struct LiveFeedBody: AsyncSequence, Sendable {
         }
 
         deinit {
-            hold.readerEnded()
+            if isReading { hold.readerWent() }
         }
 
         func next() async throws -> Element? {
-            try await upstream.next()
+            if !isReading {
+                isReading = true
+                hold.readerBegan()
+            }
+            return try await upstream.next()
+        }
+
+        /// Its loop's own cancel ended its read: it no longer counts, and the feed ends if no
+        /// other reader is left.
+        func stop() {
+            guard isReading else { return }
+            isReading = false
+            hold.readerStopped()
         }
     }
 
@@ -124,11 +157,15 @@ struct LiveFeedBody: AsyncSequence, Sendable {
         }
 
         /// This loop's read ended the feed, or threw: the feed ends, unless this loop's own task
-        /// was cancelled (its view went away, its read then ending or throwing) while other
-        /// loops may read on a feed that can be read many times: it stays their screen's work.
+        /// was cancelled (its view went away, its read then ending or throwing) on a feed that
+        /// can be read many times: this loop stops reading, and the feed ends only if no other
+        /// loop reads on (it stays their screen's work).
         private func endFeedUnlessOthersRead() {
-            let isOwnCancel = Task.isCancelled && !hold.isCancelled
-            if isReadOnce || !isOwnCancel || !hold.hasOtherReaders { hold.feedEnded() }
+            if !isReadOnce && Task.isCancelled && !hold.isCancelled {
+                reader.stop()
+            } else {
+                hold.feedEnded()
+            }
         }
     }
 }

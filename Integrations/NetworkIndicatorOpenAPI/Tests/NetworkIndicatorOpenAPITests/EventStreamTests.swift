@@ -177,6 +177,61 @@ import Testing
         #expect(weakScreen == nil, "the kept feed, which nothing reads, still holds the screen")
         withExtendedLifetime(kept) {}
     }
+    /// A feed that can be read many times, kept, whose two loops' own tasks are cancelled at the
+    /// same moment (the screen's views went away together): each loop's read ends while the
+    /// other's iterator still lives, yet neither reads on, so the feed lets go of its screen.
+    @Test(.timeLimit(.minutes(1)))
+    func aFeedKeptAfterBothItsLoopsOwnCancelsAtOnceLetsGoOfItsScreen() async throws {
+        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
+        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        weak var weakScreen: NetworkIndicatorManager?
+        var kept: HTTPBody?
+        do {
+            let screen = NetworkIndicatorManager(parent: app, label: "screen")
+            weakScreen = screen
+            let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
+                try await NetworkActivityMiddleware().intercept(
+                    MiddlewareHarness.request,
+                    body: nil,
+                    baseURL: URL(string: "http://127.0.0.1")!,
+                    operationID: "feed"
+                ) { _, _, _ in (response, upstream) }
+            }.1
+        }
+        let body = try #require(kept)
+        // Each loop keeps its iterator until both reads have ended (waiting in a task that is
+        // not cancelled): neither read can see the other's iterator gone.
+        let (ended, readEnded) = AsyncStream.makeStream(of: Void.self)
+        let gates = (0..<2).map { _ in AsyncStream.makeStream(of: Void.self) }
+        let loops = gates.map { gate in
+            Task {
+                var iterator = body.makeAsyncIterator()
+                do {
+                    while try await iterator.next() != nil {}
+                } catch {}
+                readEnded.yield()
+                await Task.detached { for await _ in gate.stream {} }.value
+                withExtendedLifetime(iterator) {}
+            }
+        }
+        var requested = 0
+        for await _ in reads {
+            requested += 1
+            if requested == 2 { break }
+        }
+        for loop in loops { loop.cancel() }
+        var endedReads = 0
+        for await _ in ended {
+            endedReads += 1
+            if endedReads == 2 { break }
+        }
+        for gate in gates { gate.continuation.finish() }
+        for loop in loops { await loop.value }
+        #expect(weakScreen == nil, "the kept feed, which nothing reads, still holds the screen")
+        withExtendedLifetime(kept) {}
+    }
 }
 
 /// A live feed that never sends an event: each read says it was asked for, then waits until its
