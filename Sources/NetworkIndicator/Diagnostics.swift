@@ -141,7 +141,8 @@ extension NetworkIndicatorDiagnostic {
     /// The handler a manager starts with: in debug builds of the package, one line on standard
     /// error per diagnostic, prefixed with `NetworkIndicator:`; in release builds, nothing. While
     /// a ``TerminalSpinnerOutput`` spins on standard error, each line is printed above it (as
-    /// its ``TerminalSpinnerOutput/printLine(_:)`` does), never through its line.
+    /// its ``TerminalSpinnerOutput/printLine(_:)`` does), never through its line. A line that
+    /// cannot be written (standard error closed, `mytool 2>&-`) is lost; the tool runs on.
     ///
     /// Identical diagnostics are coalesced: the first is written at once, and those that follow
     /// within a second are counted and summed up in one line when that second is over
@@ -154,7 +155,8 @@ extension NetworkIndicatorManager {
     /// tests never swap the process's file descriptor 2).
     static func diagnosticsHandler(writingTo handle: FileHandle) -> NetworkIndicatorDiagnosticsHandler {
         #if DEBUG
-        let coalescer = DiagnosticsCoalescer { text in SpinningTerminals.write(line: text, to: handle) }
+        let descriptor = handle.fileDescriptor
+        let coalescer = DiagnosticsCoalescer { text in SpinningTerminals.write(line: text, to: descriptor) }
         return { diagnostic in coalescer.report(diagnostic) }
         #else
         return { _ in }

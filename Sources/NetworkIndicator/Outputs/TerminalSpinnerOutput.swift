@@ -58,9 +58,8 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         /// The descriptor is borrowed, not owned. Writes to a closed or invalid descriptor are
         /// lost silently (such a descriptor is never a terminal, so the spinner does not draw).
         static func fileDescriptor(_ descriptor: Int32) -> Destination {
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             var destination = Destination(isTerminal: isatty(descriptor) == 1) { text in
-                handle.write(Data(text.utf8))
+                SpinningTerminals.send(text, to: descriptor)
             }
             destination.fileDescriptor = descriptor
             return destination
@@ -251,16 +250,44 @@ enum SpinningTerminals {
         }
     }
 
-    /// Writes the line `text` (ending in a newline) to `handle` without garbling a spinner on
-    /// it, through the spinner's ``TerminalSpinnerOutput/printLine(_:)`` (erased, the line,
+    /// Writes the line `text` (ending in a newline) to `descriptor` without garbling a spinner
+    /// on it, through the spinner's ``TerminalSpinnerOutput/printLine(_:)`` (erased, the line,
     /// redrawn below). Safe from any thread.
-    static func write(line text: String, to handle: FileHandle) {
-        let descriptor = handle.fileDescriptor
+    static func write(line text: String, to descriptor: Int32) {
         // The last that lives: one deallocated while it spun stays listed until the next start or stop.
         guard let spinner = spinners.withLock({ $0[descriptor]?.last { $0.output != nil }?.output }) else {
-            handle.write(Data(text.utf8))
+            send(text, to: descriptor)
             return
         }
         spinner.printLine(text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
+
+    /// Writes all of `text` to `descriptor`, again after an interrupted write. A write that
+    /// fails (a closed or invalid descriptor, a pipe whose reader went while `SIGPIPE` is
+    /// ignored) is lost silently: a tool whose standard error is closed (`2>&-`) runs on.
+    /// Not `FileHandle.write(_:)`, which traps on such an error on Linux (and raises an
+    /// Objective-C exception on Apple platforms).
+    static func send(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard var next = bytes.baseAddress else { return }
+            var left = bytes.count
+            while left > 0 {
+                let written = systemWrite(descriptor, next, left)
+                if written > 0 {
+                    next += written
+                    left -= written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// The C library's `write(2)`, out of reach of `SpinningTerminals.write(line:to:)`'s name.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
