@@ -126,7 +126,11 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
 
     deinit {
         timer?.cancel()
-        if spinning.withLock({ $0 }) { destination.write(Self.eraseLine) }
+        guard spinning.withLock({ $0 }) else { return }
+        destination.write(Self.eraseLine)
+        // As at a stop: another spinner on the same descriptor is drawn again at once.
+        let spinsOn = destination.fileDescriptor.flatMap { SpinningTerminals.set(self, isSpinning: false, on: $0) }
+        spinsOn?.redrawOnMainQueue()
     }
 
     /// Starts or stops the spinner; stopping erases its line.
@@ -175,11 +179,20 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
                 destination.write(isSpinning ? Self.eraseLine + line + "\n" : line + "\n")
                 return isSpinning
             }
-            guard erases else { return }
-            scheduler.enqueue { [weak self] in self?.redraw() }
+            if erases { redrawOnMainQueue() }
             return
         }
         MainActor.assumeIsolated { printLineOnMainQueue(line) }
+    }
+
+    /// Draws the current frame again, if spinning: at once on the main queue, else there
+    /// through the scheduler.
+    private nonisolated func redrawOnMainQueue() {
+        guard MainQueue.isCurrent else {
+            scheduler.enqueue { [weak self] in self?.redraw() }
+            return
+        }
+        MainActor.assumeIsolated { redraw() }
     }
 
     /// ``printLine(_:)`` on the main queue.
@@ -192,7 +205,8 @@ public final class TerminalSpinnerOutput: NetworkIndicatorOutput, RemovalAwareOu
         draw()
     }
 
-    /// Draws the current frame again, if spinning: after a line printed from another thread.
+    /// Draws the current frame again, if spinning: after a line printed from another thread, or
+    /// another spinner's erase.
     private func redraw() {
         if isSpinning { draw() }
     }
@@ -254,7 +268,7 @@ enum SpinningTerminals {
     /// on it, through the spinner's ``TerminalSpinnerOutput/printLine(_:)`` (erased, the line,
     /// redrawn below). Safe from any thread.
     static func write(line text: String, to descriptor: Int32) {
-        // The last that lives: one deallocated while it spun stays listed until the next start or stop.
+        // The last that lives: one released off the main queue may be listed until its `deinit`.
         guard let spinner = spinners.withLock({ $0[descriptor]?.last { $0.output != nil }?.output }) else {
             send(text, to: descriptor)
             return

@@ -81,6 +81,27 @@ struct TerminalSpinnerCleanLineTests {
 
     // MARK: - The package's own reports
 
+    /// Two managers' spinners on one terminal: the later one is deallocated while it spins
+    /// (its manager held it weakly), and the one that spins on is drawn again at once, not
+    /// left erased until its next frame.
+    @Test func aSpinnerDeallocatedWhileItSpinsDrawsTheOneThatSpinsOnAtOnce() throws {
+        let pipe = try Pipe()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let first = spinner(writingTo: pipe)
+        manager.addOutput(first)
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        var second: TerminalSpinnerOutput? = spinner(writingTo: pipe, label: "Saving")
+        other.addOutput(second!)
+        let otherToken = other.beganNetworkTask()
+        scheduler.runPendingWork()
+        #expect(try pipe.screen() == ["- Saving"])
+        second = nil
+        #expect(try pipe.screen() == ["- Fetching"], "the spinner that spins on, drawn again at once")
+        withExtendedLifetime((first, token, otherToken)) {}
+    }
+
     #if DEBUG
     /// The report of a pop without a push, as the default handler writes it.
     private static let report = "NetworkIndicator: popNetworkActivity() with no push outstanding; ignored"
