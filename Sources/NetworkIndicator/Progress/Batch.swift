@@ -69,38 +69,6 @@ struct Batch: Sendable {
     /// (``Summary/unitsBefore``).
     private var unitsBefore: [ObjectIdentifier: Double] = [:]
 
-    /// What a fold found.
-    struct Summary: Equatable {
-        /// Units done and in all, over the batch's parts, ended ones included.
-        var completed: Double = 0
-        var total: Double = 0
-        /// Running parts whose size is known.
-        var runningDeterminate = 0
-        /// The open tasks that those parts measure, by ``TaskKey`` (see ``MeasuredTasks``).
-        var measured: [MeasuredTasks] = []
-        var startedAt: TimeInterval?
-        /// Of ``completed``, the units the parts had done when the batch first saw their size:
-        /// not the batch's pace.
-        var unitsBefore: Double = 0
-
-        var isRunning: Bool { runningDeterminate > 0 }
-        /// The fraction done, while the batch runs and has units: what a snapshot and a
-        /// listener are told.
-        var fraction: Double? { isRunning && total > 0 ? min(max(completed / total, 0), 1) : nil }
-
-        /// Counts a listed part that stays: its units if its size is known and it is not
-        /// cancelled (a waiting part counts its last reading, so the bar holds until it is read
-        /// again, but keeps no batch running), and, if it runs, the part among `measured`.
-        mutating func count(_ sample: Sample, measured: inout [Sample]) {
-            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { return }
-            completed += sample.reading.completed
-            total += sample.reading.total
-            guard sample.isRunning else { return }
-            runningDeterminate += 1
-            measured.append(sample)
-        }
-    }
-
     /// Lists `entry`, just begun, with its first `reading`; `openTasks`, for a group's part, is
     /// the group's open operations with this one.
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, openTasks: Int? = nil, now: TimeInterval) {
@@ -276,7 +244,8 @@ struct Batch: Sendable {
         }
         var undecided = Set<TaskKey>()
         for (key, indices) in byToken {
-            let running = indices.filter { samples[$0].isRunning }
+            // Not those that leave already (outlived, complete): a finish takes another part.
+            let running = indices.filter { samples[$0].isRunning && !leaves[$0] }
             guard let first = running.first else { continue }
             // A stale reading cannot tell which part is complete or cancelled: wait for a fresh one.
             guard running.allSatisfy({ samples[$0].isFresh }) else {

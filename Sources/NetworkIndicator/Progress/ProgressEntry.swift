@@ -122,6 +122,40 @@ struct MeasuredTasks: Equatable, Sendable {
     let cap: Int
 }
 
+extension Batch {
+    /// What a fold found.
+    struct Summary: Equatable {
+        /// Units done and in all, over the batch's parts, ended ones included.
+        var completed: Double = 0
+        var total: Double = 0
+        /// Running parts whose size is known.
+        var runningDeterminate = 0
+        /// The open tasks that those parts measure, by ``TaskKey`` (see ``MeasuredTasks``).
+        var measured: [MeasuredTasks] = []
+        var startedAt: TimeInterval?
+        /// Of ``completed``, the units the parts had done when the batch first saw their size:
+        /// not the batch's pace.
+        var unitsBefore: Double = 0
+
+        var isRunning: Bool { runningDeterminate > 0 }
+        /// The fraction done, while the batch runs and has units: what a snapshot and a
+        /// listener are told.
+        var fraction: Double? { isRunning && total > 0 ? min(max(completed / total, 0), 1) : nil }
+
+        /// Counts a listed part that stays: its units if its size is known and it is not
+        /// cancelled (a waiting part counts its last reading, so the bar holds until it is read
+        /// again, but keeps no batch running), and, if it runs, the part among `measured`.
+        mutating func count(_ sample: Sample, measured: inout [Sample]) {
+            guard sample.reading.isDeterminate, !sample.reading.isCancelled else { return }
+            completed += sample.reading.completed
+            total += sample.reading.total
+            guard sample.isRunning else { return }
+            runningDeterminate += 1
+            measured.append(sample)
+        }
+    }
+}
+
 /// Whether a task with progress failed or was cancelled, recorded by the code that runs it
 /// before the task ends, so that its part leaves the batch instead of counting as done.
 /// Safe from any thread; once recorded, it stays so. A value sharing one lock box: its copies
