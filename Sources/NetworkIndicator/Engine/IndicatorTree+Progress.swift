@@ -151,7 +151,15 @@ extension IndicatorTree {
                     )
                 )
             }
-            let folded = withNode(Int(index)) { $0.progress.batch.fold(samples, now: now) }
+            // A group's parts done while its operations are open measure them, listed or not.
+            var unlistedOpenTasks: [TaskKey: Int] = [:]
+            for entry in withNode(Int(index), { $0.progress.batch.unlistedGroupParts }) {
+                keptAlive.append(entry)  // the fold may let go of it
+                unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive)
+            }
+            let folded = withNode(Int(index)) {
+                $0.progress.batch.fold(samples, unlistedOpenTasks: unlistedOpenTasks, now: now)
+            }
             guard index == id.index else { continue }
             summary = folded
             if !excluded.isEmpty {

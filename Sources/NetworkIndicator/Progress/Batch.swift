@@ -61,6 +61,9 @@ struct Batch: Sendable {
     /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks,
     /// until the group's finishes take them (the rules end complete parts first).
     private var doneWhileOpen: [TaskKey: Int] = [:]
+    /// A part of each token in ``doneWhileOpen``, the last listed: once none is listed any
+    /// more, the fold is given its token's open tasks through it (``unlistedGroupParts``).
+    private var groupParts: [TaskKey: ProgressEntry] = [:]
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
     private var groupOpenTasks: [TaskKey: Int] = [:]
@@ -102,8 +105,9 @@ struct Batch: Sendable {
     /// Folds the parts that leave into the batch, ends the batch if none of its parts runs, and
     /// sums what is left. `samples` are every listed part, in order. A part waiting for a
     /// reading after its end stays listed, unless the batch ends, which it no longer belongs to;
-    /// it leaves then, uncounted.
-    mutating func fold(_ samples: [Sample], now: TimeInterval) -> Summary {
+    /// it leaves then, uncounted. `unlistedOpenTasks`: the open tasks of each token of
+    /// ``unlistedGroupParts``.
+    mutating func fold(_ samples: [Sample], unlistedOpenTasks: [TaskKey: Int] = [:], now: TimeInterval) -> Summary {
         assert(samples.count == parts.count, "a fold samples every listed part")
         let (leaves, undecided) = leavingParts(samples)
         var summary = Summary()
@@ -126,13 +130,13 @@ struct Batch: Sendable {
             forgetUnitsBefore(of: samples.indices.filter { leaves[$0] }.map { samples[$0].identity })
         }
         if !groupOpenTasks.isEmpty || samples.contains(where: \.isGroupPart) {
-            countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided)
+            countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided, unlisted: unlistedOpenTasks)
         }
         if !repeatedBegins.isEmpty {
             let listed = Set(parts.map(\.task))
             repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
         }
-        summary.measured = measuredTasks(of: measured, listed: samples)
+        summary.measured = measuredTasks(of: measured)
         guard summary.isRunning else {
             let waitingSamples = samples.filter(\.isWaiting)
             let waiting = Set(waitingSamples.map { ObjectIdentifier($0.entry) })
@@ -200,8 +204,7 @@ struct Batch: Sendable {
             summary.total += part.total
             summary.unitsBefore += part.unitsBefore
         }
-        let kept = samples.filter { !$0.entry.scopes.contains(where: excluded.contains) }
-        summary.measured = measuredTasks(of: measured, listed: kept)
+        summary.measured = measuredTasks(of: measured) { !$0.scopes.contains(where: excluded.contains) }
         summary.startedAt = startedAt
         return summary
     }
@@ -269,6 +272,14 @@ struct Batch: Sendable {
         return (leaves, undecided)
     }
 
+    /// A part of each group token whose parts done while open measure its operations though
+    /// none of its parts is listed: the fold is given their tokens' open tasks.
+    var unlistedGroupParts: [ProgressEntry] {
+        guard !doneWhileOpen.isEmpty else { return [] }
+        let listed = Set(parts.map(\.task))
+        return groupParts.values.filter { !listed.contains($0.task) }
+    }
+
     /// A later operation of the group keyed `token` began in the batch's node: each of its
     /// listed parts is outlived. Returns whether there was one.
     func outlive(_ token: ObjectIdentifier) -> Bool {
@@ -296,30 +307,39 @@ struct Batch: Sendable {
     }
 
     /// The open tasks that the running determinate parts `measured` measure: for each token, as
-    /// many as it has parts, its repeated begins with one of their progresses, and the parts
-    /// done while open of the tokens that `listed` samples. A group's operation without
-    /// progress, under the group's token, stays unmeasured.
-    private func measuredTasks(of measured: [Sample], listed: [Sample]) -> [MeasuredTasks] {
+    /// many as it has parts, its repeated begins with one of their progresses, and its parts
+    /// done while open, if its part `isIncluded`. A group's operation without progress, under
+    /// the group's token, stays unmeasured.
+    private func measuredTasks(
+        of measured: [Sample],
+        isIncluded: (ProgressEntry) -> Bool = { _ in true }
+    ) -> [MeasuredTasks] {
         guard !keysAreUnique || !repeatedBegins.isEmpty || !doneWhileOpen.isEmpty else {
             return measured.map { MeasuredTasks(task: $0.entry.task, cap: 1) }
         }
         var counts: [TaskKey: Int] = [:]
         for sample in measured { counts[sample.entry.task, default: 0] += 1 }
-        for (key, done) in doneWhileOpen where listed.contains(where: { $0.entry.task == key }) {
+        for (key, done) in doneWhileOpen where groupParts[key].map(isIncluded) == true {
             counts[key, default: 0] += done
         }
         return counts.map { key, count in MeasuredTasks(task: key, cap: count + repeatedBegins[key, default: 0]) }
     }
 
-    /// Recounts ``doneWhileOpen`` for each group token the fold lists: the parts that leave as
-    /// done while their token is open now, less the finishes since the last fold (which take
-    /// complete parts first, these among them), at most the token's open tasks beyond the
-    /// running parts that stay. A token with no part listed any more is forgotten (its open
-    /// operations count as unmeasured). The finishes of an `undecided` token that no part took
-    /// stay counted, for the next fold.
-    private mutating func countPartsDoneWhileOpen(_ samples: [Sample], leaves: [Bool], undecided: Set<TaskKey>) {
-        var tokens: [TaskKey: (open: Int, running: Int, leavingDone: Int)] = [:]
+    /// Recounts ``doneWhileOpen`` for each group token the fold lists, or whose open tasks it was
+    /// given (`unlisted`): the parts that leave as done while their token is open now, less the
+    /// finishes since the last fold (which take complete parts first, these among them), at
+    /// most the token's open tasks beyond the running parts that stay. A token forgotten (none
+    /// done while open) has its open operations count as unmeasured. The finishes of an
+    /// `undecided` token that no part took stay counted, for the next fold.
+    private mutating func countPartsDoneWhileOpen(
+        _ samples: [Sample],
+        leaves: [Bool],
+        undecided: Set<TaskKey>,
+        unlisted: [TaskKey: Int]
+    ) {
+        var tokens = unlisted.mapValues { (open: $0, running: 0, leavingDone: 0) }
         for (index, sample) in samples.enumerated() where sample.isGroupPart {
+            groupParts[sample.entry.task] = sample.entry
             var token = tokens[sample.entry.task, default: (0, 0, 0)]
             // The token's open tasks: a part found ended answers none (``ProgressEntry/hasEnded``).
             token.open = max(token.open, sample.openTasks)
@@ -341,6 +361,7 @@ struct Batch: Sendable {
         }
         doneWhileOpen = counts
         groupOpenTasks = openTasks
+        groupParts = groupParts.filter { counts[$0.key] != nil }
     }
 
     /// Counts a leaving part: a cancelled one not at all, a paused one with what it had, any

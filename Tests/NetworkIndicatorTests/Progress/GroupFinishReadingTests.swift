@@ -40,4 +40,29 @@ struct GroupFinishReadingTests {
         #expect(snapshot.totalUnitCount == 100)
         withExtendedLifetime(uploads) {}
     }
+
+    /// A part outlived by a later operation completes after that operation finished: it leaves
+    /// as done, and measures its still-open operation until the group's next finish, on every
+    /// reading, not only the one it left on.
+    @Test func anOutlivedPartThatLeftCompleteMeasuresItsOperationUntilTheNextFinish() {
+        let other = manager.beganNetworkTask(progress: bytes(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = bytes(50, of: 100)
+        let second = bytes(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: second)
+        second.completedUnitCount = 100
+        uploads.operationFinished()  // the complete part's: the second
+        first.completedUnitCount = 100
+        let firstReading = manager.progressSnapshot()
+        let secondReading = manager.progressSnapshot()
+        #expect(firstReading == secondReading, "nothing changed between the two readings")
+        #expect(!secondReading.hasIndeterminateWork, "the first upload's part still measures its operation")
+        #expect(secondReading.fractionCompleted == 200.0 / 300)
+        uploads.operationFinished()
+        let afterFinish = manager.progressSnapshot()
+        #expect(!afterFinish.hasIndeterminateWork, "the group's last operation finished")
+        #expect(afterFinish.fractionCompleted == 200.0 / 300)
+        withExtendedLifetime((other, uploads)) {}
+    }
 }
