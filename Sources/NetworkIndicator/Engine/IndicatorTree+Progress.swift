@@ -242,8 +242,9 @@ extension IndicatorTree {
     func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard !entry.hasEnded else { return 0 }
-        guard let token = entry.loadToken() else {
-            // Gone, its tasks with it: noted, so that no later begin finds it newly ended.
+        guard !entry.tasksEndedAtOnce, let token = entry.loadToken() else {
+            // Ended at once, or gone with its tasks: noted, so that no later begin finds it
+            // newly ended.
             entry.hasEnded = true
             return 0
         }

@@ -317,6 +317,7 @@ struct IndicatorTree {
         case .finishAll(let key, let ending):
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.finishAll(key, ending: ending, time: &time)
+                node.progress.batch.noteTasksEnded { $0.task == TaskKey(node: id, reference: .key(key)) }
                 return .applied
             }
         case .release(let pinned):

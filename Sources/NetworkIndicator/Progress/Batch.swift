@@ -75,14 +75,22 @@ struct Batch: Sendable {
     /// Lists `entry`, just begun, with its first `reading`; `openTasks`, for a group's part, is
     /// the group's open operations with this one.
     mutating func add(_ entry: ProgressEntry, reading: ProgressReading, openTasks: Int? = nil, now: TimeInterval) {
-        // A group's finishes are counted from here: one still waiting for a fresh reading came
-        // before this part, and is not matched to it (nor, then, to any: see the rules).
-        if let openTasks { groupOpenTasks[entry.task] = openTasks }
+        // A group's finishes are counted from here: one since the last fold came before this
+        // part, and is not matched to it, nor to a running part (see the rules), but ends a part
+        // done while its operation was open (complete parts first), as a fold would have.
+        if let openTasks {
+            if let before = groupOpenTasks[entry.task], let done = doneWhileOpen[entry.task] {
+                let left = done - max(0, before - (openTasks - 1))
+                doneWhileOpen[entry.task] = left > 0 ? left : nil
+            }
+            groupOpenTasks[entry.task] = openTasks
+        }
         // The same progress for the same task, still listed (a task resumed before its pause
         // was folded, a token begun again): it counts already, and counts once, for both tasks;
         // found ended meanwhile, it runs again.
         if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }) {
             listed.hasEnded = false
+            listed.tasksEndedAtOnce = false
             repeatedBegins[entry.task, default: 0] += 1
             return
         }
@@ -278,17 +286,6 @@ struct Batch: Sendable {
         guard !doneWhileOpen.isEmpty else { return [] }
         let listed = Set(parts.map(\.task))
         return groupParts.values.filter { !listed.contains($0.task) }
-    }
-
-    /// A later operation of the group keyed `token` began in the batch's node: each of its
-    /// listed parts is outlived. Returns whether there was one.
-    func outlive(_ token: ObjectIdentifier) -> Bool {
-        var outlived = false
-        for part in parts where part.task.reference == .key(token) {
-            part.isOutlived = true
-            outlived = true
-        }
-        return outlived
     }
 
     /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those

@@ -56,6 +56,10 @@ final class ProgressEntry: @unchecked Sendable {
     /// another part's, so the part stays ended even if it could not be read then (a plain
     /// `Progress` off the main queue). A begin with the same progress resumes it (`Batch.add`).
     var hasEnded = false
+    /// Whether an event ended every task of the part at once (a group's operations all finished
+    /// or cancelled, a load's end, a reset; under the tree's lock only): the next fold finds it
+    /// ended (``hasEnded``), though its token may have begun again since, without progress.
+    var tasksEndedAtOnce = false
     /// How the progress tells the roll-ups that list it that its total became known
     /// (``SizeSignal``), so that none of them has to poll it meanwhile; `nil` for a `Progress`
     /// of Foundation's, which tells nobody (on Linux it cannot be observed).
@@ -153,6 +157,27 @@ extension Batch {
             runningDeterminate += 1
             measured.append(sample)
         }
+    }
+}
+
+/// What the tree notes on a batch's parts at an event, under its lock.
+extension Batch {
+    /// Every task of the parts that `ended` selects ended at once (a group's operations all
+    /// finished or cancelled, a load's end, a reset): noted now, so that the token begun again
+    /// without progress before the next fold does not bring its part back.
+    func noteTasksEnded(_ ended: (ProgressEntry) -> Bool) {
+        for part in parts where ended(part) { part.tasksEndedAtOnce = true }
+    }
+
+    /// A later operation of the group keyed `token` began in the batch's node: each of its
+    /// listed parts is outlived. Returns whether there was one.
+    func outlive(_ token: ObjectIdentifier) -> Bool {
+        var outlived = false
+        for part in parts where part.task.reference == .key(token) {
+            part.isOutlived = true
+            outlived = true
+        }
+        return outlived
     }
 }
 

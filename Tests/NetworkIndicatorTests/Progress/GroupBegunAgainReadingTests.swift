@@ -1,0 +1,67 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// A group's operations end, then the group begins again before anyone reads: the reading
+/// after is the one a reading in between leads to (ShowingProgress.md: whether a batch is over
+/// never depends on whether anyone read in between). Minimised from `ReadIndependenceTests`'
+/// random steps.
+@MainActor
+@Suite("A group begun again after its operations ended, read or not")
+struct GroupBegunAgainReadingTests {
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    private func bytes(_ completed: Int64, of total: Int64) -> Progress {
+        let progress = Progress.discreteProgress(totalUnitCount: total)
+        progress.completedUnitCount = completed
+        return progress
+    }
+
+    /// A reset or `cancelOperations()` ended a group's operations, then the group starts one
+    /// without progress: its ended part does not come back. Its progress "counts … until the
+    /// group has no open operation (or is released, or cancelOperations() is called)".
+    @Test(arguments: [false, true], [false, true])
+    func aGroupBegunAgainWithoutProgressDoesNotBringBackItsPart(readInBetween: Bool, viaReset: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        uploads.operationStarted(progress: bytes(0, of: 40))
+        if viaReset { manager.resetNetworkActivity() } else { uploads.cancelOperations() }
+        if readInBetween { _ = manager.progressSnapshot() }
+        uploads.operationStarted()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == nil, "no batch: the new operation has no progress")
+        #expect(snapshot.hasIndeterminateWork)
+        withExtendedLifetime(uploads) {}
+    }
+
+    enum GroupEnd: String, CaseIterable, Sendable {
+        case finishThenBeginWithProgress, cancelNetworkTasks, cancelOperations
+    }
+
+    /// A group's complete part that left while its operation was open "still measures its
+    /// operation … until the group's next finish, which the manager takes to be that
+    /// operation's"; a cancel ends that operation too. The end counts though nobody read before
+    /// the group began again with progress: a later operation without progress is unmeasured.
+    @Test(arguments: [false, true], GroupEnd.allCases)
+    func aDonePartStopsMeasuringOnceItsOperationEnded(readInBetween: Bool, end: GroupEnd) {
+        let token = Token()
+        manager.beganNetworkTask(withToken: token, progress: bytes(0, of: 100))  // keeps a batch running
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = bytes(0, of: 100)
+        uploads.operationStarted(progress: first)
+        first.completedUnitCount = 100
+        uploads.operationStarted()  // outlives the first, complete: it leaves as done, measuring its operation
+        switch end {
+        case .finishThenBeginWithProgress: uploads.operationFinished()  // the first's
+        case .cancelNetworkTasks: manager.cancelNetworkTasks()
+        case .cancelOperations: uploads.cancelOperations()
+        }
+        if readInBetween { _ = manager.progressSnapshot() }
+        uploads.operationStarted(progress: bytes(50, of: 100))
+        if end != .finishThenBeginWithProgress { uploads.operationStarted() }
+        #expect(manager.progressSnapshot().hasIndeterminateWork, "an operation without progress runs")
+        withExtendedLifetime(uploads) {}
+        manager.finishedNetworkTask(forToken: token)
+    }
+}
