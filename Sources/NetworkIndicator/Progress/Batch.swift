@@ -55,8 +55,9 @@ struct Batch: Sendable {
     /// Whether a part of this batch was cancelled or failed.
     private var hadCancelledPart = false
     /// The extra tasks begun under a listed part's token with the same progress (a token begun
-    /// again while still open), by ``TaskKey``: that part measures them too.
-    private var repeatedBegins: [TaskKey: Int] = [:]
+    /// again while still open), by the part's identity: that part measures them too, while it
+    /// runs, and they leave with it (a cancelled part's leave its task unmeasured).
+    private var repeatedBegins: [ObjectIdentifier: Int] = [:]
     /// A group's parts that left as done before their operations finished (complete, outlived
     /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks,
     /// until the group's finishes take them (the rules end complete parts first).
@@ -91,7 +92,7 @@ struct Batch: Sendable {
         if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }) {
             listed.hasEnded = false
             listed.tasksEndedAtOnce = false
-            repeatedBegins[entry.task, default: 0] += 1
+            repeatedBegins[ObjectIdentifier(listed), default: 0] += 1
             return
         }
         let repeats = parts.contains { $0.task == entry.task }
@@ -141,7 +142,7 @@ struct Batch: Sendable {
             countPartsDoneWhileOpen(samples, leaves: leaves, undecided: undecided, unlisted: unlistedOpenTasks)
         }
         if !repeatedBegins.isEmpty {
-            let listed = Set(parts.map(\.task))
+            let listed = Set(parts.map(ObjectIdentifier.init))
             repeatedBegins = repeatedBegins.filter { listed.contains($0.key) }
         }
         summary.measured = measuredTasks(of: measured)
@@ -230,7 +231,7 @@ struct Batch: Sendable {
     }
 
     /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
-    private init(parts: [ProgressEntry], repeatedBegins: [TaskKey: Int]) {
+    private init(parts: [ProgressEntry], repeatedBegins: [ObjectIdentifier: Int]) {
         self.parts = parts
         self.repeatedBegins = repeatedBegins
         keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
@@ -315,11 +316,13 @@ struct Batch: Sendable {
             return measured.map { MeasuredTasks(task: $0.entry.task, cap: 1) }
         }
         var counts: [TaskKey: Int] = [:]
-        for sample in measured { counts[sample.entry.task, default: 0] += 1 }
+        for sample in measured {
+            counts[sample.entry.task, default: 0] += 1 + repeatedBegins[ObjectIdentifier(sample.entry), default: 0]
+        }
         for (key, done) in doneWhileOpen where groupParts[key].map(isIncluded) == true {
             counts[key, default: 0] += done
         }
-        return counts.map { key, count in MeasuredTasks(task: key, cap: count + repeatedBegins[key, default: 0]) }
+        return counts.map { key, count in MeasuredTasks(task: key, cap: count) }
     }
 
     /// Recounts ``doneWhileOpen`` for each group token the fold lists, or whose open tasks it was

@@ -227,4 +227,24 @@ struct PartLeavingRuleTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.3)
         withExtendedLifetime(uploads) {}
     }
+
+    /// A token begun twice with one progress, that progress cancelled and one of its tasks
+    /// finished, then begun with another progress: "a cancelled part leaves the batch … while
+    /// its task stays open, it runs unmeasured", read before the new begin or not.
+    @Test(arguments: [false, true])
+    func aCancelledRepeatedPartLeavesItsTaskUnmeasured(readInBetween: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))  // listed first: a settle reads no further
+        let token = Token()
+        let repeated = Progress.discreteProgress(totalUnitCount: 100)
+        manager.beganNetworkTask(withToken: token, progress: repeated)
+        manager.beganNetworkTask(withToken: token, progress: repeated)  // twice with one progress: once
+        repeated.cancel()
+        manager.finishedNetworkTask(forToken: token)  // one task with the cancelled progress stays open
+        if readInBetween { _ = manager.progressSnapshot() }
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.hasIndeterminateWork, "the task whose progress was cancelled runs unmeasured")
+        #expect(snapshot.fractionCompleted == 0)
+        withExtendedLifetime(other) {}
+    }
 }

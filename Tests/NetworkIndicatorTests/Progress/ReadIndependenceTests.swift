@@ -26,8 +26,6 @@ import Testing
 /// 2. A group's start and a finish with no reading between them: a complete part that left
 ///    while its operation was open keeps measuring an operation after that one ended
 ///    (`hasIndeterminateWork` stays `false`).
-/// 3. A cancel of a progress that its token runs twice: once the token is begun with another
-///    progress, unread, the cancelled part's second task counts as measured.
 @MainActor
 @Suite("A reading never depends on earlier readings")
 struct ReadIndependenceTests {
@@ -182,8 +180,7 @@ enum ReadStep: CustomStringConvertible {
                     let left = Int(total - progress.completedUnitCount)
                     return .advance(progress: id, to: progress.completedUnitCount + Int64(1 + g.below(left)))
                 case 45..<65 where total > 0: return .complete(progress: id)
-                // Left out: a cancel of a progress that its token runs twice (limit 3).
-                case 65..<75 where !world.isRepeated(id): return .cancel(progress: id)
+                case 65..<75: return .cancel(progress: id)
                 case 75..<85: return progress.isPaused ? .resume(progress: id) : .pause(progress: id)
                 // Left out: a total becoming known while no batch runs (limit 1).
                 case 85..<100 where total <= 0 && world.lastReading?.fractionCompleted != nil:
@@ -220,8 +217,6 @@ final class ReadWorld {
     private(set) var tokenOpen = [Int](repeating: 0, count: ReadWorld.tokenCount)
     private var tokenLive = [Set<Int>](repeating: [], count: ReadWorld.tokenCount)
     private var tokenAll = [[Int]](repeating: [], count: ReadWorld.tokenCount)
-    /// The progresses a token's open tasks were begun with more than once.
-    private var tokenRepeated = [Set<Int>](repeating: [], count: ReadWorld.tokenCount)
     /// The progresses of the group's operations since it last had none open.
     private var groupLive: Set<Int> = []
     /// Whether the group started an operation, or ended some (a finish, a cancel, a reset),
@@ -243,7 +238,6 @@ final class ReadWorld {
     var heldOpaque: [Int] { opaque.keys.sorted() }
     var openOpaque: [Int] { opaque.keys.filter { opaqueIsOpen[$0] == true }.sorted() }
     func progresses(beganWith token: Int) -> [Int] { tokenAll[token] }
-    func isRepeated(_ id: Int) -> Bool { tokenRepeated.contains { $0.contains(id) } }
 
     /// The progresses whose task is open, not complete and not cancelled: those a step may change.
     var liveProgresses: [Int] {
@@ -296,7 +290,6 @@ final class ReadWorld {
             tokenOpen[t] -= 1
             if tokenOpen[t] == 0 {
                 tokenLive[t] = []
-                tokenRepeated[t] = []
             }
         case .groupStarted(let new?):
             group.operationStarted(progress: make(new))
@@ -337,14 +330,13 @@ final class ReadWorld {
             for id in opaqueIsOpen.keys { opaqueIsOpen[id] = false }
             tokenOpen = tokenOpen.map { _ in 0 }
             tokenLive = tokenLive.map { _ in [] }
-            tokenRepeated = tokenRepeated.map { _ in [] }
         }
         if group.activeOperationCount == 0 { groupLive = [] }
     }
 
     private func began(token t: Int, progress id: Int) {
         tokenOpen[t] += 1
-        if !tokenLive[t].insert(id).inserted { tokenRepeated[t].insert(id) }
+        tokenLive[t].insert(id)
         if !tokenAll[t].contains(id) { tokenAll[t].append(id) }
     }
 }
