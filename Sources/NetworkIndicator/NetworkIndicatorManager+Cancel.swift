@@ -66,5 +66,8 @@ extension NetworkIndicatorManager {
         progressRollUp.settle(withSubtree: true)
         let cancelled = driver.cancelTree()
         for work in cancelled { work.cancel() }
+        // The parts the cancel ended leave now, read since or not: a batch left with none
+        // running is over before a total that becomes known later starts the next.
+        progressRollUp.settle(withSubtree: true)
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 @testable import NetworkIndicator
 
-/// A group's operations end, then the group begins again before anyone reads: the reading
-/// after is the one a reading in between leads to (ShowingProgress.md: whether a batch is over
+/// A group's operations end, then the group begins again (or a total becomes known) before
+/// anyone reads: the reading after is the one a reading in between leads to (ShowingProgress.md: whether a batch is over
 /// never depends on whether anyone read in between). Minimised from `ReadIndependenceTests`'
 /// random steps.
 @MainActor
@@ -63,5 +63,28 @@ struct GroupBegunAgainReadingTests {
         #expect(manager.progressSnapshot().hasIndeterminateWork, "an operation without progress runs")
         withExtendedLifetime(uploads) {}
         manager.finishedNetworkTask(forToken: token)
+    }
+
+    /// `cancelNetworkTasks()` ends the batch's last running part (a group's operation) while a
+    /// part of unknown size waits: the batch is over at the cancel, so the total that becomes
+    /// known afterwards begins a new batch at its own fraction, read in between or not.
+    @Test(arguments: [false, true])
+    func aTotalKnownAfterACancelEmptiedTheBatchBeginsANewBatch(readInBetween: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let running = bytes(0, of: 100)
+        uploads.operationStarted(progress: running)
+        var done: NetworkActivityToken? = manager.beganNetworkTask(progress: bytes(100, of: 100))
+        done = nil  // ended: the next begin with progress folds it into the running batch, as done
+        let unknown = bytes(0, of: 0)
+        let waiting = manager.beganNetworkTask(progress: unknown)
+        running.completedUnitCount = 40
+        manager.cancelNetworkTasks()
+        if readInBetween { #expect(manager.progressSnapshot().fractionCompleted == nil, "the batch is over") }
+        unknown.totalUnitCount = 200
+        unknown.completedUnitCount = 50
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.25, "a new batch, at its own fraction")
+        #expect(snapshot.totalUnitCount == 200)
+        withExtendedLifetime((done, uploads, waiting)) {}
     }
 }

@@ -18,11 +18,11 @@ import Testing
 ///   after its part ended can bring that part back, if nothing listed the parts in between"
 ///   (ShowingProgress.md, "Edge cases").
 ///
-/// Left out of the generator (ShowingProgress.md, "Edge cases", says why each cannot be told
-/// without a reading, or is open):
+/// Left out of the generator: two changes the manager learns of only when it reads
+/// (ShowingProgress.md, "Edge cases"):
 /// 1. A total becoming known while no batch runs: a batch that emptied unread (its last running
-///    task ended or was cancelled, its progress cancelled) takes in the part whose size became
-///    known, with the ended parts' units, instead of a new batch beginning at its own fraction.
+///    task ended, or its progress was cancelled) takes in the part whose size became known,
+///    with the ended parts' units, instead of a new batch beginning at its own fraction.
 /// 2. A group's start and a finish with no reading between them: a complete part that left
 ///    while its operation was open keeps measuring an operation after that one ended
 ///    (`hasIndeterminateWork` stays `false`).
