@@ -152,10 +152,14 @@ extension IndicatorTree {
                 )
             }
             // A group's parts done while its operations are open measure them, listed or not.
+            // The fold may let go of the parts kept for them: released after the lock.
             var unlistedOpenTasks: [TaskKey: Int] = [:]
-            for entry in withNode(Int(index), { $0.progress.batch.unlistedGroupParts }) {
-                keptAlive.append(entry)  // the fold may let go of it
-                unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive)
+            let (keptGroupParts, unlisted) = withNode(Int(index)) { $0.progress.batch.groupPartsToCount }
+            if !keptGroupParts.isEmpty {
+                keptAlive.append(contentsOf: keptGroupParts as [AnyObject])
+                for entry in unlisted {
+                    unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive)
+                }
             }
             let folded = withNode(Int(index)) {
                 $0.progress.batch.fold(samples, unlistedOpenTasks: unlistedOpenTasks, now: now)

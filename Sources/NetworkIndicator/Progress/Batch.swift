@@ -63,7 +63,7 @@ struct Batch: Sendable {
     /// until the group's finishes take them (the rules end complete parts first).
     private var doneWhileOpen: [TaskKey: Int] = [:]
     /// A part of each token in ``doneWhileOpen``, the last listed: once none is listed any
-    /// more, the fold is given its token's open tasks through it (``unlistedGroupParts``).
+    /// more, the fold is given its token's open tasks through it (``groupPartsToCount``).
     private var groupParts: [TaskKey: ProgressEntry] = [:]
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
@@ -115,7 +115,7 @@ struct Batch: Sendable {
     /// sums what is left. `samples` are every listed part, in order. A part waiting for a
     /// reading after its end stays listed, unless the batch ends, which it no longer belongs to;
     /// it leaves then, uncounted. `unlistedOpenTasks`: the open tasks of each token of
-    /// ``unlistedGroupParts``.
+    /// ``groupPartsToCount``' unlisted parts.
     mutating func fold(_ samples: [Sample], unlistedOpenTasks: [TaskKey: Int] = [:], now: TimeInterval) -> Summary {
         assert(samples.count == parts.count, "a fold samples every listed part")
         let (leaves, undecided) = leavingParts(samples)
@@ -157,7 +157,10 @@ struct Batch: Sendable {
                     && ended.contains(where: { $0.total > 0 })
                 : lastEndedWasComplete
             let lastEnded = hasEnded ? ended + waitingSamples.map(EndedPart.unread) : self.lastEnded
-            self = Batch(parts: left, repeatedBegins: repeatedBegins)
+            // The waiting parts leave now: so do their extra begins (no later part at their
+            // address may inherit them).
+            let repeats = repeatedBegins.isEmpty ? repeatedBegins : repeatedBegins.filter { !waiting.contains($0.key) }
+            self = Batch(parts: left, repeatedBegins: repeats)
             lastEndedWasComplete = wasComplete
             self.lastEnded = lastEnded
             return Summary()
@@ -281,12 +284,14 @@ struct Batch: Sendable {
         return (leaves, undecided)
     }
 
-    /// A part of each group token whose parts done while open measure its operations though
-    /// none of its parts is listed: the fold is given their tokens' open tasks.
-    var unlistedGroupParts: [ProgressEntry] {
-        guard !doneWhileOpen.isEmpty else { return [] }
+    /// The parts kept for the groups' parts done while open (`kept`: a fold may let go of them,
+    /// so the tree hands them back to release after its lock), and those of them whose groups
+    /// have no part listed any more (`unlisted`: the fold is given their tokens' open tasks).
+    var groupPartsToCount: (kept: [ProgressEntry], unlisted: [ProgressEntry]) {
+        guard !groupParts.isEmpty else { return ([], []) }
         let listed = Set(parts.map(\.task))
-        return groupParts.values.filter { !listed.contains($0.task) }
+        let unlisted = doneWhileOpen.isEmpty ? [] : groupParts.values.filter { !listed.contains($0.task) }
+        return (Array(groupParts.values), unlisted)
     }
 
     /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those
