@@ -256,12 +256,20 @@ enum SpinningTerminals {
     @discardableResult
     static func set(_ spinner: TerminalSpinnerOutput, isSpinning: Bool, on descriptor: Int32) -> TerminalSpinnerOutput?
     {
-        spinners.withLock { spinners in
-            var list = spinners[descriptor, default: []].filter { $0.output != nil && $0.output !== spinner }
+        var loaded: [TerminalSpinnerOutput] = []
+        let spinsOn = spinners.withLock { spinners in
+            var list: [Spinner] = []
+            for entry in spinners[descriptor, default: []] {
+                guard let output = entry.output else { continue }
+                loaded.append(output)  // released after the lock
+                if output !== spinner { list.append(entry) }
+            }
             if isSpinning { list.append(Spinner(output: spinner)) }
             spinners[descriptor] = list.isEmpty ? nil : list
             return isSpinning ? nil : list.last?.output
         }
+        withExtendedLifetime(loaded) {}
+        return spinsOn
     }
 
     /// Writes the line `text` (ending in a newline) to `descriptor` without garbling a spinner
@@ -269,7 +277,17 @@ enum SpinningTerminals {
     /// redrawn below). Safe from any thread.
     static func write(line text: String, to descriptor: Int32) {
         // The last that lives: one released off the main queue may be listed until its `deinit`.
-        guard let spinner = spinners.withLock({ $0[descriptor]?.last { $0.output != nil }?.output }) else {
+        var loaded: [TerminalSpinnerOutput] = []
+        let found = spinners.withLock { spinners -> TerminalSpinnerOutput? in
+            for entry in (spinners[descriptor] ?? []).reversed() {
+                guard let output = entry.output else { continue }
+                loaded.append(output)
+                return output
+            }
+            return nil
+        }
+        withExtendedLifetime(loaded) {}
+        guard let spinner = found else {
             send(text, to: descriptor)
             return
         }
