@@ -9,9 +9,9 @@ import FoundationNetworking
 ///
 /// The load runs in a task of its own, which the caller awaits through a continuation: a cancel
 /// (the manager's, or the calling task's) resumes the caller at once with
-/// `URLError(.cancelled)`, as a cancelled load throws, and cancels the load's task, which
-/// cancels its `URLSessionTask`. The caller's task itself is not cancelled by the manager's
-/// cancel: only its load is. The continuation is resumed exactly once, by whichever of the
+/// `URLError(.cancelled)`, as a cancelled load throws, then cancels the load's task on a global
+/// queue, which cancels its `URLSessionTask`. The caller's task itself is not cancelled by the
+/// manager's cancel: only its load is. The continuation is resumed exactly once, by whichever of the
 /// load's end and the cancel comes first (decided under the load's own lock, which guards
 /// nothing else and is never held while code runs).
 final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Sendable {
@@ -77,8 +77,8 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     }
 
     /// Cancels the load: the caller throws `URLError(.cancelled)` at once, and the load's task
-    /// is cancelled. Safe from any thread; a second call, or one after the load ended, does
-    /// nothing.
+    /// is cancelled, on a global queue. Safe from any thread; a second call, or one after the
+    /// load ended, does nothing.
     func cancel() {
         let (continuation, task) = phase.withLock {
             phase -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
@@ -93,8 +93,13 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
                 return (nil, nil)
             }
         }
-        task?.cancel()
         continuation?.resume(throwing: URLError(.cancelled))
+        // Not on the caller's thread: cancelling a task runs its cancellation handlers there,
+        // and Foundation's on Linux waits for the session's work queue, which may be completing
+        // this very load and waiting for the cancel to finish (swift-corelibs-foundation issue
+        // 5412): the caller (often the main thread) would hang. Nor on the cooperative pool,
+        // whose few threads such a wait would hold.
+        if let task { DispatchQueue.global().async { task.cancel() } }
     }
 
     private func perform(_ operation: @escaping @Sendable () async throws -> Success) async throws -> Success {
