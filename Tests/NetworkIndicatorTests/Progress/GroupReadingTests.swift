@@ -4,19 +4,67 @@ import Testing
 
 @testable import NetworkIndicator
 
-/// A group's operations end, then the group begins again (or a total becomes known) before
-/// anyone reads: the reading after is the one a reading in between leads to (ShowingProgress.md: whether a batch is over
-/// never depends on whether anyone read in between). Minimised from `ReadIndependenceTests`'
-/// random steps.
+/// A group's finish, its operations' end and its next begin, with or without a reading in
+/// between: the reading after is the one a reading in between leads to, and two readings with
+/// nothing between them agree (ShowingProgress.md: "whether a batch is over … does not depend on
+/// whether anyone read in between"; "a complete part that left this way still measures its
+/// operation … until the group's next finish"). Some were minimised from
+/// `ReadIndependenceTests`' random steps.
 @MainActor
-@Suite("A group begun again after its operations ended, read or not")
-struct GroupBegunAgainReadingTests {
+@Suite("A group's readings, read in between or not")
+struct GroupReadingTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
     private func bytes(_ completed: Int64, of total: Int64) -> Progress {
         let progress = Progress.discreteProgress(totalUnitCount: total)
         progress.completedUnitCount = completed
         return progress
+    }
+
+    /// Two uploads, both complete, then one finish: the first is outlived by the second, the
+    /// second is taken by the finish. Both leave and nothing runs: no full bar stays up.
+    @Test(arguments: [false, true])
+    func twoCompletePartsAndAFinishEndTheBatch(readBeforeFinish: Bool) {
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = bytes(0, of: 100)
+        let second = bytes(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: second)
+        second.completedUnitCount = 100
+        first.completedUnitCount = 100
+        if readBeforeFinish { _ = manager.progressSnapshot() }
+        uploads.operationFinished()
+        #expect(manager.progressSnapshot().fractionCompleted == nil, "nothing runs: no full bar")
+        uploads.operationStarted(progress: bytes(10, of: 100))
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.1, "the next upload begins a batch of its own")
+        #expect(snapshot.totalUnitCount == 100)
+        withExtendedLifetime(uploads) {}
+    }
+
+    /// A part outlived by a later operation completes after that operation finished: it leaves
+    /// as done, and measures its still-open operation until the group's next finish, on every
+    /// reading, not only the one it left on.
+    @Test func anOutlivedPartThatLeftCompleteMeasuresItsOperationUntilTheNextFinish() {
+        let other = manager.beganNetworkTask(progress: bytes(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = bytes(50, of: 100)
+        let second = bytes(0, of: 100)
+        uploads.operationStarted(progress: first)
+        uploads.operationStarted(progress: second)
+        second.completedUnitCount = 100
+        uploads.operationFinished()  // the complete part's: the second
+        first.completedUnitCount = 100
+        let firstReading = manager.progressSnapshot()
+        let secondReading = manager.progressSnapshot()
+        #expect(firstReading == secondReading, "nothing changed between the two readings")
+        #expect(!secondReading.hasIndeterminateWork, "the first upload's part still measures its operation")
+        #expect(secondReading.fractionCompleted == 200.0 / 300)
+        uploads.operationFinished()
+        let afterFinish = manager.progressSnapshot()
+        #expect(!afterFinish.hasIndeterminateWork, "the group's last operation finished")
+        #expect(afterFinish.fractionCompleted == 200.0 / 300)
+        withExtendedLifetime((other, uploads)) {}
     }
 
     /// A reset or `cancelOperations()` ended a group's operations, then the group starts one
