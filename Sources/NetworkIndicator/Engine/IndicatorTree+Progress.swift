@@ -83,14 +83,14 @@ extension IndicatorTree {
         // operations are open: its surplus needs them all read.
         var repeated = Set<TaskKey>()
         for index in nodes {
-            repeated.formUnion(node(at: Int(index)).progress.batch.tokensToReadWhole)
+            repeated.formUnion(borrowNode(Int(index)) { $0.progress.batch.tokensToReadWhole })
         }
         // Each part once: a part listed below is listed in every batch above (a set, not a scan
         // of `parts` per part: O(parts), not O(parts²), per settle in a scope; none for one node).
         var listed = Set<ObjectIdentifier>()
         for (position, index) in nodes.enumerated() {
-            let batch = node(at: Int(index)).progress.batch
-            for entry in batch.parts
+            let batchParts = borrowNode(Int(index)) { $0.progress.batch.parts }
+            for entry in batchParts
             where nodes.count == 1 || listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
                 let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
@@ -167,16 +167,18 @@ extension IndicatorTree {
             guard index == id.index else { continue }
             summary = folded
             if !excluded.isEmpty {
-                summary = node(at: Int(index)).progress.batch.summary(of: samples, excluding: excluded)
+                summary = borrowNode(Int(index)) { $0.progress.batch.summary(of: samples, excluding: excluded) }
             }
         }
         var unmeasured = activeTaskCount(of: id) - excludedTaskCount
         for tasks in summary.measured {
             unmeasured -= min(openTaskCount(tasks.task.reference, in: tasks.task.node), tasks.cap)
         }
-        let batch = node(at: Int(id.index)).progress.batch
-        let wasComplete =
-            excluded.isEmpty ? batch.lastEndedWasComplete : batch.ownPartsWereComplete(excluding: excluded)
+        let wasComplete = borrowNode(Int(id.index)) { node in
+            excluded.isEmpty
+                ? node.progress.batch.lastEndedWasComplete
+                : node.progress.batch.ownPartsWereComplete(excluding: excluded)
+        }
         return (summary, unmeasured > 0, wasComplete)
     }
 
@@ -237,7 +239,7 @@ extension IndicatorTree {
 
     /// The parts `id`'s batch lists.
     func progressParts(of id: NodeID) -> [ProgressEntry] {
-        contains(id) ? node(at: Int(id.index)).progress.batch.parts : []
+        contains(id) ? borrowNode(Int(id.index)) { $0.progress.batch.parts } : []
     }
 
     /// The tasks open under `entry`'s token in its node: none once the token is gone, nor once
@@ -273,10 +275,10 @@ extension IndicatorTree {
     /// The indices of the node at `index` and of each of its ancestors, that node first.
     func chain(ofNodeAt index: Int32) -> [Int32] {
         var indices: [Int32] = [index]
-        var next = node(at: Int(index)).parent
+        var next = borrowNode(Int(index)) { $0.parent }
         while next >= 0 {
             indices.append(next)
-            next = node(at: Int(next)).parent
+            next = borrowNode(Int(next)) { $0.parent }
         }
         return indices
     }

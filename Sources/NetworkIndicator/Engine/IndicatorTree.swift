@@ -121,6 +121,11 @@ struct IndicatorTree {
         index == 0 ? rootNode : scopes[index - 1]
     }
 
+    /// Reads the node at `index` in place: a copy retains and releases every field of the node.
+    func borrowNode<Result>(_ index: Int, _ body: (Node) -> Result) -> Result {
+        index == 0 ? body(rootNode) : body(scopes[index - 1])
+    }
+
     private var freeIndices: [Int32] = []
 
     /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot, at a
