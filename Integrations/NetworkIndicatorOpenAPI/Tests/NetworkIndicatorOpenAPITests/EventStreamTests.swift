@@ -147,25 +147,8 @@ import Testing
     /// nothing reads it any more, so it lets go of its screen, as a feed read once does.
     @Test(.timeLimit(.minutes(1)))
     func aFeedKeptAfterItsOnlyLoopsOwnCancelLetsGoOfItsScreen() async throws {
-        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
-        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
-        weak var weakScreen: NetworkIndicatorManager?
-        var kept: HTTPBody?
-        do {
-            let screen = NetworkIndicatorManager(parent: app, label: "screen")
-            weakScreen = screen
-            let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
-            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
-                try await NetworkActivityMiddleware().intercept(
-                    MiddlewareHarness.request,
-                    body: nil,
-                    baseURL: URL(string: "http://127.0.0.1")!,
-                    operationID: "feed"
-                ) { _, _, _ in (response, upstream) }
-            }.1
-        }
-        let body = try #require(kept)
+        let (app, body, screenIsAlive) = try await keptFeed(readRequested)
         let loop = Task {
             do {
                 for try await _ in body {}
@@ -174,33 +157,17 @@ import Testing
         for await _ in reads { break }
         loop.cancel()
         await loop.value
-        #expect(weakScreen == nil, "the kept feed, which nothing reads, still holds the screen")
-        withExtendedLifetime(kept) {}
+        #expect(!screenIsAlive(), "the kept feed, which nothing reads, still holds the screen")
+        withExtendedLifetime((app, body)) {}
     }
+
     /// A feed that can be read many times, kept, whose two loops' own tasks are cancelled at the
     /// same moment (the screen's views went away together): each loop's read ends while the
     /// other's iterator still lives, yet neither reads on, so the feed lets go of its screen.
     @Test(.timeLimit(.minutes(1)))
     func aFeedKeptAfterBothItsLoopsOwnCancelsAtOnceLetsGoOfItsScreen() async throws {
-        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let (reads, readRequested) = AsyncStream.makeStream(of: Void.self)
-        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
-        weak var weakScreen: NetworkIndicatorManager?
-        var kept: HTTPBody?
-        do {
-            let screen = NetworkIndicatorManager(parent: app, label: "screen")
-            weakScreen = screen
-            let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
-            kept = try await NetworkIndicatorManager.$current.withValue(screen) {
-                try await NetworkActivityMiddleware().intercept(
-                    MiddlewareHarness.request,
-                    body: nil,
-                    baseURL: URL(string: "http://127.0.0.1")!,
-                    operationID: "feed"
-                ) { _, _, _ in (response, upstream) }
-            }.1
-        }
-        let body = try #require(kept)
+        let (app, body, screenIsAlive) = try await keptFeed(readRequested)
         // Each loop keeps its iterator until both reads have ended (waiting in a task that is
         // not cancelled): neither read can see the other's iterator gone.
         let (ended, readEnded) = AsyncStream.makeStream(of: Void.self)
@@ -229,8 +196,29 @@ import Testing
         }
         for gate in gates { gate.continuation.finish() }
         for loop in loops { await loop.value }
-        #expect(weakScreen == nil, "the kept feed, which nothing reads, still holds the screen")
-        withExtendedLifetime(kept) {}
+        #expect(!screenIsAlive(), "the kept feed, which nothing reads, still holds the screen")
+        withExtendedLifetime((app, body)) {}
+    }
+    /// A live feed that can be read many times, answered to a request of a screen (a scope of
+    /// the returned app manager) that nothing else holds: the body is kept, and `screenIsAlive`
+    /// tells whether anything still holds the screen. Each read of the feed yields to
+    /// `readRequested`, then waits until its task is cancelled.
+    private func keptFeed(
+        _ readRequested: AsyncStream<Void>.Continuation
+    ) async throws -> (app: NetworkIndicatorManager, body: HTTPBody, screenIsAlive: @Sendable () -> Bool) {
+        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
+        let screen = NetworkIndicatorManager(parent: app, label: "screen")
+        let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
+        let kept = try await NetworkIndicatorManager.$current.withValue(screen) {
+            try await NetworkActivityMiddleware().intercept(
+                MiddlewareHarness.request,
+                body: nil,
+                baseURL: URL(string: "http://127.0.0.1")!,
+                operationID: "feed"
+            ) { _, _, _ in (response, upstream) }
+        }.1
+        return (app, try #require(kept), { [weak screen] in screen != nil })
     }
 }
 
