@@ -110,7 +110,8 @@ public final class NetworkActivityGroup: Sendable {
     /// operation open; once it has begun one again, a late finish ends it (a finish carries
     /// nothing that tells an old operation from a new one: with late completions to come, use
     /// a new group for the new work). (It is the group's own call: it does not call
-    /// ``cancellationHandler``.)
+    /// ``cancellationHandler``.) O(1) while no task with progress is listed; otherwise it also
+    /// notes the group's parts ended, O(the parts listed in the group's manager).
     public func cancelOperations() {
         manager.driver.apply(.finishAll(ObjectIdentifier(key)))
     }

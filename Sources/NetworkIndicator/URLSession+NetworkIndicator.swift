@@ -19,7 +19,9 @@ extension NetworkIndicatorManager {
     /// any more, uncompleted (so nobody can resume it), ends at the next poll and is let go, and
     /// the manager's tasks go with the manager. A task its session still holds unresumed stays
     /// counted, since it can still be resumed: cancel it, or invalidate the session with
-    /// `invalidateAndCancel()`. On Apple platforms the task is not held: one deallocated without
+    /// `invalidateAndCancel()`. So does an uncompleted task tracked by two managers (a scope and
+    /// its parent, say) that nothing else holds: each manager's hold keeps it from looking
+    /// abandoned to the other; cancel it. On Apple platforms the task is not held: one deallocated without
     /// completing ends at the next sweep. Tracking the same task twice opens two tasks, and its
     /// completion ends both.
     ///
