@@ -81,5 +81,12 @@ let package = Package(
             path: "Profiling/NetworkIndicatorProfile",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Not a benchmark either: a probe of swift-corelibs-foundation's cancel of a load as it
+        // completes, run by hand. See README.md, "Probes".
+        .executableTarget(
+            name: "FoundationCancelRace",
+            path: "Probes/FoundationCancelRace",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -9,11 +9,11 @@ import FoundationNetworking
 ///
 /// The load runs in a task of its own, which the caller awaits through a continuation: a cancel
 /// (the manager's, or the calling task's) resumes the caller at once with
-/// `URLError(.cancelled)`, as a cancelled load throws, then cancels the load's task on a global
-/// queue, which cancels its `URLSessionTask`. The caller's task itself is not cancelled by the
-/// manager's cancel: only its load is. The continuation is resumed exactly once, by whichever of the
-/// load's end and the cancel comes first (decided under the load's own lock, which guards
-/// nothing else and is never held while code runs).
+/// `URLError(.cancelled)`, as a cancelled load throws, then (if ``cancelsItsWork``) cancels the
+/// load's task on a global queue, which cancels its `URLSessionTask`. The caller's task itself is
+/// not cancelled by the manager's cancel: only its load is. The continuation is resumed exactly
+/// once, by whichever of the load's end and the cancel comes first (decided under the load's own
+/// lock, which guards nothing else and is never held while code runs).
 final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Sendable {
     private enum Phase {
         /// Made; the caller has not started waiting yet.
@@ -29,21 +29,30 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     private let phase = LockedState(Phase.waiting)
     /// Recorded when the load throws or is cancelled, before its task ends.
     let failure = FailureRecord()
+    /// Whether a cancel cancels the load's task too; if not, the task runs to its end and its
+    /// result is dropped (``URLSession/helpersCancelTheirTasks``).
+    let cancelsItsWork: Bool
+
+    init(cancelsItsWork: Bool = true) {
+        self.cancelsItsWork = cancelsItsWork
+    }
 
     func recordCancellation() {
         failure.recordFailure()
     }
 
     /// Runs `operation` as one task of `manager` (labelled `label`, with `progress` rolled up
-    /// if given), ended when the call returns or throws.
+    /// if given), ended when the call returns or throws; a cancel cancels `operation`'s task only
+    /// if `cancelsItsWork`.
     static func run(
         in manager: NetworkIndicatorManager,
         label: String?,
         site: CallSite,
         progress: Progress?,
+        cancelsItsWork: Bool = true,
         _ operation: @escaping @Sendable () async throws -> Success
     ) async throws -> Success {
-        let load = CancellableLoad()
+        let load = CancellableLoad(cancelsItsWork: cancelsItsWork)
         let key = ObjectIdentifier(load)
         let begin = TaskEvent.begin(.keyed(key, object: load, kind: .load), label: label, site: site)
         if let progress {
@@ -77,8 +86,8 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
     }
 
     /// Cancels the load: the caller throws `URLError(.cancelled)` at once, and the load's task
-    /// is cancelled, on a global queue. Safe from any thread; a second call, or one after the
-    /// load ended, does nothing.
+    /// is cancelled (if ``cancelsItsWork``), on a global queue. Safe from any thread; a second
+    /// call, or one after the load ended, does nothing.
     func cancel() {
         let (continuation, task) = phase.withLock {
             phase -> (CheckedContinuation<Success, any Error>?, Task<Void, Never>?) in
@@ -99,7 +108,7 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
         // this very load and waiting for the cancel to finish (swift-corelibs-foundation issue
         // 5412): the caller (often the main thread) would hang. Nor on the cooperative pool,
         // whose few threads such a wait would hold.
-        if let task { DispatchQueue.global().async { task.cancel() } }
+        if let task, cancelsItsWork { DispatchQueue.global().async { task.cancel() } }
     }
 
     private func perform(_ operation: @escaping @Sendable () async throws -> Success) async throws -> Success {
@@ -126,7 +135,7 @@ final class CancellableLoad<Success: Sendable>: FailsProgressWhenCancelled, Send
                 phase = .running(continuation, task: task)
                 return false
             }
-            if isOver { task.cancel() }  // cancelled meanwhile (or already done: harmless)
+            if isOver, cancelsItsWork { task.cancel() }  // cancelled meanwhile (or done: harmless)
         }
     }
 

@@ -16,7 +16,8 @@ extension URLSession {
     ///
     /// The load runs as a ``CancellableLoad``, which
     /// ``NetworkIndicatorManager/cancelNetworkTasks()`` reaches (it then throws
-    /// `URLError(.cancelled)` at once), as does the cancellation of the calling task.
+    /// `URLError(.cancelled)` at once), as does the cancellation of the calling task; the load's
+    /// `URLSessionTask` is cancelled too where ``helpersCancelTheirTasks``.
     func withTaskProgress<Result: Sendable>(
         tracking manager: NetworkIndicatorManager,
         label: String?,
@@ -28,15 +29,42 @@ extension URLSession {
         if #available(iOS 16.0, macOS 13.0, tvOS 16.0, watchOS 9.0, *) {
             let progress = URLSessionTaskProgress(task: nil)
             let progressDelegate = URLSessionTaskProgressDelegate(progress: progress, forwardingTo: delegate)
-            return try await CancellableLoad.run(in: manager, label: label, site: site, progress: progress) {
+            return try await CancellableLoad.run(
+                in: manager,
+                label: label,
+                site: site,
+                progress: progress,
+                cancelsItsWork: Self.helpersCancelTheirTasks
+            ) {
                 try await load(progressDelegate)
             }
         }
         #endif
-        return try await CancellableLoad.run(in: manager, label: label, site: site, progress: nil) {
+        return try await CancellableLoad.run(
+            in: manager,
+            label: label,
+            site: site,
+            progress: nil,
+            cancelsItsWork: Self.helpersCancelTheirTasks
+        ) {
             try await load(delegate)
         }
     }
+
+    /// Whether a cancelled helper's load cancels its `URLSessionTask`: on Apple platforms. On
+    /// Linux (as of Swift 6.3) swift-corelibs-foundation crashes when a task is cancelled as it
+    /// completes ("Trying to access a behaviour for a task that in not in the registry") and
+    /// deadlocks when an async load's Swift task is (its issue 5412), so the helpers leave the
+    /// task to run to its end and drop its result. Measured with 1 ms loopback loads, each
+    /// cancelled from a global queue after a random 0–1.5 ms (Benchmarks/README.md, "Probes"):
+    /// Foundation's async load, its Swift task cancelled, deadlocked in 5 runs of 5, within 53
+    /// rounds; a completion-handler task cancelled itself crashed in each of 7 runs of 20 000
+    /// rounds or more; left alone, 4 runs of 20 000 rounds, neither.
+    #if canImport(FoundationNetworking)
+    static let helpersCancelTheirTasks = false
+    #else
+    static let helpersCancelTheirTasks = true
+    #endif
 }
 
 #if canImport(ObjectiveC)

@@ -9,3 +9,12 @@ import Testing
 /// costs a few seconds; the suites' own claims do not depend on it.
 @Suite(.serialized)
 enum RealLoadSuites {}
+
+/// Whether a cancel stops the `URLSessionTask` of a helper's load (`data(for:tracking:)`, …):
+/// on Apple platforms; on Linux the package leaves it to run to its end, since
+/// swift-corelibs-foundation crashes or deadlocks when a task is cancelled as it completes.
+#if canImport(FoundationNetworking)
+let cancelledHelperLoadsStop = false
+#else
+let cancelledHelperLoadsStop = true
+#endif
