@@ -133,6 +133,25 @@ struct TaskEventTests {
         #expect(summary(watcher.events) == ["began FeedLoader", "ended FeedLoader swept"])
     }
 
+    /// Tokens whose tasks began before any watcher was attached: each one's end is named by its
+    /// type, as a snapshot names it, though it has died by then (not as a deallocated token).
+    @Test func tokensBegunBeforeTheWatcherEndNamedByTheirTypes() {
+        final class ImageLoader {}
+        let harness = Harness(completionCheckInterval: 1)
+        var feed: FeedLoader? = FeedLoader()
+        var images: ImageLoader? = ImageLoader()
+        harness.manager.beganNetworkTask(withToken: feed!)
+        harness.manager.beganNetworkTask(withToken: images!)
+        harness.settle()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        feed = nil
+        images = nil
+        harness.advance(by: 1)
+        harness.settle()
+        #expect(summary(watcher.events).sorted() == ["ended FeedLoader swept", "ended ImageLoader swept"])
+    }
+
     @Test func resetCancelAndAGoneManagerSayHowTheirTasksEnded() {
         let harness = Harness()
         let watcher = Watcher()

@@ -33,6 +33,18 @@ struct BatchOutcomeTests {
         _ = token
     }
 
+    /// A batch whose last part ended with no known size (its size became unknown after it began
+    /// the batch) has no unit left to show done: its bar does not fade out as complete.
+    @Test func aBatchWhosePartEndedOfUnknownSizeDidNotEndComplete() {
+        let download = progress(30, of: 100)
+        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: download)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.3)
+        download.totalUnitCount = -1
+        token = nil
+        #expect(!manager.lastProgressBatchEndedComplete())
+        _ = token
+    }
+
     /// Review finding: a part paused short and then resumed and completed leaves its batch
     /// complete; only a pause that stays short makes it incomplete.
     @Test func aPauseTakenBackLeavesTheBatchComplete() {

@@ -91,6 +91,31 @@ struct TaskRegistryTests {
         #expect(next.keptAlive.count == 10, "the live objects read, to release after the lock")
     }
 
+    /// Work that stopped counting is held (weakly) for the next cancel; once its object died,
+    /// the next stop or reset lets go of it, so that a screen whose feeds come and go holds no
+    /// record per feed it ever had. The live work read is handed back, to release after the lock.
+    @Test func heldWorkWhoseObjectDiedIsLetGoAtTheNextStop() {
+        var registry = TaskRegistry()
+        var time = EventTime(preread: 0)
+        var kept: [AnyObject] = []
+        let live = Work()
+        var dead: Work? = Work()
+        for work in [live, dead!] {
+            let key = ObjectIdentifier(work)
+            registry.begin(key, object: work, kind: .token, label: nil, now: 0)
+            #expect(registry.stopCounting(key, object: work, keepingAlive: &kept, time: &time) == .applied)
+        }
+        #expect(registry.uncountedWork.count == 2)
+        let next = Work()  // made first: not at the dead one's address
+        dead = nil
+        registry.begin(ObjectIdentifier(next), object: next, kind: .token, label: nil, now: 0)
+        kept = []
+        _ = registry.stopCounting(ObjectIdentifier(next), object: next, keepingAlive: &kept, time: &time)
+        #expect(Set(registry.uncountedWork.keys) == [ObjectIdentifier(live), ObjectIdentifier(next)])
+        #expect(kept.count == 1 && kept.first === live, "the live work read, to release after the lock")
+        _ = dead
+    }
+
     @Test func finishAtAReusedKeyEndsTheDeadTasksOnly() {
         var registry = TaskRegistry()
         let key = ObjectIdentifier(Object.self)
