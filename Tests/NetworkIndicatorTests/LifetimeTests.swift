@@ -77,6 +77,59 @@ struct LifetimeTests {
         #expect(values.isEmpty, "the old scope's stream ends without a value")
     }
 
+    /// A process whose main queue never runs (a server in a synchronous `main`) may make a scope
+    /// per request: a released scope that shows nothing anywhere leaves no main-queue work behind,
+    /// and scopes that had tasks leave the tree's one hop, so its memory stays flat.
+    @Test func releasedScopesLeaveNoMainQueueWorkEach() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        for request in 0..<1000 { _ = NetworkIndicatorManager(parent: root, label: "request \(request)") }
+        #expect(scheduler.pendingWorkCount == 0, "nothing was shown: nothing to tell")
+        for request in 0..<1000 {
+            let scope = NetworkIndicatorManager(parent: root, label: "request \(request)")
+            _ = scope.beganNetworkTask(label: "load")
+        }
+        #expect(scheduler.pendingWorkCount == 1, "the tree's one hop")
+        scheduler.runPendingWork()
+        #expect(root.activeTaskCount == 0)
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
+    /// A shown scope released on one thread while another thread's event has asked for the
+    /// tree's hop but not yet enqueued it: the scope's owner-bound observations still hear that
+    /// it is gone (`false`; the slow period's end) before they go.
+    @Test func aScopeReleasedAsAnotherEventAsksForTheHopStillTellsItsObservations() {
+        final class Box: @unchecked Sendable { var scope: NetworkIndicatorManager? }
+        final class Owner {}
+        let scheduler = HookedScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        let box = Box()
+        box.scope = NetworkIndicatorManager(parent: root, label: "feed")
+        let owner = Owner()
+        let seen = LockedState<(visible: [Bool], slow: [Bool])>(([], []))
+        box.scope!.observeVisibility(owner: owner) { _, visible in seen.withLock { $0.visible.append(visible) } }
+        box.scope!.observeSlowNetworkActivity(after: 1, owner: owner) { _, slow in
+            seen.withLock { $0.slow.append(slow) }
+        }
+        box.scope!.pushNetworkActivity()
+        scheduler.base.runPendingWork()
+        scheduler.base.advance(by: 2)
+        let other = NetworkIndicatorManager(parent: root, label: "other")
+        scheduler.beforeNextEnqueue { box.scope = nil }  // between the push's unlock and its enqueue
+        other.pushNetworkActivity()
+        #expect(box.scope == nil)
+        scheduler.base.runPendingWork()
+        #expect(seen.withLock { $0.visible } == [false, true, false], "told the scope is gone")
+        #expect(seen.withLock { $0.slow } == [false, true, false], "told the slow period ended")
+    }
+
+    /// A released root manager that never showed anything leaves no main-queue work either.
+    @Test func releasedRootManagersThatShowedNothingLeaveNoMainQueueWork() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        for _ in 0..<100 { _ = NetworkIndicatorManager(scheduler: scheduler) }
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
     @Test func releasedHiddenManagerTellsItsOutputsNothing() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)

@@ -73,7 +73,8 @@ final class OutputDelivery {
         // Once the root manager is gone (its scheduler let go) no node is left to reconcile, but
         // its tasks' last events (`managerGone`) still reach their watchers.
         let now = scheduler?.now
-        let (answers, events) = tree.withLock { $0.takeHop(now: now) }
+        // Unchecked: the removals hand back the owner-bound observations the tree kept for them.
+        let (answers, events, removed) = tree.withLockUnchecked { $0.takeHop(now: now) }
         // The timer is fitted once to every node's new deadlines, not once per node: each fit
         // scans every pending deadline (O(nodes²) a hop that reaches many scopes).
         for answer in answers { perform(answer, arming: false) }
@@ -81,6 +82,8 @@ final class OutputDelivery {
             arm(scheduler, now: scheduler.now)
         }
         if let events, !events.pending.isEmpty { deliver(events.events) }
+        // What each removal kept (its manager's owner-bound observations) goes after its close.
+        for removal in removed { remove(removal.node) }
     }
 
     /// The live outputs of `node`, in the order they were added.
@@ -292,7 +295,9 @@ final class OutputDelivery {
 
     /// Runs `body` on the outlet of `node`, made if missing; an outlet of an older generation (a
     /// removed node whose removal has not run yet) is closed first. `nil`, and nothing made, if
-    /// `node` is older than the outlet at its index (late work for a removed node).
+    /// `node` is older than the outlet at its index, or was removed (late work for a removed
+    /// node). Making an outlet takes the tree's lock once, so that the node's removal knows to
+    /// close it (``IndicatorTree/outletMade(for:)``); never call it under that lock.
     func modifyOutlet<Result>(_ node: IndicatorTree.NodeID, _ body: (inout Outlet) -> Result) -> Result? {
         let index = Int(node.index)
         while outlets.count <= index { outlets.append(nil) }
@@ -301,7 +306,10 @@ final class OutputDelivery {
             outlets[index] = nil
             close(present, at: index)
         }
-        if outlets[index] == nil { outlets[index] = Outlet(generation: node.generation) }
+        if outlets[index] == nil {
+            guard tree.withLock({ $0.outletMade(for: node) }) else { return nil }
+            outlets[index] = Outlet(generation: node.generation)
+        }
         return body(&outlets[index]!)
     }
 
