@@ -146,22 +146,26 @@ struct AsyncSequenceTrackingTests {
 @Suite("AsyncSequence tracking: a screen's cancel")
 struct AsyncSequenceCancelTests {
     @Test func aScreensCancelEndsItsTrackedStreamAndItsLoop() async {
+        @MainActor final class Handled { var events: [Int] = [] }
         let root = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
         let feedActivity = NetworkIndicatorManager(parent: root, label: "Feed")
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let handled = Handled()
         let consumer = Task { @MainActor in
-            var handled: [Int] = []
-            for await event in stream.trackingNetworkActivity(in: feedActivity) { handled.append(event) }
-            return handled
+            for await event in stream.trackingNetworkActivity(in: feedActivity) { handled.events.append(event) }
         }
         continuation.yield(1)
-        await eventually { feedActivity.activeTaskCount == 1 }
+        // Handled, not merely counted: the task begins at the loop's first read, and a cancel
+        // that lands while that read waits drops the element it brings (the loop stops).
+        await eventually { handled.events == [1] }
+        #expect(feedActivity.activeTaskCount == 1)
         feedActivity.cancelNetworkTasks()
         #expect(feedActivity.activeTaskCount == 0, "the feed's task ends with the cancel")
         #expect(root.activeTaskCount == 0)
         continuation.yield(2)  // the loop was told to stop: this event is not handled
         continuation.finish()
-        #expect(await consumer.value == [1])
+        await consumer.value
+        #expect(handled.events == [1])
         #expect(feedActivity.activeTaskCount == 0)
     }
 
