@@ -16,9 +16,10 @@ extension NetworkIndicatorManager {
     ///   `cancel()` is called;
     /// - the loads of the package's async `URLSession` helpers (`data(for:tracking:)` and the
     ///   others): they end, and the call throws `URLError(.cancelled)` at once, as a cancelled
-    ///   load does. The load's `URLSessionTask` is cancelled on Apple platforms; on Linux it runs
-    ///   to its end and its result is dropped, since swift-corelibs-foundation can crash or
-    ///   deadlock when a task is cancelled as it completes;
+    ///   load does. The load's `URLSessionTask` is cancelled then on Apple platforms; on Linux
+    ///   only if it still runs a second later (a result that comes sooner is dropped, a
+    ///   download's file deleted), since swift-corelibs-foundation can crash or deadlock when a
+    ///   task is cancelled as it completes;
     /// - each iteration of a tracked async sequence
     ///   (``_Concurrency/AsyncSequence/trackingNetworkActivity(in:label:file:line:)``, a live
     ///   feed): it ends, and its loop stops at its next element (the element is not handed out);

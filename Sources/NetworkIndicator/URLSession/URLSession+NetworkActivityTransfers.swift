@@ -53,7 +53,8 @@ extension URLSession {
             tracking: manager,
             label: label ?? ActivityLabel.request(request),
             site: CallSite(fileID: file, line: line),
-            delegate: delegate
+            delegate: delegate,
+            discard: Self.deleteDownloadedFile
         ) {
             try await self.download(for: request, delegate: $0)
         }
@@ -101,7 +102,8 @@ extension URLSession {
             tracking: manager,
             label: label,
             site: CallSite(fileID: file, line: line),
-            delegate: delegate
+            delegate: delegate,
+            discard: Self.deleteDownloadedFile
         ) {
             try await self.download(from: url, delegate: $0)
         }
@@ -207,5 +209,12 @@ extension URLSession {
             }
             return try await self.upload(for: request, fromFile: fileURL)
         }
+    }
+
+    /// Deletes the file of a download whose caller had already thrown `URLError(.cancelled)`:
+    /// nobody can reach it, and Foundation leaves it where it wrote it.
+    @Sendable
+    static func deleteDownloadedFile(_ download: (URL, URLResponse)) {
+        try? FileManager.default.removeItem(at: download.0)
     }
 }

@@ -17,12 +17,14 @@ extension URLSession {
     /// The load runs as a ``CancellableLoad``, which
     /// ``NetworkIndicatorManager/cancelNetworkTasks()`` reaches (it then throws
     /// `URLError(.cancelled)` at once), as does the cancellation of the calling task; the load's
-    /// `URLSessionTask` is cancelled too where ``helpersCancelTheirTasks``.
+    /// `URLSessionTask` is cancelled too, as ``cancelHelperWork(_:)`` says, and a result that
+    /// still comes goes to `discard`.
     func withTaskProgress<Result: Sendable>(
         tracking manager: NetworkIndicatorManager,
         label: String?,
         site: CallSite,
         delegate: (any URLSessionTaskDelegate)?,
+        discard: (@Sendable (Result) -> Void)? = nil,
         _ load: @escaping @Sendable (_ delegate: (any URLSessionTaskDelegate)?) async throws -> Result
     ) async throws -> Result {
         #if canImport(ObjectiveC)
@@ -34,7 +36,8 @@ extension URLSession {
                 label: label,
                 site: site,
                 progress: progress,
-                cancelsItsWork: Self.helpersCancelTheirTasks
+                cancelWork: Self.cancelHelperWork,
+                discard: discard
             ) {
                 try await load(progressDelegate)
             }
@@ -45,25 +48,35 @@ extension URLSession {
             label: label,
             site: site,
             progress: nil,
-            cancelsItsWork: Self.helpersCancelTheirTasks
+            cancelWork: Self.cancelHelperWork,
+            discard: discard
         ) {
             try await load(delegate)
         }
     }
 
-    /// Whether a cancelled helper's load cancels its `URLSessionTask`: on Apple platforms. On
-    /// Linux (as of Swift 6.3) swift-corelibs-foundation crashes when a task is cancelled as it
-    /// completes ("Trying to access a behaviour for a task that in not in the registry") and
-    /// deadlocks when an async load's Swift task is (its issue 5412), so the helpers leave the
-    /// task to run to its end and drop its result. Measured with 1 ms loopback loads, each
-    /// cancelled from a global queue after a random 0–1.5 ms (Benchmarks/README.md, "Probes"):
-    /// Foundation's async load, its Swift task cancelled, deadlocked in 5 runs of 5, within 53
-    /// rounds; a completion-handler task cancelled itself crashed in each of 7 runs of 20 000
-    /// rounds or more; left alone, 4 runs of 20 000 rounds, neither.
+    /// Runs the cancel of a cancelled helper's load. On Apple platforms, at once, on a global
+    /// queue. On Linux, only ``helperCancelGrace`` seconds later, and so only if the transfer
+    /// still runs then: swift-corelibs-foundation (as of Swift 6.3) crashes when a task is
+    /// cancelled as it completes ("Trying to access a behaviour for a task that in not in the
+    /// registry") and deadlocks when an async load's Swift task is (its issue 5412). A transfer
+    /// that ends within the grace is never cancelled; a longer one still frees its connection
+    /// (its host's are few: six, here) a second after the cancel, and meets that fault only if
+    /// it completes in that very instant. Measured with 1 ms loopback loads, each cancelled from
+    /// a global queue after a random 0–1.5 ms (Benchmarks/README.md, "Probes"): Foundation's
+    /// async load, its Swift task cancelled, deadlocked in 5 runs of 5, within 53 rounds; a
+    /// completion-handler task cancelled itself crashed in each of 7 runs of 20 000 rounds or
+    /// more; left alone, 4 runs of 20 000 rounds, neither.
+    static func cancelHelperWork(_ cancel: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + helperCancelGrace, execute: cancel)
+    }
+
+    /// How long a cancelled helper's transfer may run on before its task is cancelled: 1 s on
+    /// Linux, none on Apple platforms.
     #if canImport(FoundationNetworking)
-    static let helpersCancelTheirTasks = false
+    static let helperCancelGrace: TimeInterval = 1
     #else
-    static let helpersCancelTheirTasks = true
+    static let helperCancelGrace: TimeInterval = 0
     #endif
 }
 

@@ -10,11 +10,12 @@ import Testing
 @Suite(.serialized)
 enum RealLoadSuites {}
 
-/// Whether a cancel stops the `URLSessionTask` of a helper's load (`data(for:tracking:)`, …):
-/// on Apple platforms; on Linux the package leaves it to run to its end, since
-/// swift-corelibs-foundation crashes or deadlocks when a task is cancelled as it completes.
+/// Whether a cancel stops the `URLSessionTask` of a helper's load (`data(for:tracking:)`, …) at
+/// once: on Apple platforms; on Linux the package lets it run on for a second, and cancels it
+/// only if it still runs then, since swift-corelibs-foundation crashes or deadlocks when a task
+/// is cancelled as it completes.
 #if canImport(FoundationNetworking)
-let cancelledHelperLoadsStop = false
+let cancelledHelperLoadsStopAtOnce = false
 #else
-let cancelledHelperLoadsStop = true
+let cancelledHelperLoadsStopAtOnce = true
 #endif

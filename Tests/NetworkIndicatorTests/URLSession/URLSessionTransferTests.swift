@@ -136,7 +136,7 @@ extension RealLoadSuites {
             await eventually(sourceLocation: sourceLocation) { manager.activeTaskCount == 0 }
             #expect(manager.activeTaskCount == 0, sourceLocation: sourceLocation)
             // On Linux the cancelled load runs on: stopped here while its response is held.
-            if !cancelledHelperLoadsStop { session.invalidateAndCancel() }
+            if !cancelledHelperLoadsStopAtOnce { session.invalidateAndCancel() }
             await server.waitUntilCancelledLoadsHaveStopped(sourceLocation: sourceLocation)
             session.invalidateAndCancel()
         }
