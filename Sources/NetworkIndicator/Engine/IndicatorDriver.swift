@@ -10,8 +10,7 @@ import Foundation
 /// Callers' objects are not `Sendable`, so the methods that move one into or out of the tree,
 /// or whose result may hold one (``apply(_:)`` and ``apply(_:before:then:)``, ``resetTree()``,
 /// ``cancelTree()``, ``shutDown(keepingUntilRemoved:)``, ``read(_:)``, attaching an output,
-/// ``withTree(_:)``, the hop and the sweep's last step in ``OutputDelivery``) use
-/// `withLockUnchecked`.
+/// ``withTree(_:)``, the sweep's last step in ``OutputDelivery``) use `withLockUnchecked`.
 /// Safe: the registry holds it weakly and under the lock only compares its identity or hands it
 /// back; once out, it is only released, or called as ``NetworkActivityCompletionReporting`` and
 /// ``NetworkActivityCancellable`` document.
@@ -51,19 +50,27 @@ final class IndicatorDriver: Sendable {
     }
 
     /// The manager is gone: its tasks end in every ancestor; if the main actor holds an outlet
-    /// for it, the tree's hop stops its timers, finishes its streams and tells its outputs, its
-    /// owner-bound `observations` among them (kept by the tree until then: the manager held
-    /// them; without an outlet there is none to keep). A manager that never showed anything
-    /// leaves no work for the main queue.
+    /// for it, there its timers stop, its streams finish and its outputs are told, its
+    /// owner-bound `observations` among them (kept until then: the manager held them; without
+    /// an outlet there is none to keep). A manager that never showed anything leaves no work for
+    /// the main queue.
     func shutDown(keepingUntilRemoved observations: OwnerBoundObservations) {
         var time = eventTime()
         // The node as it was (its own diagnostics handler, its progress parts: a caller's objects
         // among them) is released after the lock.
-        let (needsHop, removed) = tree.withLockUnchecked {
-            $0.removeNode(node, time: &time, keepingUntilClosed: observations)
-        }
+        let (needsHop, removed) = tree.withLockUnchecked { $0.removeNode(node, time: &time) }
+        let hasOutlet = removed?.hasOutlet ?? false
         withExtendedLifetime(removed) {}
         if needsHop { delivery.enqueueHop(on: scheduler) }
+        // The close and the observations' release in one piece of work, in that order. Not in
+        // the tree: an observation may lead back to it, and a scheduler dropped with the work
+        // queued frees the work.
+        if hasOutlet {
+            scheduler.enqueue { [delivery, node] in
+                delivery.remove(node)
+                withExtendedLifetime(observations) {}
+            }
+        }
         if node == IndicatorTree.rootID { delivery.rootRemoved() }
     }
 

@@ -10,14 +10,12 @@ extension IndicatorTree {
     typealias Answer = (node: NodeID, reconciliation: OutputSchedule.Reconciliation)
 
     /// The tree's hop: every dirty node's answer (none once the root manager went, `now` `nil`),
-    /// the task events logged since the last hop (`nil`: none, the common case; the tree asks for
-    /// the hop for them only once some are logged), and the removed nodes whose outlets to close,
-    /// with what each keeps until its close.
-    mutating func takeHop(now: TimeInterval?) -> (answers: [Answer], events: TakenTaskEvents?, removed: [Removal]) {
+    /// and the task events logged since the last hop (`nil`: none, the common case; the tree
+    /// asks for the hop for them only once some are logged).
+    mutating func takeHop(now: TimeInterval?) -> (answers: [Answer], events: TakenTaskEvents?) {
         let answers = now.map { drainDirtyNodes(now: $0) } ?? []
         let hasEvents = !taskEvents.buffer.events.isEmpty || taskEvents.isHopAsked
-        let events = hasEvents ? takeTaskEvents() : nil
-        return (answers, events, removedOutlets.isEmpty ? [] : takeRemovedOutlets())
+        return (answers, hasEvents ? takeTaskEvents() : nil)
     }
 
     /// The tree's hop runs: every dirty node's schedule brings its policy and timers up to date, in

@@ -113,6 +113,16 @@ extension IndicatorTree {
         return needsHop
     }
 
+    /// The main actor is about to make an outlet for `id`: `true`, and noted in the node, whose
+    /// removal then has it closed on the main actor (a node without one leaves nothing for the
+    /// main queue, so that scopes made and released where it never runs cost nothing there), if
+    /// `id` is still a node of the tree; `false` if it was removed (make none).
+    mutating func outletMade(for id: NodeID) -> Bool {
+        guard contains(id) else { return false }
+        withNode(Int(id.index)) { $0.hasOutlet = true }
+        return true
+    }
+
     /// Runs `body` on the node `id`; marks the node dirty if it asks for a hop.
     private mutating func event<Result>(
         _ id: NodeID,

@@ -115,8 +115,7 @@ extension IndicatorTree {
     /// dirty node nor an earlier ask has enqueued it. For the events that move no schedule (a
     /// sweep's, a removed node's).
     mutating func askHopForTaskEvents() -> Bool {
-        guard !taskEvents.buffer.events.isEmpty, dirtyNodes.isEmpty, !taskEvents.isHopAsked, removedOutlets.isEmpty
-        else { return false }
+        guard !taskEvents.buffer.events.isEmpty, dirtyNodes.isEmpty, !taskEvents.isHopAsked else { return false }
         taskEvents.isHopAsked = true
         return true
     }

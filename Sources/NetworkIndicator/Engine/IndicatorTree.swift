@@ -92,38 +92,10 @@ struct IndicatorTree {
     var dirtyNodes: [Int32] = []
 
     /// The node at `index` asked for a hop; `true` if it is the first since the last drain (the
-    /// caller enqueues the tree's hop after the lock), task events and removed outlets included.
+    /// caller enqueues the tree's hop after the lock), task events included.
     mutating func markDirty(_ index: Int32) -> Bool {
         dirtyNodes.append(index)
-        return dirtyNodes.count == 1 && !taskEvents.isHopAsked && removedOutlets.isEmpty
-    }
-
-    /// The removed nodes whose outlet the tree's hop closes on the main actor (their outputs told
-    /// goodbye, their streams finished, their timers dropped), each with what must live until
-    /// then (its manager's owner-bound observations); a removed node that never had one leaves
-    /// nothing for the main queue, so that scopes made and released where the main queue never
-    /// runs cost nothing there.
-    private(set) var removedOutlets: [Removal] = []
-
-    /// A removed node whose outlet the hop closes, and what it keeps until then (released on the
-    /// main actor, after the close).
-    typealias Removal = (node: NodeID, kept: AnyObject?)
-
-    /// Whether the tree's hop is enqueued and has not taken its work yet.
-    var isHopPending: Bool { !dirtyNodes.isEmpty || taskEvents.isHopAsked || !removedOutlets.isEmpty }
-
-    /// The main actor is about to make an outlet for `id`: `true`, and noted for its removal, if
-    /// `id` is still a node of the tree; `false` if it was removed (make none).
-    mutating func outletMade(for id: NodeID) -> Bool {
-        guard contains(id) else { return false }
-        withNode(Int(id.index)) { $0.hasOutlet = true }
-        return true
-    }
-
-    /// The removed outlets, for the hop to close; none are left.
-    mutating func takeRemovedOutlets() -> [Removal] {
-        defer { removedOutlets.removeAll() }
-        return removedOutlets
+        return dirtyNodes.count == 1 && !taskEvents.isHopAsked
     }
 
     /// The task events waiting for the tree's hop (`IndicatorTree+TaskEvents.swift`).
@@ -190,16 +162,10 @@ struct IndicatorTree {
     /// and the node as it was, to release after the lock: its own diagnostics handler and its
     /// progress parts may hold a caller's last reference to an object whose `deinit` calls in.
     /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
-    /// timers are ``OutputDelivery``'s to stop, in the hop, which keeps `kept` until then if the
-    /// node has an outlet (otherwise it comes back with the node).
-    mutating func removeNode(
-        _ id: NodeID,
-        time: inout EventTime,
-        keepingUntilClosed kept: AnyObject? = nil
-    ) -> (needsHop: Bool, removed: Node?) {
+    /// timers are ``OutputDelivery``'s to stop, if it has an outlet (`removed.hasOutlet`).
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (needsHop: Bool, removed: Node?) {
         guard contains(id) else { return (false, nil) }
         let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
-        let wasHopPending = isHopPending
         var needsHop = false
         let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
         if withNode(Int(id.index), { $0.registry.eventLog != nil }) { needsHop = logRemoval(of: id, time: &time) }
@@ -214,10 +180,6 @@ struct IndicatorTree {
         withNode(Int(id.index)) { swap(&$0, &removed) }
         if id.index > 0 { freeIndices.append(id.index) }
         if wasWatched { refreshRecording() }
-        if removed.hasOutlet {
-            removedOutlets.append((id, kept))
-            needsHop = needsHop || !wasHopPending
-        }
         return (needsHop, removed)
     }
 

@@ -73,8 +73,7 @@ final class OutputDelivery {
         // Once the root manager is gone (its scheduler let go) no node is left to reconcile, but
         // its tasks' last events (`managerGone`) still reach their watchers.
         let now = scheduler?.now
-        // Unchecked: the removals hand back the owner-bound observations the tree kept for them.
-        let (answers, events, removed) = tree.withLockUnchecked { $0.takeHop(now: now) }
+        let (answers, events) = tree.withLock { $0.takeHop(now: now) }
         // The timer is fitted once to every node's new deadlines, not once per node: each fit
         // scans every pending deadline (O(nodes²) a hop that reaches many scopes).
         for answer in answers { perform(answer, arming: false) }
@@ -82,8 +81,6 @@ final class OutputDelivery {
             arm(scheduler, now: scheduler.now)
         }
         if let events, !events.pending.isEmpty { deliver(events.events) }
-        // What each removal kept (its manager's owner-bound observations) goes after its close.
-        for removal in removed { remove(removal.node) }
     }
 
     /// The live outputs of `node`, in the order they were added.
