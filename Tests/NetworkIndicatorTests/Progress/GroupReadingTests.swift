@@ -15,19 +15,13 @@ import Testing
 struct GroupReadingTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
-    private func bytes(_ completed: Int64, of total: Int64) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: total)
-        progress.completedUnitCount = completed
-        return progress
-    }
-
     /// Two uploads, both complete, then one finish: the first is outlived by the second, the
     /// second is taken by the finish. Both leave and nothing runs: no full bar stays up.
     @Test(arguments: [false, true])
     func twoCompletePartsAndAFinishEndTheBatch(readBeforeFinish: Bool) {
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        let first = bytes(0, of: 100)
-        let second = bytes(0, of: 100)
+        let first = progress(0, of: 100)
+        let second = progress(0, of: 100)
         uploads.operationStarted(progress: first)
         uploads.operationStarted(progress: second)
         second.completedUnitCount = 100
@@ -35,7 +29,7 @@ struct GroupReadingTests {
         if readBeforeFinish { _ = manager.progressSnapshot() }
         uploads.operationFinished()
         #expect(manager.progressSnapshot().fractionCompleted == nil, "nothing runs: no full bar")
-        uploads.operationStarted(progress: bytes(10, of: 100))
+        uploads.operationStarted(progress: progress(10, of: 100))
         let snapshot = manager.progressSnapshot()
         #expect(snapshot.fractionCompleted == 0.1, "the next upload begins a batch of its own")
         #expect(snapshot.totalUnitCount == 100)
@@ -46,10 +40,10 @@ struct GroupReadingTests {
     /// as done, and measures its still-open operation until the group's next finish, on every
     /// reading, not only the one it left on.
     @Test func anOutlivedPartThatLeftCompleteMeasuresItsOperationUntilTheNextFinish() {
-        let other = manager.beganNetworkTask(progress: bytes(0, of: 100))
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        let first = bytes(50, of: 100)
-        let second = bytes(0, of: 100)
+        let first = progress(50, of: 100)
+        let second = progress(0, of: 100)
         uploads.operationStarted(progress: first)
         uploads.operationStarted(progress: second)
         second.completedUnitCount = 100
@@ -73,7 +67,7 @@ struct GroupReadingTests {
     @Test(arguments: [false, true], [false, true])
     func aGroupBegunAgainWithoutProgressDoesNotBringBackItsPart(readInBetween: Bool, viaReset: Bool) {
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        uploads.operationStarted(progress: bytes(0, of: 40))
+        uploads.operationStarted(progress: progress(0, of: 40))
         if viaReset { manager.resetNetworkActivity() } else { uploads.cancelOperations() }
         if readInBetween { _ = manager.progressSnapshot() }
         uploads.operationStarted()
@@ -94,9 +88,9 @@ struct GroupReadingTests {
     @Test(arguments: [false, true], GroupEnd.allCases)
     func aDonePartStopsMeasuringOnceItsOperationEnded(readInBetween: Bool, end: GroupEnd) {
         let token = Token()
-        manager.beganNetworkTask(withToken: token, progress: bytes(0, of: 100))  // keeps a batch running
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))  // keeps a batch running
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        let first = bytes(0, of: 100)
+        let first = progress(0, of: 100)
         uploads.operationStarted(progress: first)
         first.completedUnitCount = 100
         uploads.operationStarted()  // outlives the first, complete: it leaves as done, measuring its operation
@@ -106,7 +100,7 @@ struct GroupReadingTests {
         case .cancelOperations: uploads.cancelOperations()
         }
         if readInBetween { _ = manager.progressSnapshot() }
-        uploads.operationStarted(progress: bytes(50, of: 100))
+        uploads.operationStarted(progress: progress(50, of: 100))
         if end != .finishThenBeginWithProgress { uploads.operationStarted() }
         #expect(manager.progressSnapshot().hasIndeterminateWork, "an operation without progress runs")
         withExtendedLifetime(uploads) {}
@@ -119,11 +113,11 @@ struct GroupReadingTests {
     @Test(arguments: [false, true])
     func aTotalKnownAfterACancelEmptiedTheBatchBeginsANewBatch(readInBetween: Bool) {
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        let running = bytes(0, of: 100)
+        let running = progress(0, of: 100)
         uploads.operationStarted(progress: running)
-        var done: NetworkActivityToken? = manager.beganNetworkTask(progress: bytes(100, of: 100))
+        var done: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(100, of: 100))
         done = nil  // ended: the next begin with progress folds it into the running batch, as done
-        let unknown = bytes(0, of: 0)
+        let unknown = progress(0, of: 0)
         let waiting = manager.beganNetworkTask(progress: unknown)
         running.completedUnitCount = 40
         manager.cancelNetworkTasks()

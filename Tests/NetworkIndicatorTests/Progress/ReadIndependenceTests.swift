@@ -107,7 +107,7 @@ enum ReadStep: CustomStringConvertible {
     case resetNetworkActivity
 
     var description: String {
-        func new(_ p: NewProgress) -> String { "p\(p.id) = bytes(\(p.completed), of: \(p.total))" }
+        func new(_ p: NewProgress) -> String { "p\(p.id) = progress(\(p.completed), of: \(p.total))" }
         switch self {
         case .beginOpaque(let id, let p?): return "\(new(p)); o\(id) = manager.beganNetworkTask(progress: p\(p.id))"
         case .beginOpaque(let id, nil): return "o\(id) = manager.beganNetworkTask()"
@@ -252,11 +252,10 @@ final class ReadWorld {
     }
 
     private func make(_ new: ReadStep.NewProgress) -> Progress {
-        let progress = Progress.discreteProgress(totalUnitCount: new.total)
-        progress.completedUnitCount = new.completed
-        progresses[new.id] = progress
+        let made = progress(new.completed, of: new.total)
+        progresses[new.id] = made
         ids = max(ids, new.id)
-        return progress
+        return made
     }
 
     func apply(_ step: ReadStep) {
