@@ -12,9 +12,10 @@ extension NetworkActivityGroup {
     /// The operation is the same as ``operationStarted(file:line:)``'s, which this calls first. A group's
     /// operations share one identity, so the manager cannot tell which one an
     /// ``operationFinished()`` ends: each progress counts as it reports until the group has no
-    /// open operation (or is released, or ``cancelOperations()`` is called), or until it is
-    /// complete (or cancelled) and a later operation has started or an ``operationFinished()``
-    /// follows (a finish ends a complete part first): complete each progress (let it reach its
+    /// open operation (or is released), or until it is complete (or cancelled) and a later
+    /// operation has started or an ``operationFinished()`` follows (a finish ends a complete part
+    /// first); ``cancelOperations()`` takes the running ones out of the batch (a cancel never
+    /// counts a part as done that was not): complete each progress (let it reach its
     /// total), or cancel it, as its operation finishes, so that a group that always has an
     /// operation open keeps only its running ones. Then it counts as the manager's
     /// ``NetworkIndicatorManager/progressSnapshot()`` says. Passing `nil` is exactly

@@ -110,10 +110,32 @@ public final class NetworkActivityGroup: Sendable {
     /// operation open; once it has begun one again, a late finish ends it (a finish carries
     /// nothing that tells an old operation from a new one: with late completions to come, use
     /// a new group for the new work). (It is the group's own call: it does not call
-    /// ``cancellationHandler``.) O(1) while no task with progress is listed; otherwise it also
-    /// notes the group's parts ended, O(the parts listed in the group's manager).
+    /// ``cancellationHandler``.)
+    ///
+    /// Progress: each part of the group still running leaves its batch, whatever its `Progress`
+    /// reads, as a manager's ``NetworkIndicatorManager/cancelNetworkTasks()`` makes it leave (the
+    /// bar neither jumps forward nor counts units that never came); a part that the group's
+    /// rules ended before (its operation finished, or a complete part that a later operation
+    /// outlived) stays done. An operation begun with progress on another thread is either
+    /// ended with the others, its part leaving, or runs on, measured. (A plain `Progress` of
+    /// Foundation's is read on the main queue only: called elsewhere, the cancel takes a part
+    /// whose operation finished since the main queue last read it for a running one, as
+    /// ``NetworkIndicatorManager/cancelNetworkTasks()`` does. A ``NetworkActivityProgress`` is
+    /// read on any thread.)
+    ///
+    /// Safe from any thread. O(1) while no task with progress is listed; otherwise it also notes
+    /// the group's parts ended and folds the manager's parts, O(the parts listed in the group's
+    /// manager).
     public func cancelOperations() {
-        manager.driver.apply(.finishAll(ObjectIdentifier(key)))
+        // The parts begun so far fail in the hold that ends their operations, as a manager's
+        // cancel fails them: a begin on another thread is either ended and failed or neither.
+        _ = manager.driver.apply(
+            .finishAll(ObjectIdentifier(key)),
+            before: { _ in key.recordCancellation() },
+            then: { _, _ in }
+        )
+        // They leave now, read since or not.
+        if key.hasProgressParts { manager.settleProgress() }
     }
 
     /// Called when ``NetworkIndicatorManager/cancelNetworkTasks()`` (of the group's manager or

@@ -35,7 +35,9 @@ extension NetworkIndicatorManager {
     /// once, as it does a group's operation that stopped counting; the manager holds it weakly,
     /// and lets it go when a finish of it finds no task (its work is done). A token or group
     /// begun again after the reset stays held until such a finish (a finish carries nothing
-    /// that tells the old work's from the new's), so a cancel may still reach it.
+    /// that tells the old work's from the new's), so a cancel may still reach it. Their progress
+    /// parts end as any task's do (done, unless their `Progress` reads cancelled): a reset is
+    /// not a cancel.
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count

@@ -107,11 +107,12 @@ struct GroupReadingTests {
         manager.finishedNetworkTask(forToken: token)
     }
 
-    /// `cancelNetworkTasks()` ends the batch's last running part (a group's operation) while a
-    /// part of unknown size waits: the batch is over at the cancel, so the total that becomes
-    /// known afterwards begins a new batch at its own fraction, read in between or not.
-    @Test(arguments: [false, true])
-    func aTotalKnownAfterACancelEmptiedTheBatchBeginsANewBatch(readInBetween: Bool) {
+    /// `cancelNetworkTasks()`, or the group's `cancelOperations()`, ends the batch's last
+    /// running part (a group's operation) while a part of unknown size waits: the batch is over
+    /// at the cancel, so the total that becomes known afterwards begins a new batch at its own
+    /// fraction, read in between or not.
+    @Test(arguments: [false, true], [false, true])
+    func aTotalKnownAfterACancelEmptiedTheBatchBeginsANewBatch(readInBetween: Bool, groupsOwnCancel: Bool) {
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
         let running = progress(0, of: 100)
         uploads.operationStarted(progress: running)
@@ -120,7 +121,7 @@ struct GroupReadingTests {
         let unknown = progress(0, of: 0)
         let waiting = manager.beganNetworkTask(progress: unknown)
         running.completedUnitCount = 40
-        manager.cancelNetworkTasks()
+        if groupsOwnCancel { uploads.cancelOperations() } else { manager.cancelNetworkTasks() }
         if readInBetween { #expect(manager.progressSnapshot().fractionCompleted == nil, "the batch is over") }
         unknown.totalUnitCount = 200
         unknown.completedUnitCount = 50

@@ -74,12 +74,36 @@ struct TokenProgressTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.75)
     }
 
-    @Test func cancellingAGroupsOperationsEndsThemAsDone() {
+    /// Cancel on a group neither jumps the bar forward nor counts units that never came: its
+    /// running parts leave the batch, as a manager's `cancelNetworkTasks()` makes them leave.
+    @Test(arguments: [false, true])
+    func cancellingAGroupsOperationsTakesTheirRunningPartsOutOfTheBatch(readFirst: Bool) {
+        let group = NetworkActivityGroup(manager: manager)
+        let download = manager.beganNetworkTask(progress: progress(20, of: 100))
+        group.operationStarted(progress: progress(10, of: 100))
+        if readFirst { #expect(manager.progressSnapshot().fractionCompleted == 0.15) }
+        group.cancelOperations()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.2, "the download alone: the upload's part left")
+        #expect(snapshot.totalUnitCount == 100)
+        withExtendedLifetime(download) {}
+    }
+
+    /// What the group's rules ended before its cancel stays done: a complete part that a later
+    /// operation outlived, and the part of an operation that finished.
+    @Test func aGroupsCancelLeavesItsEndedPartsDone() {
         let group = NetworkActivityGroup(manager: manager)
         let download = manager.beganNetworkTask(progress: progress(0, of: 100))
-        group.operationStarted(progress: progress(10, of: 100))
-        group.cancelOperations()
-        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "ended, not cancelled: its progress was not")
+        let first = progress(0, of: 100)
+        group.operationStarted(progress: first)
+        first.completedUnitCount = 100
+        group.operationStarted(progress: progress(0, of: 100))  // outlives the first, complete
+        let third = progress(0, of: 100)
+        group.operationStarted(progress: third)
+        third.completedUnitCount = 100
+        group.operationFinished()  // a finish ends a complete part first: the third's
+        group.cancelOperations()  // the second's part leaves
+        #expect(manager.progressSnapshot().fractionCompleted == 200.0 / 300)
         withExtendedLifetime(download) {}
     }
 
