@@ -20,7 +20,9 @@ public import FoundationNetworking
 /// ```
 ///
 /// The manager decides at the cancel whether a token conforms, so a type may conform after its
-/// tokens were begun.
+/// tokens were begun. A token begun with progress that a cancel ends leaves its batch at once,
+/// unless its `Progress` reads complete: the bar neither jumps forward nor counts units that
+/// will not come.
 public protocol NetworkActivityCancellable: AnyObject {
     /// Stops the work. Called by ``NetworkIndicatorManager/cancelNetworkTasks()`` on the thread
     /// that called it, after the manager has released its lock (so it may call back into the

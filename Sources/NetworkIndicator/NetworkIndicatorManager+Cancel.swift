@@ -54,10 +54,11 @@ extension NetworkIndicatorManager {
     /// (A plain `Progress` of Foundation's is read on the main queue only: called elsewhere, the
     /// cancel sees a group's part as running if it was outlived, or its operation finished, since
     /// the main queue last read it, and counts it as cancelled. A ``NetworkActivityProgress`` is
-    /// read on any thread, and stays done.)
-    /// Other work with progress counts as its `Progress` reads when its part is folded: a token
-    /// of yours whose `cancel()` cancels its `Progress` counts as done if read before that runs.
-    /// Read after this call returns.
+    /// read on any thread, and stays done.) So does the part of each token of yours that the
+    /// cancel ends (a ``NetworkActivityCancellable``), whether or not its `cancel()` cancels its
+    /// `Progress`: its work was told to stop, and its units will not come. One whose `Progress`
+    /// reads complete stays done: its units all came.
+    /// Other work with progress (the tasks the cancel leaves open) counts as its `Progress` reads.
     ///
     /// Safe from any thread. The tasks end under the manager's lock, so a cancel that races a
     /// finish ends each task once; `cancel()` and the handlers run on the calling thread after

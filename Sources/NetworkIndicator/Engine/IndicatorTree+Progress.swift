@@ -140,7 +140,8 @@ extension IndicatorTree {
             var samples: [Batch.Sample] = []
             for entry in parts {
                 var reading = entry.reading
-                if entry.hasFailed { reading.isCancelled = true }
+                // A cancelled token's part whose every unit came stays done.
+                if entry.hasFailed || entry.isCancelledByManager && !reading.isComplete { reading.isCancelled = true }
                 samples.append(
                     Batch.Sample(
                         entry: entry,

@@ -32,11 +32,18 @@ extension IndicatorTree {
     /// `TaskRegistry+Cancel.swift`).
     mutating func cancelSubtree(of id: NodeID, time: inout EventTime) -> (TaskRegistry.Cancellation, Bool) {
         var cancellation = TaskRegistry.Cancellation()
-        // Each tracked URLSession task still open reads cancelled from before its task ends, in
-        // this hold: no reading between its end and its `cancel()` counts it as done, and one
-        // tracked just before the hold is found listed (its begin listed it).
+        // Each part still open that the cancel stops reads cancelled from before its task ends,
+        // in this hold: no reading between its end and its `cancel()` counts it as done, and one
+        // begun just before the hold is found listed (its begin listed it). A tracked URLSession
+        // task's reads failed until it completes; a caller's cancellable token's, for good. (A
+        // group's, a load's and an iteration's record their failure as the registry ends them.)
         for part in progressParts(of: id) where openTaskCount(of: part, keepingAlive: &cancellation.keptAlive) > 0 {
-            (part.progress as? URLSessionTaskProgress)?.cancelIsComing()
+            if let progress = part.progress as? URLSessionTaskProgress {
+                progress.cancelIsComing()
+            } else if part.failure == nil, let token = part.loadToken(), token is any NetworkActivityCancellable {
+                part.isCancelledByManager = true
+                cancellation.keptAlive.append(token)
+            }
         }
         var seen = Set<ObjectIdentifier>()
         let needsHop = changeSubtree(of: id, time: &time) { node, time in

@@ -92,6 +92,7 @@ struct Batch: Sendable {
         if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }) {
             listed.hasEnded = false
             listed.tasksEndedAtOnce = false
+            listed.isCancelledByManager = false
             repeatedBegins[ObjectIdentifier(listed), default: 0] += 1
             return
         }

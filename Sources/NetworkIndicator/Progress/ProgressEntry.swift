@@ -56,6 +56,12 @@ final class ProgressEntry: @unchecked Sendable {
     /// another part's, so the part stays ended even if it could not be read then (a plain
     /// `Progress` off the main queue). A begin with the same progress resumes it (`Batch.add`).
     var hasEnded = false
+    /// Whether a manager's cancel ended the part's tasks and told its token to stop, for a
+    /// caller's cancellable token with no failure record (under the tree's lock only): every
+    /// fold counts it cancelled unless it reads complete (its units will not come; a complete
+    /// one's all came). A begin of the token with the same progress while the part is still
+    /// listed (waiting for a reading, off the main queue) runs it again (`Batch.add`).
+    var isCancelledByManager = false
     /// Whether an event ended every task of the part at once (a group's operations all finished
     /// or cancelled, a load's end, a reset; under the tree's lock only): the next fold finds it
     /// ended (``hasEnded``), though its token may have begun again since, without progress.
