@@ -394,7 +394,7 @@ enum TaskEvent {
     case release(PinnedSlot)
     /// One task of the key ends while the object's work goes on: a cancel of this manager or of
     /// an ancestor still reaches it, until it dies (`TaskRegistry.stopCounting`).
-    case stopCounting(ObjectIdentifier, object: AnyObject)
+    case stopCounting(ObjectIdentifier, object: any NetworkActivityCancellable)
     /// One counted task ends; `.stale` if none is open.
     case pop
 }

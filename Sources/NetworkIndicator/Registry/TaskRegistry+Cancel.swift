@@ -15,6 +15,11 @@ extension TaskRegistry {
         var keptAlive: [AnyObject] = []
     }
 
+    /// Work that counts no task, held weakly until a cancel takes it (``uncountedWork``).
+    struct HeldWork {
+        weak var work: (any NetworkActivityCancellable)?
+    }
+
     /// Ends the tasks of every live entry whose object can be cancelled (a caller's
     /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them for
     /// ``absorbLateFinish(_:in:)``, and returns the objects to cancel. O(entries); no caller code runs.
@@ -44,7 +49,7 @@ extension TaskRegistry {
     /// objects read go to `keptAlive`, released after the lock.
     mutating func stopCounting(
         _ key: ObjectIdentifier,
-        object: AnyObject,
+        object: any NetworkActivityCancellable,
         keepingAlive keptAlive: inout [AnyObject],
         time: inout EventTime
     ) -> TaskEvent.Outcome {
@@ -53,7 +58,7 @@ extension TaskRegistry {
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
         forgetDeadUncountedWork(keepingAlive: &keptAlive)
-        uncountedWork[key] = WeakWrapper(object: object)
+        uncountedWork[key] = HeldWork(work: object)
         return outcome
     }
 
@@ -66,8 +71,8 @@ extension TaskRegistry {
         for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
             guard let object = slots[index].token.load() else { continue }
             keptAlive.append(object)
-            if object is any NetworkActivityCancellable {
-                uncountedWork[slots[index].key] = WeakWrapper(object: object)
+            if let work = object as? any NetworkActivityCancellable {
+                uncountedWork[slots[index].key] = HeldWork(work: work)
             }
         }
     }
@@ -81,8 +86,8 @@ extension TaskRegistry {
 
     /// Lets go of the held work whose object died; the live objects read go to `keptAlive`.
     private mutating func forgetDeadUncountedWork(keepingAlive keptAlive: inout [AnyObject]) {
-        for (key, var held) in uncountedWork {
-            if let live = held.load() { keptAlive.append(live) } else { uncountedWork[key] = nil }
+        for (key, held) in uncountedWork {
+            if let live = held.work { keptAlive.append(live) } else { uncountedWork[key] = nil }
         }
     }
 
@@ -90,16 +95,12 @@ extension TaskRegistry {
     /// cancel found) and lets go of all of it.
     private mutating func takeUncountedWork(into cancellation: inout Cancellation) {
         guard !uncountedWork.isEmpty else { return }
-        for var held in uncountedWork.values {
-            guard let object = held.load() else { continue }
+        for held in uncountedWork.values {
+            guard let work = held.work else { continue }
             // One also open here, or in another node, is cancelled once (`IndicatorTree.cancelSubtree`).
-            if let work = object as? any NetworkActivityCancellable {
-                // A tracked iteration left counted by a reset stops at its next element.
-                (work as? any FailsProgressWhenCancelled)?.recordCancellation()
-                cancellation.work.append(work)
-            } else {
-                cancellation.keptAlive.append(object)
-            }
+            // A tracked iteration left counted by a reset stops at its next element.
+            (work as? any FailsProgressWhenCancelled)?.recordCancellation()
+            cancellation.work.append(work)
         }
         uncountedWork.removeAll()
     }

@@ -41,7 +41,7 @@ struct TaskRegistry {
     /// Work that counts no task but that a cancel still reaches (a group's operation that stopped
     /// counting; work a reset ended, until a finish finds no task of it), held weakly by key
     /// until a cancel takes it or it dies (`TaskRegistry+Cancel.swift`).
-    var uncountedWork: [ObjectIdentifier: WeakWrapper] = [:]
+    var uncountedWork: [ObjectIdentifier: HeldWork] = [:]
     /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
     /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
     /// `nil` otherwise, so that nothing is collected.
