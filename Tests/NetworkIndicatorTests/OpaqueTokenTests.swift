@@ -63,6 +63,19 @@ struct OpaqueTokenTests {
         #expect(harness.diagnostics.kinds == [.unknownFinish])
     }
 
+    /// A labelled opaque token begun twice keeps its label, in snapshots, until its last task
+    /// ends: the first finish ends one task, not the token's name.
+    @Test func aLabelledOpaqueTokenBegunTwiceKeepsItsLabelUntilItsLastFinish() {
+        let harness = Harness()
+        let token = harness.manager.beganNetworkTask(label: "sync")
+        harness.manager.beganNetworkTask(withToken: token)
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activitySnapshot().activities.map(\.label) == ["sync"])
+        harness.manager.finishedNetworkTask(forToken: token)
+        #expect(harness.manager.activitySnapshot().activities.isEmpty)
+        #expect(harness.diagnostics.all.isEmpty)
+    }
+
     /// Begun again after its task was finished, the token is still the manager's own: its death
     /// ends the new task at once, with no weak reference to sweep for.
     @Test func opaqueTokenBegunAgainAfterItsFinishIsStillOpaque() {
