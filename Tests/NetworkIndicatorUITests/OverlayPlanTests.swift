@@ -131,6 +131,29 @@ struct OverlayPlanTests {
         #expect(shell.last.showsCard && shell.last.showsCover && !shell.last.hostTakesInput)
     }
 
+    /// The light indicator drawn, then the rows go while the load runs on: the card takes its
+    /// place at once, without a cross-fade (UIKit and AppKit switched at once already; SwiftUI
+    /// faded both over the plan's duration).
+    @Test func theCardReplacesTheLightIndicatorWithoutAFade() {
+        let shell = Shell(NetworkActivityOverlaySettings(showDelay: 0.5, minimumVisibleDuration: 1))
+        shell.controller.hasContent = true
+        drawn(shell)
+        #expect(shell.last.showsLightIndicator && shell.last.fadeDuration == OverlayPlan.fadeDuration)
+        shell.controller.hasContent = false
+        #expect(shell.last.showsCard && !shell.last.showsLightIndicator)
+        #expect(shell.last.fadeDuration == 0, "the card takes its place at once")
+        let told = shell.plans.count
+        manager.pushNetworkActivity()  // a second task: nothing drawn changes
+        scheduler.runPendingWork()
+        #expect(shell.plans.count == told, "no plan told for a change of fade alone")
+        manager.popNetworkActivity()
+        manager.popNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 2)
+        #expect(!shell.last.isDrawn)
+        #expect(shell.last.fadeDuration == OverlayPlan.fadeDuration, "the card fades out as usual")
+    }
+
     /// Content arriving under a drawn card erases the card, where it is: it never morphs into
     /// the light indicator (a pill jumping to the top, then fading).
     @Test func contentArrivingUnderADrawnCardErasesTheCard() {

@@ -50,8 +50,9 @@ public import NetworkIndicator
 /// Cancel button's Escape, a button's ⌘ shortcut); ⌘ commands still reach the menu bar, and a
 /// menu command sent to the first responder goes on to the window, not to the host. Blocking
 /// starts with the load, before the card draws, and ends with it; the field that had the
-/// keyboard then gets it back. Not blocked: VoiceOver, which presses a control without
-/// hit-testing: disable what must not run while loading yourself. The cover and the card join the host when the output is made,
+/// keyboard then gets it back. Not blocked: VoiceOver, which still reads and presses the host's
+/// controls beside the card (a control pressed without hit-testing, and no view can keep
+/// VoiceOver inside itself on macOS): disable what must not run while loading yourself. The cover and the card join the host when the output is made,
 /// above the host's subviews of that moment, and stay there, hidden in between: make the output
 /// after the host's own subviews.
 ///

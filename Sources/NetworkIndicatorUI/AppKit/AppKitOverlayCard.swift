@@ -11,7 +11,7 @@
 // - NSFont.systemFont(ofSize:weight:), monospacedDigitSystemFont(ofSize:weight:) (10.11+);
 //   NSColor.secondaryLabelColor (10.10+).
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityRole(_:),
-//   setAccessibilityLabel(_:), setAccessibilityValue(_:), setAccessibilityModal(_:) (10.10+).
+//   setAccessibilityLabel(_:), setAccessibilityValue(_:) (10.10+).
 // - NSResponder.keyDown(with:), acceptsFirstResponder, nextResponder (10.0+); mouseDown(with:),
 //   rightMouseDown(with:), otherMouseDown(with:), scrollWheel(with:) (10.0+), whose NSResponder
 //   defaults pass the event to the next responder (the host).
@@ -86,12 +86,13 @@ final class AppKitOverlayCard: NSVisualEffectView {
 
     /// Applies what `plan` says of the card itself: its title (and VoiceOver label), its
     /// progress, its compact form as the light indicator (no title line, which VoiceOver still
-    /// reads), whether it takes clicks, and whether it is modal for VoiceOver (a blocking card).
+    /// reads) and whether it takes clicks. (Not the host's content hidden from VoiceOver:
+    /// `accessibilityModal` is a window's attribute, and a view has no way to keep VoiceOver
+    /// inside itself.)
     func apply(_ plan: OverlayPlan) {
         titleLabel.stringValue = plan.title
         apply(OverlayCardLayout(plan))
         setAccessibilityLabel(plan.title)
-        setAccessibilityModal(plan.hidesHostFromAccessibility)
         blocksClicks = plan.cardTakesInput
         show(plan.progress)
     }

@@ -214,12 +214,17 @@ final class NetworkActivityOverlayController {
         return (fraction, fraction != nil && readsIndeterminateWork())
     }
 
-    /// Makes the plan from the state now and tells it if it changed.
-    /// Tells the shell the plan for now.
+    /// Makes the plan from the state now and tells it to the shell if it changed.
     func publishPlan() {
         // Held only while nothing loads: a new load waits for its own show delay.
         let isDrawn = isDrawn || holdsFullBar && isAnimated && !model.isLoading
         if isDrawn { drawnStyle = style }
+        // A draw or an erase fades; the card takes the light indicator's place at once (no
+        // cross-fade); any other change keeps the last fade, so that only a change is told.
+        let fadeDuration =
+            isDrawn != self.plan.isDrawn
+            ? OverlayPlan.fadeDuration(animated: isAnimated)
+            : self.plan.showsLightIndicator && style == .card ? 0 : self.plan.fadeDuration
         var plan = OverlayPlan(
             isDrawn: isDrawn,
             style: style,
@@ -227,7 +232,7 @@ final class NetworkActivityOverlayController {
             title: title,
             isStillLoading: stillLoading.isStillLoading,
             progress: progressModel.shown,
-            fadeDuration: OverlayPlan.fadeDuration(animated: isAnimated),
+            fadeDuration: fadeDuration,
             // A refresh's requests never draw (the refresh control spins for them): they block
             // nothing either, unless the card is drawn for a load that runs on.
             isLoading: model.isOnScreen && model.isLoading

@@ -114,8 +114,9 @@ extension NetworkActivityOverlaySettings {
         /// SVProgressHUD's and MBProgressHUD's blocking modes do. Only the drawing waits for the
         /// show delay: a load faster than the delay is blocked and never drawn. Blocking ends
         /// with the load, though the card may stay its minimum time; while the card is drawn,
-        /// VoiceOver reads only it (on iOS its cursor moves to the card, and back to where it
-        /// was when blocking ends). The host's field that was being edited when blocking began
+        /// VoiceOver reads only it in UIKit and SwiftUI (on iOS its cursor moves to the card,
+        /// and back to where it was when blocking ends); an AppKit host's controls stay within
+        /// VoiceOver's reach. The host's field that was being edited when blocking began
         /// gets the keyboard back when it ends, if it is still in the window (UIKit, AppKit). For a
         /// form that must not be sent twice (a payment), or a screen that must not change while
         /// it saves. Behind the light indicator of a screen with content, nothing is blocked. On

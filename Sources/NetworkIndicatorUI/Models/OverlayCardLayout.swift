@@ -1,7 +1,7 @@
 /// The shape of the UIKit and AppKit overlay view: the card, centred (a spinner or a bar over
 /// the title, on a rounded material), or the light indicator, a small capsule at the top edge
-/// (a small spinner, or a short bar beside its percentage, no title line), as SwiftUI's light
-/// indicator is, so that it covers as little of the first row as it can. Plain Swift, tested on
+/// (a small spinner, or a short bar beside its percentage, no title line, unlike SwiftUI's light
+/// indicator), so that it covers as little of the first row as it can. Plain Swift, tested on
 /// Linux; the views set their stack, insets and corners from it.
 struct OverlayCardLayout: Equatable, Sendable {
     /// Space between the material's edges and its content, in points.

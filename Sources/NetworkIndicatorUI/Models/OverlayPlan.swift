@@ -6,14 +6,17 @@
 ///
 /// The rules, each a field below:
 /// - The card is drawn for a screen with nothing to show; the light indicator (a spinner or bar
-///   at the top edge, no title, covering nothing) for a screen that shows content.
+///   at the top edge, covering nothing; SwiftUI shows the title beside it, UIKit and AppKit only
+///   read it) for a screen that shows content.
 /// - `.blocksHost` blocks the host of a card from the first moment of its load until the load
 ///   ends: a cover takes every touch and the host's own input (its scrolling, its controls, its
 ///   keys) is off, during the show delay too (so "Pay" cannot be tapped twice, and a load faster
 ///   than the delay is blocked as well), and no longer once nothing loads, though the card may
 ///   stay its minimum time. While the card is drawn and blocks, the host's content is hidden from
-///   VoiceOver so that only the card is reached. Behind the light indicator the content stays
-///   usable, whatever the settings say.
+///   VoiceOver so that only the card is reached (UIKit and SwiftUI; AppKit has no way to). UIKit
+///   has no cover: it turns the host's input off, so a touch on the host or the card falls to
+///   the views behind the host. Behind the light indicator the content stays usable, whatever
+///   the settings say.
 /// - Placement is part of what is drawn, and an erase keeps it: the light indicator fades at the
 ///   top edge, the card at the centre. Content arriving under a drawn card erases the card; it
 ///   never morphs into the light indicator. The content going from under the light indicator
@@ -23,13 +26,14 @@
 struct OverlayPlan: Equatable, Sendable {
     /// Whether the card (spinner or bar, and the title) is drawn, centred over the content.
     let showsCard: Bool
-    /// Whether the light indicator (spinner or bar, no title) is drawn at the top edge.
+    /// Whether the light indicator (spinner or bar) is drawn at the top edge.
     let showsLightIndicator: Bool
     /// Whether the overlay's view sits at the top edge, without its title (the light
     /// indicator's place), rather than centred: kept through an erase, so that what fades out
     /// stays where it was drawn.
     let isAtTopEdge: Bool
-    /// Whether the clear cover over the whole host is present and takes every touch.
+    /// Whether the clear cover over the whole host is present and takes every touch (SwiftUI,
+    /// AppKit; UIKit turns the host's input off instead, ``hostTakesInput``).
     let showsCover: Bool
     /// Whether the drawn card takes the touches that land on it (`.blocksCard`, `.blocksHost`).
     let cardTakesInput: Bool

@@ -36,7 +36,7 @@ extension EnvironmentValues {
     }
 }
 
-/// The light indicator of ``OverlayContentStyle/bar``: a spinner and the title in a small
+/// The light indicator (``OverlayContentStyle/lightIndicator``): a spinner and the title in a small
 /// capsule at the top edge, or, when the controller's ``OverlayProgress`` is determinate (a bar
 /// applies: everything running is measured), a short bar and its percentage instead of the
 /// spinner. VoiceOver reads it as one element: its title, and the percentage as its value.

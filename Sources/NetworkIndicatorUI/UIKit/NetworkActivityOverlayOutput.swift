@@ -29,13 +29,14 @@ public import UIKit
 /// running, announces its title queued behind current speech (unless the settings opt out).
 /// Everything it shows is decided by a plan made in the package's tested code; this output only
 /// applies it. It lets touches through unless the settings' `interaction` says `.blocksCard`
-/// (the card takes those on it) or `.blocksHost`: while that card is drawn, the host's
-/// `isUserInteractionEnabled` is off (no touch, scroll or pull-to-refresh reaches it), its
-/// editing ends (the keyboard goes), and among the host's subviews VoiceOver reaches only the
-/// card (`accessibilityViewIsModal`; bars outside the host stay reachable); the host's setting
-/// is given back as it was when the card goes, or when the output is released. A touch on the
-/// blocked host falls to the views behind it, as for any view that takes no touches: an
-/// enclosing scroll view or page controller still scrolls. Behind the light indicator of a host with content
+/// (the card takes those on it) or `.blocksHost`: from the first moment of that card's load
+/// until the load ends (during the show delay too), the host's `isUserInteractionEnabled` is
+/// off (no touch, scroll or pull-to-refresh reaches it) and its editing ends (the keyboard
+/// goes); while the card is drawn, among the host's subviews VoiceOver reaches only the card
+/// (`accessibilityViewIsModal`; bars outside the host stay reachable). The host's setting is
+/// given back as it was when the load ends, or when the output is released. A touch on the
+/// blocked host, or on its card, falls to the views behind it, as for any view that takes no
+/// touches: an enclosing scroll view or page controller still scrolls. Behind the light indicator of a host with content
 /// (``hasContent``) nothing is ever blocked. The overlay moves to the front of the host's
 /// subviews at each change and each ``updatePlacement()``: UIKit hit-tests in subview order, and
 /// a table or collection view adds its rows as it scrolls. While the manager knows how far its
