@@ -95,8 +95,9 @@ public final class NetworkActivityGroup: Sendable {
     /// ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``, as ``operationFinished()``
     /// does; the late call of an operation that a cancel ended is absorbed silently, and its
     /// work (told to stop by that cancel) is not held for the next one. Safe from any thread;
-    /// O(1) plus the work already held in that manager, and, once the group has begun an
-    /// operation with progress, a fold of the manager's listed parts.
+    /// O(1) amortized (the manager lets go of the held work of released groups each time what
+    /// it holds has doubled), and, once the group has begun an operation with progress, a fold
+    /// of the manager's listed parts.
     public func operationStoppedCounting() {
         if manager.driver.apply(.stopCounting(ObjectIdentifier(key), object: key)) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)

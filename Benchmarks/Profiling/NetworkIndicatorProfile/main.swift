@@ -6,7 +6,7 @@
 //
 // Scenarios: explicit, explicit-main, explicit-watched, explicit-child, explicit-grandchild, explicit-crowded (10 000
 // other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
-// sweep-live, sweep-dead, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
+// sweep-live, sweep-dead, live-feeds, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
 // prints the library beside the references in one table (see Ratios.swift):
 //
 //     .build/release/NetworkIndicatorProfile ratios            # 200 000 iterations per run
@@ -136,6 +136,20 @@ func run() {
         print("one sweep over \(iterations) tokens: \(sweep) ns, \(Double(sweep) / Double(iterations)) ns/token")
         operations = 1
         withExtendedLifetime(tokens) {}
+    case "live-feeds":
+        // N live feeds, each a group's operation that stops counting at its headers and stays
+        // within a cancel's reach, all held: the cost of a feed's start and stop, N at once.
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let feeds = (0..<iterations).map { _ in NetworkActivityGroup(manager: manager, label: "feed") }
+        let feedsStart = DispatchTime.now().uptimeNanoseconds
+        for feed in feeds {
+            feed.operationStarted()
+            feed.operationStoppedCounting()
+        }
+        let spent = DispatchTime.now().uptimeNanoseconds - feedsStart
+        print("\(iterations) live feeds: \(Double(spent) / Double(iterations)) ns a feed's start and stop")
+        operations = 1
+        withExtendedLifetime(feeds) {}
     case "costs":
         runCosts(iterations: iterations)
         return

@@ -45,8 +45,9 @@ extension TaskRegistry {
 
     /// Ends one task of `key` while its work goes on, uncounted: `object` stays within a cancel's
     /// reach until a cancel takes it or it dies. Nothing is held unless a task ended (a cancelled
-    /// task's late call ends none: its work was told with that cancel). The live
-    /// objects read go to `keptAlive`, released after the lock.
+    /// task's late call ends none: its work was told with that cancel). Dead held work is let
+    /// go once the held work has doubled since the last look (``uncountedWorkLookAt``): O(1)
+    /// amortized. The live objects read go to `keptAlive`, released after the lock.
     mutating func stopCounting(
         _ key: ObjectIdentifier,
         object: any NetworkActivityCancellable,
@@ -57,7 +58,7 @@ extension TaskRegistry {
         if !cancelledTasks.isEmpty, Self.absorbLateFinish(key, in: &cancelledTasks) { return .applied }
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
-        forgetDeadUncountedWork(keepingAlive: &keptAlive)
+        if uncountedWork.count >= uncountedWorkLookAt { forgetDeadUncountedWork(keepingAlive: &keptAlive) }
         uncountedWork[key] = HeldWork(work: object)
         return outcome
     }
@@ -84,11 +85,13 @@ extension TaskRegistry {
         uncountedWork[key] = nil
     }
 
-    /// Lets go of the held work whose object died; the live objects read go to `keptAlive`.
+    /// Lets go of the held work whose object died, and looks again once the live work has
+    /// doubled; the live objects read go to `keptAlive`.
     private mutating func forgetDeadUncountedWork(keepingAlive keptAlive: inout [AnyObject]) {
         for (key, held) in uncountedWork {
             if let live = held.work { keptAlive.append(live) } else { uncountedWork[key] = nil }
         }
+        uncountedWorkLookAt = max(16, 2 * uncountedWork.count)
     }
 
     /// Hands the live uncounted work to `cancellation` (once per object, whatever else of it the

@@ -32,16 +32,17 @@ struct TaskRegistry {
     /// Where the first push of the open counter was made.
     private(set) var pushSite = CallSite.none
     var isPushStaleReported = false
-    /// Tasks a cancel ended, by key, while their object lives: a later finish of one is absorbed,
-    /// not reported (`TaskRegistry+Cancel.swift`).
+    /// Tasks a cancel ended, by key, while their object lives: a late finish is absorbed (`TaskRegistry+Cancel.swift`).
     var cancelledTasks: [ObjectIdentifier: EndedTasks] = [:]
     /// Tasks a sweep ended as their token reported completion, by key, while it lives (and until a
     /// sweep finds it begun again): a finish that finds no task is absorbed (`TaskRegistry+Sweep.swift`).
     var completedTasks: [ObjectIdentifier: EndedTasks] = [:]
     /// Work that counts no task but that a cancel still reaches (a group's operation that stopped
     /// counting; work a reset ended, until a finish finds no task of it), held weakly by key
-    /// until a cancel takes it or it dies (`TaskRegistry+Cancel.swift`).
+    /// until a cancel takes it or it dies, and the size at which a stop looks it over for dead
+    /// work: twice what was live at the last look, at least 16 (`TaskRegistry+Cancel.swift`).
     var uncountedWork: [ObjectIdentifier: HeldWork] = [:]
+    var uncountedWorkLookAt = 16
     /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
     /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
     /// `nil` otherwise, so that nothing is collected.
@@ -331,10 +332,9 @@ extension TaskRegistry.Entry {
     }
 }
 
-/// Holds a caller's token without keeping it alive: once ``object`` reads `nil` the token is gone,
-/// whatever object later lives at its address. ``load()`` is `mutating` so that it reads the weak
-/// reference in place in the registry's array, not through a copy (Benchmarks/README.md, "Unsafe
-/// and hand-written constructs"). Under the lock only.
+/// Holds a caller's token without keeping it alive: once ``object`` reads `nil` the token is gone, whatever object
+/// later lives at its address. Under the lock only. ``load()`` is `mutating` so that it reads the weak reference in
+/// place in the registry's array, not through a copy (Benchmarks/README.md, "Unsafe and hand-written constructs").
 struct WeakWrapper {
     weak var object: AnyObject?
 
