@@ -13,8 +13,12 @@ extension NetworkActivityGroup {
     /// operations share one identity, so the manager cannot tell which one an
     /// ``operationFinished()`` ends: each progress counts as it reports until the group has no
     /// open operation (or is released), or until it is complete (or cancelled) and a later
-    /// operation has started or an ``operationFinished()`` follows (a finish ends a complete part
-    /// first); ``cancelOperations()`` takes the running ones out of the batch (a cancel never
+    /// operation has started or an ``operationFinished()`` follows. A finish is taken to be a
+    /// complete part's first, then an operation's of unknown size or without progress, and only
+    /// then the oldest running part's, which leaves counted as done (a finish off the main queue
+    /// beside a plain `Progress` waits for a main-queue reading, and then takes the oldest
+    /// running part before an operation of unknown size, which may have begun after it).
+    /// ``cancelOperations()`` takes the running ones out of the batch (a cancel never
     /// counts a part as done that was not): complete each progress (let it reach its
     /// total), or cancel it, as its operation finishes, so that a group that always has an
     /// operation open keeps only its running ones. Then it counts as the manager's

@@ -19,7 +19,9 @@ import Foundation
 ///   keeps no batch running.
 /// - A group's finish (which operation finished, the engine cannot tell) ends its complete
 ///   parts first, as done, then (being cancelled) its cancelled ones, and, with fewer open
-///   tasks than running parts, its oldest running ones; and only on readings of this pass,
+///   tasks than running parts, those of unknown size (as operations without progress; not for
+///   a finish that waited for a reading, which cannot tell which began first), then its oldest
+///   running ones; and only on readings of this pass,
 ///   never on a plain `Progress`'s reading from an earlier one (the finish waits for one, but
 ///   not past the group's next begin with progress, whose part it cannot be the finish of). A group's part
 ///   that a later operation of the group outlives (``ProgressEntry/isOutlived``, with progress
@@ -68,6 +70,9 @@ struct Batch: Sendable {
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
     private var groupOpenTasks: [TaskKey: Int] = [:]
+    /// Group tokens whose finishes wait for fresh readings (a plain `Progress` off the main queue):
+    /// the fold that decides them takes the oldest running part, not one of unknown size.
+    private var waitedTokens: Set<TaskKey> = []
     /// Each listed part's units done when this batch first saw its size, by its progress's
     /// identity (an ended part keeps its own): the pace counts only what the batch did since
     /// (``Summary/unitsBefore``).
@@ -113,10 +118,9 @@ struct Batch: Sendable {
     }
 
     /// Folds the parts that leave into the batch, ends the batch if none of its parts runs, and
-    /// sums what is left. `samples` are every listed part, in order. A part waiting for a
-    /// reading after its end stays listed, unless the batch ends, which it no longer belongs to;
-    /// it leaves then, uncounted. `unlistedOpenTasks`: the open tasks of each token of
-    /// ``groupPartsToCount``' unlisted parts.
+    /// sums what is left. `samples` are every listed part, in order. A part waiting for a reading
+    /// after its end stays listed, unless the batch ends (it leaves then, uncounted).
+    /// `unlistedOpenTasks`: the open tasks of each token of ``groupPartsToCount``' unlisted parts.
     mutating func fold(_ samples: [Sample], unlistedOpenTasks: [TaskKey: Int] = [:], now: TimeInterval) -> Summary {
         assert(samples.count == parts.count, "a fold samples every listed part")
         let (leaves, undecided) = leavingParts(samples)
@@ -243,12 +247,10 @@ struct Batch: Sendable {
 
     init() {}
 
-    /// Which samples leave: every ended one read since, every cancelled one, a group's complete
-    /// part that a later operation outlives and, for a group with fewer open operations than
-    /// running parts, as many more as it has parts too many (see the rules); and, for a group
-    /// that finished operations since the last fold, as many complete parts. `undecided`: the
-    /// groups whose readings were stale, which wait for a fresh one.
-    private func leavingParts(_ samples: [Sample]) -> (leaves: [Bool], undecided: Set<TaskKey>) {
+    /// Which samples leave, by the rules above: every ended one read since, every cancelled one,
+    /// and a group's by the group's rule. `undecided`: the groups whose readings were stale,
+    /// which wait for a fresh one.
+    private mutating func leavingParts(_ samples: [Sample]) -> (leaves: [Bool], undecided: Set<TaskKey>) {
         var leaves = samples.map { sample in
             guard !sample.hasEnded else { return sample.wasReadAfterEnd }
             return sample.reading.isCancelled || sample.entry.isOutlived && sample.isFresh && sample.reading.isComplete
@@ -263,12 +265,13 @@ struct Batch: Sendable {
             // Not those that leave already (outlived, complete): a finish takes another part.
             let running = indices.filter { samples[$0].isRunning && !leaves[$0] }
             guard let first = running.first else { continue }
+            let open = samples[first].openTasks
             // A stale reading cannot tell which part is complete or cancelled: wait for a fresh one.
             guard running.allSatisfy({ samples[$0].isFresh }) else {
                 undecided.insert(key)
+                if running.count > open || groupOpenTasks[key, default: open] > open { waitedTokens.insert(key) }
                 continue
             }
-            let open = samples[first].openTasks
             var surplus = running.count - open
             // A finish beside an operation without progress may be either's: a complete part's first.
             var taken = max(surplus, groupOpenTasks[key, default: open] - open)
@@ -277,11 +280,14 @@ struct Batch: Sendable {
                 taken -= 1
                 surplus -= 1
             }
-            for index in running where surplus > 0 && !leaves[index] {
+            // Then a part of unknown size (as an operation without progress), then the oldest.
+            let unknown = waitedTokens.remove(key) != nil ? [] : running.filter { !samples[$0].reading.isDeterminate }
+            for index in unknown + running where surplus > 0 && !leaves[index] {
                 leaves[index] = true
                 surplus -= 1
             }
         }
+        if !waitedTokens.isEmpty { waitedTokens = waitedTokens.filter { byToken[$0] != nil } }
         return (leaves, undecided)
     }
 
@@ -311,9 +317,8 @@ struct Batch: Sendable {
     }
 
     /// The open tasks that the running determinate parts `measured` measure: for each token, as
-    /// many as it has parts, its repeated begins with one of their progresses, and its parts
-    /// done while open, if its part `isIncluded`. A group's operation without progress, under
-    /// the group's token, stays unmeasured.
+    /// many as it has parts, its repeated begins with one of their progresses, and its parts done
+    /// while open, if its part `isIncluded`. A group's operation without progress stays unmeasured.
     private func measuredTasks(
         of measured: [Sample],
         isIncluded: (ProgressEntry) -> Bool = { _ in true }
@@ -333,10 +338,9 @@ struct Batch: Sendable {
 
     /// Recounts ``doneWhileOpen`` for each group token the fold lists, or whose open tasks it was
     /// given (`unlisted`): the parts that leave as done while their token is open now, less the
-    /// finishes since the last fold (which take complete parts first, these among them), at
-    /// most the token's open tasks beyond the running parts that stay. A token forgotten (none
-    /// done while open) has its open operations count as unmeasured. The finishes of an
-    /// `undecided` token that no part took stay counted, for the next fold.
+    /// finishes since the last fold (which take complete parts first, these among them), at most
+    /// the token's open tasks beyond the running parts that stay. A token forgotten (none done
+    /// while open) has its operations unmeasured; an `undecided` one's untaken finishes stay.
     private mutating func countPartsDoneWhileOpen(
         _ samples: [Sample],
         leaves: [Bool],
@@ -352,7 +356,7 @@ struct Batch: Sendable {
             if !leaves[index] {
                 if sample.isRunning { token.running += 1 }
             } else if !sample.hasEnded, !sample.reading.isCancelled {
-                token.leavingDone += 1
+                token.leavingDone += 1  // done, or taken by a finish (one of unknown size)
             }
             tokens[sample.entry.task] = token
         }

@@ -228,6 +228,41 @@ struct PartLeavingRuleTests {
         withExtendedLifetime(uploads) {}
     }
 
+    /// An operation of unknown size (a weight of 0, or a total not known) counts "as if begun
+    /// without progress": a finish beside it and a running upload is taken to be its, not the
+    /// upload's, which counts on as it reports; read before the finish or not.
+    @Test(arguments: UnknownSize.allCases, [false, true])
+    func aFinishBesideAnOperationOfUnknownSizeLeavesTheRunningPartMeasured(size: UnknownSize, readBefore: Bool) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let upload = progress(30, of: 100)
+        uploads.operationStarted(progress: upload)
+        size.start(in: uploads)
+        if readBefore { _ = manager.progressSnapshot() }
+        uploads.operationFinished()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 30.0 / 200, "the upload at 30, not counted done")
+        #expect(!snapshot.hasIndeterminateWork, "the finish was the operation of unknown size's")
+        upload.completedUnitCount = 60
+        #expect(manager.progressSnapshot().fractionCompleted == 60.0 / 200, "the upload counts as it reports")
+        withExtendedLifetime((other, uploads)) {}
+    }
+
+    /// The same in a screen's scope: the screen reads its upload, the app the upload and its own
+    /// download.
+    @Test(arguments: UnknownSize.allCases)
+    func aScopesFinishBesideAnOperationOfUnknownSizeLeavesItsUploadMeasured(size: UnknownSize) {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted(progress: progress(30, of: 100))
+        size.start(in: uploads)
+        uploads.operationFinished()
+        #expect(screen.progressSnapshot().fractionCompleted == 0.3)
+        #expect(manager.progressSnapshot().fractionCompleted == 30.0 / 200)
+        withExtendedLifetime((other, uploads)) {}
+    }
+
     /// A token begun twice with one progress, that progress cancelled and one of its tasks
     /// finished, then begun with another progress: "a cancelled part leaves the batch … while
     /// its task stays open, it runs unmeasured", read before the new begin or not.
@@ -246,5 +281,19 @@ struct PartLeavingRuleTests {
         #expect(snapshot.hasIndeterminateWork, "the task whose progress was cancelled runs unmeasured")
         #expect(snapshot.fractionCompleted == 0)
         withExtendedLifetime(other) {}
+    }
+}
+
+/// The two ways to begin an operation of unknown size with a progress.
+enum UnknownSize: CaseIterable, Sendable {
+    case weightZero, unknownTotal
+
+    func start(in group: NetworkActivityGroup) {
+        switch self {
+        case .weightZero:
+            let progress = NetworkActivityProgress(totalUnitCount: 100)
+            group.operationStarted(progress: progress, weight: 0)
+        case .unknownTotal: group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: -1))
+        }
     }
 }
