@@ -42,13 +42,7 @@ struct GroupReadingTests {
     @Test func anOutlivedPartThatLeftCompleteMeasuresItsOperationUntilTheNextFinish() {
         let other = manager.beganNetworkTask(progress: progress(0, of: 100))
         let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
-        let first = progress(50, of: 100)
-        let second = progress(0, of: 100)
-        uploads.operationStarted(progress: first)
-        uploads.operationStarted(progress: second)
-        second.completedUnitCount = 100
-        uploads.operationFinished()  // the complete part's: the second
-        first.completedUnitCount = 100
+        completeAnOutlivedPartAfterTheLaterOperationFinished(in: uploads)
         let firstReading = manager.progressSnapshot()
         let secondReading = manager.progressSnapshot()
         #expect(firstReading == secondReading, "nothing changed between the two readings")
@@ -59,6 +53,34 @@ struct GroupReadingTests {
         #expect(!afterFinish.hasIndeterminateWork, "the group's last operation finished")
         #expect(afterFinish.fractionCompleted == 200.0 / 300)
         withExtendedLifetime((other, uploads)) {}
+    }
+
+    /// Two uploads, the second completes and finishes (the finish is the complete part's), then
+    /// the first, outlived, completes while its operation stays open.
+    private func completeAnOutlivedPartAfterTheLaterOperationFinished(in group: NetworkActivityGroup) {
+        let first = progress(50, of: 100)
+        let second = progress(0, of: 100)
+        group.operationStarted(progress: first)
+        group.operationStarted(progress: second)
+        second.completedUnitCount = 100
+        group.operationFinished()  // the complete part's: the second
+        first.completedUnitCount = 100
+    }
+
+    /// The same in two groups at once: each group's part measures its own operation on every
+    /// reading, whichever group the fold meets first.
+    @Test func twoGroupsOutlivedPartsThatLeftCompleteEachMeasureTheirOperation() {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let groups = [
+            NetworkActivityGroup(manager: manager, label: "uploads"),
+            NetworkActivityGroup(manager: manager, label: "photos"),
+        ]
+        for group in groups { completeAnOutlivedPartAfterTheLaterOperationFinished(in: group) }
+        _ = manager.progressSnapshot()
+        let reading = manager.progressSnapshot()
+        #expect(!reading.hasIndeterminateWork, "each first upload's part still measures its operation")
+        #expect(reading.fractionCompleted == 400.0 / 500)
+        withExtendedLifetime((other, groups)) {}
     }
 
     /// A reset or `cancelOperations()` ended a group's operations, then the group starts one

@@ -98,6 +98,22 @@ struct ListedPartsTests {
         _ = download
     }
 
+    /// A begin with progress settles the batch by reading the parts that ended, and the running
+    /// ones only until one is found running (ProgressRollUp's `readForSettling`): the downloads
+    /// after it are not read, so that a begin costs the same beside two downloads or a thousand.
+    @Test func aBeginWithProgressReadsNoRunningPartAfterTheFirst() {
+        let first = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let token = Token()
+        let running = CountingProgress()
+        manager.beganNetworkTask(withToken: token, progress: running)
+        let readsBefore = running.reads.withLock { $0 }
+        let next = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(running.reads.withLock { $0 } == readsBefore, "the second download was not read")
+        #expect(manager.progressSnapshot().fractionCompleted == 25.0 / 300, "a reading reads it")
+        manager.finishedNetworkTask(forToken: token)
+        withExtendedLifetime((first, next)) {}
+    }
+
     @Test func aGroupsFinishedPartLeavesOnceALaterOneRuns() {
         let group = NetworkActivityGroup(manager: manager)
         group.operationStarted(progress: progress(10, of: 10))  // done, its operation still open
@@ -105,5 +121,17 @@ struct ListedPartsTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         #expect(manager.progressRollUp.partCount == 1, "the done part is folded, not listed")
         #expect(manager.activeTaskCount == 2)
+    }
+}
+
+/// A progress at 25 of 100 that counts how often the manager reads it.
+private final class CountingProgress: Progress, SelfReadingProgress, @unchecked Sendable {
+    let reads = LockedState(0)
+
+    init() { super.init(parent: nil, userInfo: nil) }
+
+    var reading: ProgressReading {
+        reads.withLock { $0 += 1 }
+        return ProgressReading(total: 100, completed: 25)
     }
 }
