@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs the tests with coverage and fails if less than MIN (default 90) percent of the lines in
-# Sources/ are covered.   bash .ci/coverage.sh [min-percent]
+# Runs the tests with coverage and fails if less than MIN (default 90; CI passes 98.5) percent
+# of the lines in Sources/NetworkIndicator are covered.   bash .ci/coverage.sh [min-percent]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 min="${1:-90}"
@@ -23,7 +23,7 @@ llvm_cov="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-cov"
 "$llvm_cov" report "$binary" -instr-profile "$profdata" Sources/NetworkIndicator
 percent=$("$llvm_cov" report "$binary" -instr-profile "$profdata" Sources/NetworkIndicator |
     awk '/^TOTAL/ { gsub("%", "", $10); print $10 }')
-echo "line coverage of Sources/: $percent% (minimum $min%)"
+echo "line coverage of Sources/NetworkIndicator: $percent% (minimum $min%)"
 awk -v p="$percent" -v m="$min" 'BEGIN { exit !(p + 0 >= m + 0) }' || {
     echo "coverage below $min%"
     exit 1
