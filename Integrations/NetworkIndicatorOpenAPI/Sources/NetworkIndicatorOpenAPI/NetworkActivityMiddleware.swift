@@ -46,7 +46,9 @@ public import OpenAPIRuntime
 ///   `CancellationError` at once (its read of the transport's body is cancelled), and so does
 ///   each read that starts after the cancel. Its body is handed on with the same bytes, length
 ///   and iteration behaviour. Pass a `countsOperation` that returns `false` for it to count
-///   nothing at all;
+///   nothing at all. Its headers reach the middleware when the transport's `next` returns: on
+///   Linux, `URLSessionTransport` returns only once the whole body has come (it buffers), so
+///   there a live feed counts until it ends; a streaming transport returns at the headers;
 /// - otherwise when the response body has been read to the end, when reading it throws, when it
 ///   is released unread (the last reference to the body and its iterators goes away), or when it
 ///   has sat for ``unreadBodyTimeout`` seconds with nobody asking for its bytes.
