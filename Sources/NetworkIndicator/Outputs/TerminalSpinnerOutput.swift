@@ -8,6 +8,12 @@ import Darwin
 import Musl
 #endif
 
+// Unsafe code in this file: one `UnsafePointer<UInt8>`, the UTF-8 bytes of a `String` handed to
+// `write(2)` in `send(_:to:)`. Why it is correct: the pointer comes from `String.withUTF8`, is
+// used only inside that closure, and never past `count` bytes (each write advances it by what
+// was written). It is not a speed trick: `write(2)` takes a pointer, and `FileHandle.write(_:)`
+// traps on a closed descriptor on Linux.
+
 /// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
 /// is visible; `⠋ Loading 42%` while the manager knows a
 /// ``NetworkIndicatorManager/progressSnapshot()``. Its line is erased (the cursor left at the

@@ -15,6 +15,12 @@
 //   modifierFlags (10.0+), NSMenu.performKeyEquivalent(with:) (10.0+), for key equivalents.
 // - NSAccessibility: setAccessibilityElement(_:), setAccessibilityLabel(_:) (10.10+);
 //   announcements: see AccessibilityAnnouncement.swift.
+//
+// Unsafe code in this file: `nonisolated(unsafe)` on `keyMonitor`, so that the nonisolated
+// `deinit` can read it. Why it is correct: it is written on the main actor only, and `deinit`
+// runs once nothing else holds the output, so no write can race that last read; the monitor it
+// reads is handed to a main-actor task to be removed. Not a speed trick: a `deinit` cannot be
+// isolated on the package's floor (SE-0371's isolated deinit needs Swift 6.2 and macOS 15.4).
 #if canImport(AppKit) && !canImport(UIKit)
 public import AppKit
 public import NetworkIndicator
