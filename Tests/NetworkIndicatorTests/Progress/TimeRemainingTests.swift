@@ -166,6 +166,28 @@ struct TimeRemainingTests {
         withExtendedLifetime(download) {}
     }
 
+    /// A download resumed from disk at 50 %, paused and ended beside another that keeps the batch
+    /// running, then begun again: its 50 units before stay out of the pace. In 10 s, 60 of its
+    /// units and 40 of the other's are done, 50 of them in the batch: the 100 left take 20 s.
+    @Test func aPartBegunAgainWhileItsBatchRunsKeepsItsUnitsBeforeOutOfThePace() {
+        let other = resumed(at: 0)
+        let download = manager.beganNetworkTask(progress: other)
+        let bytes = resumed(at: 50)
+        let task = Token()
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        bytes.pause()
+        manager.finishedNetworkTask(forToken: task)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25, "paused: it left with its 50")
+        scheduler.advance(by: 10)
+        manager.beganNetworkTask(withToken: task, progress: bytes)
+        bytes.resume()
+        bytes.completedUnitCount = 60
+        other.completedUnitCount = 40
+        #expect(manager.progressSnapshot().estimatedTimeRemaining == 20)
+        manager.finishedNetworkTask(forToken: task)
+        withExtendedLifetime(download) {}
+    }
+
     private func resumed(at completed: Int64) -> NetworkActivityProgress {
         let progress = NetworkActivityProgress(totalUnitCount: 100)
         progress.completedUnitCount = completed
