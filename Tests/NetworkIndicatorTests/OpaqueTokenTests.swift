@@ -119,6 +119,31 @@ struct OpaqueTokenTests {
 @MainActor
 @Suite("Opaque tokens: pinned slots")
 struct OpaqueTokenSlotTests {
+    /// A token made at a slot that a sweep cut and the registry appended again is a new token:
+    /// finished on the wrong manager, the diagnostic names it by its own label, not by the
+    /// label of an ended token that once held the slot (no stale pair matches it).
+    @Test func aTokenAtASlotCutAndAppendedAgainIsNamedByItsOwnLabel() {
+        let harness = Harness()
+        let other = NetworkIndicatorManager(parent: harness.manager, label: "Other")
+        let keeper = Token()  // a caller's token: sweeps run while it is tracked
+        harness.manager.beganNetworkTask(withToken: keeper)
+        var many: [NetworkActivityToken] = (0..<70).map { _ in harness.manager.beganNetworkTask() }
+        many = []
+        harness.advance(by: 1)  // a sweep packs the slots
+        var first: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "first")
+        harness.manager.finishedNetworkTask(forToken: first!)  // its label is remembered
+        many = (0..<70).map { _ in harness.manager.beganNetworkTask() }
+        many = []
+        first = nil
+        harness.advance(by: 1)  // packed again
+        let second = harness.manager.beganNetworkTask(label: "second")
+        other.finishedNetworkTask(forToken: second)
+        #expect(harness.diagnostics.all.map(\.label) == ["second"])
+        #expect(harness.manager.activeTaskCount == 2)
+        harness.manager.finishedNetworkTask(forToken: keeper)
+        withExtendedLifetime((keeper, many, first, second)) {}
+    }
+
     @Test func anOpaqueTokenOutlivesASweepThatPacksTheRegistry() {
         let harness = Harness()
         let manager = harness.manager

@@ -31,6 +31,30 @@ extension RealLoadSuites {
             URLSession(configuration: .ephemeral, delegate: DiscardingDownloadDelegate(), delegateQueue: nil)
         }
 
+        /// A tracked task whose load ended (the poll saw it complete), then begun again by hand
+        /// without progress before anyone read: its ended part does not come back to measure the
+        /// new task, which is work of unknown size.
+        @Test func aTrackedTaskBegunAgainByHandAfterItsLoadEndedIsUnmeasured() async throws {
+            let server = try LocalHTTPServer()
+            let scheduler = ManualNetworkIndicatorScheduler()
+            let manager = makeManager(scheduler)
+            let session = URLSession(configuration: .ephemeral)
+            let task = session.dataTask(with: server.url("/a"))
+            manager.track(task)
+            task.resume()
+            await eventually { task.state == .completed }
+            #if canImport(FoundationNetworking)
+            await MainActor.run { scheduler.advance(by: URLSessionTaskPoller.interval) }
+            #endif
+            await eventually { manager.activeTaskCount == 0 }
+            manager.beganNetworkTask(withToken: task)
+            let snapshot = manager.progressSnapshot()
+            #expect(snapshot.hasIndeterminateWork, "the task begun again has no progress")
+            #expect(snapshot.fractionCompleted == nil)
+            manager.finishedNetworkTask(forToken: task)
+            session.finishTasksAndInvalidate()
+        }
+
         /// The units are the task's whatever is written to them (by Foundation's own bookkeeping,
         /// say): the roll-up reads the task, never a stored value. With no task attached yet, the
         /// reading is the initial one, an unknown total.
