@@ -133,3 +133,88 @@ struct FailedPartTests {
         withExtendedLifetime(other) {}
     }
 }
+
+/// A part whose failure is recorded while a begin's settle reads the parts (its task still
+/// open: a cancelled scoped body records its failure at once and ends its task when the body
+/// returns) keeps no batch running, so the parts after it are read as a running part's would
+/// not be.
+@MainActor
+@Suite("Failed parts during a settle")
+struct FailedPartSettleTests {
+    private let scheduler = ManualNetworkIndicatorScheduler()
+    private let manager: NetworkIndicatorManager
+
+    init() {
+        manager = NetworkIndicatorManager(scheduler: scheduler)
+    }
+
+    /// A scoped body cancelled while a begin's settle reads the parts listed before it: the
+    /// download whose size became known after the body began is read, and the batch that began
+    /// at 0 s runs on. At 20 s, 20 of 200 units are done since then: the 180 left take 180 s.
+    @Test func aPartFailedDuringASettleKeepsNoBatchRunning() async throws {
+        let gate = GatedProgress()
+        let waiting = manager.beganNetworkTask(progress: gate)
+        let failing = progress(0, of: 100)
+        let started = LockedState(false)
+        let manager = self.manager
+        let body = Task.detached {
+            try await manager.withNetworkActivity(progress: failing) {
+                started.withLock { $0 = true }
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            }
+        }
+        await eventually { started.withLock { $0 } }
+        let bytes = Progress.discreteProgress(totalUnitCount: -1)
+        let download = manager.beganNetworkTask(progress: bytes)
+        bytes.totalUnitCount = 100
+        scheduler.advance(by: 10)
+        gate.arm { body.cancel() }
+        let next = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(gate.fired, "the settle read the gate, and the body was cancelled then")
+        scheduler.advance(by: 10)
+        bytes.completedUnitCount = 20
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 20.0 / 200)
+        #expect(snapshot.estimatedTimeRemaining == 180)
+        _ = await body.result
+        withExtendedLifetime((waiting, download, next)) {}
+    }
+}
+
+/// A plain `Progress` of unknown size whose next read of its total, once armed, runs `action`
+/// on another thread and waits for it.
+private final class GatedProgress: Progress, @unchecked Sendable {
+    private let action = LockedState<(@Sendable () -> Void)?>(nil)
+    private let didFire = LockedState(false)
+
+    init() {
+        super.init(parent: nil, userInfo: nil)
+        super.totalUnitCount = -1
+    }
+
+    var fired: Bool { didFire.withLock { $0 } }
+
+    func arm(_ action: @escaping @Sendable () -> Void) {
+        self.action.withLock { $0 = action }
+    }
+
+    override var totalUnitCount: Int64 {
+        get {
+            let armed = action.withLock { state -> (@Sendable () -> Void)? in
+                defer { state = nil }
+                return state
+            }
+            if let armed {
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    armed()
+                    done.signal()
+                }
+                done.wait()
+                didFire.withLock { $0 = true }
+            }
+            return super.totalUnitCount
+        }
+        set { super.totalUnitCount = newValue }
+    }
+}

@@ -5,7 +5,7 @@ import Testing
 @testable import NetworkIndicator
 
 /// What makes a manager read progress without being asked: a listener, while one is live, and
-/// a `NetworkActivityProgress` whose unknown total becomes known. Nothing else.
+/// a `NetworkActivityProgress` whose unknown total becomes known.
 @MainActor
 @Suite("What wakes progress reading")
 struct ProgressWakeUpTests {

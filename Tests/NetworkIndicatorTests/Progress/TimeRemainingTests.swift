@@ -188,6 +188,28 @@ struct TimeRemainingTests {
         withExtendedLifetime(download) {}
     }
 
+    /// A caller's token begun twice, its second download's size first known at 50 of 100 just
+    /// before another download begins: that begin reads it, so its 50 units are the batch's units
+    /// before, and the 10 it does after are pace (10 in 10 s): the 340 units left take 340 s.
+    @Test func aTokenBegunTwiceHasItsPartsReadByTheNextBegin() {
+        let first = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let token = Token()
+        manager.beganNetworkTask(withToken: token, progress: progress(0, of: 100))
+        let second = Progress.discreteProgress(totalUnitCount: -1)
+        manager.beganNetworkTask(withToken: token, progress: second)
+        second.totalUnitCount = 100
+        second.completedUnitCount = 50
+        let next = manager.beganNetworkTask(progress: progress(0, of: 100))
+        scheduler.advance(by: 10)
+        second.completedUnitCount = 60
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 60.0 / 400)
+        #expect(snapshot.estimatedTimeRemaining == 340)
+        manager.finishedNetworkTask(forToken: token)
+        manager.finishedNetworkTask(forToken: token)
+        withExtendedLifetime((first, next)) {}
+    }
+
     private func resumed(at completed: Int64) -> NetworkActivityProgress {
         let progress = NetworkActivityProgress(totalUnitCount: 100)
         progress.completedUnitCount = completed
