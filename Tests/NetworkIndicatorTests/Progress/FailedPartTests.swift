@@ -152,7 +152,7 @@ struct FailedPartSettleTests {
     /// download whose size became known after the body began is read, and the batch that began
     /// at 0 s runs on. At 20 s, 20 of 200 units are done since then: the 180 left take 180 s.
     @Test func aPartFailedDuringASettleKeepsNoBatchRunning() async throws {
-        let gate = GatedProgress()
+        let gate = GatedProgress(total: -1, completed: 0)  // of unknown size: it starts no batch
         let waiting = manager.beganNetworkTask(progress: gate)
         let failing = progress(0, of: 100)
         let started = LockedState(false)
@@ -168,9 +168,16 @@ struct FailedPartSettleTests {
         let download = manager.beganNetworkTask(progress: bytes)
         bytes.totalUnitCount = 100
         scheduler.advance(by: 10)
-        gate.arm { body.cancel() }
+        // The begin's settle reads the gate first: the body is cancelled while it holds.
+        gate.holdNextReading()
+        let cancelled = DispatchGroup()
+        DispatchQueue.global().async(group: cancelled) {
+            gate.waitUntilHeld()
+            body.cancel()
+            gate.releaseReading()
+        }
         let next = manager.beganNetworkTask(progress: progress(0, of: 100))
-        #expect(gate.fired, "the settle read the gate, and the body was cancelled then")
+        cancelled.wait()
         scheduler.advance(by: 10)
         bytes.completedUnitCount = 20
         let snapshot = manager.progressSnapshot()
@@ -178,43 +185,5 @@ struct FailedPartSettleTests {
         #expect(snapshot.estimatedTimeRemaining == 180)
         _ = await body.result
         withExtendedLifetime((waiting, download, next)) {}
-    }
-}
-
-/// A plain `Progress` of unknown size whose next read of its total, once armed, runs `action`
-/// on another thread and waits for it.
-private final class GatedProgress: Progress, @unchecked Sendable {
-    private let action = LockedState<(@Sendable () -> Void)?>(nil)
-    private let didFire = LockedState(false)
-
-    init() {
-        super.init(parent: nil, userInfo: nil)
-        super.totalUnitCount = -1
-    }
-
-    var fired: Bool { didFire.withLock { $0 } }
-
-    func arm(_ action: @escaping @Sendable () -> Void) {
-        self.action.withLock { $0 = action }
-    }
-
-    override var totalUnitCount: Int64 {
-        get {
-            let armed = action.withLock { state -> (@Sendable () -> Void)? in
-                defer { state = nil }
-                return state
-            }
-            if let armed {
-                let done = DispatchSemaphore(value: 0)
-                DispatchQueue.global().async {
-                    armed()
-                    done.signal()
-                }
-                done.wait()
-                didFire.withLock { $0 = true }
-            }
-            return super.totalUnitCount
-        }
-        set { super.totalUnitCount = newValue }
     }
 }
