@@ -383,7 +383,7 @@ struct VisibilityPolicy: Equatable, Sendable {
     }
 
     /// Enabled or disabled at `now`; disabling hides at once, whatever the minimum visible duration.
-    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval = 0) -> TimerAction? {
+    mutating func enabledChanged(_ isEnabled: Bool, now: TimeInterval) -> TimerAction? {
         guard isEnabled != self.isEnabled else { return nil }
         self.isEnabled = isEnabled
         if isEnabled {

@@ -117,6 +117,26 @@ struct MinimumVisibleDurationTests {
         _ = token
     }
 
+    /// Enabled again while a task runs, the indicator shows at once, and the minimum counts
+    /// from that moment, not from the task's begin while it was disabled.
+    @Test func aReEnabledIndicatorStaysItsMinimumFromTheReEnable() {
+        let harness = Harness()
+        harness.manager.settings.minimumVisibleDuration = 0.5
+        harness.manager.settings.isEnabled = false
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask()
+        harness.advance(by: 2)
+        harness.manager.settings.isEnabled = true
+        harness.settle()
+        #expect(harness.visibilityChanges == [false, true])
+        harness.advance(by: 0.125)
+        token = nil
+        harness.advance(by: 0.25)
+        #expect(harness.visibilityChanges == [false, true], "0.375 s after the re-enable")
+        harness.advance(by: 0.125)
+        #expect(harness.visibilityChanges == [false, true, false])
+        _ = token
+    }
+
     @Test func defaultIsZeroAndInvalidValuesAreReplacedAndReported() {
         let harness = Harness()
         #expect(harness.manager.settings.minimumVisibleDuration == 0)

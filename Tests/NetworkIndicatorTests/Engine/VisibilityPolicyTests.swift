@@ -133,9 +133,9 @@ struct VisibilityPolicyTests {
     ])
     func disablingHidesAndCancelsAnyDelay(phase: Policy.Phase, expected: Policy.TimerAction?) {
         var policy = policy(in: phase)
-        #expect(policy.enabledChanged(false) == expected)
+        #expect(policy.enabledChanged(false, now: 0) == expected)
         #expect(policy.phase == .hidden)
-        #expect(policy.enabledChanged(false) == nil)
+        #expect(policy.enabledChanged(false, now: 0) == nil)
     }
 
     @Test func edgesDuringAStartDelayAreAbsorbedAndMoveItsReference() {
@@ -182,7 +182,7 @@ struct VisibilityPolicyTests {
 
     @Test func whileDisabledActivityIsOnlyRecorded() {
         var policy = policy(in: .hidden)
-        _ = policy.enabledChanged(false)
+        _ = policy.enabledChanged(false, now: 0)
         #expect(policy.activityChanged(isActive: true, now: 0, startDelay: 0, completionDelay: 0) == nil)
         #expect(policy.phase == .hidden)
         #expect(policy.isActive)
@@ -190,15 +190,16 @@ struct VisibilityPolicyTests {
 
     @Test func enablingShowsTheTruthAtOnce() {
         var active = policy(in: .hidden)
-        _ = active.enabledChanged(false)
+        _ = active.enabledChanged(false, now: 0)
         _ = active.activityChanged(isActive: true, now: 0, startDelay: 5, completionDelay: 0)
-        #expect(active.enabledChanged(true) == nil, "no start delay on re-enable")
+        #expect(active.enabledChanged(true, now: 3) == nil, "no start delay on re-enable")
+        #expect(active.shownAt == 3, "the minimum visible duration counts from the re-enable")
         #expect(active.phase == .visible)
 
         var idle = policy(in: .visible)
-        _ = idle.enabledChanged(false)
+        _ = idle.enabledChanged(false, now: 0)
         _ = idle.activityChanged(isActive: false, now: 0, startDelay: 0, completionDelay: 5)
-        #expect(idle.enabledChanged(true) == nil)
+        #expect(idle.enabledChanged(true, now: 3) == nil)
         #expect(idle.phase == .hidden)
     }
 }

@@ -32,6 +32,16 @@ struct TokenProgressTests {
         withExtendedLifetime(request) {}
     }
 
+    /// A task weighed one unit (one file of an export counted per file) has a known size: the
+    /// bar reads 0 of 1, not "size unknown".
+    @Test func aTaskOfOneUnitIsMeasuredFromItsStart() {
+        let export = manager.beganNetworkTask(progress: progress(0, of: 1))
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0)
+        #expect(snapshot.totalUnitCount == 1)
+        withExtendedLifetime(export) {}
+    }
+
     @Test func aCallerTokenFinishedExplicitlyCountsAsComplete() {
         let request = Token()
         let other = Token()
