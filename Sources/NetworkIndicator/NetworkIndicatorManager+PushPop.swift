@@ -37,7 +37,10 @@ extension NetworkIndicatorManager {
     /// begun again after the reset stays held until such a finish (a finish carries nothing
     /// that tells the old work's from the new's), so a cancel may still reach it. Their progress
     /// parts end as any task's do (done, unless their `Progress` reads cancelled): a reset is
-    /// not a cancel.
+    /// not a cancel. They end at the reset, read since or not: a failure recorded for them after
+    /// it (a group's ``NetworkActivityGroup/cancelOperations()``, a scoped body that throws)
+    /// changes nothing. On the main queue, the reset reads a plain `Progress` then; off it, its
+    /// last reading counts.
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count
@@ -47,5 +50,8 @@ extension NetworkIndicatorManager {
     /// completions finish before beginning again, or use a new token. Safe from any thread.
     public func resetNetworkActivity() {
         driver.resetTree()
+        // The parts the reset ended leave now, as done: a failure recorded later (a group's
+        // cancel, a scoped body's throw) finds them gone, read since or not.
+        progressRollUp.settle(withSubtree: true)
     }
 }

@@ -24,8 +24,9 @@ final class ProgressRollUp: Sendable {
     /// progress begins, so that whether a batch is over, and whether a token begun again had
     /// ended, never depends on whether anyone read. Cheaper than a reading: only the parts whose
     /// reading the fold may need are read (a `Progress` read costs several times a lock).
-    /// `withSubtree`, before a cancel of this manager's subtree, folds every descendant's batch
-    /// too, so that a scope's own bar finds the parts the group's rules ended gone as well.
+    /// `withSubtree`, around a cancel of this manager's subtree and after its reset, folds every
+    /// descendant's batch too, so that a scope's own bar finds the parts the group's rules (or
+    /// the reset) ended gone as well.
     func settle(withSubtree: Bool = false) {
         _ = readAndFold(settling: true, withSubtree: withSubtree)
     }

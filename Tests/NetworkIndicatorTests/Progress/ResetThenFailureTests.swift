@@ -1,0 +1,93 @@
+import Foundation
+import NetworkIndicatorTesting
+import Testing
+
+@testable import NetworkIndicator
+
+/// ShowingProgress.md: "A reset is not a cancel: it ends the tasks it finds, and their parts
+/// count as any ended part does." A failure recorded for such a part afterwards (its group's
+/// `cancelOperations()`, its scoped body throwing or cancelled, its tracked sequence throwing)
+/// comes after its end and changes nothing, whether or not anyone read the bar in between.
+///
+/// In each test, a screen's scope is reset while its parent's own download (0 of 100) keeps
+/// the batch running; the scope's part stood at 50 of 100 and ends done: 100 of 200.
+@MainActor
+@Suite("A failure after a reset")
+struct ResetThenFailureTests {
+    private struct Failure: Error {}
+
+    private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    @Test(arguments: [false, true])
+    func aGroupsCancelAfterAResetLeavesTheResetPartDone(readBetween: Bool) {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted(progress: progress(50, of: 100))
+        screen.resetNetworkActivity()
+        if readBetween { #expect(manager.progressSnapshot().fractionCompleted == 0.5) }
+        uploads.cancelOperations()
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5)
+        #expect(snapshot.completedUnitCount == 100)
+        #expect(snapshot.totalUnitCount == 200)
+        withExtendedLifetime((download, uploads)) {}
+    }
+
+    @Test(arguments: [false, true])
+    func aScopedBodyThatThrowsAfterAResetLeavesItsPartDone(readBetween: Bool) async {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        do {
+            try await screen.withNetworkActivity(progress: progress(50, of: 100)) {
+                #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+                screen.resetNetworkActivity()
+                if readBetween { _ = manager.progressSnapshot() }
+                throw Failure()
+            }
+        } catch {}
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        withExtendedLifetime(download) {}
+    }
+
+    @Test(arguments: [false, true])
+    func aScopedBodyCancelledAfterAResetLeavesItsPartDone(readBetween: Bool) async {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let body = Task { @MainActor in
+            await screen.withNetworkActivity(progress: progress(50, of: 100)) {
+                didStart.yield()
+                for await _ in gate {}
+            }
+        }
+        for await _ in started { break }
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+        screen.resetNetworkActivity()
+        if readBetween { _ = manager.progressSnapshot() }
+        body.cancel()
+        open.finish()
+        await body.value
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        withExtendedLifetime(download) {}
+    }
+
+    @Test(arguments: [false, true])
+    func aTrackedSequenceThatThrowsAfterAResetLeavesItsPartDone(readBetween: Bool) async {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let (pages, input) = AsyncThrowingStream.makeStream(of: Int.self)
+        var iterator = pages.trackingNetworkActivity(in: screen, expectedElementCount: 2, weight: 100)
+            .makeAsyncIterator()
+        input.yield(1)
+        _ = try? await iterator.next()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+        screen.resetNetworkActivity()
+        if readBetween { _ = manager.progressSnapshot() }
+        input.finish(throwing: Failure())
+        _ = try? await iterator.next()
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        withExtendedLifetime(download) {}
+    }
+}
