@@ -21,7 +21,9 @@ public struct NetworkProgressSnapshot: Sendable, Equatable {
     /// How far the batch has come, in 0...1, or `nil` when no determinate task runs (the scope
     /// is idle, or all it runs has an unknown size): draw a spinner then, never a full bar.
     public var fractionCompleted: Double?
-    /// The units done in the batch, its ended parts included; 0 when no batch runs.
+    /// The whole units done in the batch, its ended parts included, rounded down as the
+    /// percentage is: it reaches ``totalUnitCount`` only when the batch reads 100 %, so "3 of 3
+    /// files" means done. 0 when no batch runs.
     public var completedUnitCount: Int64
     /// The units of the whole batch; 0 when no batch runs.
     public var totalUnitCount: Int64
@@ -59,8 +61,10 @@ extension NetworkProgressSnapshot {
         self.init(hasIndeterminateWork: hasIndeterminateWork)
         guard let fraction = summary.fraction else { return }
         fractionCompleted = fraction
-        completedUnitCount = Int64(saturating: summary.completed)
         totalUnitCount = Int64(saturating: summary.total)
+        // Rounded down, past a relative 10⁻¹² that absorbs the rounding of a fraction times a
+        // total (0.29 × 100 is 28.999999999999996): within it, the percentage reads 100 too.
+        completedUnitCount = min(Int64(saturating: (summary.completed * (1 + 1e-12)).rounded(.down)), totalUnitCount)
         // The pace: the units done since the batch began, not those its parts brought.
         let done = summary.completed - summary.unitsBefore
         if let startedAt = summary.startedAt, done > 0, now > startedAt {

@@ -42,6 +42,34 @@ struct TokenProgressTests {
         withExtendedLifetime(export) {}
     }
 
+    /// "3 of 3 files" means done: the units done are whole units, rounded down as the
+    /// percentage is, so that they reach the total only when the fraction does.
+    @Test func theUnitsDoneReachTheTotalOnlyWhenTheBatchIsDone() {
+        let files = Progress.discreteProgress(totalUnitCount: 3)
+        let third = Progress(totalUnitCount: 10)
+        files.addChild(third, withPendingUnitCount: 1)
+        files.completedUnitCount = 2
+        third.completedUnitCount = 6
+        let export = manager.beganNetworkTask(progress: files)
+        var snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted.map { abs($0 - 2.6 / 3) < 1e-9 } == true)
+        #expect(snapshot.completedUnitCount == 2)
+        #expect(snapshot.totalUnitCount == 3)
+        third.completedUnitCount = 10
+        snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 1)
+        #expect(snapshot.completedUnitCount == 3)
+        withExtendedLifetime(export) {}
+    }
+
+    /// A `Progress` at 29 of 100 is read as its fraction times its total, 28.999999999999996 in
+    /// binary floating point: still 29 units done.
+    @Test func wholeUnitsDoneAreNotLostToRounding() {
+        let upload = manager.beganNetworkTask(progress: progress(29, of: 100))
+        #expect(manager.progressSnapshot().completedUnitCount == 29)
+        withExtendedLifetime(upload) {}
+    }
+
     @Test func aCallerTokenFinishedExplicitlyCountsAsComplete() {
         let request = Token()
         let other = Token()
