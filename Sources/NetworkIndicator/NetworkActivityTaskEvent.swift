@@ -22,6 +22,9 @@ public enum NetworkActivityTaskEvent: Sendable, Equatable, CustomStringConvertib
     public enum Ending: String, Sendable, Equatable {
         /// ``NetworkIndicatorManager/finishedNetworkTask(forToken:)-(Object)``, a pop, a group's operation
         /// finished, a load or `URLSessionTask` done, a completion-reporting token that said so.
+        /// Also a group's operations ended all at once by its own
+        /// ``NetworkActivityGroup/cancelOperations()`` or by its release: ``cancelled`` is only
+        /// a manager's cancel.
         case finished
         /// Its ``NetworkActivityToken`` was released (or its scoped work ended).
         case released
