@@ -14,14 +14,7 @@ import Testing
 struct ScopeTaskEventTests {
     /// "began"/"ended", the label, how it ended, and the scope path joined by ">".
     private func summary(_ watcher: TaskEventTests.Watcher) -> [String] {
-        watcher.events.map { event in
-            switch event {
-            case .began(let activity, _, let path):
-                "began \(activity.label)\(path.isEmpty ? "" : " in \(path.joined(separator: ">"))")"
-            case .ended(let activity, _, let path, let ending):
-                "ended \(activity.label) \(ending.rawValue)\(path.isEmpty ? "" : " in \(path.joined(separator: ">"))")"
-            }
-        }
+        TaskEventTests.summary(watcher.events, joiningPathsWith: ">")
     }
 
     @Test func theAppsWatcherHearsEveryWayAScopesTaskEnds() {

@@ -19,16 +19,21 @@ struct TaskEventTests {
 
     private final class FeedLoader {}
 
-    /// "began"/"ended", the label, and how it ended, of each event.
-    private func summary(_ events: [NetworkActivityTaskEvent]) -> [String] {
+    /// "began"/"ended", the label, and how it ended, of each event, then its scope path if it
+    /// has one: as an array, or joined by `separator`.
+    static func summary(_ events: [NetworkActivityTaskEvent], joiningPathsWith separator: String? = nil) -> [String] {
         events.map { event in
-            switch event {
-            case .began(let activity, _, let path): "began \(activity.label)\(path.isEmpty ? "" : " in \(path)")"
-            case .ended(let activity, _, let path, let ending):
-                "ended \(activity.label) \(ending.rawValue)\(path.isEmpty ? "" : " in \(path)")"
-            }
+            let (words, path) =
+                switch event {
+                case .began(let activity, _, let path): ("began \(activity.label)", path)
+                case .ended(let activity, _, let path, let ending): ("ended \(activity.label) \(ending.rawValue)", path)
+                }
+            guard !path.isEmpty else { return words }
+            return "\(words) in \(separator.map { path.joined(separator: $0) } ?? "\(path)")"
         }
     }
+
+    private func summary(_ events: [NetworkActivityTaskEvent]) -> [String] { Self.summary(events) }
 
     /// Scoped work ends as `released`, as its ending's documentation says: a body that returns,
     /// a tracked sequence's loop that ends or breaks; a manager's cancel of the loop is `cancelled`.
