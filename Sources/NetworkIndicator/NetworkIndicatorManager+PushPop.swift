@@ -37,11 +37,10 @@ extension NetworkIndicatorManager {
     /// begun again after the reset stays held until such a finish (a finish carries nothing
     /// that tells the old work's from the new's), so a cancel may still reach it. Their progress
     /// parts end as any task's do (done, unless their `Progress` reads cancelled): a reset is
-    /// not a cancel. Called on the main queue, it ends them at once, read since or not: a failure
-    /// recorded for them afterwards (a group's ``NetworkActivityGroup/cancelOperations()``, a
-    /// scoped body that throws) changes nothing. Off the main queue a caller's plain `Progress`
-    /// cannot be read, so its part ends at the next reading on the main queue, and a failure
-    /// recorded before that reading takes it out as cancelled.
+    /// not a cancel. They end at the reset, read since or not: a failure recorded for them
+    /// afterwards (a group's ``NetworkActivityGroup/cancelOperations()``, a scoped body that
+    /// throws) changes nothing. Off the main queue a caller's plain `Progress` cannot be read,
+    /// so its part counts the units the next main-queue reading finds.
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count
@@ -51,9 +50,9 @@ extension NetworkIndicatorManager {
     /// completions finish before beginning again, or use a new token. Safe from any thread.
     public func resetNetworkActivity() {
         driver.resetTree()
-        // The parts the reset ended leave now, as done: a failure recorded later (a group's
-        // cancel, a scoped body's throw) finds them gone. Off the main queue, a plain
-        // `Progress`'s part waits for a main-queue reading.
+        // The parts the reset ended leave now, as done (off the main queue, a plain
+        // `Progress`'s part waits for a main-queue reading): the reset noted that they had not
+        // failed, so a failure recorded later (a group's cancel, a scoped body's throw) is not theirs.
         progressRollUp.settle(withSubtree: true)
     }
 }

@@ -98,6 +98,8 @@ struct Batch: Sendable {
             listed.hasEnded = false
             listed.tasksEndedAtOnce = false
             listed.isCancelledByManager = false
+            listed.failure = entry.failure
+            listed.failedAtEnd = nil
             repeatedBegins[ObjectIdentifier(listed), default: 0] += 1
             return
         }

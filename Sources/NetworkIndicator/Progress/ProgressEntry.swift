@@ -9,10 +9,9 @@ import Foundation
 /// Both are asked under the tree's lock when a fraction is read, never when a task begins or
 /// finishes, so that tasks without progress pay nothing.
 ///
-/// `@unchecked Sendable`: ``reading`` is read and written only under the lock of the tree that
-/// lists the entry (one tree: a task's node and its ancestors share it). ``failure`` is written
-/// at most once after `init`, in the hold that lists the entry, before any other thread can
-/// reach it (through that lock), and only read afterwards. ``token`` is a weak
+/// `@unchecked Sendable`: its `var`s (``reading``, ``failure`` and the notes of the fold) are
+/// read and written only under the lock of the tree that lists the entry (one tree: a task's
+/// node and its ancestors share it). ``token`` is a weak
 /// reference set once in `init`; loading it is atomic in the Swift runtime, and the object it
 /// yields is only compared with `nil`. `Progress` is `Sendable`; how it may be read on Linux is in
 /// ``ProgressReading``.
@@ -34,9 +33,15 @@ final class ProgressEntry: @unchecked Sendable {
     let scopes: [IndicatorTree.NodeID]
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// Where the code that runs the task records that it failed, if it can tell. Set in `init`,
-    /// or (a group's part) once, in the hold that lists the entry, before any reader reaches it.
+    /// Where the code that runs the task records that it failed, if it can tell (under the
+    /// tree's lock only): set in `init`, and replaced by the new task's when a begin with the
+    /// same progress resumes the part (``Batch/add(_:reading:openTasks:now:)``), so that a
+    /// retry after a cancel is not taken for the cancelled task.
     var failure: FailureRecord?
+    /// Whether the part had failed when an event ended all its tasks at once (a reset, a
+    /// group's operations all ended; under the tree's lock only): a failure recorded later is
+    /// not the part's, it comes after its end. `nil` while its tasks run, and once it resumes.
+    var failedAtEnd: Bool?
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
     /// read on the main queue only, and elsewhere its last main-queue ``reading`` stands for it.
     let readsOnMainQueueOnly: Bool
@@ -98,17 +103,16 @@ final class ProgressEntry: @unchecked Sendable {
     /// its `deinit`, which must not run under the lock.
     func loadToken() -> AnyObject? { token }
 
-    /// Whether the code that runs the task recorded that it failed.
-    var hasFailed: Bool { failure?.hasFailed == true }
+    /// Whether the code that runs the task recorded that it failed before its tasks ended
+    /// (under the tree's lock only).
+    var hasFailed: Bool { failedAtEnd ?? (failure?.hasFailed == true) }
 
-    /// The progress now, in the units the task weighs (cancelled if a failure was recorded), or
-    /// `nil` for a caller's plain `Progress` off the main queue. Call it without holding a lock: a
-    /// `Progress` may run code of its own in its getters.
+    /// The progress now, in the units the task weighs, or `nil` for a caller's plain `Progress`
+    /// off the main queue. Call it without holding a lock: a `Progress` may run code of its own
+    /// in its getters. A recorded failure is the fold's to apply (``hasFailed``), under the lock.
     func read() -> ProgressReading? {
         guard !readsOnMainQueueOnly || MainQueue.isCurrent else { return nil }
-        var reading = ProgressReading(of: progress, weight: weight)
-        if hasFailed { reading.isCancelled = true }
-        return reading
+        return ProgressReading(of: progress, weight: weight)
     }
 
     /// `progress` read as a part's first reading, before its entry exists: ``read()`` without a
@@ -172,7 +176,10 @@ extension Batch {
     /// finished or cancelled, a load's end, a reset): noted now, so that the token begun again
     /// without progress before the next fold does not bring its part back.
     func noteTasksEnded(_ ended: (ProgressEntry) -> Bool) {
-        for part in parts where ended(part) { part.tasksEndedAtOnce = true }
+        for part in parts where ended(part) {
+            part.tasksEndedAtOnce = true
+            if part.failedAtEnd == nil { part.failedAtEnd = part.hasFailed }
+        }
     }
 
     /// A later operation of the group keyed `token` began in the batch's node: each of its

@@ -165,6 +165,32 @@ struct CancelledGroupPartTests {
         withExtendedLifetime(other) {}
     }
 
+    /// The same for a group: its cancel and its retry with the same plain `Progress` both come
+    /// from another thread, before any main-queue reading. "The parts begun so far fail, later
+    /// ones start afresh": the retry is measured, not left out as the cancelled part was.
+    @MainActor
+    @Test func aGroupsRetryOffTheMainQueueAfterItsCancelIsMeasured() {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let other = Self.runningDownload(in: manager)
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        let upload = progress(10, of: 100)
+        uploads.operationStarted(progress: upload)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.15)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            uploads.cancelOperations()
+            uploads.operationStarted(progress: upload)  // the retry
+            done.signal()
+        }
+        done.wait()
+        upload.completedUnitCount = 40
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.3, "the retry measured: 20 + 40 of 200")
+        #expect(!snapshot.hasIndeterminateWork)
+        uploads.operationFinished()
+        withExtendedLifetime(other) {}
+    }
+
     /// A cancellable token that reports completion (an `Operation`), its progress complete and
     /// its work over before the screen's cancel, which finds it before the sweep does: its bytes
     /// came, so its part counts as done, as once the sweep has seen it; the bar does not fall

@@ -10,13 +10,22 @@ import Testing
 /// comes after its end and changes nothing, whether or not anyone read the bar in between.
 ///
 /// In each test, a screen's scope is reset while its parent's own download (0 of 100) keeps
-/// the batch running; the scope's part stood at 50 of 100 and ends done: 100 of 200.
+/// the batch running; the scope's part stood at 50 of 100 and ends done: 100 of 200. The reset
+/// may come from any thread: off the main queue a plain `Progress` cannot be read then, but
+/// what the reset ended stays ended as the reset found it.
 @MainActor
 @Suite("A failure after a reset")
 struct ResetThenFailureTests {
     private struct Failure: Error {}
 
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+
+    /// Runs `body` on another thread and waits for it.
+    private func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done, execute: body)
+        done.wait()
+    }
 
     @Test(arguments: [false, true])
     func aGroupsCancelAfterAResetLeavesTheResetPartDone(readBetween: Bool) {
@@ -89,5 +98,61 @@ struct ResetThenFailureTests {
         _ = try? await iterator.next()
         #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         withExtendedLifetime(download) {}
+    }
+
+    /// The reset comes from another thread, the group's cancel then comes on the main queue
+    /// or another thread, and only then does the main queue read the bar.
+    @Test(arguments: [false, true])
+    func aGroupsCancelAfterAResetOnAnotherThreadLeavesTheResetPartDone(cancelOnMainQueue: Bool) {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted(progress: progress(50, of: 100))
+        onAnotherThread { screen.resetNetworkActivity() }
+        if cancelOnMainQueue {
+            uploads.cancelOperations()
+        } else {
+            onAnotherThread { uploads.cancelOperations() }
+        }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5)
+        #expect(snapshot.completedUnitCount == 100)
+        #expect(snapshot.totalUnitCount == 200)
+        withExtendedLifetime((download, uploads)) {}
+    }
+
+    @Test func aScopedBodyThatThrowsAfterAResetOnAnotherThreadLeavesItsPartDone() async {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        do {
+            try await screen.withNetworkActivity(progress: progress(50, of: 100)) {
+                #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+                onAnotherThread { screen.resetNetworkActivity() }
+                throw Failure()
+            }
+        } catch {}
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+        withExtendedLifetime(download) {}
+    }
+
+    /// What the reset found holds for the tasks it ended, not for the same progress begun again:
+    /// a group's operation reset, begun again with its progress and then cancelled, all before
+    /// the main queue reads, leaves as cancelled.
+    @Test func aPartBegunAgainAfterAResetFailsWithItsNewTask() {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        let upload = progress(50, of: 100)
+        uploads.operationStarted(progress: upload)
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+        onAnotherThread {
+            screen.resetNetworkActivity()
+            uploads.operationStarted(progress: upload)
+            uploads.cancelOperations()
+        }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0)
+        #expect(snapshot.totalUnitCount == 100, "the upload's units left with it")
+        withExtendedLifetime((download, uploads)) {}
     }
 }
