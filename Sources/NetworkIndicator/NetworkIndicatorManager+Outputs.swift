@@ -63,7 +63,9 @@ extension NetworkIndicatorManager {
     /// A stream of the indicator's visibility: the current value first, then every change, in
     /// order, as the outputs are told.
     ///
-    /// Values are produced on the main queue (the first one after the next main-queue hop).
+    /// Values are produced on the main queue, the first one at the next main-queue hop: it is
+    /// the visibility then, so a stream of a manager deallocated before that hop yields only its
+    /// last `false`.
     /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
     /// catches up with the current visibility, possibly skipping changes in between, and an
     /// unread stream holds one value, never a growing buffer. The stream finishes on the main

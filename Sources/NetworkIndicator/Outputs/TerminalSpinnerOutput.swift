@@ -16,7 +16,8 @@ import Musl
 
 /// A one-line spinner for command-line tools: `⠋ Loading` on standard error while the indicator
 /// is visible; `⠋ Loading 42%` while the manager knows a
-/// ``NetworkIndicatorManager/progressSnapshot()``. Its line is erased (the cursor left at the
+/// ``NetworkIndicatorManager/progressSnapshot()``, from the next poll of the fraction (at most
+/// 0.1 s later, as every output that wants it is told). Its line is erased (the cursor left at the
 /// start of an empty line) when the indicator hides, when the spinner is removed from its
 /// manager (``NetworkIndicatorManager/removeOutput(_:)``), and when it is deallocated.
 ///

@@ -57,4 +57,24 @@ struct UpdateStreamTests {
         harness.settle()
         #expect(await firstValues.next() == true)
     }
+
+    /// "the first one at the next main-queue hop: it is the visibility then, so a stream of a
+    /// manager deallocated before that hop yields only its last `false`." (The indicator was
+    /// showing when the stream was made.)
+    @Test(.timeLimit(.minutes(1))) func aStreamOfAManagerGoneBeforeItsFirstHopYieldsOnlyFalse() async throws {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        manager?.settings.completionDelay = 0
+        let output = RecordingNetworkIndicatorOutput()
+        manager?.addOutput(output)
+        manager?.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(output.isVisible)
+        let stream = try #require(manager?.visibilityUpdates())
+        manager = nil
+        scheduler.runPendingWork()
+        var values: [Bool] = []
+        for await value in stream { values.append(value) }
+        #expect(values == [false])
+    }
 }
