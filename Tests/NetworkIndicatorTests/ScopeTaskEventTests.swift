@@ -59,6 +59,29 @@ struct ScopeTaskEventTests {
         _ = (gone, swept)
     }
 
+    /// A scope released while the tree's hop is already pending (its count change made a node
+    /// dirty): its last events wait in the buffer for that hop, which delivers them; the
+    /// removal asks for no second hop.
+    @Test func aScopeReleasedWhileTheHopIsPendingAsksForNoSecondHop() {
+        let harness = Harness()
+        let watcher = TaskEventTests.Watcher()
+        harness.manager.addOutput(watcher)
+        var gone: NetworkIndicatorManager? = NetworkIndicatorManager(parent: harness.manager, label: "Gone")
+        harness.settle()
+        let before = harness.scheduler.enqueuedWorkCount
+        gone!.pushNetworkActivity()  // a count change in a recording node: the tree's hop is enqueued
+        #expect(harness.scheduler.enqueuedWorkCount == before + 1)
+        gone = nil  // its task ends as the manager goes; the pending hop takes that event too
+        #expect(harness.scheduler.enqueuedWorkCount == before + 1, "no second hop for the removal's events")
+        harness.settle()
+        #expect(
+            summary(watcher) == [
+                "began pushNetworkActivity() in Gone", "ended pushNetworkActivity() managerGone in Gone",
+            ]
+        )
+        #expect(watcher.batches.count == 1, "one hop, one batch")
+    }
+
     @Test func aScopesWatcherHearsNothingOfItsParentOrSiblings() {
         let harness = Harness()
         let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")

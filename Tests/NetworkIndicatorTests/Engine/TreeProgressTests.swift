@@ -134,6 +134,33 @@ struct TreeProgressTests {
         #expect(summary.completed == 10 && summary.total == 110, "small done, big at 0")
     }
 
+    /// A fold off the main queue finds a group's plain upload stale beside an operation without
+    /// progress: fewer running parts than open operations and no finish since, so nothing waits
+    /// for a reading. Two finishes then land before the next fold, on the main queue: they take
+    /// the part of unknown size first (as an operation without progress), not the oldest, and
+    /// the upload counts on at 30 of 100, not as done.
+    @Test mutating func aStaleFoldWithoutAFinishLeavesTheNextFinishesTakingUnknownSizeFirst() {
+        let other = Token()
+        let download = NetworkActivityProgress(totalUnitCount: 100)
+        begin(other, download)  // keeps the batch running
+        let uploads = ActivityKey()  // a group's key: its parts leave by the group's rules
+        let upload = Progress(totalUnitCount: 100)
+        upload.completedUnitCount = 30
+        begin(uploads, upload)
+        let unknown = NetworkActivityProgress(totalUnitCount: -1)
+        begin(uploads, unknown)  // of unknown size, begun after the upload
+        var time = EventTime(preread: 1)
+        _ = tree.apply(.begin(.token(uploads), label: nil, site: .none), in: root, time: &time)  // no progress
+        _ = fold(read(list(), offMain: true))  // the upload's reading is stale: 2 running parts, 3 open
+        #expect(tree.progressParts(of: root).count == 3)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(uploads))), in: root, time: &time)
+        _ = tree.apply(.finish(.key(ObjectIdentifier(uploads))), in: root, time: &time)
+        let summary = readingNow()
+        #expect(summary.completed == 30 && summary.total == 200, "the upload at 30, the other at 0")
+        #expect(tree.progressParts(of: root).map(\.progress) == [download, upload], "the unknown one left")
+        withExtendedLifetime((other, unknown)) {}
+    }
+
     /// A part begun in a grandchild is listed in each ancestor; settling from a sibling folds
     /// the root's ended part, read once.
     @Test mutating func aPartRollsUpToEveryAncestor() {

@@ -67,6 +67,28 @@ struct GroupReadingTests {
         first.completedUnitCount = 100
     }
 
+    /// A complete part that left as done while its operation was open is kept to measure that
+    /// operation until the group's next finish; once that finish took it, the batch keeps no
+    /// reference to it: the caller's `Progress` is freed, though the group's later operation
+    /// (without progress) and the batch run on.
+    @Test func aDonePartIsLetGoOnceTheGroupsFinishTookIt() {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))  // keeps the batch running
+        let uploads = NetworkActivityGroup(manager: manager, label: "uploads")
+        var first: Progress? = progress(0, of: 100)
+        let weakFirst = WeakReference(first)
+        uploads.operationStarted(progress: first!)
+        uploads.operationStarted()  // outlives the first
+        first!.completedUnitCount = 100
+        _ = manager.progressSnapshot()  // the first leaves as done, measuring its open operation
+        uploads.operationFinished()  // the first's: its part measures nothing any more
+        first = nil
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.5, "the first done, the other at 0")
+        #expect(snapshot.hasIndeterminateWork, "the later operation, without progress, runs")
+        #expect(weakFirst.object == nil, "nothing keeps the first upload's progress")
+        withExtendedLifetime((other, uploads)) {}
+    }
+
     /// The same in two groups at once: each group's part measures its own operation on every
     /// reading, whichever group the fold meets first.
     @Test func twoGroupsOutlivedPartsThatLeftCompleteEachMeasureTheirOperation() {
