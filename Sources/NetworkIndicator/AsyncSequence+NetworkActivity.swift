@@ -24,7 +24,8 @@ extension AsyncSequence {
     /// that goes away) ends the task at once, and the iteration with it: the next call to
     /// `next()`, or the one waiting for the base sequence once that returns, gives `nil`, so
     /// the loop ends without the element (the base sequence is not cancelled: only its loop
-    /// stops). A counted iteration's part leaves the progress bar, as a cancelled load's does.
+    /// stops); an error the base throws into that waiting read is thrown as ever. A counted
+    /// iteration's part leaves the progress bar, as a cancelled load's does.
     ///
     /// - Parameters:
     ///   - manager: The manager whose indicator shows the iteration; `.shared` by default.

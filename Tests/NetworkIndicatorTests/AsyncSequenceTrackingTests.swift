@@ -169,6 +169,25 @@ struct AsyncSequenceCancelTests {
         #expect(feedActivity.activeTaskCount == 0)
     }
 
+    /// The read waiting when the screen's cancel lands gives `nil` if the base brings an
+    /// element, but an error the base throws then is thrown as ever: the loop learns why its
+    /// source failed, and no error is swallowed.
+    @Test func aReadWaitingAtACancelStillThrowsTheBasesError() async {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
+        let reads = LockedState(0)
+        let consumer = Task { @MainActor in
+            for try await _ in CountedReads(base: stream, reads: reads).trackingNetworkActivity(in: manager) {}
+        }
+        continuation.yield(1)
+        // The second read waits for the base: the cancel lands in it, not between two reads.
+        await eventually { reads.withLock { $0 } == 2 }
+        manager.cancelNetworkTasks()
+        #expect(manager.activeTaskCount == 0)
+        continuation.finish(throwing: LoadFailed())
+        await #expect(throws: LoadFailed.self) { try await consumer.value }
+    }
+
     /// A counted feed cancelled by its screen leaves the bar rather than count as done.
     @Test func aCancelledCountedStreamLeavesTheBar() async {
         let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
@@ -185,6 +204,23 @@ struct AsyncSequenceCancelTests {
         continuation.finish()
         await consumer.value
         withExtendedLifetime(other) {}
+    }
+}
+
+/// `base`, counting the calls to its iterator's `next()` as they begin.
+private struct CountedReads: AsyncSequence, Sendable {
+    let base: AsyncThrowingStream<Int, any Error>
+    let reads: LockedState<Int>
+
+    func makeAsyncIterator() -> Iterator { Iterator(base: base.makeAsyncIterator(), reads: reads) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncThrowingStream<Int, any Error>.Iterator
+        let reads: LockedState<Int>
+        mutating func next() async throws -> Int? {
+            reads.withLock { $0 += 1 }
+            return try await base.next()
+        }
     }
 }
 
