@@ -49,6 +49,8 @@ public struct NetworkIndicatorDiagnostic: Sendable, Equatable, CustomStringConve
     public let kind: Kind
     /// The label of the task or token concerned, as ``NetworkActivitySnapshot/Activity/label``
     /// names it (without a label of yours: a weak token's type, an opaque token's call site).
+    /// A pop without a push has no task: it reads `popNetworkActivity()`, the call that went
+    /// wrong, where a snapshot names the push counter `pushNetworkActivity()`.
     public let label: String
     /// For ``Kind/staleTask(age:)``: the stuck task as ``NetworkIndicatorManager/activitySnapshot()``
     /// shows it (label, kind, count, age, whether its token is alive); `nil` for every other kind.

@@ -21,7 +21,7 @@ public import Foundation
 ///
 /// The manager keeps only **weak** references to caller tokens. A repeating timer on the main
 /// queue (every ``NetworkIndicatorSettings/completionCheckInterval`` seconds, only while such tokens are tracked or a
-/// ``NetworkIndicatorSettings/staleTaskThreshold`` is set) sweeps out tokens that have died or report completion. The indicator's outputs
+/// finite ``NetworkIndicatorSettings/staleTaskThreshold`` is in force) sweeps out tokens that have died or report completion. The indicator's outputs
 /// (``NetworkIndicatorOutput``, ``visibilityUpdates()``) are told on the main actor, after the
 /// ``NetworkIndicatorSettings/startDelay`` and ``NetworkIndicatorSettings/completionDelay``.
 ///
