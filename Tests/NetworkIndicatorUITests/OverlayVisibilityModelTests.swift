@@ -52,6 +52,12 @@ struct OverlayVisibilityModelTests {
         #expect(model.activeCountChanged(1, now: 3) == [.draw, .announce(.started)])
     }
 
+    /// "showDelay … Zero or less draws at once." (NetworkActivityOverlaySettings.swift:34)
+    @Test func aNegativeShowDelayDrawsAtOnce() {
+        var model = appearedModel(.init(showDelay: -1))
+        #expect(model.activeCountChanged(1, now: 3) == [.draw, .announce(.started)])
+    }
+
     @Test func moreTasksWhileWaitingDoNotRestartTheDelay() {
         var model = appearedModel()
         _ = model.activeCountChanged(1, now: 10)

@@ -53,6 +53,26 @@ struct NetworkIndicatorModelTests {
         #expect(model.activeTaskCount == 1, "the second manager's count only")
     }
 
+    /// "added to a second manager, it leaves the first (erased at once, then drawn for the
+    /// second's load only) … NetworkIndicatorModel does the same." (HowOverlaysDecide.md:31-34)
+    @Test func aModelMovedFromABusyManagerToAnIdleOneShowsNothing() {
+        let harness = Harness()
+        let loader = Token()
+        harness.manager.beganNetworkTask(withToken: loader, progress: progress(1, of: 2))
+        harness.settle()
+        harness.advance(by: 0.1)
+        let model = NetworkIndicatorModel(manager: harness.manager)
+        #expect(model.isVisible && model.activeTaskCount == 1 && model.fractionCompleted == 0.5)
+        let idle = NetworkIndicatorManager(scheduler: harness.scheduler)
+        idle.addOutput(model)
+        #expect(!model.isVisible)
+        #expect(model.activeTaskCount == 0)
+        #expect(model.fractionCompleted == nil)
+        harness.advance(by: 1)
+        #expect(!model.isVisible && model.activeTaskCount == 0 && model.fractionCompleted == nil)
+        withExtendedLifetime(loader) {}
+    }
+
     @Test func theModelDoesNotKeepItsManagerAlive() {
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: Harness().scheduler)
         let released = WeakReference(manager)

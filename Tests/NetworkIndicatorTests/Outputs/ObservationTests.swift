@@ -65,6 +65,21 @@ struct ObservationTests {
         #expect(observation?.isCancelled == true)
     }
 
+    /// "the closure is not called again, even by a delivery already under way"
+    /// (NetworkIndicatorObservation.swift:56)
+    @Test func anObservationCancelledByAnEarlierOutputMissesThatDelivery() {
+        let harness = Harness()
+        var observation: NetworkIndicatorObservation?
+        let canceller = ClosureObserver(.visibility { _ in observation?.cancel() })
+        harness.manager.addOutput(canceller)
+        var seen: [Bool] = []
+        observation = harness.manager.observeVisibility(owner: owner) { _, isVisible in seen.append(isVisible) }
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(seen == [false], "cancelled by the output told before it")
+        #expect(observation?.isCancelled == true)
+    }
+
     @Test func anObservationThatOutlivesItsManagerIsHarmless() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var seen: [Bool] = []

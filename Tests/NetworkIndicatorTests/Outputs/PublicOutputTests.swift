@@ -33,6 +33,65 @@ struct PublicOutputTests {
         }
     }
 
+    /// Records the counts it is told; whether it asks for them may change after it is added.
+    @MainActor
+    private final class SwitchableCounter: NetworkIndicatorOutput {
+        var wantsCounts: Bool
+        var counts: [Int] = []
+        init(wantsCounts: Bool) { self.wantsCounts = wantsCounts }
+        var receivesActiveTaskCount: Bool { wantsCounts }
+        func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+        func networkIndicatorActiveTaskCountDidChange(_ count: Int) { counts.append(count) }
+    }
+
+    /// "Whether the output also wants networkIndicatorActiveTaskCountDidChange. Read once, when
+    /// the output is added." (NetworkIndicatorOutput.swift:28)
+    @Test func anOutputThatStartsWantingCountsAfterItWasAddedIsToldNone() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = SwitchableCounter(wantsCounts: false)
+        manager.addOutput(output)
+        output.wantsCounts = true
+        for _ in 0..<2 {
+            manager.pushNetworkActivity()
+            scheduler.runPendingWork()
+        }
+        #expect(output.counts.isEmpty)
+    }
+
+    /// "Read once, when the output is added." — the other way: an output that stops wanting
+    /// counts still gets them. (NetworkIndicatorOutput.swift:28)
+    @Test func anOutputThatStopsWantingCountsAfterItWasAddedIsStillToldThem() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let output = SwitchableCounter(wantsCounts: true)
+        manager.addOutput(output)
+        output.wantsCounts = false
+        for _ in 0..<2 {
+            manager.pushNetworkActivity()
+            scheduler.runPendingWork()
+        }
+        #expect(output.counts == [0, 1, 2])
+    }
+
+    /// "Attach an output to one manager: an output attached to two hears both, interleaved"
+    /// (NetworkIndicatorManager+Outputs.swift:12)
+    @Test func aPlainOutputAddedToTwoManagersHearsBoth() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let first = NetworkIndicatorManager(scheduler: scheduler)
+        let second = NetworkIndicatorManager(scheduler: scheduler)
+        first.settings.completionDelay = 0
+        second.settings.completionDelay = 0
+        let output = RecordingNetworkIndicatorOutput()
+        first.addOutput(output)
+        second.addOutput(output)
+        #expect(output.visibilityChanges == [false, false])
+        second.pushNetworkActivity()
+        scheduler.runPendingWork()
+        #expect(output.visibilityChanges == [false, false, true])
+        #expect(first.outputs.contains { $0 === output }, "a plain output stays on the first")
+    }
+
     /// Two fraction outputs of a download's manager, added in turn; when the first hears the
     /// download half done, `change` runs with the manager and the second. Both, after that
     /// delivery.

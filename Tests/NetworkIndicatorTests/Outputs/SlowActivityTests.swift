@@ -168,6 +168,86 @@ struct SlowActivityTests {
         withExtendedLifetime(token) {}
     }
 
+    /// "The period is the manager's own and its descendants' tasks, whatever the indicator's
+    /// delays" (NetworkIndicatorManager+SlowActivity.swift:17)
+    @Test func aStartDelayLongerThanTheThresholdDoesNotHoldBackTheReport() {
+        let (manager, scheduler) = makeManager()
+        manager.settings.startDelay = 10
+        let indicator = RecordingNetworkIndicatorOutput()
+        manager.addOutput(indicator)
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(owner.seen == [false, true])
+        #expect(indicator.visibilityChanges == [false], "the indicator itself is still waiting")
+        withExtendedLifetime(token) {}
+    }
+
+    /// "whatever the indicator's delays" — a disabled indicator does not stop the report.
+    /// (NetworkIndicatorManager+SlowActivity.swift:17)
+    @Test func aDisabledIndicatorStillReportsASlowPeriod() {
+        let (manager, scheduler) = makeManager()
+        manager.settings.isEnabled = false
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        let token = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(owner.seen == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    /// "`false` when that period ends" then a second period reports again.
+    /// (…+SlowActivity.swift:5)
+    @Test func eachSlowPeriodIsReportedAndSoIsItsEnd() {
+        let (manager, scheduler) = makeManager()
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        for _ in 0..<2 {
+            var token: NetworkActivityToken? = manager.beganNetworkTask()
+            scheduler.runPendingWork()
+            scheduler.advance(by: 1.5)
+            token = nil
+            scheduler.runPendingWork()
+            _ = token
+        }
+        #expect(owner.seen == [false, true, false, true, false])
+    }
+
+    /// "if the manager is busy as you call this, from when its count left zero" and "The period
+    /// is the manager's own and its descendants' tasks" (…+SlowActivity.swift:17-20)
+    @Test func aWatchBegunDuringAChildScopesLongLoadIsToldAtOnce() {
+        let (manager, scheduler) = makeManager()
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let token = screen.beganNetworkTask()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 5)
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        scheduler.runPendingWork()
+        #expect(owner.seen == [false, true])
+        withExtendedLifetime(token) {}
+    }
+
+    /// "when the manager goes away its observations are told false … and nothing more"; slow
+    /// activity: "`false` when that period ends" (NetworkIndicatorObservation.swift:24,
+    /// NetworkIndicatorManager+SlowActivity.swift:5)
+    @Test func aSlowPeriodEndsWhenTheRootManagerGoes() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let owner = Owner()
+        manager!.observeSlowNetworkActivity(after: 1, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        manager!.pushNetworkActivity()
+        scheduler.runPendingWork()
+        scheduler.advance(by: 1)
+        #expect(owner.seen == [false, true])
+        manager = nil
+        scheduler.advance(by: 1)
+        #expect(owner.seen == [false, true, false])
+    }
+
     @Test func nothingIsToldOnceTheOwnerIsGone() {
         let (manager, scheduler) = makeManager()
         var owner: Owner? = Owner()

@@ -52,6 +52,39 @@ struct TerminalSpinnerOutputTests {
         #expect(scheduler.pendingWorkCount == 0)
     }
 
+    /// "Its line is erased … when the spinner is removed from its manager" — a hidden spinner
+    /// has no line: removing it writes nothing. (TerminalSpinnerOutput.swift:19)
+    @Test func removingAHiddenSpinnerFromItsManagerWritesNothing() {
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let spinner = spinner()
+        manager.addOutput(spinner)
+        manager.removeOutput(spinner)
+        #expect(output.isEmpty)
+    }
+
+    /// "and when it is deallocated" — a hidden spinner deallocated writes nothing.
+    /// (TerminalSpinnerOutput.swift:20)
+    @Test func aSpinnerDeallocatedAfterItsHideWritesNothingMore() {
+        var spinner: TerminalSpinnerOutput? = spinner()
+        spinner!.networkIndicatorVisibilityDidChange(true)
+        spinner!.networkIndicatorVisibilityDidChange(false)
+        let count = output.count
+        spinner = nil
+        #expect(output.count == count)
+    }
+
+    /// "Shows fractionCompleted as a percentage after the label (redrawn at once while visible),
+    /// or none for nil." (TerminalSpinnerOutput.swift:262)
+    @Test func aFractionToldWhileHiddenDrawsNothingUntilTheSpinnerShows() {
+        let spinner = spinner()
+        spinner.networkIndicatorFractionCompletedDidChange(0.5)
+        #expect(output.isEmpty)
+        spinner.networkIndicatorVisibilityDidChange(true)
+        #expect(output == ["\r\u{1B}[2K- Loading 50%"])
+        spinner.networkIndicatorFractionCompletedDidChange(nil)
+        #expect(output.last == "\r\u{1B}[2K- Loading")
+    }
+
     @Test func drawsNothingWhenNotATerminal() {
         let spinner = spinner(isTerminal: false)
         spinner.networkIndicatorVisibilityDidChange(true)

@@ -77,4 +77,32 @@ struct UpdateStreamTests {
         for await value in stream { values.append(value) }
         #expect(values == [false])
     }
+
+    /// "cancelling the consuming task unsubscribes it" (NetworkIndicatorManager+Outputs.swift:73)
+    @Test(.timeLimit(.minutes(1))) func aStreamWhoseConsumingTaskIsCancelledIsLetGo() async {
+        let harness = Harness()
+        let outputsBefore = harness.manager.outputs.count
+        let stream = harness.manager.visibilityUpdates()
+        harness.settle()
+        #expect(harness.manager.outputs.count == outputsBefore + 1)
+        let consumer = Task { for await _ in stream {} }
+        consumer.cancel()
+        await consumer.value
+        await eventually {
+            harness.settle()
+            return harness.manager.outputs.count == outputsBefore
+        }
+    }
+
+    /// "Callable from any thread." (NetworkIndicatorManager+Outputs.swift:74)
+    @Test(.timeLimit(.minutes(1))) func aStreamMadeOffTheMainActorStartsWithTheCurrentValue() async {
+        let harness = Harness()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let manager = harness.manager
+        let stream = await Task.detached { manager.visibilityUpdates() }.value
+        harness.settle()
+        var values = stream.makeAsyncIterator()
+        #expect(await values.next() == true)
+    }
 }
