@@ -47,7 +47,7 @@ extension NetworkIndicatorManager {
                 }
                 let token = NetworkActivityToken(manager: self, pinned: pinned)
                 let entry = part.entry(for: token, pinned: pinned, failure: failure)
-                tree.addPart(entry, reading: part.reading, now: part.now)
+                tree.addPart(entry, reading: part.reading, now: part.now, keepingAlive: &loaded)
                 return (token, entry)
             }
         )
@@ -160,7 +160,7 @@ extension NetworkIndicatorManager {
             before: { $0.foldPartsEndedSinceSettle(from: driver.node, now: part.now, keepingAlive: &loaded) },
             then: { tree, _ in
                 let entry = part.entry(for: token, pinned: pinned, failure: failure?())
-                tree.addPart(entry, reading: part.reading, now: part.now)
+                tree.addPart(entry, reading: part.reading, now: part.now, keepingAlive: &loaded)
                 return entry
             }
         )

@@ -64,14 +64,28 @@ extension IndicatorTree {
     // MARK: - Events
 
     /// Lists `entry`, just begun in its node, as a part of that node's batch and of each
-    /// ancestor's, with its first `reading`.
-    mutating func addPart(_ entry: ProgressEntry, reading: ProgressReading?, now: TimeInterval) {
+    /// ancestor's, with its first `reading`. A part of the same progress whose tasks all ended,
+    /// not failed, and still listed in such a batch (it waits there for a reading after its
+    /// end: a plain `Progress` off the main queue) is begun again by this task: the new part
+    /// takes its units on, once, as it would an ended part's (``Batch/add(_:reading:openTasks:resuming:now:)``),
+    /// so the old one leaves that batch uncounted. The tokens loaded go to `keptAlive`.
+    mutating func addPart(
+        _ entry: ProgressEntry,
+        reading: ProgressReading?,
+        now: TimeInterval,
+        keepingAlive keptAlive: inout [AnyObject]
+    ) {
         if let reading { entry.reading = reading }
         // A group's operations: what its later finishes are counted from.
         let openTasks = entry.isGroupPart ? openTaskCount(entry.task.reference, in: entry.task.node) : nil
         for index in chain(from: entry.task.node) {
+            let listed = borrowNode(Int(index)) { $0.progress.batch.parts }
+            let resumed = listed.filter {
+                $0.progress === entry.progress && !$0.leavesCancelled
+                    && openTaskCount(of: $0, keepingAlive: &keptAlive) == 0
+            }
             withNode(Int(index)) {
-                $0.progress.batch.add(entry, reading: entry.reading, openTasks: openTasks, now: now)
+                $0.progress.batch.add(entry, reading: entry.reading, openTasks: openTasks, resuming: resumed, now: now)
             }
         }
     }
@@ -151,8 +165,7 @@ extension IndicatorTree {
             var samples: [Batch.Sample] = []
             for entry in parts {
                 var reading = entry.reading
-                // A cancelled token's part whose every unit came stays done.
-                if entry.hasFailed || entry.isCancelledByManager && !reading.isComplete { reading.isCancelled = true }
+                if entry.leavesCancelled { reading.isCancelled = true }
                 samples.append(
                     Batch.Sample(
                         entry: entry,

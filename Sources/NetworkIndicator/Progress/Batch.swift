@@ -63,13 +63,13 @@ struct Batch: Sendable {
     /// A group's parts that left as done before their operations finished (complete, outlived
     /// by a later operation), by ``TaskKey``: they measure that many more of its open tasks,
     /// until the group's finishes take them (the rules end complete parts first).
-    private var doneWhileOpen: [TaskKey: Int] = [:]
+    private(set) var doneWhileOpen: [TaskKey: Int] = [:]
     /// A part of each token in ``doneWhileOpen``, the last listed: once none is listed any
     /// more, the fold is given its token's open tasks through it (``groupPartsToCount``).
-    private var groupParts: [TaskKey: ProgressEntry] = [:]
+    private(set) var groupParts: [TaskKey: ProgressEntry] = [:]
     /// Each group token's open tasks at the last fold: the finishes since are how many fewer
     /// it has now (a group's begin with parts listed, and its finish, each fold).
-    private var groupOpenTasks: [TaskKey: Int] = [:]
+    private(set) var groupOpenTasks: [TaskKey: Int] = [:]
     /// Group tokens whose finishes wait for fresh readings (a plain `Progress` off the main queue):
     /// the fold that decides them takes the oldest running part, not one of unknown size.
     private var waitedTokens: Set<TaskKey> = []
@@ -79,8 +79,20 @@ struct Batch: Sendable {
     private var unitsBefore: [ObjectIdentifier: Double] = [:]
 
     /// Lists `entry`, just begun, with its first `reading`; `openTasks`, for a group's part, is
-    /// the group's open operations with this one.
-    mutating func add(_ entry: ProgressEntry, reading: ProgressReading, openTasks: Int? = nil, now: TimeInterval) {
+    /// the group's open operations with this one. `resumed`: listed parts of the same progress
+    /// whose tasks all ended, not failed, which this one begins again (``IndicatorTree/addPart(_:reading:now:keepingAlive:)``):
+    /// they leave uncounted, and the new part counts their units live, from the same pace.
+    mutating func add(
+        _ entry: ProgressEntry,
+        reading: ProgressReading,
+        openTasks: Int? = nil,
+        resuming resumed: [ProgressEntry] = [],
+        now: TimeInterval
+    ) {
+        if !resumed.isEmpty {
+            parts.removeAll { part in resumed.contains { $0 === part } }
+            for part in resumed { repeatedBegins[ObjectIdentifier(part)] = nil }
+        }
         // A group's finishes are counted from here: one since the last fold came before this
         // part, and is not matched to it, nor to a running part (see the rules), but ends a part
         // done while its operation was open (complete parts first), as a fold would have.
@@ -93,8 +105,13 @@ struct Batch: Sendable {
         }
         // The same progress for the same task, still listed (a task resumed before its pause
         // was folded, a token begun again): it counts already, and counts once, for both tasks;
-        // found ended meanwhile, it runs again.
-        if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }) {
+        // found ended meanwhile, it runs again. Only while its token lives: a token gone since
+        // may have left its address, hence its key, to the new one (a scoped retry), whose task
+        // is a new part. (Alive at that address, it is the new token, which the begin holds: its
+        // load releases nothing under the lock.)
+        if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }),
+            listed.loadToken() != nil
+        {
             listed.hasEnded = false
             listed.tasksEndedAtOnce = false
             listed.isCancelledByManager = false
@@ -113,7 +130,7 @@ struct Batch: Sendable {
             let part = ended.remove(at: index)
             endedUnits = EndedUnits(ended)
             unitsBefore[identity] = part.wasCancelled ? nil : part.unitsBefore
-        } else {
+        } else if resumed.isEmpty {
             unitsBefore[identity] = reading.isDeterminate ? reading.completed : nil
         }
         if reading.isDeterminate, startedAt == nil { startedAt = now }
@@ -291,31 +308,6 @@ struct Batch: Sendable {
         }
         if !waitedTokens.isEmpty { waitedTokens = waitedTokens.filter { byToken[$0] != nil } }
         return (leaves, undecided)
-    }
-
-    /// The parts kept for the groups' parts done while open (`kept`: a fold may let go of them,
-    /// so the tree hands them back to release after its lock), and those of them whose groups
-    /// have no part listed any more (`unlisted`: the fold is given their tokens' open tasks).
-    var groupPartsToCount: (kept: [ProgressEntry], unlisted: [ProgressEntry]) {
-        guard !groupParts.isEmpty else { return ([], []) }
-        let listed = Set(parts.map(\.task))
-        let unlisted = doneWhileOpen.isEmpty ? [] : groupParts.values.filter { !listed.contains($0.task) }
-        return (Array(groupParts.values), unlisted)
-    }
-
-    /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those
-    /// with parts done while their operations are open (a finish changes what they measure).
-    var tokensToReadWhole: Set<TaskKey> {
-        guard !keysAreUnique || !groupOpenTasks.isEmpty else { return [] }
-        let keys = Set(groupOpenTasks.keys)
-        return keysAreUnique ? keys : Self.repeatedKeys(of: parts).union(keys)
-    }
-
-    private static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
-        var seen = Set<TaskKey>()
-        var repeated = Set<TaskKey>()
-        for part in parts where !seen.insert(part.task).inserted { repeated.insert(part.task) }
-        return repeated
     }
 
     /// The open tasks that the running determinate parts `measured` measure: for each token, as

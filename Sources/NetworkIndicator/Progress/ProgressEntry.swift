@@ -107,6 +107,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// (under the tree's lock only).
     var hasFailed: Bool { failedAtEnd ?? (failure?.hasFailed == true) }
 
+    /// Whether the part leaves its batch as cancelled, not done (under the tree's lock only): it
+    /// failed, or a manager's cancel stopped it short of complete (a cancelled token's part
+    /// whose every unit came stays done).
+    var leavesCancelled: Bool { hasFailed || isCancelledByManager && !reading.isComplete }
+
     /// The progress now, in the units the task weighs, or `nil` for a caller's plain `Progress`
     /// off the main queue. Call it without holding a lock: a `Progress` may run code of its own
     /// in its getters. A recorded failure is the fold's to apply (``hasFailed``), under the lock.
@@ -191,6 +196,35 @@ extension Batch {
             outlived = true
         }
         return outlived
+    }
+}
+
+/// What the tree reads of a batch's groups and repeated tokens before a fold.
+extension Batch {
+    /// The parts kept for the groups' parts done while open (`kept`: a fold may let go of them,
+    /// so the tree hands them back to release after its lock), and those of them whose groups
+    /// have no part listed any more (`unlisted`: the fold is given their tokens' open tasks).
+    var groupPartsToCount: (kept: [ProgressEntry], unlisted: [ProgressEntry]) {
+        guard !groupParts.isEmpty else { return ([], []) }
+        let listed = Set(parts.map(\.task))
+        let unlisted = doneWhileOpen.isEmpty ? [] : groupParts.values.filter { !listed.contains($0.task) }
+        return (Array(groupParts.values), unlisted)
+    }
+
+    /// The tokens whose parts a settling fold reads all of: those with parts repeated, and those
+    /// with parts done while their operations are open (a finish changes what they measure).
+    var tokensToReadWhole: Set<TaskKey> {
+        guard !keysAreUnique || !groupOpenTasks.isEmpty else { return [] }
+        let keys = Set(groupOpenTasks.keys)
+        return keysAreUnique ? keys : Self.repeatedKeys(of: parts).union(keys)
+    }
+
+    /// The task keys that more than one of `parts` share.
+    static func repeatedKeys(of parts: [ProgressEntry]) -> Set<TaskKey> {
+        var seen = Set<TaskKey>()
+        var repeated = Set<TaskKey>()
+        for part in parts where !seen.insert(part.task).inserted { repeated.insert(part.task) }
+        return repeated
     }
 }
 

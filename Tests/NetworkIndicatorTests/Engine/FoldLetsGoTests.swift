@@ -28,7 +28,8 @@ struct FoldLetsGoTests {
         }
         guard let progress else { return nil }
         let part = ProgressEntry(progress: progress, weight: nil, token: token, node: root, pinned: nil, failure: nil)
-        tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now)
+        var loaded: [AnyObject] = []
+        tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now, keepingAlive: &loaded)
         return part
     }
 

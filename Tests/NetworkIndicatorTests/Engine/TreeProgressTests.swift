@@ -27,7 +27,8 @@ struct TreeProgressTests {
         var time = EventTime(preread: now)
         _ = tree.apply(.begin(.token(token), label: nil, site: .none), in: node, time: &time)
         let part = ProgressEntry(progress: progress, weight: nil, token: token, node: node, pinned: nil, failure: nil)
-        tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now)
+        var loaded: [AnyObject] = []
+        tree.addPart(part, reading: ProgressReading(of: progress, weight: nil), now: now, keepingAlive: &loaded)
         return part
     }
 

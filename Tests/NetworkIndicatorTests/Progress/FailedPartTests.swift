@@ -132,6 +132,78 @@ struct FailedPartTests {
         #expect(manager.progressSnapshot().fractionCompleted == 0.5)
         withExtendedLifetime(other) {}
     }
+
+    /// A failed attempt and its retry with the same plain `Progress`, which gets every unit,
+    /// both off the main queue while a download keeps the batch running: the failed part still
+    /// waits for a reading when the retry begins, and the retry does not take its place, as it
+    /// takes an ended part's that did not fail. So the batch had a failed part, and did not end
+    /// with "every unit of each part" (the overlay's bar does not fade out at 100 %).
+    @Test func aRetryOffTheMainQueueLeavesTheFailedAttemptInItsBatch() async {
+        let download = NetworkActivityProgress(totalUnitCount: 100)
+        var other: NetworkActivityToken? = manager.beganNetworkTask(progress: download)
+        let upload = progress(0, of: 100)
+        let manager = self.manager
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let worker = Task.detached {
+            for attempt in 1...2 {
+                do {
+                    try await manager.withNetworkActivity(progress: upload) {
+                        guard attempt == 1 else { return upload.completedUnitCount = 100 }
+                        upload.completedUnitCount = 50
+                        didStart.yield()
+                        for await _ in gate {}
+                        throw Failure()
+                    }
+                } catch {}
+            }
+        }
+        for await _ in started { break }
+        #expect(manager.progressSnapshot().fractionCompleted == 0.25, "the batch runs")
+        open.finish()
+        await worker.value
+        download.completedUnitCount = 100
+        other = nil
+        #expect(manager.progressSnapshot().fractionCompleted == nil, "the batch is over")
+        #expect(!manager.lastProgressBatchEndedComplete())
+        withExtendedLifetime(other) {}
+    }
+
+    /// A retry loop off the main actor: the first attempt fails at 50 of 100, the second
+    /// begins with the same plain `Progress`, started over. The retry is measured from 0, and
+    /// the failed attempt's units never count, though the retry's scoped task may take the
+    /// address the failed one's left (a new task, not a resume of the old part).
+    @Test func aRetryWithTheSameProgressOffTheMainActorIsMeasuredFromZero() async {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let upload = progress(0, of: 100)
+        let manager = self.manager
+        let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+        let (gate, open) = AsyncStream.makeStream(of: Void.self)
+        let worker = Task.detached {
+            for attempt in 1...2 {
+                do {
+                    try await manager.withNetworkActivity(progress: upload) {
+                        if attempt == 1 {
+                            upload.completedUnitCount = 50
+                            throw Failure()
+                        }
+                        upload.completedUnitCount = 0
+                        didStart.yield()
+                        for await _ in gate {}
+                    }
+                    return
+                } catch {}
+            }
+        }
+        for await _ in started { break }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.completedUnitCount == 0, "the failed attempt's 50 units never came")
+        #expect(snapshot.totalUnitCount == 200, "the retry and the other download")
+        #expect(!snapshot.hasIndeterminateWork, "the retry is measured")
+        open.finish()
+        await worker.value
+        withExtendedLifetime(other) {}
+    }
 }
 
 /// A part whose failure is recorded while a begin's settle reads the parts (its task still

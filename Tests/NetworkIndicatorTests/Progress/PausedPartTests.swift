@@ -14,6 +14,38 @@ import Testing
 struct PausedPartTests {
     private let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
 
+    /// A part paused under one opaque token and resumed under another, the pause's end and the
+    /// resume on another thread with no main-queue reading between: the paused part still waits
+    /// for one when the resume lists the same progress again, and the resume takes its units
+    /// on, once, and its pace from the batch's start (70 units in 20 s: 130 more take 37 s).
+    @Test func aPartPausedAndResumedUnderAnotherTokenOffTheMainQueueCountsOnce() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let manager = NetworkIndicatorManager(scheduler: scheduler)
+        let paused = progress(0, of: 100)
+        let first = LockedState<NetworkActivityToken?>(manager.beganNetworkTask(progress: paused))
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))
+        #expect(manager.progressSnapshot().fractionCompleted == 0)
+        scheduler.advance(by: 10)
+        paused.completedUnitCount = 30
+        let second = LockedState<NetworkActivityToken?>(nil)
+        let done = DispatchGroup()
+        DispatchQueue.global().async(group: done) {
+            paused.pause()
+            first.withLock { $0 = nil }
+            paused.resume()
+            let token = manager.beganNetworkTask(progress: paused)
+            second.withLock { $0 = token }
+        }
+        done.wait()
+        scheduler.advance(by: 10)
+        paused.completedUnitCount = 70
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 0.35, "70 of 200")
+        #expect(snapshot.totalUnitCount == 200)
+        #expect(snapshot.estimatedTimeRemaining == 20 * 130 / 70.0)
+        withExtendedLifetime((other, second)) {}
+    }
+
     @Test func aPartPausedUnderOneOpaqueTokenCountsOnceResumedUnderAnother() {
         let paused = progress(30, of: 100)
         var first: NetworkActivityToken? = manager.beganNetworkTask(progress: paused)
