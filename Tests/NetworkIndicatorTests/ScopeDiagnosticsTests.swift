@@ -65,6 +65,22 @@ struct ScopeDiagnosticsTests {
         #expect(read.withLock { $0 } == 0, "the logger's deinit read the root")
         if returned { kept.release() }
     }
+
+    /// Diagnostics.swift (Kind.staleTask): "reported once per token, group or counter, at a
+    /// sweep, on the main thread, to the handler of the manager that holds it."
+    @Test func aScopesStuckTaskIsReportedToItsOwnHandlerNotTheApps() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = 5
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let own = DiagnosticsRecorder()
+        feed.diagnosticsHandler = own.handler
+        let page = feed.beganNetworkTask(label: "page")
+        harness.settle()
+        harness.advance(by: 6)
+        #expect(own.all.map(\.label) == ["page"])
+        #expect(harness.diagnostics.all.isEmpty)
+        withExtendedLifetime(page) {}
+    }
 }
 
 /// An object that runs `onDeinit` as it goes.

@@ -217,6 +217,69 @@ struct StuckTaskTests {
         #expect(harness.manager.settings.staleTaskThreshold == nil)
         #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
     }
+
+    /// NetworkIndicatorSettings.swift: "Zero, a negative value or NaN is replaced by `nil` and
+    /// reported." (negative infinity is a negative value)
+    @Test func aNegativeInfiniteThresholdIsReportedAndLeftUnset() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = -.infinity
+        #expect(harness.manager.settings.staleTaskThreshold == nil)
+        #expect(harness.diagnostics.kinds == [.invalidSetting(name: "staleTaskThreshold", replacement: nil)])
+    }
+
+    /// NetworkIndicatorSettings.swift: "`.infinity` turns the check off"; "while a threshold is
+    /// in force the sweep runs whenever a task is active" — off, an opaque token asks for no sweep.
+    @Test func anInfiniteThresholdRunsNoSweepForAnOpaqueToken() {
+        let harness = Harness()
+        harness.manager.settings.staleTaskThreshold = .infinity
+        let token = harness.manager.beganNetworkTask(label: "sync")
+        harness.settle()
+        #expect(harness.scheduler.pendingWorkCount == 0)
+        #expect(harness.scheduler.nextDeadline == nil)
+        withExtendedLifetime(token) {}
+    }
+
+    /// FindingAStuckTask.md: "A handler of your own reads the same from the
+    /// NetworkIndicatorDiagnostic: task is the task as a snapshot shows it (its callSite
+    /// included), scopePath the scopes." Diagnostics.swift: "the stuck task as activitySnapshot()
+    /// shows it (label, kind, count, age, whether its token is alive)".
+    @Test func eachReportsTaskIsTheEntryASnapshotFromTheHandlerShows() {
+        typealias Activity = NetworkActivitySnapshot.Activity
+        let harness = Harness()
+        let app = harness.manager
+        let pairs = LockedState<[(reported: Activity?, listed: Activity?)]>([])
+        app.diagnosticsHandler = { [weak app] diagnostic in
+            guard let app else { return }
+            var entries = app.activitySnapshot().activities
+            for scope in diagnostic.scopePath {
+                entries = entries.first { $0.kind == .childManager && $0.label == scope }?.activities ?? []
+            }
+            let listed = entries.first { $0.label == diagnostic.label }
+            pairs.withLock { $0.append((diagnostic.task, listed)) }
+        }
+        app.settings.staleTaskThreshold = 10
+        let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+        let loader = FeedLoader()
+        app.beganNetworkTask(withToken: loader)
+        app.beganNetworkTask(withToken: loader)
+        app.pushNetworkActivity()
+        let group = NetworkActivityGroup(manager: feed, label: "images")
+        group.operationStarted()
+        let page = feed.beganNetworkTask()
+        harness.settle()
+        harness.advance(by: 10)
+        let all = pairs.withLock { $0 }
+        #expect(all.count == 4)
+        for (reported, listed) in all {
+            #expect(reported != nil)
+            #expect(reported == listed)
+        }
+        app.popNetworkActivity()
+        app.finishedNetworkTask(forToken: loader)
+        app.finishedNetworkTask(forToken: loader)
+        group.operationFinished()
+        withExtendedLifetime(page) {}
+    }
 }
 
 /// A caller's type, named by the report.

@@ -325,4 +325,44 @@ struct TaskEventTests {
         #expect(summary(log.events) == ["began sync", "ended sync released"])
         _ = token
     }
+
+    /// NetworkActivityToken.swift: "Passing it to finishedNetworkTask(forToken:) ends the task
+    /// earlier; releasing it afterwards does nothing more." NetworkActivityTaskEvent.Ending:
+    /// `finished` is "finishedNetworkTask(forToken:)", `released` "Its NetworkActivityToken was
+    /// released".
+    @Test func anOpaqueTokenFinishedThenReleasedIsHeardToEndOnceAsFinished() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        var token: NetworkActivityToken? = harness.manager.beganNetworkTask(label: "sync")
+        harness.settle()
+        harness.manager.finishedNetworkTask(forToken: token!)
+        token = nil
+        harness.settle()
+        #expect(summary(watcher.events) == ["began sync", "ended sync finished"])
+        _ = token
+    }
+
+    /// NetworkActivityTaskEvent.swift: "one event when a token, group, load or the push counter
+    /// opens its first task, and one when its last task ends. More tasks of the same token
+    /// (... a second push) are counted ..., not told."; description examples.
+    @Test func twoPushesAreToldAsOneBeginAndOneEndOfThePushCounter() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        let line = #line + 1
+        harness.manager.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        harness.advance(by: 2)
+        harness.manager.popNetworkActivity()
+        harness.manager.popNetworkActivity()
+        harness.settle()
+        #expect(
+            watcher.events.map(\.description) == [
+                "began push at TaskEventTests.swift:\(line)",
+                "ended push after 2.0 s, finished; began at TaskEventTests.swift:\(line)",
+            ]
+        )
+    }
 }

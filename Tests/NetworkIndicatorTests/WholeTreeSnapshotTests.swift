@@ -53,4 +53,42 @@ struct WholeTreeSnapshotTests {
         )
         withExtendedLifetime((loader, sync, uploads, page)) {}
     }
+
+    /// NetworkActivitySnapshot.swift (age): "For a token begun several times, a group, the push
+    /// counter or a scope: since it last had no open task (...), which is also where
+    /// activities places it." A scope open without a break since t=0 is older than a task of
+    /// the app's begun at t=3, though the scope's first task ended at t=5.
+    @Test func aScopeIsAgedAndPlacedFromWhenItLastHadNoTask() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let app = NetworkIndicatorManager(scheduler: scheduler)
+        let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+        var first: NetworkActivityToken? = feed.beganNetworkTask(label: "first")
+        scheduler.advance(by: 3)
+        let own = app.beganNetworkTask(label: "own")
+        scheduler.advance(by: 1)
+        let second = feed.beganNetworkTask(label: "second")
+        scheduler.advance(by: 1)
+        first = nil
+        scheduler.advance(by: 5)
+        let snapshot = app.activitySnapshot()
+        #expect(snapshot.activities.map(\.label) == ["Feed", "own"])
+        #expect(snapshot.activities.map(\.age) == [10, 7])
+        #expect(snapshot.activities.first?.activities.map(\.age) == [6])
+        withExtendedLifetime((first, own, second)) {}
+    }
+
+    /// NetworkActivitySnapshot.swift (age): "a scope: since it last had no open task".
+    @Test func aScopeThatWentIdleIsAgedFromItsNewFirstTask() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let app = NetworkIndicatorManager(scheduler: scheduler)
+        let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+        var first: NetworkActivityToken? = feed.beganNetworkTask(label: "first")
+        scheduler.advance(by: 2)
+        first = nil
+        scheduler.advance(by: 3)
+        let second = feed.beganNetworkTask(label: "second")
+        scheduler.advance(by: 5)
+        #expect(app.activitySnapshot().activities.map(\.age) == [5])
+        withExtendedLifetime((first, second)) {}
+    }
 }

@@ -111,4 +111,39 @@ struct MisuseTests {
         #expect(harness.manager.activeTaskCount == 0)
         #expect(harness.diagnostics.all == [.init(kind: .groupFinishWithoutStart, label: "g")])
     }
+
+    /// Diagnostics.swift (Kind.groupFinishWithoutStart) and the description: "on group '<label>'
+    /// with no operation outstanding; ignored"; the group's default label is "NetworkActivityGroup".
+    @Test func anUnlabelledGroupsExtraFinishIsReportedUnderTheGroupsDefaultName() {
+        let harness = Harness()
+        let group = NetworkActivityGroup(manager: harness.manager)
+        group.operationStarted()
+        group.operationFinished()
+        group.operationFinished()
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(
+            harness.diagnostics.all.map(\.description) == [
+                "operationFinished() or operationStoppedCounting() on group 'NetworkActivityGroup' with no operation outstanding; ignored"
+            ]
+        )
+    }
+
+    /// Diagnostics.swift: "Misuse never crashes and never corrupts the count: the offending call
+    /// is ignored (or, for a dead token, its tasks end) and one diagnostic describes what
+    /// happened." A token finished from its own deinit, begun without a label, is named by its
+    /// type and its task ends.
+    @Test func finishInAnUnlabelledTokensDeinitEndsItsTaskAndNamesItsType() {
+        final class SelfFinishingJob {
+            let manager: NetworkIndicatorManager
+            init(_ manager: NetworkIndicatorManager) { self.manager = manager }
+            deinit { manager.finishedNetworkTask(forToken: self) }
+        }
+        let harness = Harness()
+        var job: SelfFinishingJob? = SelfFinishingJob(harness.manager)
+        harness.manager.beganNetworkTask(withToken: job!)
+        #expect(harness.manager.activeTaskCount == 1)
+        job = nil
+        #expect(harness.manager.activeTaskCount == 0)
+        #expect(harness.diagnostics.all == [.init(kind: .finishAfterTokenDeath, label: "SelfFinishingJob")])
+    }
 }
