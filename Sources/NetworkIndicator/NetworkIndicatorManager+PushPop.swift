@@ -40,7 +40,8 @@ extension NetworkIndicatorManager {
     /// not a cancel. They end at the reset, read since or not: a failure recorded for them
     /// afterwards (a group's ``NetworkActivityGroup/cancelOperations()``, a scoped body that
     /// throws) changes nothing. Off the main queue a caller's plain `Progress` cannot be read,
-    /// so its part counts the units the next main-queue reading finds.
+    /// so its part ends at the next main-queue reading (done, unless that reading finds it
+    /// paused or cancelled).
     ///
     /// Calls that refer to activity from before the reset are harmless: a later finish or pop
     /// is ignored and reported, a token's death or a group's release ends nothing new. The count

@@ -65,7 +65,7 @@ extension IndicatorTree {
 
     /// Lists `entry`, just begun in its node, as a part of that node's batch and of each
     /// ancestor's, with its first `reading`. A part of the same progress whose tasks all ended,
-    /// not failed, and still listed in such a batch (it waits there for a reading after its
+    /// that does not leave cancelled, and still listed in such a batch (it waits there for a reading after its
     /// end: a plain `Progress` off the main queue) is begun again by this task: the new part
     /// takes its units on, once, as it would an ended part's (``Batch/add(_:reading:openTasks:resuming:now:)``),
     /// so the old one leaves that batch uncounted. The tokens loaded go to `keptAlive`.

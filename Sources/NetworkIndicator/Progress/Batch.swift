@@ -80,7 +80,7 @@ struct Batch: Sendable {
 
     /// Lists `entry`, just begun, with its first `reading`; `openTasks`, for a group's part, is
     /// the group's open operations with this one. `resumed`: listed parts of the same progress
-    /// whose tasks all ended, not failed, which this one begins again (``IndicatorTree/addPart(_:reading:now:keepingAlive:)``):
+    /// whose tasks all ended, not leaving cancelled, which this one begins again (``IndicatorTree/addPart(_:reading:now:keepingAlive:)``):
     /// they leave uncounted, and the new part counts their units live, from the same pace.
     mutating func add(
         _ entry: ProgressEntry,

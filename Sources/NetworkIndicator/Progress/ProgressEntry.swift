@@ -35,7 +35,7 @@ final class ProgressEntry: @unchecked Sendable {
     private weak var token: AnyObject?
     /// Where the code that runs the task records that it failed, if it can tell (under the
     /// tree's lock only): set in `init`, and replaced by the new task's when a begin with the
-    /// same progress resumes the part (``Batch/add(_:reading:openTasks:now:)``), so that a
+    /// same progress resumes the part (``Batch/add(_:reading:openTasks:resuming:now:)``), so that a
     /// retry after a cancel is not taken for the cancelled task.
     var failure: FailureRecord?
     /// Whether the part had failed when an event ended all its tasks at once (a reset, a
