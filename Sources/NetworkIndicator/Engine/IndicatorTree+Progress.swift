@@ -40,15 +40,10 @@ extension IndicatorTree {
         /// Whether the part's last reading had a known size: a settle that first reads its size
         /// folds, so that the batch starts then.
         var wasDeterminate = false
-        /// Whether its tasks had failed when an event ended them all (``ProgressEntry/failedAtEnd``).
-        var failedAtEnd = false
-        /// Where a failure of its running tasks is recorded, read outside the lock; `nil` once an
-        /// event ended them all (what it found stands) or for none.
-        var failure: FailureRecord?
-
-        /// Whether it failed (``ProgressEntry/hasFailed``), asked outside the lock: a failure
-        /// recorded during the reading counts, so that a failed part keeps no batch running.
-        var hasFailed: Bool { failedAtEnd || failure?.hasFailed == true }
+        /// Its failure, copied under the lock and asked outside it (``ProgressEntry/hasFailed``):
+        /// a failure recorded during the reading counts, so that a failed part keeps no batch
+        /// running.
+        var failure = ProgressEntry.Failure()
         /// Its reading, made outside the lock: `nil` while unread, and for a caller's plain
         /// `Progress` read off the main queue.
         var reading: ProgressReading?
@@ -123,8 +118,7 @@ extension IndicatorTree {
                         position: position,
                         mayGoUnread: open > 0 && !repeated.contains(entry.task) && !entry.isOutlived,
                         wasDeterminate: entry.reading.isDeterminate,
-                        failedAtEnd: entry.failedAtEnd == true,
-                        failure: entry.failedAtEnd == nil ? entry.failure : nil
+                        failure: entry.failure
                     )
                 )
             }

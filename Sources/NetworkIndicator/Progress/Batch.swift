@@ -116,7 +116,6 @@ struct Batch: Sendable {
             listed.tasksEndedAtOnce = false
             listed.isCancelledByManager = false
             listed.failure = entry.failure
-            listed.failedAtEnd = nil
             repeatedBegins[ObjectIdentifier(listed), default: 0] += 1
             return
         }

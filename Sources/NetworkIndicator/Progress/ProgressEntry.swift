@@ -33,15 +33,8 @@ final class ProgressEntry: @unchecked Sendable {
     let scopes: [IndicatorTree.NodeID]
     /// The object whose lifetime bounds the task; `nil` once it is gone.
     private weak var token: AnyObject?
-    /// Where the code that runs the task records that it failed, if it can tell (under the
-    /// tree's lock only): set in `init`, and replaced by the new task's when a begin with the
-    /// same progress resumes the part (``Batch/add(_:reading:openTasks:resuming:now:)``), so that a
-    /// retry after a cancel is not taken for the cancelled task.
-    var failure: FailureRecord?
-    /// Whether the part had failed when an event ended all its tasks at once (a reset, a
-    /// group's operations all ended; under the tree's lock only): a failure recorded later is
-    /// not the part's, it comes after its end. `nil` while its tasks run, and once it resumes.
-    var failedAtEnd: Bool?
+    /// Whether the task failed (under the tree's lock only; a copy may be asked anywhere).
+    var failure: Failure
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
     /// read on the main queue only, and elsewhere its last main-queue ``reading`` stands for it.
     let readsOnMainQueueOnly: Bool
@@ -88,7 +81,7 @@ final class ProgressEntry: @unchecked Sendable {
         self.scopes = [node] + ancestors
         self.progress = progress
         self.weight = weight
-        self.failure = failure
+        self.failure = Failure(record: failure)
         self.sizeSignal = (progress as? NetworkActivityProgress)?.sizeSignal
         self.readsOnMainQueueOnly = !(progress is any SelfReadingProgress)
         // An opaque token by its pinned slot: it is not in the node's table.
@@ -105,7 +98,23 @@ final class ProgressEntry: @unchecked Sendable {
 
     /// Whether the code that runs the task recorded that it failed before its tasks ended
     /// (under the tree's lock only).
-    var hasFailed: Bool { failedAtEnd ?? (failure?.hasFailed == true) }
+    var hasFailed: Bool { failure.hasFailed }
+
+    /// Where the code that runs a task records that it failed, and what an event that ended all
+    /// its tasks at once found.
+    struct Failure: Sendable {
+        /// The record, if the code can tell: set in `init`, and replaced by the new task's when a
+        /// begin with the same progress resumes the part (``Batch/add(_:reading:openTasks:resuming:now:)``),
+        /// so that a retry after a cancel is not taken for the cancelled task.
+        var record: FailureRecord?
+        /// Whether the part had failed when an event ended all its tasks at once (a reset, a
+        /// group's operations all ended): a failure recorded later is not the part's, it comes
+        /// after its end. `nil` while its tasks run, and once it resumes.
+        var atEnd: Bool?
+
+        /// What the tasks' end found, else whether the record says failed now (safe anywhere).
+        var hasFailed: Bool { atEnd ?? (record?.hasFailed == true) }
+    }
 
     /// Whether the part leaves its batch as cancelled, not done (under the tree's lock only): it
     /// failed, or a manager's cancel stopped it short of complete (a cancelled token's part
@@ -183,7 +192,7 @@ extension Batch {
     func noteTasksEnded(_ ended: (ProgressEntry) -> Bool) {
         for part in parts where ended(part) {
             part.tasksEndedAtOnce = true
-            if part.failedAtEnd == nil { part.failedAtEnd = part.hasFailed }
+            if part.failure.atEnd == nil { part.failure.atEnd = part.hasFailed }
         }
     }
 

@@ -65,7 +65,7 @@ final class ProgressRollUp: Sendable {
         let readings = parts.map { part in
             guard !part.mayGoUnread || part.position < runsFrom else { return part }
             let part = part.read()
-            if part.mayGoUnread, !part.hasFailed, let reading = part.reading, reading.isDeterminate,
+            if part.mayGoUnread, !part.failure.hasFailed, let reading = part.reading, reading.isDeterminate,
                 !reading.isCancelled
             {
                 runsFrom = min(runsFrom, part.position)
@@ -75,7 +75,7 @@ final class ProgressRollUp: Sendable {
         }
         // Nothing to fold while every batch runs, no part leaves and no size is new: the common case.
         let leaves = readings.contains {
-            !$0.mayGoUnread || $0.hasFailed || $0.reading?.isCancelled == true
+            !$0.mayGoUnread || $0.failure.hasFailed || $0.reading?.isCancelled == true
         }
         return leaves || sizeNewlyKnown || runsFrom > 0 ? readings : nil
     }
