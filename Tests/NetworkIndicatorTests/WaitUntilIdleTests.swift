@@ -160,7 +160,7 @@ struct WaitUntilIdleTests {
         }
         #expect(manager.activeTaskCount == 0)
         await MainActor.run { scheduler.advance(by: 1) }
-        #expect(await eventually(timeout: 5) { waiter.hasReturned }, "the manager is idle")
+        #expect(await eventually { waiter.hasReturned }, "the manager is idle")
         waiter.task.cancel()
         _ = await waiter.task.result
         _ = first
