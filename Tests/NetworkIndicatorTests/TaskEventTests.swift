@@ -204,6 +204,20 @@ struct TaskEventTests {
         #expect(watcher.events.isEmpty, "a task that began before the watcher, ended after it left")
     }
 
+    /// A watcher goes on hearing tasks when an output beside it that does not watch them is
+    /// removed.
+    @Test func removingAnOutputThatDoesNotWatchLeavesTheWatcherHearing() {
+        let harness = Harness()
+        let watcher = Watcher()
+        harness.manager.addOutput(watcher)
+        let plain = RecordingNetworkIndicatorOutput()
+        harness.manager.addOutput(plain)
+        harness.manager.removeOutput(plain)
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        #expect(summary(watcher.events) == ["began pushNetworkActivity()"])
+    }
+
     /// A watcher on a scope makes only that scope (and its scopes) record: the root's tasks,
     /// which it does not hear, are not logged.
     @Test func aScopesWatcherLeavesItsAncestorsUnrecorded() {

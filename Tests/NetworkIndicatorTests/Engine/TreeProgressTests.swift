@@ -253,4 +253,31 @@ struct TreeProgressTests {
         #expect(part.hasEnded, "noted: a later begin's check skips it")
         withExtendedLifetime(other) {}
     }
+
+    /// A group's operation outlives only the group's own listed parts: with another task's part
+    /// listed and none of the group's, its begin asks its caller for no settle (a settle reads
+    /// every part); with one of the group's listed, it does.
+    @Test mutating func aGroupsBeginOutlivesOnlyItsOwnParts() {
+        let group = Token()
+        let other = Token()
+        begin(other, NetworkActivityProgress(totalUnitCount: 100))
+        var time = EventTime(preread: 1)
+        let groupBegin = TaskEvent.begin(
+            .keyed(ObjectIdentifier(group), object: group, kind: .group),
+            label: nil,
+            site: .none
+        )
+        #expect(tree.apply(groupBegin, in: root, time: &time).0 == .applied, "the other task's part is not the group's")
+        let part = ProgressEntry(
+            progress: NetworkActivityProgress(totalUnitCount: 10),
+            weight: nil,
+            token: group,
+            node: root,
+            pinned: nil,
+            failure: nil
+        )
+        tree.addPart(part, reading: ProgressReading(of: part.progress, weight: nil), now: 1, keepingAlive: &keptAlive)
+        #expect(tree.apply(groupBegin, in: root, time: &time).0 == .outlivedParts)
+        #expect(part.isOutlived)
+    }
 }

@@ -114,6 +114,21 @@ struct ListedPartsTests {
         withExtendedLifetime((first, next)) {}
     }
 
+    /// A group's operation begun without progress outlives only the group's own listed parts:
+    /// another task's part listed beside it is not read (`operationStarted()` asks for a settle,
+    /// which reads every part, only when it outlived one of the group's).
+    @Test func aGroupsOperationWithoutProgressReadsNoOtherPart() {
+        let token = Token()
+        let running = CountingProgress()
+        manager.beganNetworkTask(withToken: token, progress: running)
+        let group = NetworkActivityGroup(manager: manager)
+        let readsBefore = running.reads.withLock { $0 }
+        group.operationStarted()
+        #expect(running.reads.withLock { $0 } == readsBefore)
+        group.operationFinished()
+        manager.finishedNetworkTask(forToken: token)
+    }
+
     @Test func aGroupsFinishedPartLeavesOnceALaterOneRuns() {
         let group = NetworkActivityGroup(manager: manager)
         group.operationStarted(progress: progress(10, of: 10))  // done, its operation still open
