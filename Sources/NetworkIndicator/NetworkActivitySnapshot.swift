@@ -47,7 +47,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
 
     /// The open tasks of one token, group or counter.
     public struct Activity: Sendable, Equatable, CustomStringConvertible {
-        /// The label given at the first begin. Without one: a weak token's type name
+        /// The label given at the first begin since it last had no open task (as ``age`` counts;
+        /// a later begin's label is not shown). Without one: a weak token's type name
         /// (`FeedLoader`; "deallocated token" once it is deallocated and waits for the sweep,
         /// which ``callSite`` still places), where an opaque token, a `withNetworkActivity` body
         /// or a tracked sequence began (``callSite``), "NetworkActivityGroup" for a group.
@@ -66,7 +67,8 @@ public struct NetworkActivitySnapshot: Sendable, CustomStringConvertible {
         /// For weak tokens: `false` if the token is already deallocated and waits for the sweep.
         public let isTokenAlive: Bool
         /// Where the task began in your code, `File.swift:42`: the call that began it (for a
-        /// token begun several times, a group or the push counter, the first of its open tasks);
+        /// token begun several times, a group or the push counter, the call that began its first
+        /// task since it last had no open task, as ``age`` counts, even if that task has ended);
         /// `nil` for a scope. An opaque token, a `withNetworkActivity` body or a tracked sequence
         /// begun without a label is named by it (see ``label``).
         public let callSite: String?

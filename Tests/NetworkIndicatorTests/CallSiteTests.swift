@@ -75,6 +75,48 @@ struct CallSiteTests {
         group.operationFinished()
     }
 
+    /// "for a token begun several times, a group or the push counter, the call that began its
+    /// first task since it last had no open task, as `age` counts, even if that task has ended"
+    @Test func aRunsSiteIsItsFirstBeginsEvenAfterThatTaskEnded() {
+        let loader = FeedLoader()
+        let group = NetworkActivityGroup(manager: manager, label: "uploads")
+        let opaque = manager.beganNetworkTask(label: "sync")
+        manager.finishedNetworkTask(forToken: opaque)  // no task open: its next begin opens a run
+        let (firstLine, groupLine, pushLine, opaqueLine) = (#line + 1, #line + 3, #line + 5, #line + 7)
+        manager.beganNetworkTask(withToken: loader)
+        manager.beganNetworkTask(withToken: loader)
+        group.operationStarted()
+        group.operationStarted()
+        manager.pushNetworkActivity()
+        manager.pushNetworkActivity()
+        manager.beganNetworkTask(withToken: opaque)
+        manager.beganNetworkTask(withToken: opaque)
+        // The first task of each ends; each run goes on.
+        manager.finishedNetworkTask(forToken: loader)
+        group.operationFinished()
+        manager.popNetworkActivity()
+        manager.finishedNetworkTask(forToken: opaque)
+        #expect(
+            Set(activities.map(\.callSite)) == [site(firstLine), site(groupLine), site(pushLine), site(opaqueLine)]
+        )
+        manager.finishedNetworkTask(forToken: loader)
+        group.operationFinished()
+        manager.popNetworkActivity()
+        manager.finishedNetworkTask(forToken: opaque)
+        #expect(activities.isEmpty)
+        let (again, groupAgain, pushAgain, opaqueAgain) = (#line + 1, #line + 2, #line + 3, #line + 4)
+        manager.beganNetworkTask(withToken: loader)  // new runs: their own sites
+        group.operationStarted()
+        manager.pushNetworkActivity()
+        manager.beganNetworkTask(withToken: opaque)
+        #expect(Set(activities.map(\.callSite)) == [site(again), site(groupAgain), site(pushAgain), site(opaqueAgain)])
+        manager.finishedNetworkTask(forToken: loader)
+        group.operationFinished()
+        manager.popNetworkActivity()
+        manager.finishedNetworkTask(forToken: opaque)
+        withExtendedLifetime(opaque) {}
+    }
+
     @Test func withNetworkActivityAndTrackSayWhereTheyBegan() async {
         let line = #line + 1
         await manager.withNetworkActivity {
