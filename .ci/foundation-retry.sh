@@ -10,11 +10,11 @@
 # - The Swift runtime's backtracer is off. After that trap it once looped on "failed to suspend
 #   thread … while processing a crash" until CI's 90 minutes ran out; without it the process exits at
 #   once (the runtime still prints the fatal error and a short stack).
-# - Each run has a time limit (TEST_RUN_LIMIT seconds, 1500 by default: a sanitizer run takes about
-#   ten minutes here). Past it, `swift test` gets SIGINT, as from Ctrl-C: it interrupts the test
-#   binary, which it runs in a process group of its own, and kills it 30 s later if need be
-#   (SIGTERM would end `swift test` alone and leave the binary running). `timeout` kills what
-#   is left 45 s later. A run stopped so counts as failed, or as the trap above when its log
+# - Each run has a time limit (TEST_RUN_LIMIT seconds, 1500 by default: a sanitizer run's tests
+#   take under two minutes here, with the model-based test at 500 sequences). Past it, `swift test`
+#   gets SIGINT, as from Ctrl-C: it interrupts the test binary, which it runs in a process group
+#   of its own, and kills it 30 s later if need be (SIGTERM would end `swift test` alone and
+#   leave the binary running). `timeout` kills what is left 45 s later. A run stopped so counts as failed, or as the trap above when its log
 #   shows that trap. `--foreground` keeps a terminal's Ctrl-C reaching `swift test`.
 # The messages go to stderr (coverage.sh sends stdout to /dev/null), and a run's log is kept as
 # LOG.runN before the next run writes LOG.

@@ -19,7 +19,13 @@ struct SeededGenerator: RandomNumberGenerator {
 @MainActor
 @Suite("Model-based randomized runs")
 struct ModelBasedTests {
-    static let sequenceCount = 4_500
+    /// 4 500 runs, or `NETWORKINDICATOR_MODEL_RUNS` if it is a whole number above 0 (anything
+    /// else runs 4 500). The run is one thread and the critical path of every `swift test`:
+    /// CI's sanitizer runs take 500 (`.ci/run` says why that is enough).
+    static let sequenceCount =
+        ProcessInfo.processInfo.environment["NETWORKINDICATOR_MODEL_RUNS"].flatMap { Int($0) }.flatMap {
+            $0 > 0 ? $0 : nil
+        } ?? 4_500
     static let stepCount = 200
 
     /// The delays (bits 2m and 2m + 1: manager m's start and completion delays) and the steps.
