@@ -204,10 +204,12 @@ public struct NetworkActivityTrackingSequence<Base: AsyncSequence>: AsyncSequenc
             return element
         }
 
-        /// The base sequence threw: the part leaves the batch and the task ends.
+        /// The base sequence threw: the part leaves the batch and the task ends. The failure goes
+        /// in the task's record, not in its progress: a reset that ended the task a moment
+        /// before noted it had not failed, and that stands.
         @usableFromInline
         mutating func failed() {
-            progress?.cancel()
+            activity?.failure.recordFailure()
             finish()
         }
 
@@ -245,7 +247,8 @@ extension NetworkActivityTrackingSequence.Iterator: Sendable {}
 final class TrackedIteration: FailsProgressWhenCancelled, Sendable {
     private let manager: NetworkIndicatorManager
     /// Recorded when the manager cancels the iteration, before its task ends: its part leaves
-    /// the bar, and the loop stops (``isCancelled``).
+    /// the bar, and the loop stops (``isCancelled``). Also recorded when the base sequence
+    /// throws, as the loop ends.
     let failure = FailureRecord()
 
     /// The task reading the base sequence was cancelled: `progress` first, so that its part

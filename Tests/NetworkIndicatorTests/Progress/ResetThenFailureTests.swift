@@ -100,6 +100,38 @@ struct ResetThenFailureTests {
         withExtendedLifetime(download) {}
     }
 
+    /// The sequence throws while the reset, on another thread, reads the parts it ended (held
+    /// at the part read before the sequence's): its part still ends as the reset found it.
+    @Test func aTrackedSequenceThatThrowsWhileTheResetReadsLeavesItsPartDone() async {
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let download = manager.beganNetworkTask(progress: progress(0, of: 100))
+        let gated = GatedProgress(total: 100, completed: 50)
+        let upload = screen.beganNetworkTask(progress: gated)
+        let (pages, input) = AsyncThrowingStream.makeStream(of: Int.self)
+        var iterator = pages.trackingNetworkActivity(in: screen, expectedElementCount: 2, weight: 100)
+            .makeAsyncIterator()
+        input.yield(1)
+        _ = try? await iterator.next()
+        #expect(manager.progressSnapshot().fractionCompleted == 100.0 / 300)
+        gated.holdNextReading()
+        let resetDone = DispatchGroup()
+        DispatchQueue.global().async(group: resetDone) { screen.resetNetworkActivity() }
+        await withCheckedContinuation { held in
+            DispatchQueue.global().async {
+                gated.waitUntilHeld()
+                held.resume()
+            }
+        }
+        input.finish(throwing: Failure())
+        _ = try? await iterator.next()
+        gated.releaseReading()
+        await withCheckedContinuation { done in resetDone.notify(queue: .global()) { done.resume() } }
+        let snapshot = manager.progressSnapshot()
+        #expect(snapshot.completedUnitCount == 200, "both of the screen's parts ended done")
+        #expect(snapshot.totalUnitCount == 300)
+        withExtendedLifetime((download, upload)) {}
+    }
+
     /// The reset comes from another thread, the group's cancel then comes on the main queue
     /// or another thread, and only then does the main queue read the bar.
     @Test(arguments: [false, true])
