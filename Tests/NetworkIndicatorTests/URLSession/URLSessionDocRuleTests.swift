@@ -1,0 +1,399 @@
+import Foundation
+import NetworkIndicator
+import NetworkIndicatorTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RealLoadSuites {
+    /// What the URLSession docs (`Sources/NetworkIndicator`'s doc comments and DocC articles) promise
+    /// a user, checked with public API and the test helpers only; each test quotes its sentence.
+    @Suite("URLSession doc rules")
+    struct URLSessionDocRuleTests {
+        private static let half = 64 * 1024
+        private let scheduler = ManualNetworkIndicatorScheduler()
+        private let manager: NetworkIndicatorManager
+
+        init() {
+            manager = NetworkIndicatorManager(scheduler: scheduler)
+            manager.settings.completionCheckInterval = 3600
+            manager.settings.completionDelay = 0
+        }
+
+        /// A session whose loads only the test ends (no 60 s timeout), with `delegate` if given.
+        private func makeSession(delegate: (any URLSessionDelegate)? = nil) -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 3600
+            return URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        }
+
+        /// GeneratedClientsAndURLSession.md:108-109: "A cancel (the screen's `cancelNetworkTasks()`,
+        /// or the calling task's) resumes the call at once with `URLError(.cancelled)` and ends its
+        /// task in the manager." The calling task's, with the response held throughout.
+        @Test func aCallingTasksCancelThrowsURLErrorCancelled() async throws {
+            let (server, session, manager) = (try LocalHTTPServer(), makeSession(), self.manager)
+            server.holdResponses()
+            let request = URLRequest(url: server.url("/held"))
+            let load = Task.detached { try await session.data(for: request, tracking: manager) }
+            await eventually { server.requestsReceived == 1 && manager.activeTaskCount == 1 }
+            load.cancel()
+            #expect(await errorCode(of: load) == .cancelled)
+            #expect(manager.activeTaskCount == 0)
+            await stop(session, server)
+        }
+
+        /// PerScreenLoadingState.md:352-362: "`cancelNetworkTasks()` cancels the work of a manager
+        /// and of its descendant scopes […] An ancestor's own tasks and the siblings' are never
+        /// touched. […] a `URLSessionTask` […]: its tasks end, then its `cancel()` is called; […] the
+        /// call throws `URLError(.cancelled)`".
+        @Test func aCancelReachesItsScopesLoadsButNotItsAncestorsNorItsSiblings() async throws {
+            let (server, session, app) = (try LocalHTTPServer(), makeSession(), self.manager)
+            server.holdResponses()
+            let feed = NetworkIndicatorManager(parent: app, label: "Feed")
+            let detail = NetworkIndicatorManager(parent: feed, label: "Detail")
+            let profile = NetworkIndicatorManager(parent: app, label: "Profile")
+            let url = server.url("/held")
+            let loads = [app, detail, profile].map { manager in
+                Task.detached { try await session.data(from: url, tracking: manager) }
+            }
+            let tracked = session.dataTask(with: url)
+            detail.track(tracked)
+            tracked.resume()
+            await eventually { server.requestsReceived == 4 && app.activeTaskCount == 4 }
+            feed.cancelNetworkTasks()
+            #expect(tracked.state != .running, "its cancel() ran before the screen's cancel returned")
+            #expect(await errorCode(of: loads[1]) == .cancelled, "the load of the feed's own scope")
+            #expect(app.activeTaskCount == 2 && profile.activeTaskCount == 1, "the app's and the sibling's run on")
+            app.cancelNetworkTasks()
+            #expect(await errorCode(of: loads[0]) == .cancelled)
+            #expect(await errorCode(of: loads[2]) == .cancelled)
+            #expect(app.activeTaskCount == 0)
+            await stop(session, server)
+        }
+
+        /// GeneratedClientsAndURLSession.md:110-113: "On Linux it lets the transfer run on for a
+        /// second (your `delegate:`, if any, still hears it) and cancels it only if it still runs
+        /// then; a result that comes sooner is dropped (a download's file deleted)."
+        @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+        @Test(.enabled(if: !cancelledHelperLoadsStopAtOnce))
+        func aCancelledDownloadThatEndsWithinTheSecondIsHeardAndItsFileDeleted() async throws {
+            let (server, session, manager, recorder) = (try LocalHTTPServer(), makeSession(), self.manager, Recorder())
+            let keptPath = "/kept-\(UUID().uuidString)"
+            let (kept, _) = try await session.download(from: server.url(keptPath), tracking: manager)
+            #expect(downloadedFiles(holding: "ok \(keptPath)").count == 1, "the control: the scan finds a file")
+            removeDownloadedFile(at: kept)
+            let path = "/dropped-\(UUID().uuidString)"
+            server.holdResponses()
+            let load = Task.detached {
+                try await session.download(from: server.url(path), tracking: manager, delegate: recorder)
+            }
+            await eventually { server.requestsReceived == 2 }
+            manager.cancelNetworkTasks()
+            #expect(await errorCode(of: load) == .cancelled)
+            server.releaseResponses()  // within the second: the transfer ends, and its file is written
+            await eventually { recorder.bodyCount == "ok \(path)".utf8.count }  // the file written whole
+            await eventually { downloadedFiles(holding: "ok \(path)").isEmpty }
+            session.finishTasksAndInvalidate()
+        }
+
+        enum Helper: CaseIterable, Sendable {
+            case dataFor, dataFrom, downloadFor, downloadFrom, uploadData, uploadFile
+        }
+
+        /// GeneratedClientsAndURLSession.md:200-202: "`label:` on every `async` load […]. A label you
+        /// give is shown as given"; FindingAStuckTask.md:85-86: "the `tracking:` loads […] take a
+        /// `file:` and a `line:` that default to the caller's `#fileID` and `#line`"; `opaqueToken`
+        /// (NetworkActivitySnapshot.swift:22-24): "a load of the async `URLSession` helpers"; a
+        /// `delegate:` "hears the load's task messages" (URLSession+NetworkIndicator.swift:88-93).
+        @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
+        @Test(arguments: Helper.allCases)
+        func eachLoadShowsItsLabelAndCallerAndTellsItsDelegate(_ helper: Helper) async throws {
+            try await withTemporaryFile(containing: "body") { file in
+                let (server, s, m, d) = (try LocalHTTPServer(), makeSession(), self.manager, Recorder())
+                server.holdResponses()
+                let (r, l, body) = (httpRequest("POST", server.url("/secret?token=s3cr3t")), "my load", Data("x".utf8))
+                let url = r.url!
+                let (load, line): (@Sendable () async throws -> Void, Int) =
+                    switch helper {
+                    case .dataFor: ({ _ = try await s.data(for: r, tracking: m, label: l, delegate: d) }, #line)
+                    case .dataFrom: ({ _ = try await s.data(from: url, tracking: m, label: l, delegate: d) }, #line)
+                    case .downloadFor:
+                        ({ removing(try await s.download(for: r, tracking: m, label: l, delegate: d)) }, #line)
+                    case .downloadFrom:
+                        ({ removing(try await s.download(from: url, tracking: m, label: l, delegate: d)) }, #line)
+                    case .uploadData:
+                        ({ _ = try await s.upload(for: r, from: body, tracking: m, label: l, delegate: d) }, #line)
+                    case .uploadFile:
+                        ({ _ = try await s.upload(for: r, fromFile: file, tracking: m, label: l, delegate: d) }, #line)
+                    }
+                let running = Task.detached(operation: load)
+                await eventually { m.activeTaskCount == 1 }
+                let activity = m.activitySnapshot().activities.first
+                #expect(activity?.label == "my load")
+                #expect(activity?.callSite == "URLSessionDocRuleTests.swift:\(line)")
+                #expect(activity?.kind == .opaqueToken)
+                server.releaseResponses()
+                try await running.value
+                #expect(m.activeTaskCount == 0)
+                await eventually { d.bodyCount > 0 }
+                s.finishTasksAndInvalidate()
+            }
+        }
+
+        /// URLSession+NetworkIndicator.swift:106-107 (and each helper's): "On older releases and on
+        /// Linux the helper cannot see its task: the load is indeterminate."
+        @Test(.enabled(if: !hasKeyValueObserving))
+        func aHelpersLoadIsIndeterminateOnLinux() async throws {
+            #expect(try await fractionOfAHelpersLoadHalfwayThrough() == nil)
+        }
+
+        /// APIAtAGlance.md:61-64: "Begin the task with its `Progress`: […]; the `URLSession` helpers
+        /// and tracked sequences feed their own." Said of every platform.
+        @Test func aHelpersLoadFeedsItsOwnProgress() async throws {
+            let fraction = try await fractionOfAHelpersLoadHalfwayThrough()
+            #expect(fraction == 0.5)
+        }
+
+        /// The fraction while `data(from:tracking:)` has half of a body of known length.
+        private func fractionOfAHelpersLoadHalfwayThrough() async throws -> Double? {
+            let (server, session, manager, recorder) = (try LocalHTTPServer(), makeSession(), self.manager, Recorder())
+            server.holdResponses()
+            let url = server.url("/half/\(Self.half)")
+            let load = Task.detached { try await session.data(from: url, tracking: manager, delegate: recorder) }
+            await eventually { recorder.bodyCount == Self.half }
+            let fraction = manager.progressSnapshot().fractionCompleted
+            server.releaseResponses()
+            _ = try await load.value
+            session.finishTasksAndInvalidate()
+            return fraction
+        }
+
+        /// URLSession+NetworkIndicator.swift:20-22: "A task its session still holds unresumed stays
+        /// counted, since it can still be resumed: […] invalidate the session with `invalidateAndCancel()`."
+        @MainActor
+        @Test func anUnresumedTaskItsSessionHoldsStaysCountedUntilTheSessionIsCancelled() async {
+            let session = makeSession()
+            manager.track(session.dataTask(with: URL(string: "http://127.0.0.1:9/")!))
+            for _ in 0..<3 { scheduler.advance(by: 0.05) }
+            #expect(manager.activeTaskCount == 1)
+            session.invalidateAndCancel()
+            await polls { manager.activeTaskCount == 0 }
+        }
+
+        /// URLSession+NetworkIndicator.swift:30-33: "On Linux, […] any other task [than the download
+        /// and upload tasks of a session with a delegate] is indeterminate there (it neither adds to
+        /// nor dilutes the fraction) until it completes"; ShowingProgress.md:48: "then counts as done."
+        @MainActor
+        @Test(.enabled(if: !hasKeyValueObserving))
+        func aTrackedDataTaskIsIndeterminateOnLinuxUntilItCompletesThenDone() async throws {
+            let (server, recorder) = (try LocalHTTPServer(), Recorder())
+            server.holdResponses()
+            server.holdCuts()
+            let session = makeSession(delegate: recorder)
+            let download = session.downloadTask(with: server.url("/cut/\(Self.half)"))  // 1 of 4 halves
+            let data = session.dataTask(with: server.url("/half/\(Self.half)"))  // 1 of 2 halves
+            trackAndResume([download, data])
+            await eventually {
+                recorder.bodyCount == 2 * Self.half && download.countOfBytesReceived == Int64(Self.half)
+            }
+            #expect(manager.progressSnapshot().fractionCompleted == 0.25, "counted, the data task makes it 2 of 6")
+            #expect(manager.progressSnapshot().hasIndeterminateWork)
+            server.releaseResponses()
+            await eventually { data.state == .completed }
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5, "3 of 6 halves: the data task is done")
+            await polls { manager.activeTaskCount == 1 }
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+            server.cutConnections()
+            await polls { manager.activeTaskCount == 0 }
+            session.finishTasksAndInvalidate()
+        }
+
+        /// URLSession+NetworkIndicator.swift:34-35: "A response without a length, and an answer
+        /// without a body (to a HEAD; a 204 or 304) are indeterminate everywhere"; ShowingProgress
+        /// .md:49-50: "An answer without a body […] adds nothing, whatever length its headers give."
+        @MainActor
+        @Test(arguments: [
+            "HTTP/1.1 204 No Content\r\nContent-Length: 100000\r\n\r\n",
+            "HTTP/1.1 304 Not Modified\r\nContent-Length: 100000\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nno length",
+        ])
+        func anAnswerWithoutABodyOrALengthAddsNothing(answer: String) async throws {
+            let (server, session) = (try LocalHTTPServer(), makeSession(delegate: Recorder()))
+            server.holdResponses()
+            trackAndResume([session.downloadTask(with: server.url("/half/\(Self.half)"))])
+            await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
+            let task = session.downloadTask(with: try oneAnswerServer(answer))
+            trackAndResume([task])
+            await eventually { task.state == .completed }
+            #expect(task.error == nil)
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5)
+            await polls { manager.activeTaskCount == 1 }
+            #expect(manager.progressSnapshot().fractionCompleted == 0.5, "ended, it still adds nothing")
+            server.releaseResponses()
+            await polls { manager.activeTaskCount == 0 }
+            session.finishTasksAndInvalidate()
+        }
+
+        /// NetworkIndicatorManager.swift:132-134: "A `URLSessionTask` begun here with its own `progress` is
+        /// read as `track` reads it […], with the `weight` given." Off the main queue (ShowingProgress.md:159).
+        @Test func aTaskBegunWithItsOwnProgressWeighsTheWeightGiven() async throws {
+            let (server, session, manager) = (try LocalHTTPServer(), makeSession(delegate: Recorder()), self.manager)
+            server.holdResponses()
+            let pages = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 1_000))
+            let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            manager.beganNetworkTask(withToken: task, progress: task.progress, weight: 1_000)
+            task.resume()
+            await eventually { task.countOfBytesReceived == Int64(Self.half) }
+            // Half of its 1 000 units beside none of 1 000; weighed by its bytes, about 0.5.
+            #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+            server.releaseResponses()
+            await eventually { task.state == .completed }
+            session.finishTasksAndInvalidate()
+            withExtendedLifetime(pages) {}
+        }
+
+        /// ShowingProgress.md:172-175: "[…] a tracked `URLSessionTask` […] listed with an unknown total,
+        /// the timer reads once a second, to see the total become known (a download's, once its
+        /// response headers arrive)."
+        @MainActor
+        @Test func anOutputHearsATrackedDownloadsFractionOnceItsSizeIsKnown() async throws {
+            let (server, session, output) = (try LocalHTTPServer(), makeSession(delegate: Recorder()), Listener())
+            server.holdResponses()
+            manager.addOutput(output)
+            let task = session.downloadTask(with: server.url("/half/\(Self.half)"))
+            trackAndResume([task])
+            scheduler.runPendingWork()
+            await eventually { task.countOfBytesReceived == Int64(Self.half) }
+            scheduler.advance(by: 1)
+            #expect(output.fractions.last == 0.5)
+            server.releaseResponses()
+            await polls { manager.activeTaskCount == 0 }
+            session.finishTasksAndInvalidate()
+        }
+
+        /// Tracks each task in the suite's manager and resumes it.
+        private func trackAndResume(_ tasks: [URLSessionTask]) {
+            for task in tasks {
+                manager.track(task)
+                task.resume()
+            }
+        }
+
+        /// Runs the manual clock's polls (Linux reads tracked tasks there) until `condition` holds.
+        @MainActor
+        private func polls(until condition: () -> Bool) async {
+            await eventually {
+                scheduler.advance(by: 0.05)
+                return condition()
+            }
+        }
+
+        /// Stops the loads still running (on Linux, cancelled ones too), then lets responses go.
+        private func stop(_ session: URLSession, _ server: LocalHTTPServer) async {
+            session.invalidateAndCancel()
+            await server.waitUntilCancelledLoadsHaveStopped()
+            server.releaseResponses()
+        }
+    }
+}
+
+/// The `URLError` code `load` threw (`nil` if none), waited for through a flag for at most 30 s.
+private func errorCode<T: Sendable>(of load: Task<T, any Error>) async -> URLError.Code? {
+    let ended = LockedStateBox<Result<T, any Error>?>(nil)
+    Task.detached {
+        let result = await load.result
+        ended.update { $0 = result }
+    }
+    guard await eventually(timeout: 30, { ended.read() != nil }) else { return nil }
+    guard case .failure(let error)? = ended.read() else { return nil }
+    return (error as? URLError)?.code
+}
+
+/// Removes the file of a download that the test does not read.
+private func removing(_ download: (URL, URLResponse)) {
+    removeDownloadedFile(at: download.0)
+}
+
+/// The temporary files that begin with `body`, at most twice it (as a download with a delegate).
+private func downloadedFiles(holding body: String) -> [URL] {
+    let (directory, count) = (FileManager.default.temporaryDirectory, body.utf8.count)
+    let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+    return files.filter { file in
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        return (count...(2 * count)).contains(size)
+            && (try? Data(contentsOf: file))?.starts(with: Data(body.utf8)) == true
+    }
+}
+
+/// Counts the bytes its tasks receive (as data, or written by a download); deletes downloads' files.
+private final class Recorder: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
+    private let received = LockedStateBox(0)
+    var bodyCount: Int { received.read() }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        received.update { $0 += data.count }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        received.update { $0 += Int(bytesWritten) }
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        removeDownloadedFile(at: location)
+    }
+}
+
+/// An output that records each fraction it is told.
+@MainActor
+private final class Listener: NetworkIndicatorOutput {
+    private(set) var fractions: [Double?] = []
+    var receivesFractionCompleted: Bool { true }
+    func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+    func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { fractions.append(fraction) }
+}
+
+/// The URL of a server on 127.0.0.1 that answers one request with `answer` (a 204, say), then closes.
+/// Unsafe code: socket calls, as `LocalHTTPServer`'s; each pointer lives only inside its closure.
+private func oneAnswerServer(_ answer: String) throws -> URL {
+    #if canImport(Glibc)
+    let (socketType, flags) = (Int32(SOCK_STREAM.rawValue), Int32(MSG_NOSIGNAL))
+    #else
+    let (socketType, flags) = (SOCK_STREAM, Int32(0))
+    #endif
+    let listener = socket(AF_INET, socketType, 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+        }
+    }
+    guard listener >= 0, bound else { throw LocalHTTPServer.ServerError.socket(errno) }
+    Thread.detachNewThread {
+        let connection = accept(listener, nil, nil)
+        close(listener)
+        var (request, buffer) = ("", [UInt8](repeating: 0, count: 4096))
+        while !request.contains("\r\n\r\n"), case let count = read(connection, &buffer, buffer.count), count > 0 {
+            request += String(decoding: buffer[0..<count], as: UTF8.self)
+        }
+        _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
+        close(connection)
+    }
+    return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/answer")!
+}
