@@ -155,9 +155,9 @@ extension RealLoadSuites {
             #expect(try await fractionOfAHelpersLoadHalfwayThrough() == nil)
         }
 
-        /// APIAtAGlance.md:61-64: "Begin the task with its `Progress`: […]; the `URLSession` helpers
-        /// and tracked sequences feed their own." Said of every platform.
-        @Test func aHelpersLoadFeedsItsOwnProgress() async throws {
+        /// APIAtAGlance.md:61-65: "the `URLSession` helpers (on iOS 16, macOS 13 and later; on Linux
+        /// their loads are indeterminate) […] feed their own." (It said so of Linux too, wrongly.)
+        @Test(.enabled(if: hasKeyValueObserving)) func aHelpersLoadFeedsItsOwnProgress() async throws {
             let fraction = try await fractionOfAHelpersLoadHalfwayThrough()
             #expect(fraction == 0.5)
         }
