@@ -185,18 +185,6 @@ extension RealLoadSuites {
     }
 }
 
-/// What `load` ended with, waited for through a flag (the cancel is what must end it: with the
-/// cancel broken, the load would wait for the held response, and awaiting its result would too).
-private func outcome<T: Sendable>(of load: Task<T, any Error>) async throws -> Result<Void, any Error> {
-    let ended = LockedStateBox<Result<Void, any Error>?>(nil)
-    Task.detached {
-        let result = await load.result.map { _ in () }
-        ended.update { $0 = result }
-    }
-    guard await eventually(timeout: 30, { ended.read() != nil }) else { throw CancellationError() }
-    return ended.read()!
-}
-
 /// The tasks of `session` that are still running (not completed, nor being cancelled).
 private func runningTaskCount(of session: URLSession) -> Int {
     allTasks(of: session).filter { $0.state == .running }.count
@@ -212,11 +200,4 @@ private func allTasks(of session: URLSession) -> [URLSessionTask] {
     }
     done.wait()
     return all.read()
-}
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case .failure(let error) = self { return error }
-        return nil
-    }
 }

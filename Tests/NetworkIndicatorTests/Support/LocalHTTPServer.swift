@@ -23,7 +23,9 @@ import Darwin
 /// (its `Content-Length` sent), the first N at once and the rest once responses are released.
 /// `GET /cut/N` sends N bytes of a body of 4N and closes the connection: a failed load.
 /// `/whole/N` answers with N bytes at once, even while responses are held; `/head/N`, as a
-/// server answers a HEAD, with a `Content-Length` of N and no body, at once too. Between
+/// server answers a HEAD, with a `Content-Length` of N and no body, at once too (`/head/N/S`
+/// with status S instead of 200: a 204 or 304 that still gives a length); `/unsized`, with a
+/// body and no `Content-Length`, at once. Between
 /// ``holdResponses()`` and ``releaseResponses()`` no response is sent, so a test can look at a
 /// load while it is surely still in flight.
 final class LocalHTTPServer: Sendable {
@@ -186,10 +188,18 @@ final class LocalHTTPServer: Sendable {
             }
             return
         }
-        if path.hasPrefix("/head/"), let length = Int(path.dropFirst("/head/".count)) {
-            // The answer to a HEAD: the length a GET's body would have, and no body.
-            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
+        let headPath = path.hasPrefix("/head/") ? path.dropFirst("/head/".count).split(separator: "/") : []
+        if let length = headPath.first.flatMap({ Int($0) }) {
+            // The answer to a HEAD (or a 204, 304): the length a GET's body would have, and no body.
+            let status = headPath.dropFirst().first.flatMap { Int($0) } ?? 200
+            let head =
+                "HTTP/1.1 \(status) \(status == 200 ? "OK" : "No Body")\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n"
             _ = Array(head.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
+            return
+        }
+        if path == "/unsized" {
+            let answer = "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nno length"
+            _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, sendFlags) }
             return
         }
         if path.hasPrefix("/cut/"), let sent = Int(path.dropFirst("/cut/".count)) {

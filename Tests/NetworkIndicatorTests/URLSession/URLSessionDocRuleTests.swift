@@ -39,7 +39,7 @@ extension RealLoadSuites {
             let load = Task.detached { try await session.data(for: request, tracking: manager) }
             await eventually { server.requestsReceived == 1 && manager.activeTaskCount == 1 }
             load.cancel()
-            #expect(await errorCode(of: load) == .cancelled)
+            #expect((try await outcome(of: load).failure as? URLError)?.code == .cancelled)
             #expect(manager.activeTaskCount == 0)
             await stop(session, server)
         }
@@ -64,11 +64,14 @@ extension RealLoadSuites {
             await eventually { server.requestsReceived == 4 && app.activeTaskCount == 4 }
             feed.cancelNetworkTasks()
             #expect(tracked.state != .running, "its cancel() ran before the screen's cancel returned")
-            #expect(await errorCode(of: loads[1]) == .cancelled, "the load of the feed's own scope")
+            #expect(
+                (try await outcome(of: loads[1]).failure as? URLError)?.code == .cancelled,
+                "the load of the feed's own scope"
+            )
             #expect(app.activeTaskCount == 2 && profile.activeTaskCount == 1, "the app's and the sibling's run on")
             app.cancelNetworkTasks()
-            #expect(await errorCode(of: loads[0]) == .cancelled)
-            #expect(await errorCode(of: loads[2]) == .cancelled)
+            #expect((try await outcome(of: loads[0]).failure as? URLError)?.code == .cancelled)
+            #expect((try await outcome(of: loads[2]).failure as? URLError)?.code == .cancelled)
             #expect(app.activeTaskCount == 0)
             await stop(session, server)
         }
@@ -92,7 +95,7 @@ extension RealLoadSuites {
             await eventually { server.requestsReceived == 2 }
             manager.cancelNetworkTasks()
             server.releaseResponses()  // within the second: the transfer ends, and its file is written
-            #expect(await errorCode(of: load) == .cancelled)
+            #expect((try await outcome(of: load).failure as? URLError)?.code == .cancelled)
             // The whole body heard, within the grace (a machine too loaded to end the transfer
             // within the second had it cut: then there is nothing to check, and no file).
             for _ in 0..<400 where recorder.bodyCount < "ok \(path)".utf8.count {
@@ -219,17 +222,13 @@ extension RealLoadSuites {
         /// without a body (to a HEAD; a 204 or 304) are indeterminate everywhere"; ShowingProgress
         /// .md:49-50: "An answer without a body […] adds nothing, whatever length its headers give."
         @MainActor
-        @Test(arguments: [
-            "HTTP/1.1 204 No Content\r\nContent-Length: 100000\r\n\r\n",
-            "HTTP/1.1 304 Not Modified\r\nContent-Length: 100000\r\n\r\n",
-            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nno length",
-        ])
+        @Test(arguments: ["/head/100000/204", "/head/100000/304", "/unsized"])
         func anAnswerWithoutABodyOrALengthAddsNothing(answer: String) async throws {
             let (server, session) = (try LocalHTTPServer(), makeSession(delegate: Recorder()))
             server.holdResponses()
             trackAndResume([session.downloadTask(with: server.url("/half/\(Self.half)"))])
             await eventually { manager.progressSnapshot().fractionCompleted == 0.5 }
-            let task = session.downloadTask(with: try oneAnswerServer(answer))
+            let task = session.downloadTask(with: server.url(answer))
             trackAndResume([task])
             await eventually { task.state == .completed }
             #expect(task.error == nil)
@@ -302,18 +301,6 @@ extension RealLoadSuites {
             server.releaseResponses()
         }
     }
-}
-
-/// The `URLError` code `load` threw (`nil` if none), waited for through a flag for at most 30 s.
-private func errorCode<T: Sendable>(of load: Task<T, any Error>) async -> URLError.Code? {
-    let ended = LockedStateBox<Result<T, any Error>?>(nil)
-    Task.detached {
-        let result = await load.result
-        ended.update { $0 = result }
-    }
-    guard await eventually(timeout: 30, { ended.read() != nil }) else { return nil }
-    guard case .failure(let error)? = ended.read() else { return nil }
-    return (error as? URLError)?.code
 }
 
 /// Removes the file of a download that the test does not read.
