@@ -29,7 +29,6 @@ struct TaskLabels {
     /// One bit per remembered token, chosen by ``bit(of:)``: the union over `ended`.
     private var rememberedBits: UInt64 = 0
 
-    var hasOpenLabels: Bool { !open.isEmpty }
     /// How many open tokens have a label.
     var openLabelCount: Int { open.count }
 
@@ -62,20 +61,6 @@ struct TaskLabels {
     /// The label of the dead token `key` that the last finish to find one ended.
     func deadLabel(of key: ObjectIdentifier) -> String? {
         lastDead?.key == key ? lastDead?.label : nil
-    }
-
-    /// Keeps the labels of every open token among the ended ones (before a reset), then drops the
-    /// open ones. `token(of:)` gives a caller's token's weak reference, or `nil` to forget it.
-    mutating func endAll(token: (TaskReference) -> WeakWrapper?) {
-        for (reference, label) in open {
-            if case .key = reference {
-                guard let token = token(reference) else { continue }
-                remember(label, of: reference, token: token)
-            } else {
-                remember(label, of: reference, token: nil)
-            }
-        }
-        open.removeAll()
     }
 
     /// Whether the token `reference` may have a label remembered: `false` for certain, `true`
@@ -132,18 +117,13 @@ extension TaskRegistry {
         return labels.label(of: reference(at: index))
     }
 
-    /// Before a reset: ends the labels of the open labelled tokens, remembering those a late
-    /// finish may ask for (an opaque token's, a caller's weak token's), and forgets the older
-    /// labels of the open unlabelled ones; loads no weak reference (a load here could release a
-    /// token's last owner under the lock).
+    /// Before a reset: ends the labels of the open labelled entries, in slot order, remembering
+    /// those a late finish may ask for (an opaque token's, a caller's weak token's), and forgets
+    /// the older labels of the open unlabelled ones; loads no weak reference (a load here could
+    /// release a token's last owner under the lock).
     mutating func endLabelsForReset() {
-        if labels.hasOpenLabels {
-            let (table, slots) = (self.table, self.slots)
-            labels.endAll { reference in
-                guard case .key(let key) = reference, let found = table.value(for: key) else { return nil }
-                let index = Int(found)
-                return slots[index].kind.isSwept ? slots[index].token : nil
-            }
+        for index in slots.indices where !slots[index].isIdle && slots[index].hasLabel {
+            labels.end(reference(at: index), token: slots[index].kind.isSwept ? slots[index].token : nil)
         }
         for index in slots.indices where !slots[index].isIdle && !slots[index].hasLabel {
             let reference = reference(at: index)
