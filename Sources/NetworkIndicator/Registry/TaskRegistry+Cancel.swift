@@ -15,11 +15,6 @@ extension TaskRegistry {
         var keptAlive: [AnyObject] = []
     }
 
-    /// Work that counts no task, held weakly until a cancel takes it (``uncountedWork``).
-    struct HeldWork {
-        weak var work: (any NetworkActivityCancellable)?
-    }
-
     /// Ends the tasks of every live entry whose object can be cancelled (a caller's
     /// ``NetworkActivityCancellable`` token, a group's key, a helper's load), remembers them for
     /// ``absorbLateFinish(_:in:)``, and returns the objects to cancel. O(entries); no caller code runs.
@@ -59,7 +54,7 @@ extension TaskRegistry {
         let outcome = finishKeyed(key, time: &time)
         guard outcome == .applied else { return outcome }
         if uncountedWork.count >= uncountedWorkLookAt { forgetDeadUncountedWork(keepingAlive: &keptAlive) }
-        uncountedWork[key] = HeldWork(work: object)
+        uncountedWork[key] = WeakWrapper(object: object)
         return outcome
     }
 
@@ -72,8 +67,8 @@ extension TaskRegistry {
         for index in slots.indices where !slots[index].isIdle && slots[index].kind.holdsObject {
             guard let object = slots[index].token.load() else { continue }
             keptAlive.append(object)
-            if let work = object as? any NetworkActivityCancellable {
-                uncountedWork[slots[index].key] = HeldWork(work: work)
+            if object is any NetworkActivityCancellable {
+                uncountedWork[slots[index].key] = WeakWrapper(object: object)
             }
         }
     }
@@ -89,7 +84,7 @@ extension TaskRegistry {
     /// doubled; the live objects read go to `keptAlive`.
     private mutating func forgetDeadUncountedWork(keepingAlive keptAlive: inout [AnyObject]) {
         for (key, held) in uncountedWork {
-            if let live = held.work { keptAlive.append(live) } else { uncountedWork[key] = nil }
+            if let live = held.object { keptAlive.append(live) } else { uncountedWork[key] = nil }
         }
         uncountedWorkLookAt = max(16, 2 * uncountedWork.count)
     }
@@ -99,7 +94,7 @@ extension TaskRegistry {
     private mutating func takeUncountedWork(into cancellation: inout Cancellation) {
         guard !uncountedWork.isEmpty else { return }
         for held in uncountedWork.values {
-            guard let work = held.work else { continue }
+            guard let work = held.object as? any NetworkActivityCancellable else { continue }
             // One also open here, or in another node, is cancelled once (`IndicatorTree.cancelSubtree`).
             // A tracked iteration left counted by a reset stops at its next element.
             (work as? any FailsProgressWhenCancelled)?.recordCancellation()

@@ -38,10 +38,10 @@ struct TaskRegistry {
     /// sweep finds it begun again): a finish that finds no task is absorbed (`TaskRegistry+Sweep.swift`).
     var completedTasks: [ObjectIdentifier: EndedTasks] = [:]
     /// Work that counts no task but that a cancel still reaches (a group's operation that stopped
-    /// counting; work a reset ended, until a finish finds no task of it), held weakly by key
-    /// until a cancel takes it or it dies, and the size at which a stop looks it over for dead
+    /// counting; work a reset ended, until a finish finds no task of it): a
+    /// ``NetworkActivityCancellable`` held weakly by key until a cancel takes it or it dies, and the size at which a stop looks it over for dead
     /// work: twice what was live at the last look, at least 16 (`TaskRegistry+Cancel.swift`).
-    var uncountedWork: [ObjectIdentifier: HeldWork] = [:]
+    var uncountedWork: [ObjectIdentifier: WeakWrapper] = [:]
     var uncountedWorkLookAt = 16
     /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
     /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
