@@ -34,10 +34,7 @@ final class ProgressRollUp: Sendable {
     /// What ``NetworkIndicatorManager/progressSnapshot()`` returns; leaving out the subtrees of
     /// `excludedScopes` (``NetworkIndicatorManager/progressSnapshot(excluding:)``).
     func snapshot(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> NetworkProgressSnapshot {
-        let (summary, hasUnmeasuredTasks, _) = readAndFold(
-            settling: false,
-            excludingScopes: excludedScopes
-        )
+        let (summary, hasUnmeasuredTasks, _) = readAndFold(settling: false, excludingScopes: excludedScopes)
         guard hasUnmeasuredTasks || summary.isRunning else { return NetworkProgressSnapshot() }
         let now = driver.scheduler.now
         return NetworkProgressSnapshot(summary: summary, hasIndeterminateWork: hasUnmeasuredTasks, now: now)
@@ -94,10 +91,8 @@ final class ProgressRollUp: Sendable {
             $0.partsToRead(from: node, settling: settling, withSubtree: withSubtree, keepingAlive: &loaded)
         }
         loaded = []
-        if settling && parts.isEmpty { return (Batch.Summary(), false, false) }
-        guard let readings = settling ? readForSettling(parts) : parts.map({ $0.read() }) else {
-            return (Batch.Summary(), false, false)
-        }
+        guard !settling || !parts.isEmpty, let readings = settling ? readForSettling(parts) : parts.map({ $0.read() })
+        else { return (Batch.Summary(), false, false) }
         let now = driver.scheduler.now
         let result = driver.withTree {
             $0.foldProgress(
@@ -151,9 +146,8 @@ extension ProgressRollUp {
     /// Gives the tree's delivery the interval wanted now (`nil`: no poll).
     @MainActor
     private func applyPollInterval() {
-        let node = driver.node
         let interval = driver.read { $0.progress.pollInterval } ?? nil
-        driver.delivery.call(self, after: interval, repeating: interval, for: node)
+        driver.delivery.call(self, after: interval, repeating: interval, for: driver.node)
     }
 
     /// One reading: tells the listeners if the fraction changed, then fits the poll to the
