@@ -183,7 +183,11 @@ struct Batch: Sendable {
             // The waiting parts leave now: so do their extra begins (no later part at their
             // address may inherit them).
             let repeats = repeatedBegins.isEmpty ? repeatedBegins : repeatedBegins.filter { !waiting.contains($0.key) }
-            self = Batch(parts: left, repeatedBegins: repeats)
+            // A batch with nothing counted yet, listing the parts left (those of unknown size).
+            self = Batch()
+            parts = left
+            if left.count > 1 { keysAreUnique = Self.repeatedKeys(of: left).isEmpty }
+            repeatedBegins = repeats
             lastEndedWasComplete = wasComplete
             self.lastEnded = lastEnded
             return Summary()
@@ -255,15 +259,6 @@ struct Batch: Sendable {
         let own = (startedAt != nil ? ended : lastEnded).filter { isOwn($0.scopes) }
         return !own.isEmpty && !own.contains(where: \.isShort)
     }
-
-    /// A batch with nothing counted yet, listing `parts` (those of unknown size left over).
-    private init(parts: [ProgressEntry], repeatedBegins: [ObjectIdentifier: Int]) {
-        self.parts = parts
-        self.repeatedBegins = repeatedBegins
-        keysAreUnique = parts.count <= 1 || Self.repeatedKeys(of: parts).isEmpty
-    }
-
-    init() {}
 
     /// Which samples leave, by the rules above: every ended one read since, every cancelled one,
     /// and a group's by the group's rule. `undecided`: the groups whose readings were stale,
