@@ -85,8 +85,8 @@ struct Batch: Sendable {
     mutating func add(
         _ entry: ProgressEntry,
         reading: ProgressReading,
-        openTasks: Int? = nil,
-        resuming resumed: [ProgressEntry] = [],
+        openTasks: Int?,
+        resuming resumed: [ProgressEntry],
         now: TimeInterval
     ) {
         if !resumed.isEmpty {
@@ -139,7 +139,7 @@ struct Batch: Sendable {
     /// sums what is left. `samples` are every listed part, in order. A part waiting for a reading
     /// after its end stays listed, unless the batch ends (it leaves then, uncounted).
     /// `unlistedOpenTasks`: the open tasks of each token of ``groupPartsToCount``' unlisted parts.
-    mutating func fold(_ samples: [Sample], unlistedOpenTasks: [TaskKey: Int] = [:], now: TimeInterval) -> Summary {
+    mutating func fold(_ samples: [Sample], unlistedOpenTasks: [TaskKey: Int], now: TimeInterval) -> Summary {
         assert(samples.count == parts.count, "a fold samples every listed part")
         let (leaves, undecided) = leavingParts(samples)
         var summary = Summary()

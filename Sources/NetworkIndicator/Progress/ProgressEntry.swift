@@ -75,7 +75,7 @@ final class ProgressEntry: @unchecked Sendable {
         token: AnyObject,
         node: IndicatorTree.NodeID,
         ancestors: [IndicatorTree.NodeID] = [],
-        pinned: PinnedSlot? = nil,
+        pinned: PinnedSlot?,
         failure: FailureRecord?
     ) {
         self.scopes = [node] + ancestors

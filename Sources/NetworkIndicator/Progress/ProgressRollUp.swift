@@ -44,7 +44,7 @@ final class ProgressRollUp: Sendable {
     /// of each part (``Batch/lastEndedWasComplete``), after a reading of every part; leaving out
     /// `excludedScopes`, whether the parts begun outside them ended so
     /// (``Batch/ownPartsWereComplete(excluding:)``), while the batch may run on.
-    func lastBatchEndedComplete(excluding excludedScopes: [IndicatorTree.NodeID] = []) -> Bool {
+    func lastBatchEndedComplete(excluding excludedScopes: [IndicatorTree.NodeID]) -> Bool {
         let read = readAndFold(settling: false, excludingScopes: excludedScopes)
         return !read.summary.isRunning && read.lastBatchWasComplete
     }

@@ -228,7 +228,7 @@ struct TaskRegistry {
     mutating func finishEntry(
         at index: Int,
         tablePosition: Int? = nil,
-        ending: NetworkActivityTaskEvent.Ending = .finished,
+        ending: NetworkActivityTaskEvent.Ending,
         time: inout EventTime
     ) -> Int {
         if eventLog != nil { logEnded(at: index, ending, time: &time) }
