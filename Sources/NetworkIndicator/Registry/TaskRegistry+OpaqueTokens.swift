@@ -107,7 +107,7 @@ extension TaskRegistry {
             firstFreeSlot = slots[Int(slot)].nextFreeSlot
             return slot
         }
-        slots.append(Entry.blank(generation: appendedGeneration))
+        slots.append(Entry(generation: appendedGeneration))
         return Int32(slots.count - 1)
     }
 }

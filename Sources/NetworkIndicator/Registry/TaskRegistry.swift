@@ -78,7 +78,7 @@ struct TaskRegistry {
         if Int(slot) < slots.count {
             firstFreeSlot = slots[Int(slot)].nextFreeSlot
         } else {
-            slots.append(Entry.blank(generation: appendedGeneration))
+            slots.append(Entry(generation: appendedGeneration))
         }
         slots[Int(slot)].fill(key: key, object: object, kind: kind, hasLabel: label != nil, site: site, now: now())
         if kind.isSwept { sweptEntryCount += 1 }
@@ -262,18 +262,19 @@ struct TaskRegistry {
 }
 
 extension TaskRegistry {
-    /// One slot: an entry while it has tasks or is pinned (``isInUse``), otherwise free.
+    /// One slot: an entry while it has tasks or is pinned (``isInUse``), otherwise free. A new
+    /// slot, `Entry(generation:)`, is blank: free, no token, no task.
     struct Entry {
-        /// The owner's identity; meaningless in a pinned slot.
-        var key: ObjectIdentifier
-        var token: WeakWrapper
-        var count: Int
-        var startedAt: TimeInterval
+        /// The owner's identity; meaningless in a pinned slot or a blank one.
+        var key = ObjectIdentifier(TaskRegistry.Entry.self)
+        var token = WeakWrapper()
+        var count = 0
+        var startedAt: TimeInterval = 0
         /// Where the entry's first task began in the caller's code.
-        var site: CallSite
-        var kind: TaskKind
+        var site = CallSite.none
+        var kind = TaskKind.group
         /// The label lives in ``TaskRegistry/labels``.
-        var hasLabel: Bool
+        var hasLabel = false
         var isStaleReported = false
         /// Pinned to an opaque token until the token is released, even with no task.
         var isPinned = false
@@ -291,19 +292,6 @@ extension TaskRegistry {
 }
 
 extension TaskRegistry.Entry {
-    static func blank(generation: UInt32) -> Self {
-        Self(
-            key: ObjectIdentifier(TaskRegistry.Entry.self),
-            token: WeakWrapper(),
-            count: 0,
-            startedAt: 0,
-            site: .none,
-            kind: .group,
-            hasLabel: false,
-            generation: generation
-        )
-    }
-
     /// Makes a free slot the entry of a first task begun at `now`.
     mutating func fill(
         key: ObjectIdentifier,
