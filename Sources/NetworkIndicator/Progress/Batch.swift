@@ -119,9 +119,8 @@ struct Batch: Sendable {
             repeatedBegins[ObjectIdentifier(listed), default: 0] += 1
             return
         }
-        let repeats = parts.contains { $0.task == entry.task }
+        if parts.contains(where: { $0.task == entry.task }) { keysAreUnique = false }
         parts.append(entry)
-        if repeats { keysAreUnique = false }
         let identity = ObjectIdentifier(entry.progress)
         if let index = endedIndex(of: entry.progress) {
             // Begun again (a resume): its units count live from now on, not twice; a cancelled
