@@ -129,12 +129,8 @@ extension TaskRegistry {
         of records: inout [ObjectIdentifier: EndedTasks],
         keepingAlive keptAlive: inout [AnyObject]
     ) {
-        for key in Array(records.keys) {
-            if let object = records[key]!.token.load() {
-                keptAlive.append(object)
-            } else {
-                records[key] = nil
-            }
+        for (key, var record) in records {
+            if let object = record.token.load() { keptAlive.append(object) } else { records[key] = nil }
         }
     }
 }
