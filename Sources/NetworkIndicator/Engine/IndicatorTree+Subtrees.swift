@@ -66,9 +66,7 @@ extension IndicatorTree {
         var needsHop = false
         for index in subtree(of: id) {
             let node = NodeID(index: index, generation: node(at: Int(index)).generation)
-            if changeTasks(in: node, time: &time, ifGone: (), { node, time in change(&node, &time) }).1 {
-                needsHop = true
-            }
+            if changeTasks(in: node, time: &time, ifGone: (), change).1 { needsHop = true }
         }
         return needsHop
     }
