@@ -156,30 +156,23 @@ extension IndicatorTree {
         for index in nodesToFold(from: id, settling: settling, withSubtree: withSubtree) {
             let parts = withNode(Int(index)) { $0.progress.batch.parts }  // in place, not a node's copy
             keptAlive.append(contentsOf: parts as [AnyObject])
-            var samples: [Batch.Sample] = []
-            for entry in parts {
+            let samples = parts.map { entry in
                 var reading = entry.reading
                 if entry.leavesCancelled { reading.isCancelled = true }
-                samples.append(
-                    Batch.Sample(
-                        entry: entry,
-                        openTasks: openTaskCount(of: entry, keepingAlive: &keptAlive),
-                        reading: reading,
-                        isFresh: entry.foldReading != .none,
-                        wasReadAfterEnd: entry.foldReading == .afterEnd
-                    )
+                return Batch.Sample(
+                    entry: entry,
+                    openTasks: openTaskCount(of: entry, keepingAlive: &keptAlive),
+                    reading: reading,
+                    isFresh: entry.foldReading != .none,
+                    wasReadAfterEnd: entry.foldReading == .afterEnd
                 )
             }
             // A group's parts done while its operations are open measure them, listed or not.
             // The fold may let go of the parts kept for them: released after the lock.
-            var unlistedOpenTasks: [TaskKey: Int] = [:]
             let (keptGroupParts, unlisted) = withNode(Int(index)) { $0.progress.batch.groupPartsToCount }
-            if !keptGroupParts.isEmpty {
-                keptAlive.append(contentsOf: keptGroupParts as [AnyObject])
-                for entry in unlisted {
-                    unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive)
-                }
-            }
+            keptAlive.append(contentsOf: keptGroupParts as [AnyObject])
+            var unlistedOpenTasks: [TaskKey: Int] = [:]
+            for entry in unlisted { unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive) }
             let folded = withNode(Int(index)) {
                 $0.progress.batch.fold(samples, unlistedOpenTasks: unlistedOpenTasks, now: now)
             }
