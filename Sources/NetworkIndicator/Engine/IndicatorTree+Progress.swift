@@ -74,8 +74,7 @@ extension IndicatorTree {
         // A group's operations: what its later finishes are counted from.
         let openTasks = entry.isGroupPart ? openTaskCount(entry.task.reference, in: entry.task.node) : nil
         for index in chain(from: entry.task.node) {
-            let listed = borrowNode(Int(index)) { $0.progress.batch.parts }
-            let resumed = listed.filter {
+            let resumed = borrowNode(Int(index)) { $0.progress.batch.parts }.filter {
                 $0.progress === entry.progress && !$0.leavesCancelled
                     && openTaskCount(of: $0, keepingAlive: &keptAlive) == 0
             }
@@ -107,8 +106,7 @@ extension IndicatorTree {
         // of `parts` per part: O(parts), not O(parts²), per settle in a scope; none for one node).
         var listed = Set<ObjectIdentifier>()
         for (position, index) in nodes.enumerated() {
-            let batchParts = borrowNode(Int(index)) { $0.progress.batch.parts }
-            for entry in batchParts
+            for entry in borrowNode(Int(index), { $0.progress.batch.parts })
             where nodes.count == 1 || listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
                 let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
