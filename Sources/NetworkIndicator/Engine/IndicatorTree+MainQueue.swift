@@ -29,8 +29,7 @@ extension IndicatorTree {
                 // A node removed since it asked is a fresh node with no hop pending.
                 guard node.schedule.isHopPending else { return }
                 let reconciliation = node.schedule.reconcile(node.activity(count: node.activeTaskCount), now: now)
-                let id = NodeID(index: index, generation: node.generation)
-                answers.append((id, reconciliation))
+                answers.append((NodeID(index: index, generation: node.generation), reconciliation))
             }
         }
         dirtyNodes.removeAll(keepingCapacity: true)
@@ -41,8 +40,7 @@ extension IndicatorTree {
     mutating func delayTimerFired(_ id: NodeID, now: TimeInterval) -> Answer? {
         guard contains(id) else { return nil }
         return withNode(Int(id.index)) { node in
-            let activity = node.activity(count: node.activeTaskCount)
-            return (id, node.schedule.delayTimerFired(activity, now: now))
+            (id, node.schedule.delayTimerFired(node.activity(count: node.activeTaskCount), now: now))
         }
     }
 
@@ -69,8 +67,7 @@ extension IndicatorTree {
         var time = EventTime(preread: now)
         return changeTasks(in: id, time: &time, tellingSchedule: false, ifGone: nil) { node, time in
             node.registry.finishCompleted(completed, time: &time)
-            let reconciliation = node.schedule.sweepFinished(node.activity(count: node.activeTaskCount), now: now)
-            return (id, reconciliation)
+            return (id, node.schedule.sweepFinished(node.activity(count: node.activeTaskCount), now: now))
         }
     }
 }

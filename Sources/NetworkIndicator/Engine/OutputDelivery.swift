@@ -167,8 +167,7 @@ final class OutputDelivery {
     /// Performs one schedule's answer: moves its deadlines (fitting the timer to them unless the
     /// caller fits it once for several answers, `arming` false), then tells the outputs.
     private func perform(_ answer: IndicatorTree.Answer, arming: Bool = true) {
-        let node = answer.node
-        let reconciliation = answer.reconciliation
+        let (node, reconciliation) = answer
         guard let scheduler else { return }
         // `nil`: the node went, and a new one took its index, since the drain.
         let changed = modifyOutlet(node) { outlet in
