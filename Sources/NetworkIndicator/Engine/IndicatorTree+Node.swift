@@ -70,14 +70,8 @@ extension IndicatorTree {
 
     /// The labels of the scopes from the root (left out) down to the node at `index`.
     func scopePath(ofNodeAt index: Int32) -> [String] {
-        var path: [String] = []
-        var current = index
-        while current > 0 {
-            let node = node(at: Int(current))
-            path.append(node.label ?? ActivityLabel.unlabelledScope)
-            current = node.parent
-        }
-        return path.reversed()
+        chain(ofNodeAt: index).reversed().filter { $0 > 0 }
+            .map { node(at: Int($0)).label ?? ActivityLabel.unlabelledScope }
     }
 
     /// An output was attached to `id`; returns the count to tell it at once (if it wants counts)
