@@ -19,10 +19,9 @@ extension IndicatorTree {
 
     /// Reads the node `id`; `nil` if it is stale (its manager gone).
     func read<Result>(_ id: NodeID, _ body: (Node) -> Result) -> Result? {
-        guard contains(id) else { return nil }
         // Borrowed in place, not copied out with `node(at:)`: a copy retains and releases every
         // field of the node, once per part a settle or a reading asks (`openTaskCount`).
-        return id.index == 0 ? body(rootNode) : body(scopes[Int(id.index) - 1])
+        contains(id) ? borrowNode(Int(id.index), body) : nil
     }
 
     // MARK: - Events that move no count
