@@ -125,13 +125,15 @@ extension IndicatorTree {
     mutating func logRemoval(of id: NodeID, time: inout EventTime) -> Bool {
         let now = time.now()
         withNode(Int(id.index)) { $0.registry.logEverythingEnded(.managerGone, at: now) }
-        taskEvents.removedNodes[id] = (hearers(of: id.index), scopePath(ofNodeAt: id.index))
+        taskEvents.removedNodes[id] = audience(ofNodeAt: id.index)
         return askHopForTaskEvents()
     }
 
-    /// The node at `index` and its ancestors, as ids.
-    private func hearers(of index: Int32) -> [NodeID] {
-        chain(ofNodeAt: index).map { NodeID(index: $0, generation: node(at: Int($0)).generation) }
+    /// The nodes whose outputs hear the node at `index` (it and its ancestors, as ids), and its
+    /// scope path.
+    private func audience(ofNodeAt index: Int32) -> (hearers: [NodeID], scopePath: [String]) {
+        let hearers = chain(ofNodeAt: index).map { NodeID(index: $0, generation: node(at: Int($0)).generation) }
+        return (hearers, scopePath(ofNodeAt: index))
     }
 
     /// The tree's hop takes the logged events, numbered and named as their begin named them,
@@ -146,13 +148,11 @@ extension IndicatorTree {
         var taken = TakenTaskEvents()
         for (node, var entry) in logged {
             if taken.nodes[node] == nil {
-                if let removed = taskEvents.removedNodes[node] {
-                    taken.nodes[node] = removed
-                } else if contains(node) {
-                    taken.nodes[node] = (hearers(of: node.index), scopePath(ofNodeAt: node.index))
-                } else {
-                    continue
-                }
+                guard
+                    let heard = taskEvents.removedNodes[node]
+                        ?? (contains(node) ? audience(ofNodeAt: node.index) : nil)
+                else { continue }
+                taken.nodes[node] = heard
             }
             let key = TaskKey(node: node, reference: entry.reference)
             let taskID: UInt64
