@@ -345,9 +345,17 @@ final class OutputDelivery {
     func pruneReleasedOutputs(of node: IndicatorTree.NodeID) {
         let released =
             modifyOutlet(node) { outlet -> [Attached] in
+                // Untouched when none went: the caller's copy of the list shares its storage.
                 guard outlet.attached.contains(where: { !$0.isLive }) else { return [] }
-                defer { outlet.attached.removeAll { !$0.isLive } }
-                return outlet.attached.filter { !$0.isLive }
+                // One look at each to decide and list: an output released on another thread
+                // between two looks would leave without being counted out.
+                var released: [Attached] = []
+                outlet.attached.removeAll { attached in
+                    if attached.isLive { return false }
+                    released.append(attached)
+                    return true
+                }
+                return released
             } ?? []
         // Out of the outlets' access: an observer whose owner went lets its body go here, even
         // if its caller keeps the handle, and what the body captured is freed.
