@@ -16,14 +16,7 @@ extension TaskRegistry {
     /// Pins a free slot to a new opaque token and begins its first task (begun at `now`,
     /// labelled `label`); returns the slot and its generation, which the token carries.
     mutating func pin(label: String?, site: CallSite = .none, now: @autoclosure () -> TimeInterval) -> PinnedSlot {
-        let slot = takeFreeSlot()
-        let index = Int(slot)
-        slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
-        activeTaskCount += 1
-        let pinned = PinnedSlot(slot: slot, generation: slots[index].generation)
-        if let label { labels.begin(.pinned(pinned), label: label) }
-        if eventLog != nil { logBegan(at: index, object: nil) }
-        return pinned
+        openPinned(at: Int(takeFreeSlot()), label: label, site: site, now: now())
     }
 
     /// Begins one more task of the opaque token `pinned` names; the first since its tasks ended
@@ -38,14 +31,25 @@ extension TaskRegistry {
         guard isPinned(pinned) else { return false }
         let index = Int(pinned.slot)
         if slots[index].count == 0 {
-            slots[index].fillPinned(hasLabel: label != nil, site: site, now: now())
-            if let label { labels.begin(.pinned(pinned), label: label) }
-            if eventLog != nil { logBegan(at: index, object: nil) }
+            openPinned(at: index, label: label, site: site, now: now())
         } else {
             slots[index].count += 1
+            activeTaskCount += 1
         }
-        activeTaskCount += 1
         return true
+    }
+
+    /// Makes the slot at `index` (free, or pinned with no task) the pinned entry of an opaque
+    /// token's first task, begun at `now` and labelled `label`, and logs its begin; returns the
+    /// slot and its generation.
+    @discardableResult
+    private mutating func openPinned(at index: Int, label: String?, site: CallSite, now: TimeInterval) -> PinnedSlot {
+        slots[index].fill(kind: .opaqueToken, hasLabel: label != nil, site: site, now: now, isPinned: true)
+        activeTaskCount += 1
+        let pinned = PinnedSlot(slot: Int32(index), generation: slots[index].generation)
+        if let label { labels.begin(.pinned(pinned), label: label) }
+        if eventLog != nil { logBegan(at: index, object: nil) }
+        return pinned
     }
 
     /// Ends one task of the opaque token `pinned` names; the slot stays pinned. `.stale` if the
@@ -113,18 +117,6 @@ extension TaskRegistry {
 }
 
 extension TaskRegistry.Entry {
-    /// Makes a free slot (or a pinned one without a task) the pinned entry of an opaque
-    /// token's first task begun at `now`; the key and the weak reference stay untouched.
-    mutating func fillPinned(hasLabel: Bool, site: CallSite, now: TimeInterval) {
-        count = 1
-        startedAt = now
-        self.site = site
-        kind = .opaqueToken
-        self.hasLabel = hasLabel
-        isStaleReported = false
-        isPinned = true
-    }
-
     /// Frees a slot pinned to an opaque token, ending its tasks and bumping its generation, in one write.
     mutating func unpin(next: Int32) {
         isPinned = false

@@ -304,12 +304,20 @@ extension TaskRegistry.Entry {
         self.key = key
         // A free slot's weak reference is `nil` already (see `free`).
         if let object { token.object = object }
+        fill(kind: kind, hasLabel: hasLabel, site: site, now: now)
+    }
+
+    /// Makes a free slot (or, `isPinned`, a pinned one without a task) the entry of a first task
+    /// begun at `now`, leaving its key and weak reference untouched: an opaque token's, or the
+    /// rest of a keyed entry's fill.
+    mutating func fill(kind: TaskKind, hasLabel: Bool, site: CallSite, now: TimeInterval, isPinned: Bool = false) {
         count = 1
         startedAt = now
         self.site = site
         self.kind = kind
         self.hasLabel = hasLabel
         isStaleReported = false
+        if isPinned { self.isPinned = true }
     }
 
     /// Frees the slot, pushing it on the free list before `next`; lets the token go at once.
