@@ -85,16 +85,14 @@ extension IndicatorTree {
         }
     }
 
-    /// Starts or stops the recording of the node at `index`: its registry's sink, and its
-    /// schedule's hop on each count change.
+    /// Starts or stops the recording of the node at `index`: its registry's log (the tree's
+    /// buffer, and the node's id), and its schedule's hop on each count change.
     mutating func setRecording(_ records: Bool, ofNodeAt index: Int32) {
-        let sink = TaskEventSink(
-            buffer: taskEvents.buffer,
-            node: NodeID(index: index, generation: node(at: Int(index)).generation)
-        )
+        let (buffer, id) = (taskEvents.buffer, NodeID(index: index, generation: node(at: Int(index)).generation))
         let changed = withNode(Int(index)) { node in
             guard records != (node.registry.eventLog != nil) else { return false }
-            node.registry.eventLog = records ? sink : nil
+            node.registry.eventLog = records ? buffer : nil
+            node.registry.eventNode = id
             node.schedule.recordingChanged(to: records)
             return true
         }

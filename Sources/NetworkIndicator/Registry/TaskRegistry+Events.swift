@@ -78,16 +78,8 @@ extension TaskRegistry {
     }
 
     private func log(_ event: LoggedEvent) {
-        guard let sink = eventLog else { return }
-        sink.buffer.events.append((sink.node, event))
+        eventLog?.events.append((eventNode, event))
     }
-}
-
-/// Where a recording registry logs its task events: the tree's one buffer, and the node the
-/// registry is.
-struct TaskEventSink {
-    let buffer: TaskEventBuffer
-    let node: IndicatorTree.NodeID
 }
 
 /// The task events of one tree since its last hop, in the order they happened, whichever node

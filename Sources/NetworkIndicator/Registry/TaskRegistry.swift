@@ -46,7 +46,9 @@ struct TaskRegistry {
     /// While an output listens for task events (`NetworkActivityTaskEventOutput`): where each
     /// entry that begins or ends is logged, the tree's one buffer (`TaskRegistry+Events.swift`);
     /// `nil` otherwise, so that nothing is collected.
-    var eventLog: TaskEventSink?
+    var eventLog: TaskEventBuffer?
+    /// The node the registry is, which names its logged events (set with ``eventLog``).
+    var eventNode = IndicatorTree.rootID
     /// The type name of the last unlabelled token logged (`TaskRegistry+Events.swift`).
     var loggedTypeName: (type: ObjectIdentifier, name: String)?
 
