@@ -40,7 +40,7 @@ extension IndicatorTree {
         /// Whether the part's last reading had a known size: a settle that first reads its size
         /// folds, so that the batch starts then.
         var wasDeterminate = false
-        /// Its failure, copied under the lock and asked outside it (``ProgressEntry/hasFailed``):
+        /// Its failure, copied under the lock and asked outside it (``ProgressEntry/Failure/hasFailed``):
         /// a failure recorded during the reading counts, so that a failed part keeps no batch
         /// running.
         var failure = ProgressEntry.Failure()
@@ -254,11 +254,11 @@ extension IndicatorTree {
 
     /// The tasks open under `entry`'s token in its node: none once the token is gone, nor once
     /// they were all found ended (``ProgressEntry/hasEnded``, noted here). The token loaded goes
-    /// to `keptAlive` (see ``ProgressEntry/loadToken()``).
+    /// to `keptAlive` (see ``ProgressEntry/token``).
     func openTaskCount(of entry: ProgressEntry, keepingAlive keptAlive: inout [AnyObject]) -> Int {
         // Alive token first: only then is the key certainly still this token's in the registry.
         guard !entry.hasEnded else { return 0 }
-        guard !entry.tasksEndedAtOnce, let token = entry.loadToken() else {
+        guard !entry.tasksEndedAtOnce, let token = entry.token else {
             // Ended at once, or gone with its tasks: noted, so that no later begin finds it
             // newly ended.
             entry.hasEnded = true

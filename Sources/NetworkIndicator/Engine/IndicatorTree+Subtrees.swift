@@ -40,8 +40,7 @@ extension IndicatorTree {
         for part in progressParts(of: id) where openTaskCount(of: part, keepingAlive: &cancellation.keptAlive) > 0 {
             if let progress = part.progress as? URLSessionTaskProgress {
                 progress.cancelIsComing()
-            } else if part.failure.record == nil, let token = part.loadToken(), token is any NetworkActivityCancellable
-            {
+            } else if part.failure.record == nil, let token = part.token, token is any NetworkActivityCancellable {
                 part.isCancelledByManager = true
                 cancellation.keptAlive.append(token)
             }

@@ -110,7 +110,7 @@ struct Batch: Sendable {
         // is a new part. (Alive at that address, it is the new token, which the begin holds: its
         // load releases nothing under the lock.)
         if let listed = parts.first(where: { $0.task == entry.task && $0.progress === entry.progress }),
-            listed.loadToken() != nil
+            listed.token != nil
         {
             listed.hasEnded = false
             listed.tasksEndedAtOnce = false

@@ -31,8 +31,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// leaves some scopes out (``Batch/summary(of:excluding:)``) leaves out every part begun in
     /// them or below, even once a node below is gone.
     let scopes: [IndicatorTree.NodeID]
-    /// The object whose lifetime bounds the task; `nil` once it is gone.
-    private weak var token: AnyObject?
+    /// The object whose lifetime bounds the task; `nil` once it is gone. Under the tree's lock, a
+    /// live token's key is certainly still its own in the registry. Keep what a load returns
+    /// until after the lock: if another thread drops the token's last reference meanwhile, the
+    /// release of this one runs its `deinit`, which must not run under the lock.
+    private(set) weak var token: AnyObject?
     /// Whether the task failed (under the tree's lock only; a copy may be asked anywhere).
     var failure: Failure
     /// Whether the progress is a caller's plain `Progress`, which takes no lock on Linux: it is
@@ -90,16 +93,6 @@ final class ProgressEntry: @unchecked Sendable {
         self.token = token
     }
 
-    /// The token, or `nil` once it is gone; under the tree's lock, a live token's key is
-    /// certainly still its own in the registry. Keep what it returns until after the lock: if
-    /// another thread drops the token's last reference meanwhile, the release of this one runs
-    /// its `deinit`, which must not run under the lock.
-    func loadToken() -> AnyObject? { token }
-
-    /// Whether the code that runs the task recorded that it failed before its tasks ended
-    /// (under the tree's lock only).
-    var hasFailed: Bool { failure.hasFailed }
-
     /// Where the code that runs a task records that it failed, and what an event that ended all
     /// its tasks at once found.
     struct Failure: Sendable {
@@ -119,11 +112,11 @@ final class ProgressEntry: @unchecked Sendable {
     /// Whether the part leaves its batch as cancelled, not done (under the tree's lock only): it
     /// failed, or a manager's cancel stopped it short of complete (a cancelled token's part
     /// whose every unit came stays done).
-    var leavesCancelled: Bool { hasFailed || isCancelledByManager && !reading.isComplete }
+    var leavesCancelled: Bool { failure.hasFailed || isCancelledByManager && !reading.isComplete }
 
     /// The progress now, in the units the task weighs, or `nil` for a caller's plain `Progress`
     /// off the main queue. Call it without holding a lock: a `Progress` may run code of its own
-    /// in its getters. A recorded failure is the fold's to apply (``hasFailed``), under the lock.
+    /// in its getters. A recorded failure is the fold's to apply (``Failure/hasFailed``), under the lock.
     func read() -> ProgressReading? {
         guard !readsOnMainQueueOnly || MainQueue.isCurrent else { return nil }
         return ProgressReading(of: progress, weight: weight)
@@ -192,7 +185,7 @@ extension Batch {
     func noteTasksEnded(_ ended: (ProgressEntry) -> Bool) {
         for part in parts where ended(part) {
             part.tasksEndedAtOnce = true
-            if part.failure.atEnd == nil { part.failure.atEnd = part.hasFailed }
+            if part.failure.atEnd == nil { part.failure.atEnd = part.failure.hasFailed }
         }
     }
 
