@@ -150,11 +150,10 @@ struct Batch: Sendable {
                 continue
             }
             kept.append(sample.entry)
-            summary.count(sample, measured: &measured)
             if sample.reading.isDeterminate, !sample.reading.isCancelled, unitsBefore[sample.identity] == nil {
                 unitsBefore[sample.identity] = sample.reading.completed
             }
-            summary.unitsBefore += unitsBefore[sample.identity] ?? 0  // each part its own
+            summary.count(sample, unitsBefore: unitsBefore[sample.identity] ?? 0, measured: &measured)
         }
         if kept.count != parts.count {
             parts = kept
@@ -233,8 +232,7 @@ struct Batch: Sendable {
         let listed = Set(parts.map(ObjectIdentifier.init))
         for sample in samples where !sample.entry.scopes.contains(where: excluded.contains) {
             guard listed.contains(ObjectIdentifier(sample.entry)) else { continue }  // it left
-            summary.count(sample, measured: &measured)
-            summary.unitsBefore += unitsBefore[sample.identity] ?? 0
+            summary.count(sample, unitsBefore: unitsBefore[sample.identity] ?? 0, measured: &measured)
         }
         guard summary.isRunning else { return Summary() }
         for part in ended where !part.scopes.contains(where: excluded.contains) {

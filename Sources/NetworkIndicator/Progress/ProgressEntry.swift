@@ -163,10 +163,12 @@ extension Batch {
         /// listener are told.
         var fraction: Double? { isRunning && total > 0 ? min(max(completed / total, 0), 1) : nil }
 
-        /// Counts a listed part that stays: its units if its size is known and it is not
-        /// cancelled (a waiting part counts its last reading, so the bar holds until it is read
-        /// again, but keeps no batch running), and, if it runs, the part among `measured`.
-        mutating func count(_ sample: Sample, measured: inout [Sample]) {
+        /// Counts a listed part that stays: its own units before (`before`, whatever its
+        /// reading), its units if its size is known and it is not cancelled (a waiting part
+        /// counts its last reading, so the bar holds until it is read again, but keeps no batch
+        /// running), and, if it runs, the part among `measured`.
+        mutating func count(_ sample: Sample, unitsBefore before: Double, measured: inout [Sample]) {
+            unitsBefore += before
             guard sample.reading.isDeterminate, !sample.reading.isCancelled else { return }
             completed += sample.reading.completed
             total += sample.reading.total
