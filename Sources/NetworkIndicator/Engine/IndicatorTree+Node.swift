@@ -4,6 +4,11 @@ import Foundation
 /// events that move no count: a stale ``IndicatorTree/NodeID`` reads as `nil` (the counts as 0)
 /// and changes nothing.
 extension IndicatorTree {
+    static let rootID = NodeID(index: 0, generation: 0)
+
+    /// The handler of a removed node, and the answer for a stale id.
+    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
+
     // MARK: - Reads
 
     /// The open tasks of `id` and of all its descendants.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Progress parts in the tree: each node keeps the batch of the tasks with progress begun in it
-/// or below it (``NodeProgress``), beside its tasks and under the same lock, so that every fold
+/// or below it (``Node/batch``), beside its tasks and under the same lock, so that every fold
 /// sees the parts listed now and the tasks open now, in one hold.
 ///
 /// A reader works in three steps (``ProgressRollUp``):
@@ -11,23 +11,6 @@ import Foundation
 /// listed part under the lock, those read and those not. A part that ended after the list was
 /// taken is not folded as ended on a reading that may predate its end: it waits for the next.
 extension IndicatorTree {
-    /// A node's progress: its batch and whether its listeners want a poll.
-    struct NodeProgress {
-        var batch = Batch()
-        /// The interval of the poll the delivery was last asked for, `nil` for none.
-        var pollInterval: TimeInterval?
-        var hasListeners = false
-
-        /// The interval the poll should run at: none without listeners or listed parts, the fast
-        /// one while a batch runs, the slow one while a listed part of unknown size cannot tell
-        /// when its total becomes known, none otherwise.
-        var wantedPollInterval: TimeInterval? {
-            guard hasListeners, !batch.parts.isEmpty else { return nil }
-            if batch.startedAt != nil { return ProgressRollUp.pollInterval }
-            return batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
-        }
-    }
-
     /// A part listed to be read, then read outside the lock: whether it had ended when listed,
     /// the position in the chain of the first node listing it (it is listed in every node
     /// above), and whether a reading of it may be left out of a settle (it runs, and its token
@@ -74,12 +57,12 @@ extension IndicatorTree {
         // A group's operations: what its later finishes are counted from.
         let openTasks = entry.isGroupPart ? openTaskCount(entry.task.reference, in: entry.task.node) : nil
         for index in chain(from: entry.task.node) {
-            let resumed = borrowNode(Int(index)) { $0.progress.batch.parts }.filter {
+            let resumed = borrowNode(Int(index)) { $0.batch.parts }.filter {
                 $0.progress === entry.progress && !$0.leavesCancelled
                     && openTaskCount(of: $0, keepingAlive: &keptAlive) == 0
             }
             withNode(Int(index)) {
-                $0.progress.batch.add(entry, reading: entry.reading, openTasks: openTasks, resuming: resumed, now: now)
+                $0.batch.add(entry, reading: entry.reading, openTasks: openTasks, resuming: resumed, now: now)
             }
         }
     }
@@ -100,13 +83,13 @@ extension IndicatorTree {
         // operations are open: its surplus needs them all read.
         var repeated = Set<TaskKey>()
         for index in nodes {
-            repeated.formUnion(borrowNode(Int(index)) { $0.progress.batch.tokensToReadWhole })
+            repeated.formUnion(borrowNode(Int(index)) { $0.batch.tokensToReadWhole })
         }
         // Each part once: a part listed below is listed in every batch above (a set, not a scan
         // of `parts` per part: O(parts), not O(parts²), per settle in a scope; none for one node).
         var listed = Set<ObjectIdentifier>()
         for (position, index) in nodes.enumerated() {
-            for entry in borrowNode(Int(index), { $0.progress.batch.parts })
+            for entry in borrowNode(Int(index), { $0.batch.parts })
             where nodes.count == 1 || listed.insert(ObjectIdentifier(entry)).inserted || position == 0 {
                 let open = openTaskCount(of: entry, keepingAlive: &keptAlive)
                 parts.append(
@@ -152,7 +135,7 @@ extension IndicatorTree {
         let (excluded, excludedTaskCount) = scopes(excludedScopes, below: id)
         var summary = Batch.Summary()
         for index in nodesToFold(from: id, settling: settling, withSubtree: withSubtree) {
-            let parts = withNode(Int(index)) { $0.progress.batch.parts }  // in place, not a node's copy
+            let parts = withNode(Int(index)) { $0.batch.parts }  // in place, not a node's copy
             keptAlive.append(contentsOf: parts as [AnyObject])
             let samples = parts.map { entry in
                 var reading = entry.reading
@@ -167,17 +150,17 @@ extension IndicatorTree {
             }
             // A group's parts done while its operations are open measure them, listed or not.
             // The fold may let go of the parts kept for them: released after the lock.
-            let (keptGroupParts, unlisted) = withNode(Int(index)) { $0.progress.batch.groupPartsToCount }
+            let (keptGroupParts, unlisted) = withNode(Int(index)) { $0.batch.groupPartsToCount }
             keptAlive.append(contentsOf: keptGroupParts as [AnyObject])
             var unlistedOpenTasks: [TaskKey: Int] = [:]
             for entry in unlisted { unlistedOpenTasks[entry.task] = openTaskCount(of: entry, keepingAlive: &keptAlive) }
             let folded = withNode(Int(index)) {
-                $0.progress.batch.fold(samples, unlistedOpenTasks: unlistedOpenTasks, now: now)
+                $0.batch.fold(samples, unlistedOpenTasks: unlistedOpenTasks, now: now)
             }
             guard index == id.index else { continue }
             summary = folded
             if !excluded.isEmpty {
-                summary = borrowNode(Int(index)) { $0.progress.batch.summary(of: samples, excluding: excluded) }
+                summary = borrowNode(Int(index)) { $0.batch.summary(of: samples, excluding: excluded) }
             }
         }
         var unmeasured = activeTaskCount(of: id) - excludedTaskCount
@@ -186,8 +169,8 @@ extension IndicatorTree {
         }
         let wasComplete = borrowNode(Int(id.index)) { node in
             excluded.isEmpty
-                ? node.progress.batch.lastEndedWasComplete
-                : node.progress.batch.ownPartsWereComplete(excluding: excluded)
+                ? node.batch.lastEndedWasComplete
+                : node.batch.ownPartsWereComplete(excluding: excluded)
         }
         return (summary, unmeasured > 0, wasComplete)
     }
@@ -209,7 +192,7 @@ extension IndicatorTree {
         var index = id.index
         var endedSince = false
         while index >= 0, !endedSince {
-            let (parts, parent) = withNode(Int(index)) { ($0.progress.batch.parts, $0.parent) }
+            let (parts, parent) = withNode(Int(index)) { ($0.batch.parts, $0.parent) }
             endedSince = parts.contains { !$0.hasEnded && openTaskCount(of: $0, keepingAlive: &keptAlive) == 0 }
             index = parent
         }
@@ -237,19 +220,28 @@ extension IndicatorTree {
     mutating func progressPollingChanged(of id: NodeID, hasListeners: Bool? = nil) -> Bool {
         guard contains(id) else { return false }
         return withNode(Int(id.index)) { node in
-            if let hasListeners { node.progress.hasListeners = hasListeners }
-            let wanted = node.progress.wantedPollInterval
-            guard wanted != node.progress.pollInterval else { return false }
-            node.progress.pollInterval = wanted
+            if let hasListeners { node.hasProgressListeners = hasListeners }
+            let wanted = Self.pollInterval(wantedBy: node)
+            guard wanted != node.progressPollInterval else { return false }
+            node.progressPollInterval = wanted
             return true
         }
+    }
+
+    /// The interval `node`'s progress poll should run at: none without listeners or listed
+    /// parts, the fast one while a batch runs, the slow one while a listed part of unknown size
+    /// cannot tell when its total becomes known, none otherwise.
+    private static func pollInterval(wantedBy node: Node) -> TimeInterval? {
+        guard node.hasProgressListeners, !node.batch.parts.isEmpty else { return nil }
+        if node.batch.startedAt != nil { return ProgressRollUp.pollInterval }
+        return node.batch.parts.contains { $0.sizeSignal == nil } ? ProgressRollUp.unknownSizePollInterval : nil
     }
 
     // MARK: - Reads
 
     /// The parts `id`'s batch lists.
     func progressParts(of id: NodeID) -> [ProgressEntry] {
-        contains(id) ? borrowNode(Int(id.index)) { $0.progress.batch.parts } : []
+        contains(id) ? borrowNode(Int(id.index)) { $0.batch.parts } : []
     }
 
     /// The tasks open under `entry`'s token in its node: none once the token is gone, nor once

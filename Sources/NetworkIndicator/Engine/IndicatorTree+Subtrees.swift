@@ -23,7 +23,7 @@ extension IndicatorTree {
     ) -> Bool {
         changeSubtree(of: id, time: &time) { node, time in
             node.registry.finishEverything(time: &time, keepingAlive: &keptAlive)
-            node.progress.batch.noteTasksEnded { _ in true }
+            node.batch.noteTasksEnded { _ in true }
         }
     }
 

@@ -39,7 +39,10 @@ struct IndicatorTree {
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
         var generation: UInt32 = 0
         /// The parts with progress begun in the node or below it (`IndicatorTree+Progress.swift`).
-        var progress = NodeProgress()
+        var batch = Batch()
+        /// The interval of the progress poll the delivery was last asked for, `nil` for none.
+        var progressPollInterval: TimeInterval?
+        var hasProgressListeners = false
         /// The outputs of this node that watch tasks (`IndicatorTree+TaskEvents.swift`).
         var taskEventListeners = 0
         /// Whether the main actor holds an outlet for the node (``outletMade(for:)``), which its
@@ -183,11 +186,6 @@ struct IndicatorTree {
         return (needsHop, removed)
     }
 
-    /// The handler of a removed node, and the answer for a stale id.
-    static let silent: NetworkIndicatorDiagnosticsHandler = { _ in }
-
-    static let rootID = NodeID(index: 0, generation: 0)
-
     /// A tree whose root reports to `diagnosticsHandler` and, unless its settings say otherwise,
     /// reports tasks older than `defaultStaleThreshold` (`nil`: none).
     init(diagnosticsHandler: @escaping NetworkIndicatorDiagnosticsHandler, defaultStaleThreshold: TimeInterval? = nil) {
@@ -302,7 +300,7 @@ struct IndicatorTree {
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.begin(key, object: object, kind: kind, label: label, site: site, now: time.now())
                 // A group's later operation outlives the group's listed parts (Batch's rules).
-                let outlives = kind == .group && !node.progress.batch.parts.isEmpty && node.progress.batch.outlive(key)
+                let outlives = kind == .group && !node.batch.parts.isEmpty && node.batch.outlive(key)
                 return outlives ? .outlivedParts : .applied
             }
         case .begin(.newOpaqueToken, let label, let site):
@@ -325,7 +323,7 @@ struct IndicatorTree {
         case .finishAll(let key, let ending):
             return changeTasks(in: id, time: &time, ifGone: .stale) { node, time in
                 node.registry.finishAll(key, ending: ending, time: &time)
-                node.progress.batch.noteTasksEnded { $0.task == TaskKey(node: id, reference: .key(key)) }
+                node.batch.noteTasksEnded { $0.task == TaskKey(node: id, reference: .key(key)) }
                 return .applied
             }
         case .release(let pinned):

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One node's determinate work that overlaps, and the parts listed for it: a pure value kept in
-/// the node (``IndicatorTree/NodeProgress``), folded under the tree's lock from samples of every
+/// the node (``IndicatorTree/Node/batch``), folded under the tree's lock from samples of every
 /// part it lists, taken in the same hold (``IndicatorTree/foldProgress(from:settling:readings:now:excludingScopes:keepingAlive:)``).
 ///
 /// ## The rules

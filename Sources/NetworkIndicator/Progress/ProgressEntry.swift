@@ -1,7 +1,7 @@
 import Foundation
 
 /// One task begun with a Foundation `Progress`: a part of the batch of the node that began it and
-/// of each of its ancestors (``IndicatorTree/NodeProgress``), listed under the tree's lock.
+/// of each of its ancestors (``IndicatorTree/Node/batch``), listed under the tree's lock.
 ///
 /// A task has ended when its token is gone (an opaque token released, a caller's token
 /// deallocated, a group released) or when the node that began it has no open task under the

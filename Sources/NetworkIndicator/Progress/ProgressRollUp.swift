@@ -146,7 +146,7 @@ extension ProgressRollUp {
     /// Gives the tree's delivery the interval wanted now (`nil`: no poll).
     @MainActor
     private func applyPollInterval() {
-        let interval = driver.read { $0.progress.pollInterval } ?? nil
+        let interval = driver.read { $0.progressPollInterval } ?? nil
         driver.delivery.call(self, after: interval, repeating: interval, for: driver.node)
     }
 
@@ -166,7 +166,7 @@ extension ProgressRollUp {
     /// Without listeners nothing is asked for: a reader reads the part when it reads.
     func sizeBecameKnown() {
         // Listeners, and no batch running: a total that became known starts one.
-        guard driver.read({ $0.progress.hasListeners && $0.progress.batch.startedAt == nil }) == true else { return }
+        guard driver.read({ $0.hasProgressListeners && $0.batch.startedAt == nil }) == true else { return }
         driver.scheduler.enqueue { [weak self] in self?.tick() }
     }
 }
