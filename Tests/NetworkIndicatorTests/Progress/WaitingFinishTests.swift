@@ -45,6 +45,48 @@ struct WaitingFinishTests {
         #expect(app.hasIndeterminateWork)
     }
 
+    /// A waited finish skips the rule "a part of unknown size leaves first" for its own
+    /// decision only: once the group's parts have all left and a reading has found none of them
+    /// listed, a finish of a later round takes that round's operation of unknown size, not its
+    /// oldest part. Here the later round's 10 % upload runs on (210 of 400: the first round's
+    /// two uploads done, the other download at 0); taking it as done would read 300 of 400.
+    @Test func aFinishInALaterRoundStillTakesTheOperationOfUnknownSizeFirst() async {
+        let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let other = app.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
+        let uploads = NetworkActivityGroup(manager: app, label: "uploads")
+        var progresses: [Progress] = []
+        for completed: Int64 in [30, 50] {
+            let upload = Progress(totalUnitCount: 100)
+            upload.completedUnitCount = completed
+            progresses.append(upload)
+            uploads.operationStarted(progress: upload)
+        }
+        _ = app.progressSnapshot()
+        // The first round, off the main queue: a finish that waits for a reading, then every
+        // operation finishes before one is read, so that no reading decides that finish.
+        let firstUnsized = Progress(totalUnitCount: -1)
+        progresses.append(firstUnsized)
+        await Task.detached { uploads.operationFinished() }.value
+        await Task.detached { uploads.operationStarted(progress: firstUnsized) }.value
+        await Task.detached { uploads.operationFinished() }.value
+        await Task.detached { uploads.operationFinished() }.value
+        _ = app.progressSnapshot()  // the round's parts leave
+        _ = app.progressSnapshot()  // none of the group's is listed
+        // The later round, begun off the main queue: no reading decides a finish before the last.
+        let upload = Progress(totalUnitCount: 100)
+        upload.completedUnitCount = 10
+        let unsized = Progress(totalUnitCount: -1)
+        progresses += [upload, unsized]
+        await Task.detached { uploads.operationStarted(progress: upload) }.value
+        await Task.detached { uploads.operationStarted(progress: unsized) }.value
+        uploads.operationFinished()
+        let snapshot = app.progressSnapshot()
+        #expect(snapshot.fractionCompleted == 210.0 / 400)
+        #expect(snapshot.completedUnitCount == 210)
+        #expect(snapshot.totalUnitCount == 400)
+        withExtendedLifetime((other, uploads, progresses)) {}
+    }
+
     /// Runs `steps` off the main queue, each after a download at 0 of 100 and a group with two
     /// plain `Progress` uploads at 30 and 50 of 100, read once; reads on the main queue after the
     /// steps at `readingAfter`, by `reader`. Returns the app's and the screen's last readings.
