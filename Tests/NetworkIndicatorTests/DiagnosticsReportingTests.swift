@@ -94,6 +94,20 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all.map(\.label) == ["upload"])
     }
 
+    /// A reset ends the groups' operations too, but a group is never finished late by its key:
+    /// its label is not remembered, so sixteen labelled groups open at a reset leave the label
+    /// of the caller's token ended with them in place.
+    @Test func groupsEndedByAResetLeaveATokensLabelInPlace() {
+        let harness = Harness()
+        let request = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")
+        let groups = (0..<16).map { NetworkActivityGroup(manager: harness.manager, label: "feed \($0)") }
+        for group in groups { group.operationStarted() }
+        harness.manager.resetNetworkActivity()
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["upload"])
+    }
+
     @Test func aFinishOfATokenNeverBegunNamesItsType() {
         let harness = Harness()
         harness.manager.finishedNetworkTask(forToken: NSObject())

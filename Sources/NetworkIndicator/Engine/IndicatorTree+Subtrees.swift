@@ -40,9 +40,9 @@ extension IndicatorTree {
         for part in progressParts(of: id) where openTaskCount(of: part, keepingAlive: &cancellation.keptAlive) > 0 {
             if let progress = part.progress as? URLSessionTaskProgress {
                 progress.cancelIsComing()
-            } else if part.failure.record == nil, let token = part.token, token is any NetworkActivityCancellable {
+            } else if part.failure.record == nil, part.token is any NetworkActivityCancellable {
+                // Its token is in `keptAlive` already (the `where` clause's `openTaskCount`).
                 part.isCancelledByManager = true
-                cancellation.keptAlive.append(token)
             }
         }
         var seen = Set<ObjectIdentifier>()
