@@ -6,7 +6,7 @@
 //
 // Scenarios: explicit, explicit-main, explicit-watched, explicit-child, explicit-grandchild, explicit-crowded (10 000
 // other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
-// sweep-live, sweep-dead, live-feeds, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
+// sweep-live, sweep-dead, scopes (N scopes, one tree), live-feeds, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
 // prints the library beside the references in one table (see Ratios.swift):
 //
 //     .build/release/NetworkIndicatorProfile ratios            # 200 000 iterations per run
@@ -134,6 +134,39 @@ func run() {
         scheduler.advance(by: manager.settings.completionCheckInterval)
         let sweep = DispatchTime.now().uptimeNanoseconds - sweepStart
         print("one sweep over \(iterations) tokens: \(sweep) ns, \(Double(sweep) / Double(iterations)) ns/token")
+        operations = 1
+        withExtendedLifetime(tokens) {}
+    case "scopes":
+        // N scopes of one tree (a server's, one per request), each with a caller's token: the one
+        // hop that shows them all (each lists its sweep deadline), the sweep's one firing, a
+        // finish and its hop in each, then each scope's removal.
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        var scopes = (0..<iterations).map { _ in NetworkIndicatorManager(parent: root) }
+        let tokens = scopes.map { scope in
+            let token = Token()
+            scope.beganNetworkTask(withToken: token)
+            return token
+        }
+        func microseconds(_ body: () -> Void) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            body()
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+        }
+        let hop = microseconds { scheduler.runPendingWork() }
+        let sweep = microseconds { scheduler.advance(by: root.settings.completionCheckInterval) }
+        let finishes = microseconds {
+            for (scope, token) in zip(scopes, tokens) {
+                scope.finishedNetworkTask(forToken: token)
+                scheduler.runPendingWork()
+            }
+        }
+        let removals = microseconds { scopes.removeAll() }
+        let each = Double(iterations)
+        print(
+            "\(iterations) scopes (us): one hop \(Int(hop)), one sweep \(Int(sweep)), a finish and its hop "
+                + "\(String(format: "%.2f", finishes / each)), a removal \(String(format: "%.2f", removals / each))"
+        )
         operations = 1
         withExtendedLifetime(tokens) {}
     case "live-feeds":

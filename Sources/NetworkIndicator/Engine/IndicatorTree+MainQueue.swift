@@ -79,6 +79,12 @@ extension IndicatorTree {
 /// holds it on the main actor, performs the ``Arming`` it answers and runs what a firing makes due:
 /// the sweeps, then the delays of all nodes in one hold of the tree's lock, then the calls. A hide
 /// that reaches four managers (a scope three deep) runs one timer and one firing.
+///
+/// Every change costs O(log n) in the n deadlines of the tree, not O(n): a server's thousands of
+/// scopes, each with its sweep or its delay, make no hop slower (Benchmarks/README.md, "Many
+/// scopes, one timer"). The deadlines are kept by node, and found in two binary heaps: by due time,
+/// and by the latest time each may run (its due time plus its leeway). A deadline that leaves is
+/// only taken out of its node's list; its heap entries drop out when they reach the top.
 struct TreeDeadlines {
     /// One node's timer, due at `due`, then every `interval` if it repeats.
     struct Deadline {
@@ -90,6 +96,9 @@ struct TreeDeadlines {
         var due: TimeInterval
         let interval: TimeInterval?
         let leeway: TimeInterval
+        /// When it was listed, among all the tree's listings: deadlines due at the same time are
+        /// due in this order, and a heap entry names its deadline by it.
+        var sequence: UInt64 = 0
         /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or its
         /// observation, and then the call leaves at the next arming (or, due already, fires into
         /// nothing and does not repeat).
@@ -102,13 +111,32 @@ struct TreeDeadlines {
         case start(after: TimeInterval, repeating: TimeInterval?, leeway: TimeInterval, generation: UInt64)
     }
 
-    /// Every pending deadline, in the order it was listed.
-    private(set) var pending: [Deadline] = []
+    /// A heap entry: a deadline's time (due, or latest), then its listing order, and its node.
+    private typealias Entry = (time: TimeInterval, sequence: UInt64, node: IndicatorTree.NodeID)
+
+    /// Every pending deadline, by its node's index in the tree (a node has a few: its delay, its
+    /// sweep, its calls), so that no node is hashed.
+    private var byNode: [[Deadline]] = []
+    /// How many deadlines `byNode` holds; the heaps are rebuilt when their left entries outnumber them.
+    private var listedCount = 0
+    /// Binary min-heaps of entries: by due time, and by due time plus leeway.
+    private var byDue: [Entry] = []
+    private var byLatest: [Entry] = []
+    private var nextSequence: UInt64 = 0
     /// When the armed timer fires next, every how often if it repeats, and how late it may run;
     /// `nil` while none runs.
     private(set) var armed: (due: TimeInterval, interval: TimeInterval?, leeway: TimeInterval)?
     /// Bumped at each start: a firing of a timer replaced since (already queued) is stale.
     private(set) var generation: UInt64 = 0
+
+    /// The entries of both heaps, those of deadlines that left included: just after a listing, at
+    /// most four per deadline listed, plus 66.
+    var heapEntryCount: Int { byDue.count + byLatest.count }
+
+    /// Every pending deadline, in the order it was listed. O(n log n): for tests and debugging.
+    var pending: [Deadline] {
+        byNode.joined().sorted { $0.sequence < $1.sequence }
+    }
 
     /// Applies a schedule's timer changes for `node` at `now`: each started timer replaces the
     /// one of its kind (the sweep repeats at its delay), each cancelled one leaves.
@@ -118,9 +146,9 @@ struct TreeDeadlines {
         now: TimeInterval
     ) {
         for (kind, change) in changes {
-            pending.removeAll { $0.node == node && $0.kind == kind }
+            remove(of: node) { $0.kind == kind }
             guard case .start(let delay) = change else { continue }
-            list(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now)
+            list(Self.deadline(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now))
         }
     }
 
@@ -144,59 +172,101 @@ struct TreeDeadlines {
         now: TimeInterval
     ) {
         // The target is the caller's, held: comparing with it loads no last reference.
-        pending.removeAll { $0.node == node && $0.target === target }
+        remove(of: node) { $0.target === target }
         guard let delay else { return }
-        list(.call, of: node, after: delay, repeating: interval, generation: generation, now: now)
-        pending[pending.count - 1].target = target
+        var deadline = Self.deadline(
+            .call,
+            of: node,
+            after: delay,
+            repeating: interval,
+            generation: generation,
+            now: now
+        )
+        deadline.target = target
+        list(deadline)
     }
 
-    /// Lists a deadline of `kind` for `node`, due `delay` seconds from `now` (at once if
-    /// negative), then every `interval` if given, with its ``leeway(delay:repeating:)``.
-    private mutating func list(
+    /// A deadline of `kind` for `node`, due `delay` seconds from `now` (at once if negative), then
+    /// every `interval` if given, with its ``leeway(delay:repeating:)``.
+    private static func deadline(
         _ kind: OutputSchedule.TimerKind,
         of node: IndicatorTree.NodeID,
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
         generation: UInt64 = 0,
         now: TimeInterval
-    ) {
-        let leeway = Self.leeway(delay: delay, repeating: interval)
-        let due = now + max(delay, 0)
-        pending.append(
-            Deadline(node: node, kind: kind, generation: generation, due: due, interval: interval, leeway: leeway)
+    ) -> Deadline {
+        Deadline(
+            node: node,
+            kind: kind,
+            generation: generation,
+            due: now + max(delay, 0),
+            interval: interval,
+            leeway: leeway(delay: delay, repeating: interval)
         )
+    }
+
+    /// Lists `deadline`, in its node's list and in both heaps.
+    private mutating func list(_ deadline: Deadline) {
+        let list = Int(deadline.node.index)
+        if list >= byNode.count { byNode += repeatElement([], count: list + 1 - byNode.count) }
+        byNode[list].append(deadline)
+        listedCount += 1
+        enter(byNode[list].count - 1, of: deadline.node)
+    }
+
+    /// Gives the deadline at `index` of `node`'s list a new sequence number, and enters it in both
+    /// heaps (its older entries, if any, no longer name it).
+    private mutating func enter(_ index: Int, of node: IndicatorTree.NodeID) {
+        nextSequence &+= 1
+        let list = Int(node.index)
+        byNode[list][index].sequence = nextSequence
+        if heapEntryCount > 4 * listedCount + 64 {
+            // Mostly entries of deadlines that left: rebuilt from the lists (a sorted array is a heap).
+            let listed = byNode.joined()
+            byDue = listed.map { ($0.due, $0.sequence, $0.node) }.sorted(by: Self.precedes)
+            byLatest = listed.map { ($0.due + $0.leeway, $0.sequence, $0.node) }.sorted(by: Self.precedes)
+        } else {
+            let (due, leeway) = (byNode[list][index].due, byNode[list][index].leeway)
+            Self.push((due, nextSequence, node), into: &byDue)
+            Self.push((due + leeway, nextSequence, node), into: &byLatest)
+        }
+    }
+
+    /// Takes the deadlines of `node` that `leaves` picks out of its list; their heap entries stay.
+    private mutating func remove(of node: IndicatorTree.NodeID, where leaves: (Deadline) -> Bool) {
+        let list = Int(node.index)
+        guard list < byNode.count, !byNode[list].isEmpty else { return }
+        let count = byNode[list].count
+        byNode[list].removeAll { $0.node == node && leaves($0) }
+        listedCount -= count - byNode[list].count
+    }
+
+    /// Where the deadline listed under `sequence` for `node` is in its node's list, if listed.
+    private func position(of sequence: UInt64, in node: IndicatorTree.NodeID) -> Int? {
+        let list = Int(node.index)
+        return list < byNode.count ? byNode[list].firstIndex { $0.sequence == sequence } : nil
     }
 
     /// Drops every deadline of a removed node; ``rearm(now:)`` then fits the timer to the rest.
     mutating func removeAll(of node: IndicatorTree.NodeID) {
-        pending.removeAll { $0.node == node }
+        remove(of: node) { _ in true }
     }
 
-    /// How the timer must change to fire at the earliest deadline, calls whose target went
-    /// dropped first; `nil` if it will already (a repeating timer keeps running while its
+    /// How the timer must change to fire at the earliest deadline (calls whose target went
+    /// dropped on the way); `nil` if it will already (a repeating timer keeps running while its
     /// deadline stays the earliest). Its leeway is the least any deadline allows: a deadline due
     /// soon after the earliest, with less leeway, is not run later than its own leeway allows.
     mutating func rearm(now: TimeInterval) -> Arming? {
-        // A call whose target went (a watch cancelled, its owner gone) waits for nothing.
-        pending.removeAll { $0.kind == .call && $0.target == nil }
-        // By index: a copy of a deadline copies its weak reference (a side-table retain and
-        // release per deadline per scan).
-        var first: Int?
-        for index in pending.indices where pending[index].due < first.map({ pending[$0].due }) ?? .infinity {
-            first = index
-        }
-        guard let first else {
+        guard let first = liveTop(byLatest: false), let latest = liveTop(byLatest: true) else {
             guard armed != nil else { return nil }
             armed = nil
             return .stop
         }
-        let earliest = (due: pending[first].due, interval: pending[first].interval)
-        var leeway = pending[first].leeway
+        let earliest = (due: first.due, interval: first.interval)
         // The difference first: exactly 0 for a deadline due with the earliest, so that a timer
         // re-listed as it repeats keeps its leeway to the bit, and its arming.
-        for index in pending.indices {
-            leeway = min(leeway, (pending[index].due - earliest.due) + pending[index].leeway)
-        }
+        let leeway = min(first.leeway, (latest.due - earliest.due) + latest.leeway)
         if let armed, armed.due == earliest.due, armed.interval == earliest.interval, armed.leeway == leeway {
             return nil
         }
@@ -205,26 +275,84 @@ struct TreeDeadlines {
         return .start(after: earliest.due - now, repeating: earliest.interval, leeway: leeway, generation: generation)
     }
 
+    /// The listed deadline at the top of `byLatest` or `byDue`, after dropping the entries of
+    /// deadlines that left, and the calls whose target went; `nil` if none is listed.
+    private mutating func liveTop(byLatest latest: Bool) -> Deadline? {
+        while let top = latest ? byLatest.first : byDue.first {
+            if let index = position(of: top.sequence, in: top.node) {
+                let list = Int(top.node.index)
+                // By index: a copy of a deadline copies its weak reference.
+                if byNode[list][index].kind != .call || byNode[list][index].target != nil {
+                    return byNode[list][index]
+                }
+                remove(of: top.node) { $0.sequence == top.sequence }  // a call into nothing
+            }
+            if latest { Self.popTop(of: &byLatest) } else { Self.popTop(of: &byDue) }
+        }
+        return nil
+    }
+
     /// The timer of `firing` fired: `nil` if it is stale, else whether it is spent (a one-shot,
-    /// for the caller to release) and the deadlines due at `now`, taken out of the list. A
-    /// repeating deadline comes back one interval after its due time (after `now` if late), as
-    /// the scheduler repeats; a poll whose manager went does not.
+    /// for the caller to release) and the deadlines due at `now`, taken out of the list, by due
+    /// time, then in the order they were listed. A repeating deadline comes back one interval
+    /// after its due time (after `now` if late), as the scheduler repeats; a poll whose manager
+    /// went does not.
     mutating func fired(_ firing: UInt64, now: TimeInterval) -> (isSpent: Bool, due: [Deadline])? {
         guard firing == generation, let current = armed else { return nil }
         armed = current.interval.map { (current.due + $0, $0, current.leeway) }
         var due: [Deadline] = []
-        pending.removeAll { deadline in
-            // A firing this close to a deadline counts as on time, as in the policy.
-            guard deadline.due <= now + VisibilityPolicy.tolerance else { return false }
-            due.append(deadline)
-            return true
+        var repeats: [Entry] = []
+        // A firing this close to a deadline counts as on time, as in the policy.
+        while let top = byDue.first, top.time <= now + VisibilityPolicy.tolerance {
+            Self.popTop(of: &byDue)
+            guard let index = position(of: top.sequence, in: top.node) else { continue }
+            due.append(byNode[Int(top.node.index)][index])
+            if let interval = due[due.count - 1].interval,
+                due[due.count - 1].kind != .call || due[due.count - 1].target != nil
+            {
+                // Comes back in place, after this loop: an interval of 0 would be due again at once.
+                let next = top.time + interval > now ? top.time + interval : now + interval
+                byNode[Int(top.node.index)][index].due = next
+                repeats.append((next, top.sequence, top.node))
+            } else {
+                remove(of: top.node) { $0.sequence == top.sequence }
+            }
         }
-        for var next in due {
-            guard let interval = next.interval, next.kind != .call || next.target != nil else { continue }
-            next.due = next.due + interval > now ? next.due + interval : now + interval
-            pending.append(next)
+        for repeated in repeats {
+            if let index = position(of: repeated.sequence, in: repeated.node) {
+                enter(index, of: repeated.node)
+            }
         }
         return (current.interval == nil, due)
+    }
+
+    // MARK: Binary heaps
+
+    private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        (a.time, a.sequence) < (b.time, b.sequence)
+    }
+
+    private static func push(_ entry: Entry, into heap: inout [Entry]) {
+        heap.append(entry)
+        var child = heap.count - 1
+        while child > 0, precedes(heap[child], heap[(child - 1) / 2]) {
+            heap.swapAt(child, (child - 1) / 2)
+            child = (child - 1) / 2
+        }
+    }
+
+    private static func popTop(of heap: inout [Entry]) {
+        heap.swapAt(0, heap.count - 1)
+        heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { return }
+            let child = left + 1 < heap.count && precedes(heap[left + 1], heap[left]) ? left + 1 : left
+            guard precedes(heap[child], heap[parent]) else { return }
+            heap.swapAt(parent, child)
+            parent = child
+        }
     }
 }
 
