@@ -26,6 +26,28 @@ struct WholeTreeSnapshotTests {
         withExtendedLifetime((page, thumbnail)) {}
     }
 
+    /// A server's scopes come and go in any order: the snapshot lists those left in the order
+    /// they were made, and a scope made later, in a slot one that left freed, comes last.
+    @Test func scopesAreListedInTheOrderTheyWereMadeAfterOthersLeave() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let app = NetworkIndicatorManager(scheduler: scheduler)
+        var scopes: [NetworkIndicatorManager?] = (0..<5).map {
+            NetworkIndicatorManager(parent: app, label: "request \($0)")
+        }
+        for scope in scopes { scope?.pushNetworkActivity() }  // a count holds no manager
+        for leaving in [2, 0, 4] { scopes[leaving] = nil }
+        var listed = app.activitySnapshot().activities.map(\.label)
+        #expect(listed == ["request 1", "request 3"])
+        let later = NetworkIndicatorManager(parent: app, label: "request 5")
+        later.pushNetworkActivity()
+        scopes[3] = nil
+        let last = NetworkIndicatorManager(parent: app, label: "request 6")
+        last.pushNetworkActivity()
+        listed = app.activitySnapshot().activities.map(\.label)
+        #expect(listed == ["request 1", "request 5", "request 6"])
+        withExtendedLifetime((later, last)) {}
+    }
+
     /// The listing `NetworkActivitySnapshot`'s documentation shows, from this run. `file:` and
     /// `line:` stand in for the `#fileID` and `#line` the calls would record in an app's files.
     @Test func theListingReadsAsWordsNestedUnderEachScope() {

@@ -40,19 +40,21 @@ extension IndicatorTree {
         -> NetworkIndicatorDiagnosticsHandler
     {
         guard contains(id) else { return handler }
-        var (old, below) = withNode(Int(id.index)) { node in
+        let old = withNode(Int(id.index)) { node in
             defer {
                 node.diagnosticsHandler = handler
                 node.hasOwnDiagnosticsHandler = true
             }
-            return (node.diagnosticsHandler, node.children)
+            return node.diagnosticsHandler
         }
+        var below = children(ofNodeAt: id.index)
         while let index = below.popLast() {
-            withNode(Int(index)) { node in
-                guard !node.hasOwnDiagnosticsHandler else { return }
+            let follows = withNode(Int(index)) { node in
+                guard !node.hasOwnDiagnosticsHandler else { return false }
                 node.diagnosticsHandler = handler
-                below += node.children
+                return true
             }
+            if follows { below += children(ofNodeAt: index) }
         }
         return old
     }
@@ -100,9 +102,9 @@ extension IndicatorTree {
     /// in force changed asks for a hop (its sweep may start or stop) and passes it on. Returns
     /// whether the tree's hop must be enqueued.
     private mutating func passStaleThresholdDown(from index: Int32) -> Bool {
-        let (threshold, children) = withNode(Int(index)) { ($0.schedule.staleThreshold, $0.children) }
+        let threshold = borrowNode(Int(index)) { $0.schedule.staleThreshold }
         var needsHop = false
-        for child in children {
+        for child in children(ofNodeAt: index) {
             let (changed, asks) = withNode(Int(child)) { $0.schedule.inherit(staleThreshold: threshold) }
             guard changed else { continue }
             if asks, markDirty(child) { needsHop = true }

@@ -1,13 +1,62 @@
 import Foundation
 
-/// The events on a subtree: reset, cancel and snapshot, each one event, hence one hold of the
-/// driver's lock.
+/// Removing a node, a node's children, and the events on a subtree: reset, cancel and snapshot,
+/// each one event, hence one hold of the driver's lock.
 extension IndicatorTree {
+    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
+    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued,
+    /// and the node as it was, to release after the lock: its own diagnostics handler and its
+    /// progress parts may hold a caller's last reference to an object whose `deinit` calls in.
+    /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
+    /// timers are ``OutputDelivery``'s to stop, if it has an outlet (`removed.hasOutlet`).
+    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (needsHop: Bool, removed: Node?) {
+        guard contains(id) else { return (false, nil) }
+        let (parent, ended, previous, next) = withNode(Int(id.index)) {
+            ($0.parent, $0.registry.activeTaskCount, $0.previousSibling, $0.nextSibling)
+        }
+        var needsHop = false
+        let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
+        if withNode(Int(id.index), { $0.registry.eventLog != nil }) { needsHop = logRemoval(of: id, time: &time) }
+        if parent >= 0 {
+            // Out of its parent's linked children, in O(1).
+            if previous >= 0 {
+                withNode(Int(previous)) { $0.nextSibling = next }
+            } else {
+                withNode(Int(parent)) { $0.firstChild = next }
+            }
+            if next >= 0 {
+                withNode(Int(next)) { $0.previousSibling = previous }
+            } else {
+                withNode(Int(parent)) { $0.lastChild = previous }
+            }
+            if ended > 0, rollUp(-ended, from: parent, time: &time) { needsHop = true }
+        }
+        // Empty the node and move it to the next generation, which no id names yet: `contains`
+        // refuses every id of the removed node. A scope's index waits for reuse.
+        var removed = Node(diagnosticsHandler: Self.silent, parent: -1)
+        removed.generation = id.generation &+ 1
+        withNode(Int(id.index)) { swap(&$0, &removed) }
+        if id.index > 0 { freeIndices.append(id.index) }
+        if wasWatched { refreshRecording() }
+        return (needsHop, removed)
+    }
+
+    /// The children of the node at `index`, in the order they were added.
+    func children(ofNodeAt index: Int32) -> [Int32] {
+        var children: [Int32] = []
+        var child = borrowNode(Int(index)) { $0.firstChild }
+        while child >= 0 {
+            children.append(child)
+            child = borrowNode(Int(child)) { $0.nextSibling }
+        }
+        return children
+    }
+
     /// The indices of `id`'s subtree, children before their parent (`id` last).
     func subtree(of id: NodeID) -> [Int32] {
         var order: [Int32] = []
         func visit(_ index: Int32) {
-            for child in node(at: Int(index)).children { visit(child) }
+            for child in children(ofNodeAt: index) { visit(child) }
             order.append(index)
         }
         visit(id.index)
@@ -88,7 +137,7 @@ extension IndicatorTree {
     ) -> [TaskRegistry.ActivityRecord] {
         let snapshotted = node(at: index)
         var records = snapshotted.registry.records(keepingAlive: &keptAlive)
-        for childIndex in snapshotted.children where node(at: Int(childIndex)).activeTaskCount > 0 {
+        for childIndex in children(ofNodeAt: Int32(index)) where node(at: Int(childIndex)).activeTaskCount > 0 {
             let child = node(at: Int(childIndex))
             records.append(
                 TaskRegistry.ActivityRecord(

@@ -33,7 +33,14 @@ struct IndicatorTree {
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
-        var children: [Int32] = []
+        /// The first and last child's index, `-1` for none: the children are linked in the order
+        /// they were added, so that one leaves in O(1) however many siblings it has (a server's
+        /// scopes, one per request).
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        /// The siblings' indices on either side, `-1` for none.
+        var previousSibling: Int32 = -1
+        var nextSibling: Int32 = -1
         /// The name of the node in its parent's snapshot.
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
@@ -132,7 +139,8 @@ struct IndicatorTree {
         index == 0 ? body(rootNode) : body(scopes[index - 1])
     }
 
-    private var freeIndices: [Int32] = []
+    /// The indices of removed scopes (``removeNode(_:time:)``), for the next ones added.
+    var freeIndices: [Int32] = []
 
     /// Adds a child of `parent` (which must be in the tree), named `label` in its snapshot, at a
     /// removed scope's index (in the generation its removal left) or appended. It reports through
@@ -146,6 +154,7 @@ struct IndicatorTree {
             parent: parent.index,
             label: label
         )
+        node.previousSibling = withNode(Int(parent.index)) { $0.lastChild }
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -155,35 +164,14 @@ struct IndicatorTree {
             scopes.append(node)
             id = NodeID(index: Int32(scopes.count), generation: node.generation)
         }
-        withNode(Int(parent.index)) { $0.children.append(id.index) }
+        if node.previousSibling >= 0 {
+            withNode(Int(node.previousSibling)) { $0.nextSibling = id.index }
+        } else {
+            withNode(Int(parent.index)) { $0.firstChild = id.index }
+        }
+        withNode(Int(parent.index)) { $0.lastChild = id.index }
         if recordsTaskEvents(parent.index) { setRecording(true, ofNodeAt: id.index) }
         return id
-    }
-
-    /// The manager of `id` is gone: its remaining tasks end in every ancestor, it leaves its
-    /// parent's children, and its id goes stale. Returns whether the tree's hop must be enqueued,
-    /// and the node as it was, to release after the lock: its own diagnostics handler and its
-    /// progress parts may hold a caller's last reference to an object whose `deinit` calls in.
-    /// Its descendants are gone already (each keeps its parent's manager alive); its outputs and
-    /// timers are ``OutputDelivery``'s to stop, if it has an outlet (`removed.hasOutlet`).
-    mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (needsHop: Bool, removed: Node?) {
-        guard contains(id) else { return (false, nil) }
-        let (parent, ended) = withNode(Int(id.index)) { ($0.parent, $0.registry.activeTaskCount) }
-        var needsHop = false
-        let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
-        if withNode(Int(id.index), { $0.registry.eventLog != nil }) { needsHop = logRemoval(of: id, time: &time) }
-        if parent >= 0 {
-            withNode(Int(parent)) { $0.children.removeAll { $0 == id.index } }
-            if ended > 0, rollUp(-ended, from: parent, time: &time) { needsHop = true }
-        }
-        // Empty the node and move it to the next generation, which no id names yet: `contains`
-        // refuses every id of the removed node. A scope's index waits for reuse.
-        var removed = Node(diagnosticsHandler: Self.silent, parent: -1)
-        removed.generation = id.generation &+ 1
-        withNode(Int(id.index)) { swap(&$0, &removed) }
-        if id.index > 0 { freeIndices.append(id.index) }
-        if wasWatched { refreshRecording() }
-        return (needsHop, removed)
     }
 
     /// A tree whose root reports to `diagnosticsHandler` and, unless its settings say otherwise,

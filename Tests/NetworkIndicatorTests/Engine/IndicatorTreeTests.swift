@@ -185,9 +185,10 @@ struct IndicatorTreeTests {
         #expect(family.tree.dirtyNodes == [family.root.index])
         #expect(family.count(family.root) == 0)
         #expect(!family.tree.contains(family.sibling))
-        #expect(family.tree[family.root].children == [family.child.index])
+        #expect(family.tree.children(ofNodeAt: family.root.index) == [family.child.index])
         let reused = family.tree.addNode(childOf: family.root, label: nil)
         #expect(reused.index == family.sibling.index)
+        #expect(family.tree.children(ofNodeAt: family.root.index) == [family.child.index, reused.index], "last")
         #expect(reused.generation != family.sibling.generation)
         // The stale id changes nothing, and reads as gone.
         #expect(!family.tree.apply(.begin(.counter, label: nil, site: .none), in: family.sibling, time: &time).1)
