@@ -45,7 +45,10 @@ struct WholeTreeSnapshotTests {
         last.pushNetworkActivity()
         listed = app.activitySnapshot().activities.map(\.label)
         #expect(listed == ["request 1", "request 5", "request 6"])
-        withExtendedLifetime((later, last)) {}
+        withExtendedLifetime((scopes, later, last)) {}
+        scopes = []
+        listed = app.activitySnapshot().activities.map(\.label)
+        #expect(listed == ["request 5", "request 6"])
     }
 
     /// The listing `NetworkActivitySnapshot`'s documentation shows, from this run. `file:` and

@@ -80,9 +80,10 @@ extension IndicatorTree {
 /// the sweeps, then the delays of all nodes in one hold of the tree's lock, then the calls. A hide
 /// that reaches four managers (a scope three deep) runs one timer and one firing.
 ///
-/// Every change costs O(log n) in the n deadlines of the tree, not O(n): a server's thousands of
-/// scopes, each with its sweep or its delay, make no hop slower (Benchmarks/README.md, "Many
-/// scopes, one timer"). The deadlines are kept by node, and found in two binary heaps: by due time,
+/// A change costs O(log n) in the n deadlines of the tree (amortized: the heaps are rebuilt now
+/// and then), plus a look through its node's few, not O(n); a firing, O(log n) a deadline due. A
+/// server's thousands of scopes, each with its sweep or its delay, make no hop slower
+/// (Benchmarks/README.md, "Many scopes, one timer"). The deadlines are kept by node, and found in two binary heaps: by due time,
 /// and by the latest time each may run (its due time plus its leeway). A deadline that leaves is
 /// only taken out of its node's list; its heap entries drop out when they reach the top.
 struct TreeDeadlines {
@@ -100,8 +101,8 @@ struct TreeDeadlines {
         /// due in this order, and a heap entry names its deadline by it.
         var sequence: UInt64 = 0
         /// What a call (``OutputSchedule/TimerKind/call``) calls; gone with its manager or its
-        /// observation, and then the call leaves at the next arming (or, due already, fires into
-        /// nothing and does not repeat).
+        /// observation, and then the call leaves when it would arm the timer, when another call
+        /// of its node changes, or when it is due (it fires into nothing and does not repeat).
         weak var target: (any DeadlineTarget)?
     }
 
@@ -148,7 +149,7 @@ struct TreeDeadlines {
         for (kind, change) in changes {
             remove(of: node) { $0.kind == kind }
             guard case .start(let delay) = change else { continue }
-            list(Self.deadline(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now))
+            list(kind, of: node, after: delay, repeating: kind == .sweep ? delay : nil, now: now)
         }
     }
 
@@ -171,48 +172,40 @@ struct TreeDeadlines {
         of node: IndicatorTree.NodeID,
         now: TimeInterval
     ) {
-        // The target is the caller's, held: comparing with it loads no last reference.
-        remove(of: node) { $0.target === target }
+        // The target is the caller's, held: comparing with it loads no last reference. The
+        // node's calls into nothing leave too, so that its list holds only live ones.
+        remove(of: node) { $0.target === target || ($0.kind == .call && $0.target == nil) }
         guard let delay else { return }
-        var deadline = Self.deadline(
-            .call,
-            of: node,
-            after: delay,
-            repeating: interval,
-            generation: generation,
-            now: now
-        )
-        deadline.target = target
-        list(deadline)
+        list(.call, of: node, after: delay, repeating: interval, generation: generation, target: target, now: now)
     }
 
-    /// A deadline of `kind` for `node`, due `delay` seconds from `now` (at once if negative), then
-    /// every `interval` if given, with its ``leeway(delay:repeating:)``.
-    private static func deadline(
+    /// Lists a deadline of `kind` for `node`, due `delay` seconds from `now` (at once if
+    /// negative), then every `interval` if given, with its ``leeway(delay:repeating:)``: in its
+    /// node's list and in both heaps.
+    private mutating func list(
         _ kind: OutputSchedule.TimerKind,
         of node: IndicatorTree.NodeID,
         after delay: TimeInterval,
         repeating interval: TimeInterval?,
         generation: UInt64 = 0,
+        target: (any DeadlineTarget)? = nil,
         now: TimeInterval
-    ) -> Deadline {
-        Deadline(
-            node: node,
-            kind: kind,
-            generation: generation,
-            due: now + max(delay, 0),
-            interval: interval,
-            leeway: leeway(delay: delay, repeating: interval)
-        )
-    }
-
-    /// Lists `deadline`, in its node's list and in both heaps.
-    private mutating func list(_ deadline: Deadline) {
-        let list = Int(deadline.node.index)
+    ) {
+        let list = Int(node.index)
         if list >= byNode.count { byNode += repeatElement([], count: list + 1 - byNode.count) }
-        byNode[list].append(deadline)
+        byNode[list].append(
+            Deadline(
+                node: node,
+                kind: kind,
+                generation: generation,
+                due: now + max(delay, 0),
+                interval: interval,
+                leeway: Self.leeway(delay: delay, repeating: interval),
+                target: target
+            )
+        )
         listedCount += 1
-        enter(byNode[list].count - 1, of: deadline.node)
+        enter(byNode[list].count - 1, of: node)
     }
 
     /// Gives the deadline at `index` of `node`'s list a new sequence number, and enters it in both
@@ -236,7 +229,7 @@ struct TreeDeadlines {
     /// Takes the deadlines of `node` that `leaves` picks out of its list; their heap entries stay.
     private mutating func remove(of node: IndicatorTree.NodeID, where leaves: (Deadline) -> Bool) {
         let list = Int(node.index)
-        guard list < byNode.count, !byNode[list].isEmpty else { return }
+        guard list < byNode.count else { return }
         let count = byNode[list].count
         byNode[list].removeAll { $0.node == node && leaves($0) }
         listedCount -= count - byNode[list].count
@@ -306,10 +299,9 @@ struct TreeDeadlines {
         while let top = byDue.first, top.time <= now + VisibilityPolicy.tolerance {
             Self.popTop(of: &byDue)
             guard let index = position(of: top.sequence, in: top.node) else { continue }
-            due.append(byNode[Int(top.node.index)][index])
-            if let interval = due[due.count - 1].interval,
-                due[due.count - 1].kind != .call || due[due.count - 1].target != nil
-            {
+            let deadline = byNode[Int(top.node.index)][index]
+            due.append(deadline)
+            if let interval = deadline.interval, deadline.kind != .call || deadline.target != nil {
                 // Comes back in place, after this loop: an interval of 0 would be due again at once.
                 let next = top.time + interval > now ? top.time + interval : now + interval
                 byNode[Int(top.node.index)][index].due = next

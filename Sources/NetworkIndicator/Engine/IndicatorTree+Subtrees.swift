@@ -11,24 +11,20 @@ extension IndicatorTree {
     /// timers are ``OutputDelivery``'s to stop, if it has an outlet (`removed.hasOutlet`).
     mutating func removeNode(_ id: NodeID, time: inout EventTime) -> (needsHop: Bool, removed: Node?) {
         guard contains(id) else { return (false, nil) }
-        let (parent, ended, previous, next) = withNode(Int(id.index)) {
-            ($0.parent, $0.registry.activeTaskCount, $0.previousSibling, $0.nextSibling)
+        let (parent, ended, newer, older) = withNode(Int(id.index)) {
+            ($0.parent, $0.registry.activeTaskCount, $0.newerSibling, $0.olderSibling)
         }
         var needsHop = false
         let wasWatched = withNode(Int(id.index)) { $0.taskEventListeners > 0 }
         if withNode(Int(id.index), { $0.registry.eventLog != nil }) { needsHop = logRemoval(of: id, time: &time) }
         if parent >= 0 {
             // Out of its parent's linked children, in O(1).
-            if previous >= 0 {
-                withNode(Int(previous)) { $0.nextSibling = next }
+            if newer >= 0 {
+                withNode(Int(newer)) { $0.olderSibling = older }
             } else {
-                withNode(Int(parent)) { $0.firstChild = next }
+                withNode(Int(parent)) { $0.newestChild = older }
             }
-            if next >= 0 {
-                withNode(Int(next)) { $0.previousSibling = previous }
-            } else {
-                withNode(Int(parent)) { $0.lastChild = previous }
-            }
+            if older >= 0 { withNode(Int(older)) { $0.newerSibling = newer } }
             if ended > 0, rollUp(-ended, from: parent, time: &time) { needsHop = true }
         }
         // Empty the node and move it to the next generation, which no id names yet: `contains`
@@ -44,12 +40,12 @@ extension IndicatorTree {
     /// The children of the node at `index`, in the order they were added.
     func children(ofNodeAt index: Int32) -> [Int32] {
         var children: [Int32] = []
-        var child = borrowNode(Int(index)) { $0.firstChild }
+        var child = borrowNode(Int(index)) { $0.newestChild }
         while child >= 0 {
             children.append(child)
-            child = borrowNode(Int(child)) { $0.nextSibling }
+            child = borrowNode(Int(child)) { $0.olderSibling }
         }
-        return children
+        return children.reversed()
     }
 
     /// The indices of `id`'s subtree, children before their parent (`id` last).

@@ -33,14 +33,13 @@ struct IndicatorTree {
         var activeSince: TimeInterval = 0
         /// The parent's index, `-1` for the root.
         var parent: Int32
-        /// The first and last child's index, `-1` for none: the children are linked in the order
-        /// they were added, so that one leaves in O(1) however many siblings it has (a server's
-        /// scopes, one per request).
-        var firstChild: Int32 = -1
-        var lastChild: Int32 = -1
-        /// The siblings' indices on either side, `-1` for none.
-        var previousSibling: Int32 = -1
-        var nextSibling: Int32 = -1
+        /// The index of the child added last, `-1` for none: the children are linked, newest
+        /// first, so that one leaves in O(1) however many siblings it has (a server's scopes, one
+        /// per request). ``IndicatorTree/children(ofNodeAt:)`` lists them oldest first.
+        var newestChild: Int32 = -1
+        /// The indices of the siblings added just after and just before this node, `-1` for none.
+        var newerSibling: Int32 = -1
+        var olderSibling: Int32 = -1
         /// The name of the node in its parent's snapshot.
         var label: String?
         /// Bumped when the node is removed (see ``IndicatorTree/contains(_:)``).
@@ -154,7 +153,7 @@ struct IndicatorTree {
             parent: parent.index,
             label: label
         )
-        node.previousSibling = withNode(Int(parent.index)) { $0.lastChild }
+        node.olderSibling = withNode(Int(parent.index)) { $0.newestChild }
         let id: NodeID
         if let reused = freeIndices.popLast() {
             node.generation = scopes[Int(reused) - 1].generation
@@ -164,12 +163,8 @@ struct IndicatorTree {
             scopes.append(node)
             id = NodeID(index: Int32(scopes.count), generation: node.generation)
         }
-        if node.previousSibling >= 0 {
-            withNode(Int(node.previousSibling)) { $0.nextSibling = id.index }
-        } else {
-            withNode(Int(parent.index)) { $0.firstChild = id.index }
-        }
-        withNode(Int(parent.index)) { $0.lastChild = id.index }
+        if node.olderSibling >= 0 { withNode(Int(node.olderSibling)) { $0.newerSibling = id.index } }
+        withNode(Int(parent.index)) { $0.newestChild = id.index }
         if recordsTaskEvents(parent.index) { setRecording(true, ofNodeAt: id.index) }
         return id
     }

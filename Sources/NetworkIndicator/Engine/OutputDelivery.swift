@@ -74,8 +74,8 @@ final class OutputDelivery {
         // its tasks' last events (`managerGone`) still reach their watchers.
         let now = scheduler?.now
         let (answers, events) = tree.withLock { $0.takeHop(now: now) }
-        // The timer is fitted once to every node's new deadlines, not once per node: each fit
-        // scans every pending deadline (O(nodes²) a hop that reaches many scopes).
+        // The timer is fitted once to every node's new deadlines, not once per node: a fit may
+        // replace the scheduler's timer, which a later node's deadline would replace again.
         for answer in answers { perform(answer, arming: false) }
         if answers.contains(where: { !$0.reconciliation.timerChanges.isEmpty }), let scheduler {
             arm(scheduler, now: scheduler.now)

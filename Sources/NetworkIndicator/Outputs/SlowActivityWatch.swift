@@ -52,7 +52,7 @@ final class SlowActivityWatch: DeadlineTarget {
             period &+= 1
             let elapsed = busySince.flatMap { since in delivery.scheduler.map { $0.now - since } } ?? 0
             // Held weakly: a watch let go (its observation cancelled, its owner gone) stops
-            // telling anything; its deadline, if still pending, leaves at the timer's next arming.
+            // telling anything; its deadline, if still pending, leaves before it arms the timer.
             delivery.call(self, after: max(threshold - elapsed, 0), generation: period, for: node)
         } else {
             if isWaiting {

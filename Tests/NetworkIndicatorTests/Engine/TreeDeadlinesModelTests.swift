@@ -80,7 +80,8 @@ struct TreeDeadlinesModelTests {
         var random = SeededGenerator(seed: seed)
         var deadlines = TreeDeadlines()
         var model = FlatDeadlines()
-        let nodes = (0..<40).map { IndicatorTree.NodeID(index: Int32($0), generation: 0) }
+        // Two generations of each index: a removed node's deadlines are its own, not its index's.
+        let nodes = (0..<40).map { IndicatorTree.NodeID(index: Int32($0 / 2), generation: UInt32($0 % 2)) }
         var targets: [Target] = (0..<8).map { _ in Target() }
         let delays: [Double] = [0, 0.125, 0.25, 0.5, 1, 2]
         var now = 0.0

@@ -101,6 +101,18 @@ struct TreeDeadlinesTests {
         #expect(deadlines.pending.map(\.due) == [4.5], "a late firing runs once, then one interval on")
     }
 
+    /// A late firing runs what it finds due by due time, then in the order listed.
+    @Test func aLateFiringRunsItsDeadlinesByDueTime() throws {
+        var deadlines = TreeDeadlines()
+        deadlines.apply(delay(0.5), of: screen, now: 0)
+        deadlines.apply(delay(0.25), of: section, now: 0)
+        deadlines.apply(delay(0.5), of: row, now: 0)
+        _ = deadlines.rearm(now: 0)
+        let firing = deadlines.fired(1, now: 1)
+        let fired = try #require(firing)
+        #expect(fired.due.map(\.node) == [section, screen, row])
+    }
+
     @Test func aFiringOfAReplacedTimerIsStale() {
         var deadlines = TreeDeadlines()
         deadlines.apply(delay(1), of: screen, now: 0)
@@ -128,6 +140,24 @@ struct TreeDeadlinesTests {
         #expect(deadlines.armed == nil)
         arming = deadlines.rearm(now: 0.4)
         #expect(arming == nil, "no timer runs")
+    }
+
+    private final class Target: DeadlineTarget {
+        func deadlineFired(generation: UInt64) {}
+    }
+
+    /// A call whose target went leaves its node's list when another call of the node changes,
+    /// even while it is not the earliest.
+    @Test func aCallIntoNothingLeavesWhenItsNodesCallsChange() {
+        var deadlines = TreeDeadlines()
+        let watch = Target()
+        do {
+            let gone = Target()
+            deadlines.call(gone, after: 5, of: screen, now: 0)
+        }
+        deadlines.call(watch, after: 10, of: screen, now: 0)
+        #expect(deadlines.pending.count == 1)
+        withExtendedLifetime(watch) {}
     }
 
     @Test func aPollWhoseManagerWentDoesNotComeBack() throws {
