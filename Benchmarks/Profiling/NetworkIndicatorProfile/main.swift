@@ -6,7 +6,8 @@
 //
 // Scenarios: explicit, explicit-main, explicit-watched, explicit-child, explicit-grandchild, explicit-crowded (10 000
 // other live tokens), opaque, opaque-main, push-pop, counter, floor, obvious, wrapper-dictionary, id-set,
-// sweep-live, sweep-dead, scopes (N scopes, one tree), live-feeds, costs, ratios, sequence, progress-cost (ProgressCost.swift). `ratios`
+// sweep-live, sweep-dead, scopes and scopes-watched (N scopes, one tree), live-feeds, costs, ratios,
+// sequence, progress-cost (ProgressCost.swift). `ratios`
 // prints the library beside the references in one table (see Ratios.swift):
 //
 //     .build/release/NetworkIndicatorProfile ratios            # 200 000 iterations per run
@@ -136,12 +137,14 @@ func run() {
         print("one sweep over \(iterations) tokens: \(sweep) ns, \(Double(sweep) / Double(iterations)) ns/token")
         operations = 1
         withExtendedLifetime(tokens) {}
-    case "scopes":
+    case "scopes", "scopes-watched":
         // N scopes of one tree (a server's, one per request), each with a caller's token: the one
         // hop that shows them all (each lists its sweep deadline), the sweep's one firing, a
         // finish and its hop in each, then each scope's removal.
         let scheduler = ManualNetworkIndicatorScheduler()
         let root = NetworkIndicatorManager(scheduler: scheduler)
+        let watcher = TaskWatcher()
+        if scenario == "scopes-watched" { root.addOutput(watcher) }
         var scopes = (0..<iterations).map { _ in NetworkIndicatorManager(parent: root) }
         let tokens = scopes.map { scope in
             let token = Token()
@@ -168,7 +171,7 @@ func run() {
                 + "\(String(format: "%.2f", finishes / each)), a removal \(String(format: "%.2f", removals / each))"
         )
         operations = 1
-        withExtendedLifetime(tokens) {}
+        withExtendedLifetime((tokens, watcher)) {}
     case "live-feeds":
         // N live feeds, each a group's operation that stops counting at its headers and stays
         // within a cancel's reach, all held: the cost of a feed's start and stop, N at once.
