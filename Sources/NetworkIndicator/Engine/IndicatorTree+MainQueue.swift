@@ -83,9 +83,10 @@ extension IndicatorTree {
 /// A change costs O(log n) in the n deadlines of the tree (amortized: the heaps are rebuilt now
 /// and then), plus a look through its node's few, not O(n); a firing, O(log n) a deadline due. A
 /// server's thousands of scopes, each with its sweep or its delay, make no hop slower
-/// (Benchmarks/README.md, "Many scopes, one timer"). The deadlines are kept by node, and found in two binary heaps: by due time,
-/// and by the latest time each may run (its due time plus its leeway). A deadline that leaves is
-/// only taken out of its node's list; its heap entries drop out when they reach the top.
+/// (Benchmarks/README.md, "Many scopes, one timer"). The deadlines are kept by node, and found
+/// in two binary heaps: by due time, and by the latest time each may run (its due time plus its
+/// leeway). A deadline that leaves is only taken out of its node's list; its heap entries drop
+/// out when they reach the top.
 struct TreeDeadlines {
     /// One node's timer, due at `due`, then every `interval` if it repeats.
     struct Deadline {
