@@ -130,6 +130,18 @@ struct LifetimeTests {
         #expect(scheduler.pendingWorkCount == 0)
     }
 
+    /// Removing an output that was never added gives the manager nothing to show either: its
+    /// release leaves no main-queue work behind.
+    @Test func removingAnOutputNeverAddedLeavesNoMainQueueWork() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        for request in 0..<10 {
+            let scope = NetworkIndicatorManager(parent: root, label: "request \(request)")
+            scope.removeOutput(RecordingNetworkIndicatorOutput())
+        }
+        #expect(scheduler.pendingWorkCount == 0)
+    }
+
     @Test func releasedHiddenManagerTellsItsOutputsNothing() {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)

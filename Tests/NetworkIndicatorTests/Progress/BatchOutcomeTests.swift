@@ -33,6 +33,15 @@ struct BatchOutcomeTests {
         _ = token
     }
 
+    /// A batch of one single-unit part (a one-step job) that ended ended complete: a part's size
+    /// does not decide, only whether it had one.
+    @Test func aBatchOfOneUnitEndsComplete() {
+        var token: NetworkActivityToken? = manager.beganNetworkTask(progress: progress(1, of: 1))
+        token = nil
+        #expect(manager.lastProgressBatchEndedComplete())
+        _ = token
+    }
+
     /// A batch whose last part ended with no known size (its size became unknown after it began
     /// the batch) has no unit left to show done: its bar does not fade out as complete.
     @Test func aBatchWhosePartEndedOfUnknownSizeDidNotEndComplete() {

@@ -29,6 +29,27 @@ struct ExcludedScopeProgressTests {
         withExtendedLifetime((own, uploading)) {}
     }
 
+    /// Leaving out a scope that has no part changes nothing, pace included: a part that ended
+    /// still takes the units it brought (begun at 30 of 100) out of the pace.
+    @Test func leavingOutAScopeWithoutPartsChangesNoReading() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        let root = NetworkIndicatorManager(scheduler: scheduler)
+        let detail = NetworkIndicatorManager(parent: root, label: "Detail")
+        let resumed = progress(30, of: 100)
+        var resuming: NetworkActivityToken? = root.beganNetworkTask(progress: resumed)
+        let fresh = progress(0, of: 100)
+        let loading = root.beganNetworkTask(progress: fresh)
+        _ = root.progressSnapshot()  // the batch begins
+        scheduler.advance(by: 10)
+        resumed.completedUnitCount = 100
+        fresh.completedUnitCount = 20
+        resuming = nil
+        let whole = root.progressSnapshot()
+        #expect(whole.estimatedTimeRemaining == 10.0 * 80 / 90, "90 units in 10 s, 80 to go")
+        #expect(root.progressSnapshot(excluding: [detail]) == whole)
+        withExtendedLifetime((loading, resuming)) {}
+    }
+
     @Test func aCoveredChildsUnmeasuredTaskIsNotTheParentsUnknownWork() {
         let detail = NetworkIndicatorManager(parent: root, label: "Detail")
         let own = root.beganNetworkTask(progress: progress(20, of: 100))

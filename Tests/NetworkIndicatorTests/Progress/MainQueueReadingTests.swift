@@ -35,6 +35,25 @@ struct MainQueueReadingTests {
         withExtendedLifetime(download) {}
     }
 
+    /// A begin on the main queue reads a part cancelled while its task is open: the part leaves
+    /// then, so a reading on another thread, which cannot read that `Progress` again, does not
+    /// count it at its last reading.
+    @Test func aCancelThatABeginReadsHoldsForAReadingElsewhere() async {
+        let bytes = Progress(totalUnitCount: 100)
+        let download = manager.beganNetworkTask(progress: bytes)
+        let upload = manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
+        await MainActor.run {
+            bytes.completedUnitCount = 50
+            #expect(manager.progressSnapshot().fractionCompleted == 0.25)
+            bytes.cancel()
+        }
+        let next = await MainActor.run {
+            manager.beganNetworkTask(progress: NetworkActivityProgress(totalUnitCount: 100))
+        }
+        #expect(fractionOffTheMainThread() == 0, "0 of 200: the cancelled part left")
+        withExtendedLifetime((download, upload, next)) {}
+    }
+
     @Test func thePackagesOwnProgressIsReadOnAnyThread() {
         let pages = NetworkActivityProgress(totalUnitCount: 4)
         let download = manager.beganNetworkTask(progress: pages)
