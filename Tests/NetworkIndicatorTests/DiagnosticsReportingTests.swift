@@ -108,6 +108,23 @@ struct DiagnosticsReportingTests {
         #expect(harness.diagnostics.all.map(\.label) == ["upload"])
     }
 
+    /// A token begun again with a new label may take another slot than its first run's: a
+    /// reset ends the new run's label with the token, and a late finish is named by it.
+    @Test func aResetRemembersTheLabelOfATokensRunInItsNewSlot() {
+        let harness = Harness()
+        let request = NSObject()
+        let other = NSObject()
+        harness.manager.beganNetworkTask(withToken: request, label: "download")
+        harness.manager.beganNetworkTask(withToken: other)
+        harness.manager.finishedNetworkTask(forToken: request)
+        harness.manager.finishedNetworkTask(forToken: other)
+        harness.manager.beganNetworkTask(withToken: request, label: "upload")  // in `other`'s slot
+        harness.manager.resetNetworkActivity()
+        harness.manager.finishedNetworkTask(forToken: request)
+        #expect(harness.diagnostics.all.map(\.label) == ["upload"])
+        withExtendedLifetime(other) {}
+    }
+
     @Test func aFinishOfATokenNeverBegunNamesItsType() {
         let harness = Harness()
         harness.manager.finishedNetworkTask(forToken: NSObject())
