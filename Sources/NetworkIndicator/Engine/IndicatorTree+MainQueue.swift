@@ -236,6 +236,12 @@ struct TreeDeadlines {
         listedCount -= count - byNode[list].count
     }
 
+    /// Takes the deadline at `index` of `node`'s list out, found already; its heap entries stay.
+    private mutating func takeOut(_ index: Int, of node: IndicatorTree.NodeID) {
+        byNode[Int(node.index)].remove(at: index)
+        listedCount -= 1
+    }
+
     /// Where the deadline listed under `sequence` for `node` is in its node's list, if listed.
     private func position(of sequence: UInt64, in node: IndicatorTree.NodeID) -> Int? {
         let list = Int(node.index)
@@ -279,7 +285,7 @@ struct TreeDeadlines {
                 if byNode[list][index].kind != .call || byNode[list][index].target != nil {
                     return byNode[list][index]
                 }
-                remove(of: top.node) { $0.sequence == top.sequence }  // a call into nothing
+                takeOut(index, of: top.node)  // a call into nothing
             }
             if latest { Self.popTop(of: &byLatest) } else { Self.popTop(of: &byDue) }
         }
@@ -308,7 +314,7 @@ struct TreeDeadlines {
                 byNode[Int(top.node.index)][index].due = next
                 repeats.append((next, top.sequence, top.node))
             } else {
-                remove(of: top.node) { $0.sequence == top.sequence }
+                takeOut(index, of: top.node)
             }
         }
         for repeated in repeats {

@@ -60,9 +60,18 @@ struct TreeDeadlinesModelTests {
 
     /// A screen that shows and hides all day replaces its delay timer at every edge: what the
     /// deadlines keep stays in proportion to what is listed, not to how often it changed.
-    @Test func replacedDeadlinesLeaveNothingBehind() {
+    /// After `firings` one-shot deadlines fired first: those leave the count as they fire.
+    @Test(arguments: [0, 1_000])
+    func replacedDeadlinesLeaveNothingBehind(firings: Int) {
         var deadlines = TreeDeadlines()
         let nodes = (0..<50).map { IndicatorTree.NodeID(index: Int32($0), generation: 0) }
+        for _ in 0..<firings {
+            deadlines.apply([.delay: .start(after: 0)], of: IndicatorTree.NodeID(index: 98, generation: 0), now: 0)
+            if case .start(_, _, _, let generation)? = deadlines.rearm(now: 0) {
+                #expect(deadlines.fired(generation, now: 0)?.due.count == 1)
+            }
+        }
+        #expect(deadlines.pending.isEmpty)
         // Due first, for good: what the others leave sits under it, never at the top.
         deadlines.apply([.delay: .start(after: 0)], of: IndicatorTree.NodeID(index: 99, generation: 0), now: 0)
         for round in 0..<2_000 {
