@@ -12,6 +12,10 @@ public import FoundationNetworking
 /// tokens that conform to this protocol whether they are finished and ends the tasks of those
 /// that are. `Operation` and `URLSessionTask` conform out of the box.
 ///
+/// A token of yours may run again, begun again on any thread at any time. A sweep ends only the
+/// tasks the token had when asked, so a run begun while the sweep asks stays counted until
+/// a later sweep finds it finished.
+///
 /// ```swift
 /// final class Upload: NetworkActivityCompletionReporting {
 ///     var isDone = false        // guard it with your own lock if set off the main thread

@@ -101,6 +101,42 @@ struct CompletionReportingTests {
         withExtendedLifetime(job) {}
     }
 
+    /// A token of yours that reports completion and runs again, begun again while a sweep asks
+    /// the tokens whether they are done (here from another token's answer; in an app, from
+    /// another thread): the sweep ends the run it found done, not the new one. The new run stays
+    /// counted until a later sweep finds it done. With `finishingTheFirstRun`, your code also
+    /// finished the first run before it began the second.
+    @Test(arguments: [false, true])
+    func aRunBegunWhileASweepAsksIsNotEnded(finishingTheFirstRun: Bool) {
+        final class Job: NetworkActivityCompletionReporting, @unchecked Sendable {
+            var isDone = false
+            var onAsked: (() -> Void)?
+            var isNetworkActivityFinished: Bool {
+                onAsked?()
+                return isDone
+            }
+        }
+        let harness = Harness()
+        let rerun = Job()
+        let other = Job()
+        harness.manager.beganNetworkTask(withToken: rerun)  // asked first: its slot comes first
+        harness.manager.beganNetworkTask(withToken: other)
+        rerun.isDone = true  // its first run is over
+        other.onAsked = {
+            other.onAsked = nil
+            if finishingTheFirstRun { harness.manager.finishedNetworkTask(forToken: rerun) }
+            rerun.isDone = false
+            harness.manager.beganNetworkTask(withToken: rerun)  // its second run
+        }
+        harness.advance(by: 1)  // the sweep
+        #expect(harness.manager.activeTaskCount == 2, "the second run and the other job")
+        rerun.isDone = true
+        harness.advance(by: 1)  // the next sweep finds the second run done
+        #expect(harness.manager.activeTaskCount == 1)
+        #expect(harness.diagnostics.kinds.isEmpty)
+        withExtendedLifetime((rerun, other)) {}
+    }
+
     @Test func heldCancelledOperationThatNeverRanEndsAtTheNextSweep() {
         let harness = Harness()
         let operation = BlockOperation {}

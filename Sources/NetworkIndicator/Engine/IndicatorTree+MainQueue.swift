@@ -61,7 +61,7 @@ extension IndicatorTree {
     /// to date.
     mutating func finishSweep(
         _ id: NodeID,
-        completed: [(key: ObjectIdentifier, object: AnyObject)],
+        completed: [TaskRegistry.CompletionCandidate],
         now: TimeInterval
     ) -> (Answer?, Bool) {
         var time = EventTime(preread: now)

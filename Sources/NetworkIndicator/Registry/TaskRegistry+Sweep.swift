@@ -6,13 +6,17 @@ extension TaskRegistry {
     /// so that no `deinit` (the caller's code) runs while it is held.
     struct SweepResult {
         var keptAlive: [AnyObject] = []
-        /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock.
-        var completionCandidates: [(key: ObjectIdentifier, object: AnyObject)] = []
+        /// Live tokens of kind ``TaskKind/completionReportingToken``, to ask outside the lock, each
+        /// with its open tasks when the sweep found it.
+        var completionCandidates: [CompletionCandidate] = []
         /// The tasks that turned stale.
         var staleTasks: [StaleTask] = []
         /// For stale tasks: the scopes from the root down to the swept node (set by the tree).
         var scopePath: [String] = []
     }
+
+    /// A token a sweep asks whether it is done: its key, the token, and its open tasks then.
+    typealias CompletionCandidate = (key: ObjectIdentifier, object: AnyObject, tasks: Int)
 
     /// A task that turned stale, with what keeps it open (see ``ActivityLabel``).
     struct StaleTask {
@@ -41,7 +45,8 @@ extension TaskRegistry {
                     // Begun again since a sweep ended its tasks: a finish beyond its new ones is
                     // misuse again (not forgotten at the begin, whose every instruction counts).
                     if !completedTasks.isEmpty { completedTasks[slots[index].key] = nil }
-                    result.completionCandidates.append((slots[index].key, object))
+                    slots[index].isAskedForCompletion = true
+                    result.completionCandidates.append((slots[index].key, object, slots[index].count))
                 } else {
                     result.keptAlive.append(object)
                 }
@@ -100,13 +105,23 @@ extension TaskRegistry {
         }
     }
 
-    /// The sweep's last step: ends the tasks of the tokens that reported completion, each while
-    /// its entry is still its token's, and remembers them while the token lives, so that its own
-    /// late finish (an `Operation`'s completion code, after the sweep) is absorbed, not reported.
-    mutating func finishCompleted(_ completed: [(key: ObjectIdentifier, object: AnyObject)], time: inout EventTime) {
-        for (key, object) in completed {
-            let ended = finishAll(key, ifStillOwnedBy: object, time: &time)
-            guard ended > 0 else { continue }
+    /// The sweep's last step: ends the tasks of the tokens that reported completion, at most as
+    /// many as each had when asked, and only while its entry is the one asked (its token's, not
+    /// filled again since): a token of yours begun again meanwhile, on another thread, keeps its
+    /// new run open. Remembers the ended tasks while the token lives, so that its own late finish
+    /// (an `Operation`'s completion code, after the sweep) is absorbed, not reported.
+    mutating func finishCompleted(_ completed: [CompletionCandidate], time: inout EventTime) {
+        for (key, object, asked) in completed {
+            guard let position = table.position(of: key) else { continue }
+            let index = Int(table.value(at: position))
+            guard slots[index].isAskedForCompletion, slots[index].token.load() === object else { continue }
+            let ended = min(asked, slots[index].count)
+            if ended == slots[index].count {
+                finishEntry(at: index, tablePosition: position, ending: .finished, time: &time)
+            } else {
+                slots[index].count -= ended
+                activeTaskCount -= ended
+            }
             completedTasks[key, default: EndedTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
     }

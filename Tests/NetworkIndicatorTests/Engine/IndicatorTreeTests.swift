@@ -355,15 +355,18 @@ struct IndicatorTreeTests {
     }
 
     /// The sweep's last step ends a token that reported completion only if its key's entry is
-    /// still that token's: an entry another owner took under the key meanwhile stays open. A rule
-    /// of the tree value, whatever its callers do; no caller makes this state today (every key is
-    /// its own object's identifier, and the sweep holds the token across its steps).
-    @Test func theSweepsLastStepLeavesAnEntryAnotherOwnerTookMeanwhile() {
+    /// still the one the first step asked about: an entry another owner took under the key
+    /// meanwhile stays open, and so does the token's own entry begun again after a finish. A rule
+    /// of the tree value, whatever its callers do; no caller makes the first state today (every
+    /// key is its own object's identifier, and the sweep holds the token across its steps).
+    @Test func theSweepsLastStepLeavesAnEntryFilledSinceItAsked() {
         var family = Family()
         var time = at(0)
         let finished = Operation()
         let key = ObjectIdentifier(finished)
         _ = family.tree.apply(.begin(.token(finished), label: nil, site: .none), in: family.child, time: &time)
+        let asked = family.tree.sweepRegistry(family.child, now: 1).0?.completionCandidates ?? []
+        #expect(asked.map(\.tasks) == [1])
         // Between the sweep's steps (its middle reads `isFinished` outside the lock), the token's
         // task ends and another owner begins under the same key (a key no real owner would use).
         _ = family.tree.apply(.finish(.key(key)), in: family.child, time: &time)
@@ -373,13 +376,31 @@ struct IndicatorTreeTests {
             in: family.child,
             time: &time
         )
-        _ = family.tree.finishSweep(family.child, completed: [(key: key, object: finished)], now: 1)
+        _ = family.tree.finishSweep(family.child, completed: asked, now: 1)
         #expect(family.count(family.child) == 1)
         #expect(family.count(family.root) == 1)
-        // Once the other owner's task has ended and the token begun again, the step ends the token's.
+        // The other owner's task ends and the token is begun again: a new run, which the next
+        // sweep asks about, not the last one.
         _ = family.tree.apply(.finish(.key(key)), in: family.child, time: &time)
         _ = family.tree.apply(.begin(.token(finished), label: nil, site: .none), in: family.child, time: &time)
-        _ = family.tree.finishSweep(family.child, completed: [(key: key, object: finished)], now: 2)
+        _ = family.tree.finishSweep(family.child, completed: asked, now: 2)
+        #expect(family.count(family.child) == 1)
+        let askedAgain = family.tree.sweepRegistry(family.child, now: 3).0?.completionCandidates ?? []
+        _ = family.tree.finishSweep(family.child, completed: askedAgain, now: 3)
         #expect(family.count(family.child) == 0)
+    }
+
+    /// Begun again after the first step asked, without a finish: the last step ends only the
+    /// tasks the token had when asked, and the new one stays open.
+    @Test func theSweepsLastStepEndsOnlyTheTasksItAskedAbout() {
+        var family = Family()
+        var time = at(0)
+        let token = Operation()
+        _ = family.tree.apply(.begin(.token(token), label: nil, site: .none), in: family.child, time: &time)
+        let asked = family.tree.sweepRegistry(family.child, now: 1).0?.completionCandidates ?? []
+        _ = family.tree.apply(.begin(.token(token), label: nil, site: .none), in: family.child, time: &time)
+        _ = family.tree.finishSweep(family.child, completed: asked, now: 1)
+        #expect(family.count(family.child) == 1)
+        #expect(family.count(family.root) == 1)
     }
 }

@@ -53,11 +53,6 @@ extension TaskRegistry {
         return finishAll(key, time: &time)
     }
 
-    mutating func finishAll(_ key: ObjectIdentifier, ifStillOwnedBy object: AnyObject) {
-        var time = Self.zero
-        finishAll(key, ifStillOwnedBy: object, time: &time)
-    }
-
     mutating func finishCancellableTasks() -> Cancellation {
         var time = Self.zero
         return finishCancellableTasks(time: &time)
