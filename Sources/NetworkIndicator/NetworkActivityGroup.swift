@@ -70,7 +70,6 @@ public final class NetworkActivityGroup: Sendable {
     /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
     public func operationFinished() {
         if manager.driver.apply(.finish(.key(ObjectIdentifier(key)))) != .applied {
-            manager.driver.finishFoundNoTask(ObjectIdentifier(key))
             manager.driver.report(.groupFinishWithoutStart, label: label)
         }
         // The finished operation's part leaves its batch now, as done: a later cancel of the

@@ -309,7 +309,6 @@ public final class NetworkIndicatorManager: Sendable {
         case .applied, .pinned, .outlivedParts:
             break
         case .stale:
-            if case .key(let key) = reference { driver.finishFoundNoTask(key) }
             driver.report(
                 .unknownFinish,
                 label: lateFinishLabel(of: token, reference) ?? ActivityLabel.typeName(of: token)

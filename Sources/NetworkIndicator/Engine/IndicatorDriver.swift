@@ -170,12 +170,6 @@ final class IndicatorDriver: Sendable {
 
     // MARK: - Changes that move no count, from any thread
 
-    /// A finish of `key` found no task (reported by the caller): what a reset kept of its work
-    /// for the next cancel is let go, its work being done.
-    func finishFoundNoTask(_ key: ObjectIdentifier) {
-        tree.withLock { $0.finishFoundNoTask(key, in: node) }
-    }
-
     /// Changes the settings under the lock; they apply at the next main-queue hop.
     func updateSettings(_ update: @escaping @Sendable (inout NetworkIndicatorSettings) -> Void) {
         if tree.withLock({ $0.changeSettings(of: node, update) }) { delivery.enqueueHop(on: scheduler) }

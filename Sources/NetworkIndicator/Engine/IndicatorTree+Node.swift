@@ -68,12 +68,6 @@ extension IndicatorTree {
         return passStaleThresholdDown(from: id.index) || needsHop
     }
 
-    /// A finish of `key` in `id` found no task: the work a reset kept of it is done
-    /// (``TaskRegistry/forgetUncountedWork(of:)``).
-    mutating func finishFoundNoTask(_ key: ObjectIdentifier, in id: NodeID) {
-        _ = event(id, ifGone: ()) { ($0.registry.forgetUncountedWork(of: key), false) }
-    }
-
     /// The labels of the scopes from the root (left out) down to the node at `index`.
     func scopePath(ofNodeAt index: Int32) -> [String] {
         chain(ofNodeAt: index).reversed().filter { $0 > 0 }

@@ -51,8 +51,12 @@ extension TaskRegistry {
     ) -> TaskEvent.Outcome {
         // A cancelled operation's late call: absorbed, and its work (cancelled) is not held.
         if !cancelledTasks.isEmpty, Self.absorbLateFinish(key, in: &cancelledTasks) { return .applied }
+        let held = uncountedWork[key]
         let outcome = finishKeyed(key, time: &time)
-        guard outcome == .applied else { return outcome }
+        guard outcome == .applied else {
+            uncountedWork[key] = held  // a finish that found no task lets it go; a stop does not
+            return outcome
+        }
         if uncountedWork.count >= uncountedWorkLookAt { forgetDeadUncountedWork(keepingAlive: &keptAlive) }
         uncountedWork[key] = WeakWrapper(object: object)
         return outcome
@@ -71,13 +75,6 @@ extension TaskRegistry {
                 uncountedWork[slots[index].key] = WeakWrapper(object: object)
             }
         }
-    }
-
-    /// A finish of `key` found no task: if a reset had ended its tasks, its work is done now,
-    /// and no later cancel reaches it (a stale entry's object, dead at a reused address, had
-    /// nothing left to cancel). O(1).
-    mutating func forgetUncountedWork(of key: ObjectIdentifier) {
-        uncountedWork[key] = nil
     }
 
     /// Lets go of the held work whose object died, and looks again once the live work has

@@ -99,6 +99,23 @@ struct UncountedWorkTests {
         #expect(told.value == 0, "nothing was held")
     }
 
+    /// One stop too many, with no operation open, is reported and does nothing: the work that
+    /// stopped counting before it is still held, and the next cancel still tells the handler. (A
+    /// finish with nothing open lets that work go: the client says the work is done.)
+    @Test func aStopWithNothingOpenKeepsTheWorkHeldBeforeIt() {
+        let diagnostics = DiagnosticsRecorder()
+        let manager = makeManager(diagnostics: diagnostics)
+        let group = NetworkActivityGroup(manager: manager, label: "feed")
+        let told = LockedCounter()
+        group.cancellationHandler = { told.increment() }
+        group.operationStarted()
+        group.operationStoppedCounting()
+        group.operationStoppedCounting()  // one too many
+        #expect(diagnostics.kinds == [.groupFinishWithoutStart])
+        manager.cancelNetworkTasks()
+        #expect(told.value == 1)
+    }
+
     /// The work ends when the group goes: the manager holds it weakly, so a released group is
     /// neither kept alive nor told.
     @Test func aReleasedGroupIsNotKeptAlive() {

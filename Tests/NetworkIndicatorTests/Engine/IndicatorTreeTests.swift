@@ -390,6 +390,26 @@ struct IndicatorTreeTests {
         #expect(family.count(family.child) == 0)
     }
 
+    /// A finish that finds no task of its key lets go of the key's held work (work that stopped
+    /// counting, or that a reset left held) in its own event: a stop of counting on another
+    /// thread cannot land between the two and be let go with it.
+    @Test func aFinishThatFindsNoTaskLetsItsHeldWorkGoInItsOwnEvent() {
+        var family = Family()
+        var time = at(0)
+        var kept: [AnyObject]?
+        let work = Work()
+        let key = ObjectIdentifier(work)
+        _ = family.tree.apply(
+            .begin(.keyed(key, object: work, kind: .group), label: nil, site: .none),
+            in: family.child,
+            time: &time
+        )
+        _ = family.tree.apply(.stopCounting(key, object: work), in: family.child, time: &time, keepingAlive: &kept)
+        #expect(family.tree[family.child].registry.uncountedWork[key] != nil)
+        #expect(family.tree.apply(.finish(.key(key)), in: family.child, time: &time).0 == .stale)
+        #expect(family.tree[family.child].registry.uncountedWork[key] == nil)
+    }
+
     /// Begun again after the first step asked, without a finish: the last step ends only the
     /// tasks the token had when asked, and the new one stays open.
     @Test func theSweepsLastStepEndsOnlyTheTasksItAskedAbout() {
