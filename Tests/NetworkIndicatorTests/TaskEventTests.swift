@@ -340,6 +340,32 @@ struct TaskEventTests {
         _ = token
     }
 
+    /// `removeOutput(_:)`: a removed output is "told nothing more, even by a delivery already
+    /// under way". A watcher of a scope, told first, removes another watcher from the app's
+    /// manager while it hears a batch; the other hears none of it. With `keepingItOnTheScope`,
+    /// the other watches the scope too, where it stays: it still hears the scope's task, and not
+    /// the app manager's own.
+    @Test(arguments: [false, true])
+    func aWatcherRemovedDuringADeliveryHearsNothingMore(keepingItOnTheScope: Bool) {
+        final class Remover: NetworkActivityTaskEventOutput {
+            var onHearing: (() -> Void)?
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+            func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) { onHearing?() }
+        }
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let (remover, removed) = (Remover(), Watcher())
+        feed.addOutput(remover)
+        if keepingItOnTheScope { feed.addOutput(removed) }
+        harness.manager.addOutput(removed)
+        remover.onHearing = { harness.manager.removeOutput(removed) }
+        feed.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let began = ["began pushNetworkActivity() in [\"Feed\"]"]
+        #expect(summary(removed.events) == (keepingItOnTheScope ? began : []))
+    }
+
     /// NetworkActivityToken.swift: "Passing it to finishedNetworkTask(forToken:) ends the task
     /// earlier; releasing it afterwards does nothing more." NetworkActivityTaskEvent.Ending:
     /// `finished` is "finishedNetworkTask(forToken:)", `released` "Its NetworkActivityToken was

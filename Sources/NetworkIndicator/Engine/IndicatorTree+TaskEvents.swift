@@ -181,9 +181,12 @@ extension IndicatorTree {
 /// The task events' last step, on the main actor: the hop hands over what the tree took
 /// (`IndicatorTree+TaskEvents.swift`), and each watching output hears its batch.
 extension OutputDelivery {
-    /// Tells each watching output the events of its node and below, in one batch, in order.
+    /// Tells each watching output the events of its node and below, in one batch, in order. An
+    /// output removed by an earlier output's batch hears only the events it heard where it is
+    /// still attached (``isAttached(_:to:)``, as the other outputs are told).
     func deliver(_ events: [(event: NetworkActivityTaskEvent, hearers: [IndicatorTree.NodeID])]) {
-        var batches: [(output: any NetworkActivityTaskEventOutput, events: [NetworkActivityTaskEvent])] = []
+        typealias Heard = (event: NetworkActivityTaskEvent, through: Attached, at: IndicatorTree.NodeID)
+        var batches: [(output: any NetworkActivityTaskEventOutput, heard: [Heard])] = []
         var positions: [ObjectIdentifier: Int] = [:]
         for (event, hearers) in events {
             // An output attached to a scope and to an ancestor hears each event once.
@@ -194,14 +197,17 @@ extension OutputDelivery {
                     let id = ObjectIdentifier(output)
                     guard told.insert(id).inserted else { continue }
                     if let position = positions[id] {
-                        batches[position].events.append(event)
+                        batches[position].heard.append((event, target, node))
                     } else {
                         positions[id] = batches.count
-                        batches.append((output, [event]))
+                        batches.append((output, [(event, target, node)]))
                     }
                 }
             }
         }
-        for batch in batches { batch.output.networkIndicatorTasksDidChange(batch.events) }
+        for batch in batches {
+            let events = batch.heard.filter { isAttached($0.through, to: $0.at) }.map(\.event)
+            if !events.isEmpty { batch.output.networkIndicatorTasksDidChange(events) }
+        }
     }
 }

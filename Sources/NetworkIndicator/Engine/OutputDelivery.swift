@@ -336,7 +336,7 @@ final class OutputDelivery {
     }
 
     /// Whether `target`'s attachment holds: not removed, nor replaced by a new one (told itself).
-    private func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
+    func isAttached(_ target: Attached, to node: IndicatorTree.NodeID) -> Bool {
         outlet(node)?.attached.contains { $0.serial == target.serial } ?? false
     }
 
