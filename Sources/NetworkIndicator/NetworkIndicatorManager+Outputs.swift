@@ -64,8 +64,9 @@ extension NetworkIndicatorManager {
     /// order, as the outputs are told.
     ///
     /// Values are produced on the main queue, the first one at the next main-queue hop: it is
-    /// the visibility then, so a stream of a manager deallocated before that hop yields only its
-    /// last `false`.
+    /// the visibility then. A stream of a manager deallocated before that hop ends without a
+    /// value, unless an output or an earlier stream was attached to the manager: then it yields
+    /// a last `false`.
     /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
     /// catches up with the current visibility, possibly skipping changes in between, and an
     /// unread stream holds one value, never a growing buffer. The stream finishes on the main

@@ -77,6 +77,23 @@ struct LifetimeTests {
         #expect(values.isEmpty, "the old scope's stream ends without a value")
     }
 
+    /// `visibilityUpdates()`: "A stream of a manager deallocated before that hop ends without a
+    /// value, unless an output or an earlier stream was attached to the manager: then it yields
+    /// a last `false`."
+    @Test(arguments: [false, true])
+    func aStreamOfAManagerGoneBeforeItsFirstHop(withAnOutput: Bool) async {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let output = RecordingNetworkIndicatorOutput()
+        if withAnOutput { manager!.addOutput(output) }
+        let stream = manager!.visibilityUpdates()
+        manager = nil
+        scheduler.runPendingWork()
+        var values: [Bool] = []
+        for await value in stream { values.append(value) }
+        #expect(values == (withAnOutput ? [false] : []))
+    }
+
     /// A process whose main queue never runs (a server in a synchronous `main`) may make a scope
     /// per request: a released scope that shows nothing anywhere leaves no main-queue work behind,
     /// and scopes that had tasks leave the tree's one hop, so its memory stays flat.
