@@ -43,12 +43,11 @@ extension NetworkIndicatorManager {
         _ body: @escaping @MainActor (Owner, Bool) -> Void
     ) -> NetworkIndicatorObservation {
         body(owner, false)
-        let busySince = driver.read { $0.activeTaskCount > 0 ? $0.activeSince : nil } ?? nil
         let watch = SlowActivityWatch(
             threshold: seconds,
             delivery: driver.delivery,
             node: driver.node,
-            busySince: busySince
+            beganBusy: driver.read { $0.activeTaskCount > 0 } ?? false
         ) { [weak owner] isSlow in
             guard let owner else { return }
             body(owner, isSlow)

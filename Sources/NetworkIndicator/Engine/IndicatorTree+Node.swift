@@ -29,6 +29,11 @@ extension IndicatorTree {
         contains(id) ? borrowNode(Int(id.index), body) : nil
     }
 
+    /// When the count of `id` last left zero, if it has tasks now; `nil` if idle or removed.
+    func busySince(of id: NodeID) -> TimeInterval? {
+        read(id) { $0.activeTaskCount > 0 ? $0.activeSince : nil } ?? nil
+    }
+
     // MARK: - Events that move no count
 
     /// Replaces the handler of `id`, its own from now on, and of each scope below that has none

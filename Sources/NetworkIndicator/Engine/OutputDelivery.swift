@@ -93,6 +93,12 @@ final class OutputDelivery {
         outlet(node)?.isVisible ?? false
     }
 
+    /// When the count of `node` last left zero, if it has tasks now: a slow-activity watch begun
+    /// during a busy period asks once, at the first count above zero it is told.
+    func busySince(_ node: IndicatorTree.NodeID) -> TimeInterval? {
+        tree.withLock { $0.busySince(of: node) }
+    }
+
     /// Attaches `output` to `node` (kept strongly if `keeps`: a visibility stream, a progress
     /// observer); returns the attachment, or `nil` if it is attached already, or if `node` is
     /// older than the outlet at its index (a removed node).

@@ -8,7 +8,9 @@ import Foundation
 ///
 /// The period is measured from the main-queue hop that first sees the count above zero (the
 /// count observation's), so a main queue that is late delays it by as much; for a watch begun
-/// during a busy period, from when the count left zero (``busySince``).
+/// during a busy period, from when the count left zero, read at the first count above zero
+/// the watch is told (``beganBusy``): the first count told may be an older one, 0, that no hop
+/// has brought up to date yet.
 @MainActor
 final class SlowActivityWatch: DeadlineTarget {
     private let threshold: TimeInterval
@@ -22,9 +24,9 @@ final class SlowActivityWatch: DeadlineTarget {
     private var period: UInt64 = 0
     /// Whether `true` was told for the current busy period.
     private(set) var isSlow = false
-    /// When the manager's busy period began, if it was busy as the watch began (the scheduler's
-    /// clock): the first count the watch hears is measured from it. `nil` after that count.
-    private var busySince: TimeInterval?
+    /// Whether the manager was busy as the watch began, until the first count above zero:
+    /// that period is measured from when the count left zero (the scheduler's clock).
+    private var beganBusy: Bool
 
     /// `.infinity`: never slow. A negative `threshold`, or NaN, counts as zero: slow as soon as
     /// busy.
@@ -32,21 +34,21 @@ final class SlowActivityWatch: DeadlineTarget {
         threshold: TimeInterval,
         delivery: OutputDelivery,
         node: IndicatorTree.NodeID,
-        busySince: TimeInterval? = nil,
+        beganBusy: Bool = false,
         onChange: @escaping @MainActor (Bool) -> Void
     ) {
         self.threshold = threshold.isNaN ? 0 : max(threshold, 0)
         self.delivery = delivery
         self.node = node
-        self.busySince = busySince
+        self.beganBusy = beganBusy
         self.onChange = onChange
     }
 
     /// The manager's count is now `count`.
     func countChanged(_ count: Int) {
-        let busySince = self.busySince
-        self.busySince = nil
         if count > 0 {
+            let busySince = beganBusy ? delivery.busySince(node) : nil
+            beganBusy = false
             guard !isWaiting, !isSlow, threshold < .infinity else { return }
             isWaiting = true
             period &+= 1

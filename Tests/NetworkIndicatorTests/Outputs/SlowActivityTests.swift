@@ -71,6 +71,26 @@ struct SlowActivityTests {
         withExtendedLifetime(token) {}
     }
 
+    /// A watch begun during a load that no hop has counted yet (here begun while an earlier
+    /// load's completion delay runs, which takes the edge without a hop; in an app, a load begun
+    /// off the main thread while the main queue is busy): the load is measured from its begin,
+    /// so 4 s into it a 3 s watch is slow at once, not 3 s after the next hop.
+    @Test func aWatchBegunBeforeAHopCountedTheLoadCountsItFromItsBegin() {
+        let (manager, scheduler) = makeManager()
+        manager.settings.completionDelay = 5
+        var first: NetworkActivityToken? = manager.beganNetworkTask()
+        scheduler.runPendingWork()
+        first = nil
+        scheduler.runPendingWork()  // the count told is 0; the indicator fades out
+        let second = manager.beganNetworkTask()  // inside the delay: no hop
+        scheduler.advance(by: 4)
+        let owner = Owner()
+        manager.observeSlowNetworkActivity(after: 3, owner: owner) { owner, isSlow in owner.seen.append(isSlow) }
+        scheduler.advance(by: 0.1)
+        #expect(owner.seen == [false, true])
+        withExtendedLifetime((first, second)) {}
+    }
+
     /// The watch waits on the tree's one timer: beside a weak token's sweep, and with a second
     /// watch on a scope, one timer is pending, and each watch still fires at its own time.
     @Test func watchesAndTheSweepShareTheTreesOneTimer() {
