@@ -44,11 +44,10 @@ extension OutputDelivery {
         }
     }
 
-    /// Whether `output`, one that follows one manager at a time (``ManagerAwareOutput``), is now
-    /// attached to another node of this tree: it moved there before its old node's removal ran,
-    /// and that node's goodbye is not for it.
+    /// Whether `output`, one that follows one manager at a time (``ManagerAwareOutput``), now
+    /// follows a live manager, of this tree or another: it moved there before its old node's
+    /// removal ran (whose manager is gone), and that node's goodbye is not for it. O(1).
     func followsAnother(_ output: any NetworkIndicatorOutput) -> Bool {
-        guard output is any ManagerAwareOutput else { return false }
-        return outlets.contains { $0?.attached.contains { $0.output === output } == true }
+        (output as? any ManagerAwareOutput)?.followedManager != nil
     }
 }

@@ -16,6 +16,12 @@ package protocol ManagerAwareOutput: NetworkIndicatorOutput {
     /// hold). It is told nothing more by `manager`.
     func outputRemoved(from manager: NetworkIndicatorManager)
 
+    /// The manager the output follows now, while it lives (held weakly): `nil` once that manager
+    /// is gone, and always for an output bound to one manager for good. A manager that goes
+    /// tells its outputs goodbye (`false`, `0`, a `nil` fraction) on the main queue, later: an
+    /// output that follows a live manager by then has moved, and is not told.
+    var followedManager: NetworkIndicatorManager? { get }
+
     /// The manager's ``NetworkIndicatorSettings/isEnabled`` changed, whether or not its
     /// visibility did (an overlay drawn on its own clock may be up while the manager's indicator
     /// is not). Told in the main-queue hop that applied the change, with no lock held; not told

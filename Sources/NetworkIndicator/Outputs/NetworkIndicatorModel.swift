@@ -77,5 +77,7 @@ extension NetworkIndicatorModel: ManagerAwareOutput {
         guard attached === manager else { return }
         attached = nil
     }
+
+    package var followedManager: NetworkIndicatorManager? { attached }
 }
 #endif

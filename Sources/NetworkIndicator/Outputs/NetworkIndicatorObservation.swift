@@ -93,6 +93,9 @@ extension ClosureObserver: ManagerAwareOutput {
 
     func outputRemoved(from manager: NetworkIndicatorManager) {}
 
+    /// Bound to its one manager: told its goodbye.
+    var followedManager: NetworkIndicatorManager? { nil }
+
     func managerEnabledChanged(_ isEnabled: Bool) {
         if case .isEnabled(let body) = body { body(isEnabled) }
     }

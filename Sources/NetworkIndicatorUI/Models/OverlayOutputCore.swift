@@ -103,6 +103,10 @@ final class OverlayOutputCore {
         return previous
     }
 
+    /// The manager the output was last added to, while it lives and holds the output
+    /// (``ManagerAwareOutput/followedManager``).
+    var followedManager: NetworkIndicatorManager? { manager }
+
     /// `manager` detached the output (from `removeOutput`): erases at once and forgets the
     /// presentation. Ignored for a manager the output is not attached to.
     func removed(from manager: NetworkIndicatorManager) {

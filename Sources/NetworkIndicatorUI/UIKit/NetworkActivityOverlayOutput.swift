@@ -318,6 +318,8 @@ extension NetworkActivityOverlayOutput: ManagerAwareOutput {
         core.removed(from: manager)
     }
 
+    package var followedManager: NetworkIndicatorManager? { core.followedManager }
+
     package func managerEnabledChanged(_ isEnabled: Bool) {
         core.enabledChanged()
     }

@@ -1,3 +1,4 @@
+import NetworkIndicatorTesting
 import Observation
 import Testing
 
@@ -172,5 +173,21 @@ struct NetworkIndicatorModelTests {
         #expect(model.fractionCompleted == 0.3)
         #expect(model.isVisible && model.activeTaskCount == 1)
         withExtendedLifetime((oldLoader, newLoader)) {}
+    }
+
+    /// The same move to a manager of another tree (another root, as an app's second window's
+    /// might be): the old manager's goodbye, queued when it went, is not for the model either.
+    @Test func aModelMovedOffAReleasedManagerToAnotherTreeKeepsItsValues() {
+        let scheduler = ManualNetworkIndicatorScheduler()
+        var old: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
+        let other = NetworkIndicatorManager(scheduler: scheduler)
+        let model = NetworkIndicatorModel(manager: old!)
+        old!.pushNetworkActivity()
+        other.pushNetworkActivity()
+        scheduler.runPendingWork()
+        old = nil  // its removal is queued on the main queue
+        other.addOutput(model)
+        scheduler.runPendingWork()
+        #expect(model.isVisible && model.activeTaskCount == 1)
     }
 }

@@ -37,5 +37,6 @@ final class CoreBackedOutput: ManagerAwareOutput {
     func networkIndicatorFractionCompletedDidChange(_ fraction: Double?) { core.fractionCompletedChanged(fraction) }
     func outputAdded(to manager: NetworkIndicatorManager) { core.added(to: manager)?.removeOutput(self) }
     func outputRemoved(from manager: NetworkIndicatorManager) { core.removed(from: manager) }
+    var followedManager: NetworkIndicatorManager? { core.followedManager }
     func managerEnabledChanged(_ isEnabled: Bool) { core.enabledChanged() }
 }
