@@ -13,8 +13,9 @@ import OpenAPIRuntime
 /// request's cancellation, which that cancel sets.
 ///
 /// Released with the body and its iterators, or let go as soon as the feed ends: at the
-/// manager's cancel, or at a read that ends it (its end, an error, or the reading loops' own
-/// cancels, once no loop reads on a feed that can be read many times). The group then goes,
+/// manager's cancel, at a read that ends it (its end, an error, or the reading loops' own
+/// cancels, once no loop reads on a feed that can be read many times), or, for a feed read
+/// once, when its iterator goes. The group then goes,
 /// and with it the manager's hold. Safe from any thread; one lock, never held while code of
 /// anyone else's runs.
 final class LiveFeedHold: Sendable {
@@ -86,29 +87,35 @@ struct LiveFeedBody: AsyncSequence, Sendable {
     let hold: LiveFeedHold
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(
-            reader: Reader(upstream.makeAsyncIterator(), hold: hold),
+        let isReadOnce = upstream.iterationBehavior == .single
+        return Iterator(
+            reader: Reader(upstream.makeAsyncIterator(), hold: hold, isReadOnce: isReadOnce),
             hold: hold,
-            isReadOnce: upstream.iterationBehavior == .single
+            isReadOnce: isReadOnce
         )
     }
 
     /// The upstream iterator, read by one task at a time (see the note at the top of the file),
     /// counted among the feed's readers while it lives, unless its loop's own cancel stopped it.
+    /// The only iterator of a feed read once ends the feed as it goes (its loop's `break`,
+    /// `return` or error): nothing can read the feed again.
     final class Reader: @unchecked Sendable {
         private var upstream: HTTPBody.Iterator
         private let hold: LiveFeedHold
+        private let isReadOnce: Bool
         /// Whether it counts among the feed's readers.
         private var isReading = true
 
-        init(_ upstream: HTTPBody.Iterator, hold: LiveFeedHold) {
+        init(_ upstream: HTTPBody.Iterator, hold: LiveFeedHold, isReadOnce: Bool) {
             self.upstream = upstream
             self.hold = hold
+            self.isReadOnce = isReadOnce
             hold.readerBegan()
         }
 
         deinit {
             if isReading { hold.readerWent() }
+            if isReadOnce { hold.feedEnded() }
         }
 
         func next() async throws -> Element? {

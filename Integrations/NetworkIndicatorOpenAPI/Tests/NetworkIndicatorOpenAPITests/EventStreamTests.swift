@@ -199,6 +199,20 @@ import Testing
         #expect(!screenIsAlive(), "the kept feed, which nothing reads, still holds the screen")
         withExtendedLifetime((app, body)) {}
     }
+    /// A feed that can be read once, kept, whose only loop stops with `break` after its first
+    /// event: nothing can read it again, so it lets go of its screen.
+    @Test(.timeLimit(.minutes(1)))
+    func aReadOnceFeedKeptAfterItsLoopBreaksLetsGoOfItsScreen() async throws {
+        let (chunks, send) = AsyncStream.makeStream(of: HTTPBody.ByteChunk.self)
+        let upstream = HTTPBody(chunks, length: .unknown, iterationBehavior: .single)
+        let (app, body, screenIsAlive) = try await keptFeed(upstream)
+        send.yield(Array("data: one\n\n".utf8)[...])
+        for try await _ in body { break }
+        #expect(!screenIsAlive(), "the kept feed, which nothing can read again, still holds the screen")
+        send.finish()
+        withExtendedLifetime((app, body)) {}
+    }
+
     /// A live feed that can be read many times, answered to a request of a screen (a scope of
     /// the returned app manager) that nothing else holds: the body is kept, and `screenIsAlive`
     /// tells whether anything still holds the screen. Each read of the feed yields to
@@ -206,8 +220,14 @@ import Testing
     private func keptFeed(
         _ readRequested: AsyncStream<Void>.Continuation
     ) async throws -> (app: NetworkIndicatorManager, body: HTTPBody, screenIsAlive: @Sendable () -> Bool) {
+        try await keptFeed(HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple))
+    }
+
+    /// `upstream`, answered as a live feed to a request of a screen that nothing else holds.
+    private func keptFeed(
+        _ upstream: HTTPBody
+    ) async throws -> (app: NetworkIndicatorManager, body: HTTPBody, screenIsAlive: @Sendable () -> Bool) {
         let app = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
-        let upstream = HTTPBody(IdleFeed(reads: readRequested), length: .unknown, iterationBehavior: .multiple)
         let screen = NetworkIndicatorManager(parent: app, label: "screen")
         let response = HTTPResponse(status: .ok, headerFields: [.contentType: "text/event-stream"])
         let kept = try await NetworkIndicatorManager.$current.withValue(screen) {
