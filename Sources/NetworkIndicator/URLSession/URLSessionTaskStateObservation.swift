@@ -71,7 +71,10 @@ private final class ObservationSlot: @unchecked Sendable {
     // invalidated only under `lock`, once.
     private let lock = NSLock()
     private var watch: TaskStateWatch
-    private var observation: NSKeyValueObservation?
+    /// Weak: the task's list keeps the observation, whose closure keeps this slot. Held
+    /// strongly here too, the two kept each other alive after a task that never completed was
+    /// deallocated, with its watch and its progress record.
+    private weak var observation: NSKeyValueObservation?
     private weak var list: ObservationList?
     private var isStopped = false
 
