@@ -18,7 +18,10 @@ extension AsyncSequence {
     /// loop's body handles an element, at its next call to `next()` (an iterator cannot hear a
     /// cancel between its calls: check `Task.isCancelled` in a long body).
     /// Each iteration of the sequence is its own task. Elements and errors pass through
-    /// unchanged.
+    /// unchanged. The task counts for as long as the loop runs: a feed that stays open for a
+    /// screen's life keeps the indicator on with it. To count such a feed only until its
+    /// headers, and still stop it at the screen's cancel, make it an operation of a
+    /// ``NetworkActivityGroup`` that stops counting (``NetworkActivityGroup/operationStoppedCounting()``).
     ///
     /// ``NetworkIndicatorManager/cancelNetworkTasks()`` of `manager` or of an ancestor (a screen
     /// that goes away) ends the task at once, and the iteration with it: the next call to

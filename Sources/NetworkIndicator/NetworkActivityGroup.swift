@@ -158,8 +158,9 @@ public final class NetworkActivityGroup: Sendable {
     /// The handler is `@Sendable`: it captures what may cross threads (a main-actor object, as
     /// here, or an object of yours that is `Sendable`), not a plain class's `self`.
     ///
-    /// Called once per such cancel that finds the group with open operations (none open: not
-    /// called), on the thread that called `cancelNetworkTasks()`, after the manager's lock is
+    /// Called once per such cancel that finds the group with open operations, or with work
+    /// held since ``operationStoppedCounting()`` (neither: not called), on the thread that
+    /// called `cancelNetworkTasks()`, after the manager's lock is
     /// released, so it may call back into the manager or the group. The operations have ended
     /// by then; their ``operationFinished()`` calls that arrive later are absorbed silently.
     /// The group keeps the handler until it is replaced or the group is released: capture the
