@@ -127,6 +127,10 @@ public final class NetworkActivityGroup: Sendable {
     /// the group's parts ended and folds the manager's parts, O(the parts listed in the group's
     /// manager).
     public func cancelOperations() {
+        // A part the group's rules end (complete, and outlived by a later operation) leaves as
+        // done before the cancel, read since or not, as at a manager's cancel: the group's parts
+        // share one failure record, which the cancel fails.
+        if key.hasProgressParts { manager.settleProgress() }
         // The parts begun so far fail in the hold that ends their operations, as a manager's
         // cancel fails them: a begin on another thread is either ended and failed or neither.
         _ = manager.driver.apply(

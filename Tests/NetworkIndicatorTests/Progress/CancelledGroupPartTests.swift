@@ -254,6 +254,24 @@ struct CancelledGroupPartTests {
         withExtendedLifetime(other) {}
     }
 
+    /// `cancelOperations()`: "a complete part that a later operation outlived stays done". The
+    /// first upload completes after the second began (it waits for its response), and the
+    /// group's own cancel or its manager's comes with no reading in between, or after one.
+    @Test(arguments: [false, true], [false, true])
+    func aCompletePartALaterOperationOutlivedStaysDoneAtACancel(readInBetween: Bool, groupsOwnCancel: Bool) {
+        let manager = NetworkIndicatorManager(scheduler: ManualNetworkIndicatorScheduler())
+        let other = manager.beganNetworkTask(label: "other", progress: NetworkActivityProgress(totalUnitCount: 100))
+        let group = NetworkActivityGroup(manager: manager, label: "uploads")
+        let first = NetworkActivityProgress(totalUnitCount: 100)
+        group.operationStarted(progress: first)
+        group.operationStarted(progress: NetworkActivityProgress(totalUnitCount: 100))
+        first.completedUnitCount = 100
+        if readInBetween { _ = manager.progressSnapshot() }
+        if groupsOwnCancel { group.cancelOperations() } else { manager.cancelNetworkTasks() }
+        #expect(manager.progressSnapshot().fractionCompleted == 0.5, "the first's 100 and the other's 0 of 100")
+        withExtendedLifetime(other) {}
+    }
+
     /// A cancel that lands right after a group's operation began, before its progress is
     /// listed (another thread's; here run by the hop the begin enqueues): the cancel ended the
     /// operation, so its part leaves the batch rather than count as done.
