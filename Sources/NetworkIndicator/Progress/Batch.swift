@@ -182,12 +182,16 @@ struct Batch: Sendable {
             // address may inherit them).
             let repeats = repeatedBegins.isEmpty ? repeatedBegins : repeatedBegins.filter { !waiting.contains($0.key) }
             // A batch with nothing counted yet, listing the parts left (those of unknown size).
+            // The groups' counts go on: a finish after this fold is still one, and a part done
+            // while its operation is open still measures it, read in between or not.
+            let groups = (groupOpenTasks, doneWhileOpen, groupParts, waitedTokens)
             self = Batch()
             parts = left
             if left.count > 1 { keysAreUnique = Self.repeatedKeys(of: left).isEmpty }
             repeatedBegins = repeats
             lastEndedWasComplete = wasComplete
             self.lastEnded = lastEnded
+            (groupOpenTasks, doneWhileOpen, groupParts, waitedTokens) = groups
             return Summary()
         }
         if startedAt == nil { startedAt = now }

@@ -174,4 +174,50 @@ struct GroupReadingTests {
         #expect(snapshot.totalUnitCount == 200)
         withExtendedLifetime((done, uploads, waiting)) {}
     }
+
+    /// A group with an operation without progress and an upload of unknown size, read while no
+    /// batch runs (the upload's size unknown yet): the upload then completes and the group's
+    /// finish takes it ("a complete part's first"), so the operation without progress is left,
+    /// unmeasured: no full bar, whether the reading came or not. And the same in a screen's own
+    /// reading as in its parent's.
+    @Test(arguments: [false, true], [false, true])
+    func aFinishAfterAReadingWithNoBatchRunningIsCounted(readWhileUnknown: Bool, inAScope: Bool) {
+        let screen = inAScope ? NetworkIndicatorManager(parent: manager, label: "screen") : manager
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        uploads.operationStarted()  // a metadata request, no progress
+        let upload = NetworkActivityProgress(totalUnitCount: -1)
+        uploads.operationStarted(progress: upload)
+        if readWhileUnknown { _ = screen.progressSnapshot() }
+        upload.totalUnitCount = 100
+        upload.completedUnitCount = 100
+        uploads.operationFinished()
+        for reader in [screen, manager] {
+            let snapshot = reader.progressSnapshot()
+            #expect(snapshot.fractionCompleted == nil, "no full bar while an operation runs")
+            #expect(snapshot.hasIndeterminateWork)
+        }
+        withExtendedLifetime(uploads) {}
+    }
+
+    /// An upload that completed while its operation waits for its response, outlived by a later
+    /// upload of unknown size, still measures its operation ("until the group's next finish")
+    /// after a screen's own reading found nothing running there: once the later upload's size is
+    /// known, neither the screen nor its parent (whose batch ran on) reads indeterminate work.
+    @Test func aDonePartStillMeasuresItsOperationAfterAReadingWithNoBatchRunning() {
+        let other = manager.beganNetworkTask(progress: progress(0, of: 100))  // the parent's batch runs
+        let screen = NetworkIndicatorManager(parent: manager, label: "screen")
+        let uploads = NetworkActivityGroup(manager: screen, label: "uploads")
+        let first = NetworkActivityProgress(totalUnitCount: 100)
+        uploads.operationStarted(progress: first)
+        let second = NetworkActivityProgress(totalUnitCount: -1)
+        uploads.operationStarted(progress: second)  // outlives the first
+        first.completedUnitCount = 100  // leaves as done, measuring its open operation
+        _ = screen.progressSnapshot()  // nothing runs in the screen: its batch is over
+        second.totalUnitCount = 100
+        second.completedUnitCount = 10
+        for reader in [screen, manager] {
+            #expect(!reader.progressSnapshot().hasIndeterminateWork, "both operations are measured")
+        }
+        withExtendedLifetime((other, uploads)) {}
+    }
 }
