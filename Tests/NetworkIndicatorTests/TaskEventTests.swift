@@ -366,6 +366,28 @@ struct TaskEventTests {
         #expect(summary(removed.events) == (keepingItOnTheScope ? began : []))
     }
 
+    /// A watcher of a scope and of the app's manager, removed from the scope by a watcher told
+    /// first: it still hears the scope's tasks through the app's manager, and the app's own.
+    @Test func aWatcherRemovedFromAScopeMidDeliveryStillHearsItThroughItsParent() {
+        final class Remover: NetworkActivityTaskEventOutput {
+            var onHearing: (() -> Void)?
+            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
+            func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) { onHearing?() }
+        }
+        let harness = Harness()
+        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
+        let (remover, watcher) = (Remover(), Watcher())
+        feed.addOutput(remover)
+        feed.addOutput(watcher)
+        harness.manager.addOutput(watcher)
+        remover.onHearing = { feed.removeOutput(watcher) }
+        feed.pushNetworkActivity()
+        harness.manager.pushNetworkActivity()
+        harness.settle()
+        let began = ["began pushNetworkActivity() in [\"Feed\"]", "began pushNetworkActivity()"]
+        #expect(summary(watcher.events) == began)
+    }
+
     /// NetworkActivityToken.swift: "Passing it to finishedNetworkTask(forToken:) ends the task
     /// earlier; releasing it afterwards does nothing more." NetworkActivityTaskEvent.Ending:
     /// `finished` is "finishedNetworkTask(forToken:)", `released` "Its NetworkActivityToken was

@@ -182,31 +182,36 @@ extension IndicatorTree {
 /// (`IndicatorTree+TaskEvents.swift`), and each watching output hears its batch.
 extension OutputDelivery {
     /// Tells each watching output the events of its node and below, in one batch, in order. An
-    /// output removed by an earlier output's batch hears only the events it heard where it is
+    /// output removed by an earlier output's batch hears only the events of the nodes where it is
     /// still attached (``isAttached(_:to:)``, as the other outputs are told).
     func deliver(_ events: [(event: NetworkActivityTaskEvent, hearers: [IndicatorTree.NodeID])]) {
-        typealias Heard = (event: NetworkActivityTaskEvent, through: Attached, at: IndicatorTree.NodeID)
+        typealias Heard = (event: NetworkActivityTaskEvent, through: [(Attached, IndicatorTree.NodeID)])
         var batches: [(output: any NetworkActivityTaskEventOutput, heard: [Heard])] = []
         var positions: [ObjectIdentifier: Int] = [:]
         for (event, hearers) in events {
-            // An output attached to a scope and to an ancestor hears each event once.
+            // An output attached to a scope and to an ancestor hears each event once, through
+            // either attachment.
             var told = Set<ObjectIdentifier>()
             for node in hearers {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
                     guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
                     let id = ObjectIdentifier(output)
-                    guard told.insert(id).inserted else { continue }
                     if let position = positions[id] {
-                        batches[position].heard.append((event, target, node))
+                        if told.insert(id).inserted {
+                            batches[position].heard.append((event, [(target, node)]))
+                        } else {
+                            batches[position].heard[batches[position].heard.count - 1].through.append((target, node))
+                        }
                     } else {
+                        told.insert(id)
                         positions[id] = batches.count
-                        batches.append((output, [(event, target, node)]))
+                        batches.append((output, [(event, [(target, node)])]))
                     }
                 }
             }
         }
         for batch in batches {
-            let events = batch.heard.filter { isAttached($0.through, to: $0.at) }.map(\.event)
+            let events = batch.heard.filter { $0.through.contains { isAttached($0.0, to: $0.1) } }.map(\.event)
             if !events.isEmpty { batch.output.networkIndicatorTasksDidChange(events) }
         }
     }
