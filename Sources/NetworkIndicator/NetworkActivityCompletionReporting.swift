@@ -14,7 +14,9 @@ public import FoundationNetworking
 ///
 /// A token of yours may run again, begun again on any thread at any time. A sweep ends only the
 /// tasks the token had when asked, so a run begun while the sweep asks stays counted until
-/// a later sweep finds it finished.
+/// a later sweep finds it finished. Tasks are counted per token, not per run: if your code
+/// also finishes the run the sweep ended, after the new run began, that finish ends one of the
+/// new run's tasks. Let either the sweeps or your finishes end such a token's runs.
 ///
 /// ```swift
 /// final class Upload: NetworkActivityCompletionReporting {

@@ -66,8 +66,9 @@ public final class NetworkActivityGroup: Sendable {
     }
 
     /// Ends one operation of this group. With none open (more finishes than starts, or after
-    /// ``cancelOperations()`` or a manager reset) it does nothing (it never takes from another
-    /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``.
+    /// ``cancelOperations()`` or a manager reset) it ends nothing (it never takes from another
+    /// group) and reports ``NetworkIndicatorDiagnostic/Kind/groupFinishWithoutStart``; it lets
+    /// go of the work held since ``operationStoppedCounting()``, which you say is done.
     public func operationFinished() {
         if manager.driver.apply(.finish(.key(ObjectIdentifier(key)))) != .applied {
             manager.driver.report(.groupFinishWithoutStart, label: label)
@@ -79,9 +80,10 @@ public final class NetworkActivityGroup: Sendable {
 
     /// Ends one operation's count while its work goes on unseen (a live stream whose headers
     /// have arrived): the indicator no longer waits for it, but the work stays the screen's.
-    /// Until the group is released, the next ``NetworkIndicatorManager/cancelNetworkTasks()`` of
-    /// the group's manager (or of an ancestor) calls ``cancellationHandler``, once, even with no
-    /// operation open.
+    /// Until the group is released, or an ``operationFinished()`` with no operation open says the
+    /// work is done, the next ``NetworkIndicatorManager/cancelNetworkTasks()`` of the group's
+    /// manager (or of an ancestor) calls ``cancellationHandler``, once, even with no operation
+    /// open.
     ///
     /// ```swift
     /// feed.operationStarted()

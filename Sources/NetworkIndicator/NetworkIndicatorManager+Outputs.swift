@@ -66,7 +66,7 @@ extension NetworkIndicatorManager {
     /// Values are produced on the main queue, the first one at the next main-queue hop: it is
     /// the visibility then. A stream of a manager deallocated before that hop ends without a
     /// value, unless an output or an earlier stream was attached to the manager: then it yields
-    /// a last `false`.
+    /// a last `false`, whatever the indicator showed.
     /// Only the newest value waits for a slow consumer (`bufferingNewest(1)`): it always
     /// catches up with the current visibility, possibly skipping changes in between, and an
     /// unread stream holds one value, never a growing buffer. The stream finishes on the main

@@ -79,19 +79,23 @@ struct LifetimeTests {
 
     /// `visibilityUpdates()`: "A stream of a manager deallocated before that hop ends without a
     /// value, unless an output or an earlier stream was attached to the manager: then it yields
-    /// a last `false`."
-    @Test(arguments: [false, true])
-    func aStreamOfAManagerGoneBeforeItsFirstHop(withAnOutput: Bool) async {
+    /// a last `false`, whatever the indicator showed."
+    @Test(arguments: [(false, false, []), (true, false, [false]), (true, true, [false])])
+    func aStreamOfAManagerGoneBeforeItsFirstHop(withAnOutput: Bool, showing: Bool, expected: [Bool]) async {
         let scheduler = ManualNetworkIndicatorScheduler()
         var manager: NetworkIndicatorManager? = NetworkIndicatorManager(scheduler: scheduler)
         let output = RecordingNetworkIndicatorOutput()
         if withAnOutput { manager!.addOutput(output) }
+        if showing {
+            manager!.pushNetworkActivity()
+            scheduler.runPendingWork()
+        }
         let stream = manager!.visibilityUpdates()
         manager = nil
         scheduler.runPendingWork()
         var values: [Bool] = []
         for await value in stream { values.append(value) }
-        #expect(values == (withAnOutput ? [false] : []))
+        #expect(values == expected)
     }
 
     /// A process whose main queue never runs (a server in a synchronous `main`) may make a scope
