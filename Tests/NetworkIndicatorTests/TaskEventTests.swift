@@ -184,6 +184,29 @@ struct TaskEventTests {
         _ = scope
     }
 
+    /// A labelled token finished from its own `deinit` (a misuse, reported as such): its end is
+    /// named by its label, as a snapshot named it a moment before, whether or not the watcher
+    /// heard its begin.
+    @Test(arguments: [false, true])
+    func aTokenFinishedFromItsDeinitEndsNamedByItsLabel(watchingFromTheBegin: Bool) {
+        final class Job {
+            let manager: NetworkIndicatorManager
+            init(manager: NetworkIndicatorManager) { self.manager = manager }
+            deinit { manager.finishedNetworkTask(forToken: self) }
+        }
+        let harness = Harness()
+        let watcher = Watcher()
+        if watchingFromTheBegin { harness.manager.addOutput(watcher) }
+        var job: Job? = Job(manager: harness.manager)
+        harness.manager.beganNetworkTask(withToken: job!, label: "upload")
+        harness.settle()
+        if !watchingFromTheBegin { harness.manager.addOutput(watcher) }
+        job = nil
+        harness.settle()
+        #expect(summary(watcher.events).last == "ended upload swept")
+        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
+    }
+
     @Test func nothingIsRecordedWhileNoWatcherIsAttached() {
         let harness = Harness()
         harness.manager.pushNetworkActivity()

@@ -119,8 +119,10 @@ struct TaskRegistry {
         }
         let index = Int(table.value(at: position))
         if isDead(at: index) {
+            // Logged while its label is still open: a watcher that missed the begin names it.
+            if eventLog != nil { logEnded(at: index, .swept, time: &time) }
             labels.endDead(key)
-            finishEntry(at: index, tablePosition: position, ending: .swept, time: &time)
+            finishLoggedEntry(at: index, tablePosition: position)
             return .tokenDead
         }
         if slots[index].count == 1 {
