@@ -184,29 +184,6 @@ struct TaskEventTests {
         _ = scope
     }
 
-    /// A labelled token finished from its own `deinit` (a misuse, reported as such): its end is
-    /// named by its label, as a snapshot named it a moment before, whether or not the watcher
-    /// heard its begin.
-    @Test(arguments: [false, true])
-    func aTokenFinishedFromItsDeinitEndsNamedByItsLabel(watchingFromTheBegin: Bool) {
-        final class Job {
-            let manager: NetworkIndicatorManager
-            init(manager: NetworkIndicatorManager) { self.manager = manager }
-            deinit { manager.finishedNetworkTask(forToken: self) }
-        }
-        let harness = Harness()
-        let watcher = Watcher()
-        if watchingFromTheBegin { harness.manager.addOutput(watcher) }
-        var job: Job? = Job(manager: harness.manager)
-        harness.manager.beganNetworkTask(withToken: job!, label: "upload")
-        harness.settle()
-        if !watchingFromTheBegin { harness.manager.addOutput(watcher) }
-        job = nil
-        harness.settle()
-        #expect(summary(watcher.events).last == "ended upload swept")
-        #expect(harness.diagnostics.kinds == [.finishAfterTokenDeath])
-    }
-
     @Test func nothingIsRecordedWhileNoWatcherIsAttached() {
         let harness = Harness()
         harness.manager.pushNetworkActivity()
@@ -361,54 +338,6 @@ struct TaskEventTests {
         #expect(summary(inspector.events) == ["began sync", "ended sync released"])
         #expect(summary(log.events) == ["began sync", "ended sync released"])
         _ = token
-    }
-
-    /// `removeOutput(_:)`: a removed output is "told nothing more, even by a delivery already
-    /// under way". A watcher of a scope, told first, removes another watcher from the app's
-    /// manager while it hears a batch; the other hears none of it. With `keepingItOnTheScope`,
-    /// the other watches the scope too, where it stays: it still hears the scope's task, and not
-    /// the app manager's own.
-    @Test(arguments: [false, true])
-    func aWatcherRemovedDuringADeliveryHearsNothingMore(keepingItOnTheScope: Bool) {
-        final class Remover: NetworkActivityTaskEventOutput {
-            var onHearing: (() -> Void)?
-            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
-            func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) { onHearing?() }
-        }
-        let harness = Harness()
-        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
-        let (remover, removed) = (Remover(), Watcher())
-        feed.addOutput(remover)
-        if keepingItOnTheScope { feed.addOutput(removed) }
-        harness.manager.addOutput(removed)
-        remover.onHearing = { harness.manager.removeOutput(removed) }
-        feed.pushNetworkActivity()
-        harness.manager.pushNetworkActivity()
-        harness.settle()
-        let began = ["began pushNetworkActivity() in [\"Feed\"]"]
-        #expect(summary(removed.events) == (keepingItOnTheScope ? began : []))
-    }
-
-    /// A watcher of a scope and of the app's manager, removed from the scope by a watcher told
-    /// first: it still hears the scope's tasks through the app's manager, and the app's own.
-    @Test func aWatcherRemovedFromAScopeMidDeliveryStillHearsItThroughItsParent() {
-        final class Remover: NetworkActivityTaskEventOutput {
-            var onHearing: (() -> Void)?
-            func networkIndicatorVisibilityDidChange(_ isVisible: Bool) {}
-            func networkIndicatorTasksDidChange(_ events: [NetworkActivityTaskEvent]) { onHearing?() }
-        }
-        let harness = Harness()
-        let feed = NetworkIndicatorManager(parent: harness.manager, label: "Feed")
-        let (remover, watcher) = (Remover(), Watcher())
-        feed.addOutput(remover)
-        feed.addOutput(watcher)
-        harness.manager.addOutput(watcher)
-        remover.onHearing = { feed.removeOutput(watcher) }
-        feed.pushNetworkActivity()
-        harness.manager.pushNetworkActivity()
-        harness.settle()
-        let began = ["began pushNetworkActivity() in [\"Feed\"]", "began pushNetworkActivity()"]
-        #expect(summary(watcher.events) == began)
     }
 
     /// NetworkActivityToken.swift: "Passing it to finishedNetworkTask(forToken:) ends the task

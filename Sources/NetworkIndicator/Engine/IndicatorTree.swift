@@ -379,3 +379,10 @@ enum TaskEvent {
     /// One counted task ends; `.stale` if none is open.
     case pop
 }
+
+/// The one way to name a task's token in the engine: a caller's token by its identity, or an
+/// opaque token by the slot pinned to it.
+enum TaskReference: Hashable, Sendable {
+    case key(ObjectIdentifier)
+    case pinned(PinnedSlot)
+}

@@ -135,17 +135,6 @@ struct TaskRegistry {
         return .applied
     }
 
-    /// ``finishKeyed(_:time:)`` found no task of `key`: `true` if it is a late finish of a task
-    /// a sweep ended (absorbed), else the key's held work is let go. Out of line, and asked only
-    /// when either is kept: the explicit pair's finish, which never comes here, took 3 to 6
-    /// instructions more with the two steps written in `finishKeyed` (callgrind).
-    @inline(never)
-    private mutating func finishFoundNoTask(_ key: ObjectIdentifier) -> Bool {
-        if !completedTasks.isEmpty, Self.absorbLateFinish(key, in: &completedTasks) { return true }
-        uncountedWork[key] = nil
-        return false
-    }
-
     /// Ends every task of `key` as `ending`: how many.
     @discardableResult
     mutating func finishAll(
@@ -299,10 +288,9 @@ extension TaskRegistry {
         /// The slot's generation, whatever it holds: an opaque token carries it, and its release
         /// bumps it, so that the token's pair goes stale.
         var generation: UInt32
-        /// A sweep asked its token whether it is done, outside the lock, and has not ended it yet:
-        /// a fill since (a finish, then a begin) means a new run, which that answer is not about.
-        /// Last, in the stride's padding: declared beside the other flags, it moved `nextFreeSlot`
-        /// and `generation`, and an opaque pair took 4 instructions more under callgrind.
+        /// A sweep asked its token whether it is done and has not ended it yet (a fill since is a
+        /// new run). Last, in the stride's padding: beside the other flags, it moved two fields
+        /// (+4 instructions an opaque pair, callgrind).
         var isAskedForCompletion = false
 
         /// No open task (a free slot, or a pinned one whose tasks ended).
@@ -408,11 +396,4 @@ struct TokenClassifier {
         lastType = type
         lastTypeReportsCompletion = token is any NetworkActivityCompletionReporting
     }
-}
-
-/// The one way to name a task's token in the engine: a caller's token by its identity, or an
-/// opaque token by the slot pinned to it.
-enum TaskReference: Hashable, Sendable {
-    case key(ObjectIdentifier)
-    case pinned(PinnedSlot)
 }
