@@ -11,6 +11,16 @@ import FoundationNetworking
 @MainActor
 @Suite("Tokens that report completion")
 struct CompletionReportingTests {
+    /// A token of yours that runs again; `onAsked` runs as a sweep asks whether it is done.
+    private final class Job: NetworkActivityCompletionReporting, @unchecked Sendable {
+        var isDone = false
+        var onAsked: (() -> Void)?
+        var isNetworkActivityFinished: Bool {
+            onAsked?()
+            return isDone
+        }
+    }
+
     @Test func heldFinishedOperationEndsAtTheNextSweep() {
         let harness = Harness()
         let operation = BlockOperation {}
@@ -108,14 +118,6 @@ struct CompletionReportingTests {
     /// finished the first run before it began the second.
     @Test(arguments: [false, true])
     func aRunBegunWhileASweepAsksIsNotEnded(finishingTheFirstRun: Bool) {
-        final class Job: NetworkActivityCompletionReporting, @unchecked Sendable {
-            var isDone = false
-            var onAsked: (() -> Void)?
-            var isNetworkActivityFinished: Bool {
-                onAsked?()
-                return isDone
-            }
-        }
         let harness = Harness()
         let rerun = Job()
         let other = Job()
@@ -134,6 +136,31 @@ struct CompletionReportingTests {
         harness.advance(by: 1)  // the next sweep finds the second run done
         #expect(harness.manager.activeTaskCount == 1)
         #expect(harness.diagnostics.kinds.isEmpty)
+        withExtendedLifetime((rerun, other)) {}
+    }
+
+    /// The new run of a token begun again while a sweep asks is its own: it is reported stuck
+    /// once it has lasted the threshold, though the first run was reported already.
+    @Test func aRunBegunWhileASweepAsksIsReportedStuckOnItsOwn() {
+        let harness = Harness(completionCheckInterval: 1)
+        harness.manager.settings.staleTaskThreshold = 5
+        let rerun = Job()
+        let other = Job()
+        harness.manager.beganNetworkTask(withToken: rerun, label: "sync")
+        harness.manager.beganNetworkTask(withToken: other, label: "other")
+        harness.advance(by: 5)  // both reported stuck
+        rerun.isDone = true
+        other.onAsked = {
+            other.onAsked = nil
+            rerun.isDone = false
+            harness.manager.beganNetworkTask(withToken: rerun, label: "sync")  // its second run
+        }
+        harness.advance(by: 1)  // the sweep that ends the first run
+        #expect(harness.manager.activeTaskCount == 2)
+        harness.advance(by: 4)
+        #expect(harness.diagnostics.all.map(\.label).sorted() == ["other", "sync"])
+        harness.advance(by: 1)  // the second run has lasted 5 s
+        #expect(harness.diagnostics.all.map(\.label).sorted() == ["other", "sync", "sync"])
         withExtendedLifetime((rerun, other)) {}
     }
 

@@ -119,8 +119,11 @@ extension TaskRegistry {
             if ended == slots[index].count {
                 finishEntry(at: index, tablePosition: position, ending: .finished, time: &time)
             } else {
+                // The tasks left are the new run's, begun while the sweep asked: timed from now.
                 slots[index].count -= ended
                 activeTaskCount -= ended
+                slots[index].startedAt = time.now()
+                slots[index].isStaleReported = false
             }
             completedTasks[key, default: EndedTasks(token: WeakWrapper(object: object), count: 0)].count += ended
         }
