@@ -47,7 +47,7 @@ extension NetworkIndicatorManager {
             threshold: seconds,
             delivery: driver.delivery,
             node: driver.node,
-            beganBusy: driver.read { $0.activeTaskCount > 0 } ?? false
+            beganBusy: driver.delivery.busySince(driver.node) != nil
         ) { [weak owner] isSlow in
             guard let owner else { return }
             body(owner, isSlow)

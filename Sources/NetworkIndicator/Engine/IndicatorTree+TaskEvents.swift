@@ -196,17 +196,13 @@ extension OutputDelivery {
                 for target in outlet(node)?.attached ?? [] where target.receivesTaskEvents {
                     guard let output = target.output as? any NetworkActivityTaskEventOutput else { continue }
                     let id = ObjectIdentifier(output)
-                    if let position = positions[id] {
-                        if told.insert(id).inserted {
-                            batches[position].heard.append((event, [(target, node)]))
-                        } else {
-                            batches[position].heard[batches[position].heard.count - 1].through.append((target, node))
-                        }
-                    } else {
-                        told.insert(id)
-                        positions[id] = batches.count
-                        batches.append((output, [(event, [(target, node)])]))
+                    let position = positions[id] ?? batches.count
+                    if position == batches.count {
+                        positions[id] = position
+                        batches.append((output, []))
                     }
+                    if told.insert(id).inserted { batches[position].heard.append((event, [])) }
+                    batches[position].heard[batches[position].heard.count - 1].through.append((target, node))
                 }
             }
         }
